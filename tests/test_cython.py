@@ -171,8 +171,13 @@ def test_a_library_that_is_not_here_is_its_error_status(extension):
 
 
 CUDA_PROGRAM = """
-from cuda cimport ccudart, ccuda, cnvrtc
-from cuda.bindings cimport cyruntime, cydriver, cynvrtc
+# As hip-python's and cuda-python's own code cimports them (`cuda` is a namespace package).
+cimport cuda.ccudart as ccudart
+cimport cuda.ccuda as ccuda
+cimport cuda.cnvrtc as cnvrtc
+cimport cuda.bindings.cyruntime as cyruntime
+cimport cuda.bindings.cydriver as cydriver
+cimport cuda.bindings.cynvrtc as cynvrtc
 
 def stream_round_trip():
     # What hip-python's examples/1_CUDA_Interop/ccuda_stream.pyx does, status by status.

@@ -714,24 +714,30 @@ pub fn render(
         let Some(params) = params else {
             continue;
         };
-        let types: Vec<&str> = params.iter().map(|p| p.0.as_str()).collect();
         let decls: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
         let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
         let fail = missing_value(f, lib, status, &ix);
-        let returns = if matches!(f.ret, CType::Void) {
-            ""
+        // The body is the template's HIPGEN_CALL (or HIPGEN_CALL_VOID): the pointer's type is
+        // the function's own (`__typeof__`), so each trampoline is one line.
+        let call = if matches!(f.ret, CType::Void) {
+            format!("HIPGEN_CALL_VOID({}, \"{}\"", lib.name, f.symbol)
         } else {
-            "return "
+            format!("HIPGEN_CALL({}, \"{}\", {fail}", lib.name, f.symbol)
         };
-        functions.push(once(&f.name, format!(
-            "static inline {ret} {name}({decls}) {{\n  typedef {ret} (*hipgen_fn)({types});\n  static hipgen_fn f;\n  hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);\n  if (!g) {{\n    g = (hipgen_fn)hipgen_symbol_{library}(\"{symbol}\");\n    if (!g) return {fail};\n    __atomic_store_n(&f, g, __ATOMIC_RELEASE);\n  }}\n  {returns}g({args});\n}}",
-            name = f.name,
-            decls = if decls.is_empty() { "void".into() } else { decls.join(", ") },
-            types = if types.is_empty() { "void".into() } else { types.join(", ") },
-            library = lib.name,
-            symbol = f.symbol,
-            args = args.join(", "),
-        )));
+        let decls = if decls.is_empty() {
+            "void".to_string()
+        } else {
+            decls.join(", ")
+        };
+        let mut tail = String::new();
+        for a in &args {
+            tail += ", ";
+            tail += a;
+        }
+        functions.push(once(
+            &f.name,
+            format!("static inline {ret} {}({decls}) {{ {call}, {}{tail}) }}", f.name, f.name),
+        ));
         let cy_params: Vec<&str> = params.iter().map(|p| p.2.as_str()).collect();
         cy.push(format!("{cy_ret} {}({}) nogil", f.name, cy_params.join(", ")).replace("* ", "*"));
     }
@@ -917,12 +923,23 @@ pub fn render_cuda(
                 .rsplit_once('.')
                 .map_or(String::new(), |(p, _)| p.replace('.', "/"))
         };
-        out.push((format!("{}/cy{kind}.pxd", pkg(&m.module)), text.clone()));
         if let Some(legacy) = &m.legacy {
-            out.push((format!("{}/c{}.pxd", pkg(legacy), m.lib), text));
+            // The legacy name's file is the same names, cimported.
+            let head: String = text.lines().take(5).map(|l| format!("{l}\n")).collect();
+            let body = format!("{head}from {} cimport *\n", pxd_cy(&m.module));
+            out.push((format!("{}/c{}.pxd", pkg(legacy), m.lib), body));
         }
+        out.push((format!("{}/cy{kind}.pxd", pkg(&m.module)), text));
     }
     out
+}
+
+/// cuda-python's `.pxd` module of module `m` (`cuda.bindings.runtime` → `cuda.bindings.cyruntime`).
+fn pxd_cy(m: &str) -> String {
+    match m.rsplit_once('.') {
+        Some((pkg, last)) => format!("{pkg}.cy{last}"),
+        None => format!("cy{m}"),
+    }
 }
 
 /// The record a type holds by value (whose definition must come first).

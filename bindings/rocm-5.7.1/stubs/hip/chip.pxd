@@ -35,6 +35,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hip(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -2505,6037 +2525,1727 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hipCreateChannelDesc
     #define HIPGEN_DEF_hipCreateChannelDesc
-    static inline hipChannelFormatDesc hipCreateChannelDesc(int a0, int a1, int a2, int a3, enum hipChannelFormatKind a4) {
-      typedef hipChannelFormatDesc (*hipgen_fn)(int, int, int, int, enum hipChannelFormatKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCreateChannelDesc");
-        if (!g) return (hipChannelFormatDesc){0};
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipChannelFormatDesc hipCreateChannelDesc(int a0, int a1, int a2, int a3, enum hipChannelFormatKind a4) { HIPGEN_CALL(hip, "hipCreateChannelDesc", (hipChannelFormatDesc){0}, hipCreateChannelDesc, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipInit
     #define HIPGEN_DEF_hipInit
-    static inline hipError_t hipInit(unsigned int a0) {
-      typedef hipError_t (*hipgen_fn)(unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipInit");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipInit(unsigned int a0) { HIPGEN_CALL(hip, "hipInit", hipErrorInitializationError, hipInit, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDriverGetVersion
     #define HIPGEN_DEF_hipDriverGetVersion
-    static inline hipError_t hipDriverGetVersion(int *a0) {
-      typedef hipError_t (*hipgen_fn)(int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDriverGetVersion");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDriverGetVersion(int *a0) { HIPGEN_CALL(hip, "hipDriverGetVersion", hipErrorInitializationError, hipDriverGetVersion, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipRuntimeGetVersion
     #define HIPGEN_DEF_hipRuntimeGetVersion
-    static inline hipError_t hipRuntimeGetVersion(int *a0) {
-      typedef hipError_t (*hipgen_fn)(int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipRuntimeGetVersion");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipRuntimeGetVersion(int *a0) { HIPGEN_CALL(hip, "hipRuntimeGetVersion", hipErrorInitializationError, hipRuntimeGetVersion, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGet
     #define HIPGEN_DEF_hipDeviceGet
-    static inline hipError_t hipDeviceGet(int32_t *a0, int a1) {
-      typedef hipError_t (*hipgen_fn)(int32_t *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGet");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceGet(int32_t *a0, int a1) { HIPGEN_CALL(hip, "hipDeviceGet", hipErrorInitializationError, hipDeviceGet, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceComputeCapability
     #define HIPGEN_DEF_hipDeviceComputeCapability
-    static inline hipError_t hipDeviceComputeCapability(int *a0, int *a1, int32_t a2) {
-      typedef hipError_t (*hipgen_fn)(int *, int *, int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceComputeCapability");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDeviceComputeCapability(int *a0, int *a1, int32_t a2) { HIPGEN_CALL(hip, "hipDeviceComputeCapability", hipErrorInitializationError, hipDeviceComputeCapability, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetName
     #define HIPGEN_DEF_hipDeviceGetName
-    static inline hipError_t hipDeviceGetName(char *a0, int a1, int32_t a2) {
-      typedef hipError_t (*hipgen_fn)(char *, int, int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetName");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDeviceGetName(char *a0, int a1, int32_t a2) { HIPGEN_CALL(hip, "hipDeviceGetName", hipErrorInitializationError, hipDeviceGetName, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetUuid
     #define HIPGEN_DEF_hipDeviceGetUuid
-    static inline hipError_t hipDeviceGetUuid(hipUUID *a0, int32_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipUUID *, int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetUuid");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceGetUuid(hipUUID *a0, int32_t a1) { HIPGEN_CALL(hip, "hipDeviceGetUuid", hipErrorInitializationError, hipDeviceGetUuid, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetP2PAttribute
     #define HIPGEN_DEF_hipDeviceGetP2PAttribute
-    static inline hipError_t hipDeviceGetP2PAttribute(int *a0, hipDeviceP2PAttr a1, int a2, int a3) {
-      typedef hipError_t (*hipgen_fn)(int *, hipDeviceP2PAttr, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetP2PAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipDeviceGetP2PAttribute(int *a0, hipDeviceP2PAttr a1, int a2, int a3) { HIPGEN_CALL(hip, "hipDeviceGetP2PAttribute", hipErrorInitializationError, hipDeviceGetP2PAttribute, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetPCIBusId
     #define HIPGEN_DEF_hipDeviceGetPCIBusId
-    static inline hipError_t hipDeviceGetPCIBusId(char *a0, int a1, int a2) {
-      typedef hipError_t (*hipgen_fn)(char *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetPCIBusId");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDeviceGetPCIBusId(char *a0, int a1, int a2) { HIPGEN_CALL(hip, "hipDeviceGetPCIBusId", hipErrorInitializationError, hipDeviceGetPCIBusId, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetByPCIBusId
     #define HIPGEN_DEF_hipDeviceGetByPCIBusId
-    static inline hipError_t hipDeviceGetByPCIBusId(int *a0, const char *a1) {
-      typedef hipError_t (*hipgen_fn)(int *, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetByPCIBusId");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceGetByPCIBusId(int *a0, const char *a1) { HIPGEN_CALL(hip, "hipDeviceGetByPCIBusId", hipErrorInitializationError, hipDeviceGetByPCIBusId, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceTotalMem
     #define HIPGEN_DEF_hipDeviceTotalMem
-    static inline hipError_t hipDeviceTotalMem(size_t *a0, int32_t a1) {
-      typedef hipError_t (*hipgen_fn)(size_t *, int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceTotalMem");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceTotalMem(size_t *a0, int32_t a1) { HIPGEN_CALL(hip, "hipDeviceTotalMem", hipErrorInitializationError, hipDeviceTotalMem, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceSynchronize
     #define HIPGEN_DEF_hipDeviceSynchronize
-    static inline hipError_t hipDeviceSynchronize(void) {
-      typedef hipError_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceSynchronize");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hipError_t hipDeviceSynchronize(void) { HIPGEN_CALL(hip, "hipDeviceSynchronize", hipErrorInitializationError, hipDeviceSynchronize) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceReset
     #define HIPGEN_DEF_hipDeviceReset
-    static inline hipError_t hipDeviceReset(void) {
-      typedef hipError_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceReset");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hipError_t hipDeviceReset(void) { HIPGEN_CALL(hip, "hipDeviceReset", hipErrorInitializationError, hipDeviceReset) }
     #endif
     #ifndef HIPGEN_DEF_hipSetDevice
     #define HIPGEN_DEF_hipSetDevice
-    static inline hipError_t hipSetDevice(int a0) {
-      typedef hipError_t (*hipgen_fn)(int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipSetDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipSetDevice(int a0) { HIPGEN_CALL(hip, "hipSetDevice", hipErrorInitializationError, hipSetDevice, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGetDevice
     #define HIPGEN_DEF_hipGetDevice
-    static inline hipError_t hipGetDevice(int *a0) {
-      typedef hipError_t (*hipgen_fn)(int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipGetDevice(int *a0) { HIPGEN_CALL(hip, "hipGetDevice", hipErrorInitializationError, hipGetDevice, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGetDeviceCount
     #define HIPGEN_DEF_hipGetDeviceCount
-    static inline hipError_t hipGetDeviceCount(int *a0) {
-      typedef hipError_t (*hipgen_fn)(int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetDeviceCount");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipGetDeviceCount(int *a0) { HIPGEN_CALL(hip, "hipGetDeviceCount", hipErrorInitializationError, hipGetDeviceCount, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetAttribute
     #define HIPGEN_DEF_hipDeviceGetAttribute
-    static inline hipError_t hipDeviceGetAttribute(int *a0, hipDeviceAttribute_t a1, int a2) {
-      typedef hipError_t (*hipgen_fn)(int *, hipDeviceAttribute_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDeviceGetAttribute(int *a0, hipDeviceAttribute_t a1, int a2) { HIPGEN_CALL(hip, "hipDeviceGetAttribute", hipErrorInitializationError, hipDeviceGetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetDefaultMemPool
     #define HIPGEN_DEF_hipDeviceGetDefaultMemPool
-    static inline hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *a0, int a1) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetDefaultMemPool");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *a0, int a1) { HIPGEN_CALL(hip, "hipDeviceGetDefaultMemPool", hipErrorInitializationError, hipDeviceGetDefaultMemPool, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceSetMemPool
     #define HIPGEN_DEF_hipDeviceSetMemPool
-    static inline hipError_t hipDeviceSetMemPool(int a0, hipMemPool_t a1) {
-      typedef hipError_t (*hipgen_fn)(int, hipMemPool_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceSetMemPool");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceSetMemPool(int a0, hipMemPool_t a1) { HIPGEN_CALL(hip, "hipDeviceSetMemPool", hipErrorInitializationError, hipDeviceSetMemPool, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetMemPool
     #define HIPGEN_DEF_hipDeviceGetMemPool
-    static inline hipError_t hipDeviceGetMemPool(hipMemPool_t *a0, int a1) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetMemPool");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceGetMemPool(hipMemPool_t *a0, int a1) { HIPGEN_CALL(hip, "hipDeviceGetMemPool", hipErrorInitializationError, hipDeviceGetMemPool, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGetDeviceProperties
     #define HIPGEN_DEF_hipGetDeviceProperties
-    static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *a0, int a1) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceProp_t *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetDeviceProperties");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *a0, int a1) { HIPGEN_CALL(hip, "hipGetDeviceProperties", hipErrorInitializationError, hipGetDeviceProperties, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceSetCacheConfig
     #define HIPGEN_DEF_hipDeviceSetCacheConfig
-    static inline hipError_t hipDeviceSetCacheConfig(hipFuncCache_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipFuncCache_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceSetCacheConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDeviceSetCacheConfig(hipFuncCache_t a0) { HIPGEN_CALL(hip, "hipDeviceSetCacheConfig", hipErrorInitializationError, hipDeviceSetCacheConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetCacheConfig
     #define HIPGEN_DEF_hipDeviceGetCacheConfig
-    static inline hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *a0) {
-      typedef hipError_t (*hipgen_fn)(hipFuncCache_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetCacheConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *a0) { HIPGEN_CALL(hip, "hipDeviceGetCacheConfig", hipErrorInitializationError, hipDeviceGetCacheConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetLimit
     #define HIPGEN_DEF_hipDeviceGetLimit
-    static inline hipError_t hipDeviceGetLimit(size_t *a0, enum hipLimit_t a1) {
-      typedef hipError_t (*hipgen_fn)(size_t *, enum hipLimit_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetLimit");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceGetLimit(size_t *a0, enum hipLimit_t a1) { HIPGEN_CALL(hip, "hipDeviceGetLimit", hipErrorInitializationError, hipDeviceGetLimit, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceSetLimit
     #define HIPGEN_DEF_hipDeviceSetLimit
-    static inline hipError_t hipDeviceSetLimit(enum hipLimit_t a0, size_t a1) {
-      typedef hipError_t (*hipgen_fn)(enum hipLimit_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceSetLimit");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceSetLimit(enum hipLimit_t a0, size_t a1) { HIPGEN_CALL(hip, "hipDeviceSetLimit", hipErrorInitializationError, hipDeviceSetLimit, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetSharedMemConfig
     #define HIPGEN_DEF_hipDeviceGetSharedMemConfig
-    static inline hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *a0) {
-      typedef hipError_t (*hipgen_fn)(hipSharedMemConfig *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetSharedMemConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *a0) { HIPGEN_CALL(hip, "hipDeviceGetSharedMemConfig", hipErrorInitializationError, hipDeviceGetSharedMemConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGetDeviceFlags
     #define HIPGEN_DEF_hipGetDeviceFlags
-    static inline hipError_t hipGetDeviceFlags(unsigned int *a0) {
-      typedef hipError_t (*hipgen_fn)(unsigned int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetDeviceFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipGetDeviceFlags(unsigned int *a0) { HIPGEN_CALL(hip, "hipGetDeviceFlags", hipErrorInitializationError, hipGetDeviceFlags, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceSetSharedMemConfig
     #define HIPGEN_DEF_hipDeviceSetSharedMemConfig
-    static inline hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig a0) {
-      typedef hipError_t (*hipgen_fn)(hipSharedMemConfig);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceSetSharedMemConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig a0) { HIPGEN_CALL(hip, "hipDeviceSetSharedMemConfig", hipErrorInitializationError, hipDeviceSetSharedMemConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipSetDeviceFlags
     #define HIPGEN_DEF_hipSetDeviceFlags
-    static inline hipError_t hipSetDeviceFlags(unsigned int a0) {
-      typedef hipError_t (*hipgen_fn)(unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipSetDeviceFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipSetDeviceFlags(unsigned int a0) { HIPGEN_CALL(hip, "hipSetDeviceFlags", hipErrorInitializationError, hipSetDeviceFlags, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipChooseDevice
     #define HIPGEN_DEF_hipChooseDevice
-    static inline hipError_t hipChooseDevice(int *a0, const hipDeviceProp_t *a1) {
-      typedef hipError_t (*hipgen_fn)(int *, const hipDeviceProp_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipChooseDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipChooseDevice(int *a0, const hipDeviceProp_t *a1) { HIPGEN_CALL(hip, "hipChooseDevice", hipErrorInitializationError, hipChooseDevice, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipExtGetLinkTypeAndHopCount
     #define HIPGEN_DEF_hipExtGetLinkTypeAndHopCount
-    static inline hipError_t hipExtGetLinkTypeAndHopCount(int a0, int a1, uint32_t *a2, uint32_t *a3) {
-      typedef hipError_t (*hipgen_fn)(int, int, uint32_t *, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipExtGetLinkTypeAndHopCount");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipExtGetLinkTypeAndHopCount(int a0, int a1, uint32_t *a2, uint32_t *a3) { HIPGEN_CALL(hip, "hipExtGetLinkTypeAndHopCount", hipErrorInitializationError, hipExtGetLinkTypeAndHopCount, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipIpcGetMemHandle
     #define HIPGEN_DEF_hipIpcGetMemHandle
-    static inline hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *a0, void *a1) {
-      typedef hipError_t (*hipgen_fn)(hipIpcMemHandle_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipIpcGetMemHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *a0, void *a1) { HIPGEN_CALL(hip, "hipIpcGetMemHandle", hipErrorInitializationError, hipIpcGetMemHandle, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipIpcOpenMemHandle
     #define HIPGEN_DEF_hipIpcOpenMemHandle
-    static inline hipError_t hipIpcOpenMemHandle(void **a0, hipIpcMemHandle_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(void **, hipIpcMemHandle_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipIpcOpenMemHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipIpcOpenMemHandle(void **a0, hipIpcMemHandle_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipIpcOpenMemHandle", hipErrorInitializationError, hipIpcOpenMemHandle, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipIpcCloseMemHandle
     #define HIPGEN_DEF_hipIpcCloseMemHandle
-    static inline hipError_t hipIpcCloseMemHandle(void *a0) {
-      typedef hipError_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipIpcCloseMemHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipIpcCloseMemHandle(void *a0) { HIPGEN_CALL(hip, "hipIpcCloseMemHandle", hipErrorInitializationError, hipIpcCloseMemHandle, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipIpcGetEventHandle
     #define HIPGEN_DEF_hipIpcGetEventHandle
-    static inline hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *a0, hipEvent_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipIpcEventHandle_t *, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipIpcGetEventHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *a0, hipEvent_t a1) { HIPGEN_CALL(hip, "hipIpcGetEventHandle", hipErrorInitializationError, hipIpcGetEventHandle, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipIpcOpenEventHandle
     #define HIPGEN_DEF_hipIpcOpenEventHandle
-    static inline hipError_t hipIpcOpenEventHandle(hipEvent_t *a0, hipIpcEventHandle_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t *, hipIpcEventHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipIpcOpenEventHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipIpcOpenEventHandle(hipEvent_t *a0, hipIpcEventHandle_t a1) { HIPGEN_CALL(hip, "hipIpcOpenEventHandle", hipErrorInitializationError, hipIpcOpenEventHandle, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipFuncSetAttribute
     #define HIPGEN_DEF_hipFuncSetAttribute
-    static inline hipError_t hipFuncSetAttribute(const void *a0, hipFuncAttribute a1, int a2) {
-      typedef hipError_t (*hipgen_fn)(const void *, hipFuncAttribute, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFuncSetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipFuncSetAttribute(const void *a0, hipFuncAttribute a1, int a2) { HIPGEN_CALL(hip, "hipFuncSetAttribute", hipErrorInitializationError, hipFuncSetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipFuncSetCacheConfig
     #define HIPGEN_DEF_hipFuncSetCacheConfig
-    static inline hipError_t hipFuncSetCacheConfig(const void *a0, hipFuncCache_t a1) {
-      typedef hipError_t (*hipgen_fn)(const void *, hipFuncCache_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFuncSetCacheConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipFuncSetCacheConfig(const void *a0, hipFuncCache_t a1) { HIPGEN_CALL(hip, "hipFuncSetCacheConfig", hipErrorInitializationError, hipFuncSetCacheConfig, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipFuncSetSharedMemConfig
     #define HIPGEN_DEF_hipFuncSetSharedMemConfig
-    static inline hipError_t hipFuncSetSharedMemConfig(const void *a0, hipSharedMemConfig a1) {
-      typedef hipError_t (*hipgen_fn)(const void *, hipSharedMemConfig);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFuncSetSharedMemConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipFuncSetSharedMemConfig(const void *a0, hipSharedMemConfig a1) { HIPGEN_CALL(hip, "hipFuncSetSharedMemConfig", hipErrorInitializationError, hipFuncSetSharedMemConfig, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGetLastError
     #define HIPGEN_DEF_hipGetLastError
-    static inline hipError_t hipGetLastError(void) {
-      typedef hipError_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetLastError");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hipError_t hipGetLastError(void) { HIPGEN_CALL(hip, "hipGetLastError", hipErrorInitializationError, hipGetLastError) }
     #endif
     #ifndef HIPGEN_DEF_hipPeekAtLastError
     #define HIPGEN_DEF_hipPeekAtLastError
-    static inline hipError_t hipPeekAtLastError(void) {
-      typedef hipError_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipPeekAtLastError");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hipError_t hipPeekAtLastError(void) { HIPGEN_CALL(hip, "hipPeekAtLastError", hipErrorInitializationError, hipPeekAtLastError) }
     #endif
     #ifndef HIPGEN_DEF_hipGetErrorName
     #define HIPGEN_DEF_hipGetErrorName
-    static inline const char * hipGetErrorName(hipError_t a0) {
-      typedef const char * (*hipgen_fn)(hipError_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetErrorName");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline const char * hipGetErrorName(hipError_t a0) { HIPGEN_CALL(hip, "hipGetErrorName", NULL, hipGetErrorName, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGetErrorString
     #define HIPGEN_DEF_hipGetErrorString
-    static inline const char * hipGetErrorString(hipError_t a0) {
-      typedef const char * (*hipgen_fn)(hipError_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetErrorString");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline const char * hipGetErrorString(hipError_t a0) { HIPGEN_CALL(hip, "hipGetErrorString", NULL, hipGetErrorString, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDrvGetErrorName
     #define HIPGEN_DEF_hipDrvGetErrorName
-    static inline hipError_t hipDrvGetErrorName(hipError_t a0, const char **a1) {
-      typedef hipError_t (*hipgen_fn)(hipError_t, const char **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDrvGetErrorName");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDrvGetErrorName(hipError_t a0, const char **a1) { HIPGEN_CALL(hip, "hipDrvGetErrorName", hipErrorInitializationError, hipDrvGetErrorName, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDrvGetErrorString
     #define HIPGEN_DEF_hipDrvGetErrorString
-    static inline hipError_t hipDrvGetErrorString(hipError_t a0, const char **a1) {
-      typedef hipError_t (*hipgen_fn)(hipError_t, const char **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDrvGetErrorString");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDrvGetErrorString(hipError_t a0, const char **a1) { HIPGEN_CALL(hip, "hipDrvGetErrorString", hipErrorInitializationError, hipDrvGetErrorString, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamCreate
     #define HIPGEN_DEF_hipStreamCreate
-    static inline hipError_t hipStreamCreate(hipStream_t *a0) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipStreamCreate(hipStream_t *a0) { HIPGEN_CALL(hip, "hipStreamCreate", hipErrorInitializationError, hipStreamCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamCreateWithFlags
     #define HIPGEN_DEF_hipStreamCreateWithFlags
-    static inline hipError_t hipStreamCreateWithFlags(hipStream_t *a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamCreateWithFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamCreateWithFlags(hipStream_t *a0, unsigned int a1) { HIPGEN_CALL(hip, "hipStreamCreateWithFlags", hipErrorInitializationError, hipStreamCreateWithFlags, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamCreateWithPriority
     #define HIPGEN_DEF_hipStreamCreateWithPriority
-    static inline hipError_t hipStreamCreateWithPriority(hipStream_t *a0, unsigned int a1, int a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t *, unsigned int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamCreateWithPriority");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipStreamCreateWithPriority(hipStream_t *a0, unsigned int a1, int a2) { HIPGEN_CALL(hip, "hipStreamCreateWithPriority", hipErrorInitializationError, hipStreamCreateWithPriority, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetStreamPriorityRange
     #define HIPGEN_DEF_hipDeviceGetStreamPriorityRange
-    static inline hipError_t hipDeviceGetStreamPriorityRange(int *a0, int *a1) {
-      typedef hipError_t (*hipgen_fn)(int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetStreamPriorityRange");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceGetStreamPriorityRange(int *a0, int *a1) { HIPGEN_CALL(hip, "hipDeviceGetStreamPriorityRange", hipErrorInitializationError, hipDeviceGetStreamPriorityRange, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamDestroy
     #define HIPGEN_DEF_hipStreamDestroy
-    static inline hipError_t hipStreamDestroy(hipStream_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipStreamDestroy(hipStream_t a0) { HIPGEN_CALL(hip, "hipStreamDestroy", hipErrorInitializationError, hipStreamDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamQuery
     #define HIPGEN_DEF_hipStreamQuery
-    static inline hipError_t hipStreamQuery(hipStream_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamQuery");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipStreamQuery(hipStream_t a0) { HIPGEN_CALL(hip, "hipStreamQuery", hipErrorInitializationError, hipStreamQuery, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamSynchronize
     #define HIPGEN_DEF_hipStreamSynchronize
-    static inline hipError_t hipStreamSynchronize(hipStream_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamSynchronize");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipStreamSynchronize(hipStream_t a0) { HIPGEN_CALL(hip, "hipStreamSynchronize", hipErrorInitializationError, hipStreamSynchronize, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamWaitEvent
     #define HIPGEN_DEF_hipStreamWaitEvent
-    static inline hipError_t hipStreamWaitEvent(hipStream_t a0, hipEvent_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipEvent_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamWaitEvent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipStreamWaitEvent(hipStream_t a0, hipEvent_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipStreamWaitEvent", hipErrorInitializationError, hipStreamWaitEvent, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetFlags
     #define HIPGEN_DEF_hipStreamGetFlags
-    static inline hipError_t hipStreamGetFlags(hipStream_t a0, unsigned int *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, unsigned int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamGetFlags(hipStream_t a0, unsigned int *a1) { HIPGEN_CALL(hip, "hipStreamGetFlags", hipErrorInitializationError, hipStreamGetFlags, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetPriority
     #define HIPGEN_DEF_hipStreamGetPriority
-    static inline hipError_t hipStreamGetPriority(hipStream_t a0, int *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetPriority");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamGetPriority(hipStream_t a0, int *a1) { HIPGEN_CALL(hip, "hipStreamGetPriority", hipErrorInitializationError, hipStreamGetPriority, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetDevice
     #define HIPGEN_DEF_hipStreamGetDevice
-    static inline hipError_t hipStreamGetDevice(hipStream_t a0, int32_t *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, int32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamGetDevice(hipStream_t a0, int32_t *a1) { HIPGEN_CALL(hip, "hipStreamGetDevice", hipErrorInitializationError, hipStreamGetDevice, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipExtStreamCreateWithCUMask
     #define HIPGEN_DEF_hipExtStreamCreateWithCUMask
-    static inline hipError_t hipExtStreamCreateWithCUMask(hipStream_t *a0, uint32_t a1, const uint32_t *a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t *, uint32_t, const uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipExtStreamCreateWithCUMask");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipExtStreamCreateWithCUMask(hipStream_t *a0, uint32_t a1, const uint32_t *a2) { HIPGEN_CALL(hip, "hipExtStreamCreateWithCUMask", hipErrorInitializationError, hipExtStreamCreateWithCUMask, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipExtStreamGetCUMask
     #define HIPGEN_DEF_hipExtStreamGetCUMask
-    static inline hipError_t hipExtStreamGetCUMask(hipStream_t a0, uint32_t a1, uint32_t *a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipExtStreamGetCUMask");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipExtStreamGetCUMask(hipStream_t a0, uint32_t a1, uint32_t *a2) { HIPGEN_CALL(hip, "hipExtStreamGetCUMask", hipErrorInitializationError, hipExtStreamGetCUMask, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamAddCallback
     #define HIPGEN_DEF_hipStreamAddCallback
-    static inline hipError_t hipStreamAddCallback(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCallback_t, void *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamAddCallback");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipStreamAddCallback(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) { HIPGEN_CALL(hip, "hipStreamAddCallback", hipErrorInitializationError, hipStreamAddCallback, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamWaitValue32
     #define HIPGEN_DEF_hipStreamWaitValue32
-    static inline hipError_t hipStreamWaitValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3, uint32_t a4) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint32_t, unsigned int, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamWaitValue32");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipStreamWaitValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3, uint32_t a4) { HIPGEN_CALL(hip, "hipStreamWaitValue32", hipErrorInitializationError, hipStreamWaitValue32, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamWaitValue64
     #define HIPGEN_DEF_hipStreamWaitValue64
-    static inline hipError_t hipStreamWaitValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3, uint64_t a4) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint64_t, unsigned int, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamWaitValue64");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipStreamWaitValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3, uint64_t a4) { HIPGEN_CALL(hip, "hipStreamWaitValue64", hipErrorInitializationError, hipStreamWaitValue64, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamWriteValue32
     #define HIPGEN_DEF_hipStreamWriteValue32
-    static inline hipError_t hipStreamWriteValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint32_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamWriteValue32");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipStreamWriteValue32(hipStream_t a0, void *a1, uint32_t a2, unsigned int a3) { HIPGEN_CALL(hip, "hipStreamWriteValue32", hipErrorInitializationError, hipStreamWriteValue32, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamWriteValue64
     #define HIPGEN_DEF_hipStreamWriteValue64
-    static inline hipError_t hipStreamWriteValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, void *, uint64_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamWriteValue64");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipStreamWriteValue64(hipStream_t a0, void *a1, uint64_t a2, unsigned int a3) { HIPGEN_CALL(hip, "hipStreamWriteValue64", hipErrorInitializationError, hipStreamWriteValue64, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipEventCreateWithFlags
     #define HIPGEN_DEF_hipEventCreateWithFlags
-    static inline hipError_t hipEventCreateWithFlags(hipEvent_t *a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventCreateWithFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipEventCreateWithFlags(hipEvent_t *a0, unsigned int a1) { HIPGEN_CALL(hip, "hipEventCreateWithFlags", hipErrorInitializationError, hipEventCreateWithFlags, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipEventCreate
     #define HIPGEN_DEF_hipEventCreate
-    static inline hipError_t hipEventCreate(hipEvent_t *a0) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipEventCreate(hipEvent_t *a0) { HIPGEN_CALL(hip, "hipEventCreate", hipErrorInitializationError, hipEventCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipEventRecord
     #define HIPGEN_DEF_hipEventRecord
-    static inline hipError_t hipEventRecord(hipEvent_t a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventRecord");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipEventRecord(hipEvent_t a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipEventRecord", hipErrorInitializationError, hipEventRecord, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipEventDestroy
     #define HIPGEN_DEF_hipEventDestroy
-    static inline hipError_t hipEventDestroy(hipEvent_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipEventDestroy(hipEvent_t a0) { HIPGEN_CALL(hip, "hipEventDestroy", hipErrorInitializationError, hipEventDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipEventSynchronize
     #define HIPGEN_DEF_hipEventSynchronize
-    static inline hipError_t hipEventSynchronize(hipEvent_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventSynchronize");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipEventSynchronize(hipEvent_t a0) { HIPGEN_CALL(hip, "hipEventSynchronize", hipErrorInitializationError, hipEventSynchronize, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipEventElapsedTime
     #define HIPGEN_DEF_hipEventElapsedTime
-    static inline hipError_t hipEventElapsedTime(float *a0, hipEvent_t a1, hipEvent_t a2) {
-      typedef hipError_t (*hipgen_fn)(float *, hipEvent_t, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventElapsedTime");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipEventElapsedTime(float *a0, hipEvent_t a1, hipEvent_t a2) { HIPGEN_CALL(hip, "hipEventElapsedTime", hipErrorInitializationError, hipEventElapsedTime, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipEventQuery
     #define HIPGEN_DEF_hipEventQuery
-    static inline hipError_t hipEventQuery(hipEvent_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventQuery");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipEventQuery(hipEvent_t a0) { HIPGEN_CALL(hip, "hipEventQuery", hipErrorInitializationError, hipEventQuery, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipPointerSetAttribute
     #define HIPGEN_DEF_hipPointerSetAttribute
-    static inline hipError_t hipPointerSetAttribute(const void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) {
-      typedef hipError_t (*hipgen_fn)(const void *, hipPointer_attribute, hipDeviceptr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipPointerSetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipPointerSetAttribute(const void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) { HIPGEN_CALL(hip, "hipPointerSetAttribute", hipErrorInitializationError, hipPointerSetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipPointerGetAttributes
     #define HIPGEN_DEF_hipPointerGetAttributes
-    static inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a0, const void *a1) {
-      typedef hipError_t (*hipgen_fn)(hipPointerAttribute_t *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipPointerGetAttributes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a0, const void *a1) { HIPGEN_CALL(hip, "hipPointerGetAttributes", hipErrorInitializationError, hipPointerGetAttributes, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipPointerGetAttribute
     #define HIPGEN_DEF_hipPointerGetAttribute
-    static inline hipError_t hipPointerGetAttribute(void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) {
-      typedef hipError_t (*hipgen_fn)(void *, hipPointer_attribute, hipDeviceptr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipPointerGetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipPointerGetAttribute(void *a0, hipPointer_attribute a1, hipDeviceptr_t a2) { HIPGEN_CALL(hip, "hipPointerGetAttribute", hipErrorInitializationError, hipPointerGetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDrvPointerGetAttributes
     #define HIPGEN_DEF_hipDrvPointerGetAttributes
-    static inline hipError_t hipDrvPointerGetAttributes(unsigned int a0, hipPointer_attribute *a1, void **a2, hipDeviceptr_t a3) {
-      typedef hipError_t (*hipgen_fn)(unsigned int, hipPointer_attribute *, void **, hipDeviceptr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDrvPointerGetAttributes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipDrvPointerGetAttributes(unsigned int a0, hipPointer_attribute *a1, void **a2, hipDeviceptr_t a3) { HIPGEN_CALL(hip, "hipDrvPointerGetAttributes", hipErrorInitializationError, hipDrvPointerGetAttributes, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipImportExternalSemaphore
     #define HIPGEN_DEF_hipImportExternalSemaphore
-    static inline hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *a0, const hipExternalSemaphoreHandleDesc *a1) {
-      typedef hipError_t (*hipgen_fn)(hipExternalSemaphore_t *, const hipExternalSemaphoreHandleDesc *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipImportExternalSemaphore");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *a0, const hipExternalSemaphoreHandleDesc *a1) { HIPGEN_CALL(hip, "hipImportExternalSemaphore", hipErrorInitializationError, hipImportExternalSemaphore, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipSignalExternalSemaphoresAsync
     #define HIPGEN_DEF_hipSignalExternalSemaphoresAsync
-    static inline hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreSignalParams *a1, unsigned int a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(const hipExternalSemaphore_t *, const hipExternalSemaphoreSignalParams *, unsigned int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipSignalExternalSemaphoresAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreSignalParams *a1, unsigned int a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipSignalExternalSemaphoresAsync", hipErrorInitializationError, hipSignalExternalSemaphoresAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipWaitExternalSemaphoresAsync
     #define HIPGEN_DEF_hipWaitExternalSemaphoresAsync
-    static inline hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreWaitParams *a1, unsigned int a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(const hipExternalSemaphore_t *, const hipExternalSemaphoreWaitParams *, unsigned int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipWaitExternalSemaphoresAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *a0, const hipExternalSemaphoreWaitParams *a1, unsigned int a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipWaitExternalSemaphoresAsync", hipErrorInitializationError, hipWaitExternalSemaphoresAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipDestroyExternalSemaphore
     #define HIPGEN_DEF_hipDestroyExternalSemaphore
-    static inline hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipExternalSemaphore_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDestroyExternalSemaphore");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t a0) { HIPGEN_CALL(hip, "hipDestroyExternalSemaphore", hipErrorInitializationError, hipDestroyExternalSemaphore, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipImportExternalMemory
     #define HIPGEN_DEF_hipImportExternalMemory
-    static inline hipError_t hipImportExternalMemory(hipExternalMemory_t *a0, const hipExternalMemoryHandleDesc *a1) {
-      typedef hipError_t (*hipgen_fn)(hipExternalMemory_t *, const hipExternalMemoryHandleDesc *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipImportExternalMemory");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipImportExternalMemory(hipExternalMemory_t *a0, const hipExternalMemoryHandleDesc *a1) { HIPGEN_CALL(hip, "hipImportExternalMemory", hipErrorInitializationError, hipImportExternalMemory, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipExternalMemoryGetMappedBuffer
     #define HIPGEN_DEF_hipExternalMemoryGetMappedBuffer
-    static inline hipError_t hipExternalMemoryGetMappedBuffer(void **a0, hipExternalMemory_t a1, const hipExternalMemoryBufferDesc *a2) {
-      typedef hipError_t (*hipgen_fn)(void **, hipExternalMemory_t, const hipExternalMemoryBufferDesc *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipExternalMemoryGetMappedBuffer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipExternalMemoryGetMappedBuffer(void **a0, hipExternalMemory_t a1, const hipExternalMemoryBufferDesc *a2) { HIPGEN_CALL(hip, "hipExternalMemoryGetMappedBuffer", hipErrorInitializationError, hipExternalMemoryGetMappedBuffer, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDestroyExternalMemory
     #define HIPGEN_DEF_hipDestroyExternalMemory
-    static inline hipError_t hipDestroyExternalMemory(hipExternalMemory_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipExternalMemory_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDestroyExternalMemory");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDestroyExternalMemory(hipExternalMemory_t a0) { HIPGEN_CALL(hip, "hipDestroyExternalMemory", hipErrorInitializationError, hipDestroyExternalMemory, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMalloc
     #define HIPGEN_DEF_hipMalloc
-    static inline hipError_t hipMalloc(void **a0, size_t a1) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMalloc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMalloc(void **a0, size_t a1) { HIPGEN_CALL(hip, "hipMalloc", hipErrorInitializationError, hipMalloc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipExtMallocWithFlags
     #define HIPGEN_DEF_hipExtMallocWithFlags
-    static inline hipError_t hipExtMallocWithFlags(void **a0, size_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipExtMallocWithFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipExtMallocWithFlags(void **a0, size_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipExtMallocWithFlags", hipErrorInitializationError, hipExtMallocWithFlags, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMallocHost
     #define HIPGEN_DEF_hipMallocHost
-    static inline hipError_t hipMallocHost(void **a0, size_t a1) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMallocHost");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMallocHost(void **a0, size_t a1) { HIPGEN_CALL(hip, "hipMallocHost", hipErrorInitializationError, hipMallocHost, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemAllocHost
     #define HIPGEN_DEF_hipMemAllocHost
-    static inline hipError_t hipMemAllocHost(void **a0, size_t a1) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemAllocHost");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemAllocHost(void **a0, size_t a1) { HIPGEN_CALL(hip, "hipMemAllocHost", hipErrorInitializationError, hipMemAllocHost, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipHostMalloc
     #define HIPGEN_DEF_hipHostMalloc
-    static inline hipError_t hipHostMalloc(void **a0, size_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipHostMalloc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipHostMalloc(void **a0, size_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipHostMalloc", hipErrorInitializationError, hipHostMalloc, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMallocManaged
     #define HIPGEN_DEF_hipMallocManaged
-    static inline hipError_t hipMallocManaged(void **a0, size_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMallocManaged");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMallocManaged(void **a0, size_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipMallocManaged", hipErrorInitializationError, hipMallocManaged, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPrefetchAsync
     #define HIPGEN_DEF_hipMemPrefetchAsync
-    static inline hipError_t hipMemPrefetchAsync(const void *a0, size_t a1, int a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(const void *, size_t, int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPrefetchAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemPrefetchAsync(const void *a0, size_t a1, int a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemPrefetchAsync", hipErrorInitializationError, hipMemPrefetchAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemAdvise
     #define HIPGEN_DEF_hipMemAdvise
-    static inline hipError_t hipMemAdvise(const void *a0, size_t a1, hipMemoryAdvise a2, int a3) {
-      typedef hipError_t (*hipgen_fn)(const void *, size_t, hipMemoryAdvise, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemAdvise");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemAdvise(const void *a0, size_t a1, hipMemoryAdvise a2, int a3) { HIPGEN_CALL(hip, "hipMemAdvise", hipErrorInitializationError, hipMemAdvise, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemRangeGetAttribute
     #define HIPGEN_DEF_hipMemRangeGetAttribute
-    static inline hipError_t hipMemRangeGetAttribute(void *a0, size_t a1, hipMemRangeAttribute a2, const void *a3, size_t a4) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, hipMemRangeAttribute, const void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemRangeGetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemRangeGetAttribute(void *a0, size_t a1, hipMemRangeAttribute a2, const void *a3, size_t a4) { HIPGEN_CALL(hip, "hipMemRangeGetAttribute", hipErrorInitializationError, hipMemRangeGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemRangeGetAttributes
     #define HIPGEN_DEF_hipMemRangeGetAttributes
-    static inline hipError_t hipMemRangeGetAttributes(void **a0, size_t *a1, hipMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t *, hipMemRangeAttribute *, size_t, const void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemRangeGetAttributes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemRangeGetAttributes(void **a0, size_t *a1, hipMemRangeAttribute *a2, size_t a3, const void *a4, size_t a5) { HIPGEN_CALL(hip, "hipMemRangeGetAttributes", hipErrorInitializationError, hipMemRangeGetAttributes, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamAttachMemAsync
     #define HIPGEN_DEF_hipStreamAttachMemAsync
-    static inline hipError_t hipStreamAttachMemAsync(hipStream_t a0, void *a1, size_t a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, void *, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamAttachMemAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipStreamAttachMemAsync(hipStream_t a0, void *a1, size_t a2, unsigned int a3) { HIPGEN_CALL(hip, "hipStreamAttachMemAsync", hipErrorInitializationError, hipStreamAttachMemAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMallocAsync
     #define HIPGEN_DEF_hipMallocAsync
-    static inline hipError_t hipMallocAsync(void **a0, size_t a1, hipStream_t a2) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMallocAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMallocAsync(void **a0, size_t a1, hipStream_t a2) { HIPGEN_CALL(hip, "hipMallocAsync", hipErrorInitializationError, hipMallocAsync, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipFreeAsync
     #define HIPGEN_DEF_hipFreeAsync
-    static inline hipError_t hipFreeAsync(void *a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(void *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFreeAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipFreeAsync(void *a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipFreeAsync", hipErrorInitializationError, hipFreeAsync, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolTrimTo
     #define HIPGEN_DEF_hipMemPoolTrimTo
-    static inline hipError_t hipMemPoolTrimTo(hipMemPool_t a0, size_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolTrimTo");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemPoolTrimTo(hipMemPool_t a0, size_t a1) { HIPGEN_CALL(hip, "hipMemPoolTrimTo", hipErrorInitializationError, hipMemPoolTrimTo, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolSetAttribute
     #define HIPGEN_DEF_hipMemPoolSetAttribute
-    static inline hipError_t hipMemPoolSetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t, hipMemPoolAttr, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolSetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemPoolSetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) { HIPGEN_CALL(hip, "hipMemPoolSetAttribute", hipErrorInitializationError, hipMemPoolSetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolGetAttribute
     #define HIPGEN_DEF_hipMemPoolGetAttribute
-    static inline hipError_t hipMemPoolGetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t, hipMemPoolAttr, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolGetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemPoolGetAttribute(hipMemPool_t a0, hipMemPoolAttr a1, void *a2) { HIPGEN_CALL(hip, "hipMemPoolGetAttribute", hipErrorInitializationError, hipMemPoolGetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolSetAccess
     #define HIPGEN_DEF_hipMemPoolSetAccess
-    static inline hipError_t hipMemPoolSetAccess(hipMemPool_t a0, const hipMemAccessDesc *a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t, const hipMemAccessDesc *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolSetAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemPoolSetAccess(hipMemPool_t a0, const hipMemAccessDesc *a1, size_t a2) { HIPGEN_CALL(hip, "hipMemPoolSetAccess", hipErrorInitializationError, hipMemPoolSetAccess, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolGetAccess
     #define HIPGEN_DEF_hipMemPoolGetAccess
-    static inline hipError_t hipMemPoolGetAccess(hipMemAccessFlags *a0, hipMemPool_t a1, hipMemLocation *a2) {
-      typedef hipError_t (*hipgen_fn)(hipMemAccessFlags *, hipMemPool_t, hipMemLocation *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolGetAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemPoolGetAccess(hipMemAccessFlags *a0, hipMemPool_t a1, hipMemLocation *a2) { HIPGEN_CALL(hip, "hipMemPoolGetAccess", hipErrorInitializationError, hipMemPoolGetAccess, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolCreate
     #define HIPGEN_DEF_hipMemPoolCreate
-    static inline hipError_t hipMemPoolCreate(hipMemPool_t *a0, const hipMemPoolProps *a1) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t *, const hipMemPoolProps *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemPoolCreate(hipMemPool_t *a0, const hipMemPoolProps *a1) { HIPGEN_CALL(hip, "hipMemPoolCreate", hipErrorInitializationError, hipMemPoolCreate, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolDestroy
     #define HIPGEN_DEF_hipMemPoolDestroy
-    static inline hipError_t hipMemPoolDestroy(hipMemPool_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipMemPoolDestroy(hipMemPool_t a0) { HIPGEN_CALL(hip, "hipMemPoolDestroy", hipErrorInitializationError, hipMemPoolDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMallocFromPoolAsync
     #define HIPGEN_DEF_hipMallocFromPoolAsync
-    static inline hipError_t hipMallocFromPoolAsync(void **a0, size_t a1, hipMemPool_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t, hipMemPool_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMallocFromPoolAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMallocFromPoolAsync(void **a0, size_t a1, hipMemPool_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMallocFromPoolAsync", hipErrorInitializationError, hipMallocFromPoolAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolExportToShareableHandle
     #define HIPGEN_DEF_hipMemPoolExportToShareableHandle
-    static inline hipError_t hipMemPoolExportToShareableHandle(void *a0, hipMemPool_t a1, hipMemAllocationHandleType a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(void *, hipMemPool_t, hipMemAllocationHandleType, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolExportToShareableHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemPoolExportToShareableHandle(void *a0, hipMemPool_t a1, hipMemAllocationHandleType a2, unsigned int a3) { HIPGEN_CALL(hip, "hipMemPoolExportToShareableHandle", hipErrorInitializationError, hipMemPoolExportToShareableHandle, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolImportFromShareableHandle
     #define HIPGEN_DEF_hipMemPoolImportFromShareableHandle
-    static inline hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *a0, void *a1, hipMemAllocationHandleType a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipMemPool_t *, void *, hipMemAllocationHandleType, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolImportFromShareableHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *a0, void *a1, hipMemAllocationHandleType a2, unsigned int a3) { HIPGEN_CALL(hip, "hipMemPoolImportFromShareableHandle", hipErrorInitializationError, hipMemPoolImportFromShareableHandle, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolExportPointer
     #define HIPGEN_DEF_hipMemPoolExportPointer
-    static inline hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *a0, void *a1) {
-      typedef hipError_t (*hipgen_fn)(hipMemPoolPtrExportData *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolExportPointer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *a0, void *a1) { HIPGEN_CALL(hip, "hipMemPoolExportPointer", hipErrorInitializationError, hipMemPoolExportPointer, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPoolImportPointer
     #define HIPGEN_DEF_hipMemPoolImportPointer
-    static inline hipError_t hipMemPoolImportPointer(void **a0, hipMemPool_t a1, hipMemPoolPtrExportData *a2) {
-      typedef hipError_t (*hipgen_fn)(void **, hipMemPool_t, hipMemPoolPtrExportData *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPoolImportPointer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemPoolImportPointer(void **a0, hipMemPool_t a1, hipMemPoolPtrExportData *a2) { HIPGEN_CALL(hip, "hipMemPoolImportPointer", hipErrorInitializationError, hipMemPoolImportPointer, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipHostAlloc
     #define HIPGEN_DEF_hipHostAlloc
-    static inline hipError_t hipHostAlloc(void **a0, size_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipHostAlloc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipHostAlloc(void **a0, size_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipHostAlloc", hipErrorInitializationError, hipHostAlloc, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipHostGetDevicePointer
     #define HIPGEN_DEF_hipHostGetDevicePointer
-    static inline hipError_t hipHostGetDevicePointer(void **a0, void *a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(void **, void *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipHostGetDevicePointer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipHostGetDevicePointer(void **a0, void *a1, unsigned int a2) { HIPGEN_CALL(hip, "hipHostGetDevicePointer", hipErrorInitializationError, hipHostGetDevicePointer, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipHostGetFlags
     #define HIPGEN_DEF_hipHostGetFlags
-    static inline hipError_t hipHostGetFlags(unsigned int *a0, void *a1) {
-      typedef hipError_t (*hipgen_fn)(unsigned int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipHostGetFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipHostGetFlags(unsigned int *a0, void *a1) { HIPGEN_CALL(hip, "hipHostGetFlags", hipErrorInitializationError, hipHostGetFlags, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipHostRegister
     #define HIPGEN_DEF_hipHostRegister
-    static inline hipError_t hipHostRegister(void *a0, size_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipHostRegister");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipHostRegister(void *a0, size_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipHostRegister", hipErrorInitializationError, hipHostRegister, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipHostUnregister
     #define HIPGEN_DEF_hipHostUnregister
-    static inline hipError_t hipHostUnregister(void *a0) {
-      typedef hipError_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipHostUnregister");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipHostUnregister(void *a0) { HIPGEN_CALL(hip, "hipHostUnregister", hipErrorInitializationError, hipHostUnregister, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMallocPitch
     #define HIPGEN_DEF_hipMallocPitch
-    static inline hipError_t hipMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t *, size_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMallocPitch");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMallocPitch(void **a0, size_t *a1, size_t a2, size_t a3) { HIPGEN_CALL(hip, "hipMallocPitch", hipErrorInitializationError, hipMallocPitch, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemAllocPitch
     #define HIPGEN_DEF_hipMemAllocPitch
-    static inline hipError_t hipMemAllocPitch(hipDeviceptr_t *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, size_t, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemAllocPitch");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemAllocPitch(hipDeviceptr_t *a0, size_t *a1, size_t a2, size_t a3, unsigned int a4) { HIPGEN_CALL(hip, "hipMemAllocPitch", hipErrorInitializationError, hipMemAllocPitch, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipFree
     #define HIPGEN_DEF_hipFree
-    static inline hipError_t hipFree(void *a0) {
-      typedef hipError_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFree");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipFree(void *a0) { HIPGEN_CALL(hip, "hipFree", hipErrorInitializationError, hipFree, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipFreeHost
     #define HIPGEN_DEF_hipFreeHost
-    static inline hipError_t hipFreeHost(void *a0) {
-      typedef hipError_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFreeHost");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipFreeHost(void *a0) { HIPGEN_CALL(hip, "hipFreeHost", hipErrorInitializationError, hipFreeHost, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipHostFree
     #define HIPGEN_DEF_hipHostFree
-    static inline hipError_t hipHostFree(void *a0) {
-      typedef hipError_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipHostFree");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipHostFree(void *a0) { HIPGEN_CALL(hip, "hipHostFree", hipErrorInitializationError, hipHostFree, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy
     #define HIPGEN_DEF_hipMemcpy
-    static inline hipError_t hipMemcpy(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemcpy(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) { HIPGEN_CALL(hip, "hipMemcpy", hipErrorInitializationError, hipMemcpy, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyWithStream
     #define HIPGEN_DEF_hipMemcpyWithStream
-    static inline hipError_t hipMemcpyWithStream(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyWithStream");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyWithStream(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) { HIPGEN_CALL(hip, "hipMemcpyWithStream", hipErrorInitializationError, hipMemcpyWithStream, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyHtoD
     #define HIPGEN_DEF_hipMemcpyHtoD
-    static inline hipError_t hipMemcpyHtoD(hipDeviceptr_t a0, void *a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyHtoD");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemcpyHtoD(hipDeviceptr_t a0, void *a1, size_t a2) { HIPGEN_CALL(hip, "hipMemcpyHtoD", hipErrorInitializationError, hipMemcpyHtoD, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyDtoH
     #define HIPGEN_DEF_hipMemcpyDtoH
-    static inline hipError_t hipMemcpyDtoH(void *a0, hipDeviceptr_t a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(void *, hipDeviceptr_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyDtoH");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemcpyDtoH(void *a0, hipDeviceptr_t a1, size_t a2) { HIPGEN_CALL(hip, "hipMemcpyDtoH", hipErrorInitializationError, hipMemcpyDtoH, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyDtoD
     #define HIPGEN_DEF_hipMemcpyDtoD
-    static inline hipError_t hipMemcpyDtoD(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, hipDeviceptr_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyDtoD");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemcpyDtoD(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2) { HIPGEN_CALL(hip, "hipMemcpyDtoD", hipErrorInitializationError, hipMemcpyDtoD, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyHtoDAsync
     #define HIPGEN_DEF_hipMemcpyHtoDAsync
-    static inline hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t a0, void *a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, void *, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyHtoDAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t a0, void *a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemcpyHtoDAsync", hipErrorInitializationError, hipMemcpyHtoDAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyDtoHAsync
     #define HIPGEN_DEF_hipMemcpyDtoHAsync
-    static inline hipError_t hipMemcpyDtoHAsync(void *a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(void *, hipDeviceptr_t, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyDtoHAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemcpyDtoHAsync(void *a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemcpyDtoHAsync", hipErrorInitializationError, hipMemcpyDtoHAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyDtoDAsync
     #define HIPGEN_DEF_hipMemcpyDtoDAsync
-    static inline hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, hipDeviceptr_t, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyDtoDAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t a0, hipDeviceptr_t a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemcpyDtoDAsync", hipErrorInitializationError, hipMemcpyDtoDAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleGetGlobal
     #define HIPGEN_DEF_hipModuleGetGlobal
-    static inline hipError_t hipModuleGetGlobal(hipDeviceptr_t *a0, size_t *a1, hipModule_t a2, const char *a3) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, hipModule_t, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleGetGlobal");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipModuleGetGlobal(hipDeviceptr_t *a0, size_t *a1, hipModule_t a2, const char *a3) { HIPGEN_CALL(hip, "hipModuleGetGlobal", hipErrorInitializationError, hipModuleGetGlobal, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGetSymbolAddress
     #define HIPGEN_DEF_hipGetSymbolAddress
-    static inline hipError_t hipGetSymbolAddress(void **a0, const void *a1) {
-      typedef hipError_t (*hipgen_fn)(void **, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetSymbolAddress");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetSymbolAddress(void **a0, const void *a1) { HIPGEN_CALL(hip, "hipGetSymbolAddress", hipErrorInitializationError, hipGetSymbolAddress, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGetSymbolSize
     #define HIPGEN_DEF_hipGetSymbolSize
-    static inline hipError_t hipGetSymbolSize(size_t *a0, const void *a1) {
-      typedef hipError_t (*hipgen_fn)(size_t *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetSymbolSize");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetSymbolSize(size_t *a0, const void *a1) { HIPGEN_CALL(hip, "hipGetSymbolSize", hipErrorInitializationError, hipGetSymbolSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyToSymbol
     #define HIPGEN_DEF_hipMemcpyToSymbol
-    static inline hipError_t hipMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
-      typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyToSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyToSymbol(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) { HIPGEN_CALL(hip, "hipMemcpyToSymbol", hipErrorInitializationError, hipMemcpyToSymbol, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyToSymbolAsync
     #define HIPGEN_DEF_hipMemcpyToSymbolAsync
-    static inline hipError_t hipMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyToSymbolAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyToSymbolAsync(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipMemcpyToSymbolAsync", hipErrorInitializationError, hipMemcpyToSymbolAsync, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyFromSymbol
     #define HIPGEN_DEF_hipMemcpyFromSymbol
-    static inline hipError_t hipMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyFromSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyFromSymbol(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) { HIPGEN_CALL(hip, "hipMemcpyFromSymbol", hipErrorInitializationError, hipMemcpyFromSymbol, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyFromSymbolAsync
     #define HIPGEN_DEF_hipMemcpyFromSymbolAsync
-    static inline hipError_t hipMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyFromSymbolAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyFromSymbolAsync(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipMemcpyFromSymbolAsync", hipErrorInitializationError, hipMemcpyFromSymbolAsync, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyAsync
     #define HIPGEN_DEF_hipMemcpyAsync
-    static inline hipError_t hipMemcpyAsync(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyAsync(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) { HIPGEN_CALL(hip, "hipMemcpyAsync", hipErrorInitializationError, hipMemcpyAsync, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset
     #define HIPGEN_DEF_hipMemset
-    static inline hipError_t hipMemset(void *a0, int a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(void *, int, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemset(void *a0, int a1, size_t a2) { HIPGEN_CALL(hip, "hipMemset", hipErrorInitializationError, hipMemset, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetD8
     #define HIPGEN_DEF_hipMemsetD8
-    static inline hipError_t hipMemsetD8(hipDeviceptr_t a0, unsigned char a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned char, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetD8");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemsetD8(hipDeviceptr_t a0, unsigned char a1, size_t a2) { HIPGEN_CALL(hip, "hipMemsetD8", hipErrorInitializationError, hipMemsetD8, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetD8Async
     #define HIPGEN_DEF_hipMemsetD8Async
-    static inline hipError_t hipMemsetD8Async(hipDeviceptr_t a0, unsigned char a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned char, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetD8Async");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemsetD8Async(hipDeviceptr_t a0, unsigned char a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemsetD8Async", hipErrorInitializationError, hipMemsetD8Async, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetD16
     #define HIPGEN_DEF_hipMemsetD16
-    static inline hipError_t hipMemsetD16(hipDeviceptr_t a0, unsigned short a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned short, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetD16");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemsetD16(hipDeviceptr_t a0, unsigned short a1, size_t a2) { HIPGEN_CALL(hip, "hipMemsetD16", hipErrorInitializationError, hipMemsetD16, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetD16Async
     #define HIPGEN_DEF_hipMemsetD16Async
-    static inline hipError_t hipMemsetD16Async(hipDeviceptr_t a0, unsigned short a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, unsigned short, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetD16Async");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemsetD16Async(hipDeviceptr_t a0, unsigned short a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemsetD16Async", hipErrorInitializationError, hipMemsetD16Async, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetD32
     #define HIPGEN_DEF_hipMemsetD32
-    static inline hipError_t hipMemsetD32(hipDeviceptr_t a0, int a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, int, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetD32");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemsetD32(hipDeviceptr_t a0, int a1, size_t a2) { HIPGEN_CALL(hip, "hipMemsetD32", hipErrorInitializationError, hipMemsetD32, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetAsync
     #define HIPGEN_DEF_hipMemsetAsync
-    static inline hipError_t hipMemsetAsync(void *a0, int a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(void *, int, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemsetAsync(void *a0, int a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemsetAsync", hipErrorInitializationError, hipMemsetAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetD32Async
     #define HIPGEN_DEF_hipMemsetD32Async
-    static inline hipError_t hipMemsetD32Async(hipDeviceptr_t a0, int a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t, int, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetD32Async");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemsetD32Async(hipDeviceptr_t a0, int a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemsetD32Async", hipErrorInitializationError, hipMemsetD32Async, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset2D
     #define HIPGEN_DEF_hipMemset2D
-    static inline hipError_t hipMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset2D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemset2D(void *a0, size_t a1, int a2, size_t a3, size_t a4) { HIPGEN_CALL(hip, "hipMemset2D", hipErrorInitializationError, hipMemset2D, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset2DAsync
     #define HIPGEN_DEF_hipMemset2DAsync
-    static inline hipError_t hipMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset2DAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemset2DAsync(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipMemset2DAsync", hipErrorInitializationError, hipMemset2DAsync, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset3D
     #define HIPGEN_DEF_hipMemset3D
-    static inline hipError_t hipMemset3D(hipPitchedPtr a0, int a1, hipExtent a2) {
-      typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset3D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemset3D(hipPitchedPtr a0, int a1, hipExtent a2) { HIPGEN_CALL(hip, "hipMemset3D", hipErrorInitializationError, hipMemset3D, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset3DAsync
     #define HIPGEN_DEF_hipMemset3DAsync
-    static inline hipError_t hipMemset3DAsync(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset3DAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemset3DAsync(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemset3DAsync", hipErrorInitializationError, hipMemset3DAsync, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemGetInfo
     #define HIPGEN_DEF_hipMemGetInfo
-    static inline hipError_t hipMemGetInfo(size_t *a0, size_t *a1) {
-      typedef hipError_t (*hipgen_fn)(size_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemGetInfo");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemGetInfo(size_t *a0, size_t *a1) { HIPGEN_CALL(hip, "hipMemGetInfo", hipErrorInitializationError, hipMemGetInfo, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemPtrGetInfo
     #define HIPGEN_DEF_hipMemPtrGetInfo
-    static inline hipError_t hipMemPtrGetInfo(void *a0, size_t *a1) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemPtrGetInfo");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemPtrGetInfo(void *a0, size_t *a1) { HIPGEN_CALL(hip, "hipMemPtrGetInfo", hipErrorInitializationError, hipMemPtrGetInfo, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMallocArray
     #define HIPGEN_DEF_hipMallocArray
-    static inline hipError_t hipMallocArray(hipArray **a0, const hipChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4) {
-      typedef hipError_t (*hipgen_fn)(hipArray **, const hipChannelFormatDesc *, size_t, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMallocArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMallocArray(hipArray **a0, const hipChannelFormatDesc *a1, size_t a2, size_t a3, unsigned int a4) { HIPGEN_CALL(hip, "hipMallocArray", hipErrorInitializationError, hipMallocArray, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipArrayCreate
     #define HIPGEN_DEF_hipArrayCreate
-    static inline hipError_t hipArrayCreate(hipArray **a0, const HIP_ARRAY_DESCRIPTOR *a1) {
-      typedef hipError_t (*hipgen_fn)(hipArray **, const HIP_ARRAY_DESCRIPTOR *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipArrayCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipArrayCreate(hipArray **a0, const HIP_ARRAY_DESCRIPTOR *a1) { HIPGEN_CALL(hip, "hipArrayCreate", hipErrorInitializationError, hipArrayCreate, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipArrayDestroy
     #define HIPGEN_DEF_hipArrayDestroy
-    static inline hipError_t hipArrayDestroy(hipArray *a0) {
-      typedef hipError_t (*hipgen_fn)(hipArray *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipArrayDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipArrayDestroy(hipArray *a0) { HIPGEN_CALL(hip, "hipArrayDestroy", hipErrorInitializationError, hipArrayDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipArray3DCreate
     #define HIPGEN_DEF_hipArray3DCreate
-    static inline hipError_t hipArray3DCreate(hipArray **a0, const HIP_ARRAY3D_DESCRIPTOR *a1) {
-      typedef hipError_t (*hipgen_fn)(hipArray **, const HIP_ARRAY3D_DESCRIPTOR *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipArray3DCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipArray3DCreate(hipArray **a0, const HIP_ARRAY3D_DESCRIPTOR *a1) { HIPGEN_CALL(hip, "hipArray3DCreate", hipErrorInitializationError, hipArray3DCreate, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMalloc3D
     #define HIPGEN_DEF_hipMalloc3D
-    static inline hipError_t hipMalloc3D(hipPitchedPtr *a0, hipExtent a1) {
-      typedef hipError_t (*hipgen_fn)(hipPitchedPtr *, hipExtent);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMalloc3D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMalloc3D(hipPitchedPtr *a0, hipExtent a1) { HIPGEN_CALL(hip, "hipMalloc3D", hipErrorInitializationError, hipMalloc3D, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipFreeArray
     #define HIPGEN_DEF_hipFreeArray
-    static inline hipError_t hipFreeArray(hipArray *a0) {
-      typedef hipError_t (*hipgen_fn)(hipArray *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFreeArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipFreeArray(hipArray *a0) { HIPGEN_CALL(hip, "hipFreeArray", hipErrorInitializationError, hipFreeArray, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMalloc3DArray
     #define HIPGEN_DEF_hipMalloc3DArray
-    static inline hipError_t hipMalloc3DArray(hipArray **a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipArray **, const struct hipChannelFormatDesc *, struct hipExtent, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMalloc3DArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMalloc3DArray(hipArray **a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3) { HIPGEN_CALL(hip, "hipMalloc3DArray", hipErrorInitializationError, hipMalloc3DArray, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipArrayGetInfo
     #define HIPGEN_DEF_hipArrayGetInfo
-    static inline hipError_t hipArrayGetInfo(hipChannelFormatDesc *a0, hipExtent *a1, unsigned int *a2, hipArray *a3) {
-      typedef hipError_t (*hipgen_fn)(hipChannelFormatDesc *, hipExtent *, unsigned int *, hipArray *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipArrayGetInfo");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipArrayGetInfo(hipChannelFormatDesc *a0, hipExtent *a1, unsigned int *a2, hipArray *a3) { HIPGEN_CALL(hip, "hipArrayGetInfo", hipErrorInitializationError, hipArrayGetInfo, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipArrayGetDescriptor
     #define HIPGEN_DEF_hipArrayGetDescriptor
-    static inline hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *a0, hipArray *a1) {
-      typedef hipError_t (*hipgen_fn)(HIP_ARRAY_DESCRIPTOR *, hipArray *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipArrayGetDescriptor");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *a0, hipArray *a1) { HIPGEN_CALL(hip, "hipArrayGetDescriptor", hipErrorInitializationError, hipArrayGetDescriptor, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipArray3DGetDescriptor
     #define HIPGEN_DEF_hipArray3DGetDescriptor
-    static inline hipError_t hipArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *a0, hipArray *a1) {
-      typedef hipError_t (*hipgen_fn)(HIP_ARRAY3D_DESCRIPTOR *, hipArray *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipArray3DGetDescriptor");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *a0, hipArray *a1) { HIPGEN_CALL(hip, "hipArray3DGetDescriptor", hipErrorInitializationError, hipArray3DGetDescriptor, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2D
     #define HIPGEN_DEF_hipMemcpy2D
-    static inline hipError_t hipMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipError_t hipMemcpy2D(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) { HIPGEN_CALL(hip, "hipMemcpy2D", hipErrorInitializationError, hipMemcpy2D, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyParam2D
     #define HIPGEN_DEF_hipMemcpyParam2D
-    static inline hipError_t hipMemcpyParam2D(const hip_Memcpy2D *a0) {
-      typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyParam2D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipMemcpyParam2D(const hip_Memcpy2D *a0) { HIPGEN_CALL(hip, "hipMemcpyParam2D", hipErrorInitializationError, hipMemcpyParam2D, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyParam2DAsync
     #define HIPGEN_DEF_hipMemcpyParam2DAsync
-    static inline hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyParam2DAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipMemcpyParam2DAsync", hipErrorInitializationError, hipMemcpyParam2DAsync, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DAsync
     #define HIPGEN_DEF_hipMemcpy2DAsync
-    static inline hipError_t hipMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipError_t hipMemcpy2DAsync(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) { HIPGEN_CALL(hip, "hipMemcpy2DAsync", hipErrorInitializationError, hipMemcpy2DAsync, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DToArray
     #define HIPGEN_DEF_hipMemcpy2DToArray
-    static inline hipError_t hipMemcpy2DToArray(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
-      typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DToArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipError_t hipMemcpy2DToArray(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) { HIPGEN_CALL(hip, "hipMemcpy2DToArray", hipErrorInitializationError, hipMemcpy2DToArray, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DToArrayAsync
     #define HIPGEN_DEF_hipMemcpy2DToArrayAsync
-    static inline hipError_t hipMemcpy2DToArrayAsync(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
-      typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DToArrayAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipError_t hipMemcpy2DToArrayAsync(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) { HIPGEN_CALL(hip, "hipMemcpy2DToArrayAsync", hipErrorInitializationError, hipMemcpy2DToArrayAsync, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyToArray
     #define HIPGEN_DEF_hipMemcpyToArray
-    static inline hipError_t hipMemcpyToArray(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, hipMemcpyKind a5) {
-      typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyToArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyToArray(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, hipMemcpyKind a5) { HIPGEN_CALL(hip, "hipMemcpyToArray", hipErrorInitializationError, hipMemcpyToArray, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyFromArray
     #define HIPGEN_DEF_hipMemcpyFromArray
-    static inline hipError_t hipMemcpyFromArray(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) {
-      typedef hipError_t (*hipgen_fn)(void *, hipArray_const_t, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyFromArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyFromArray(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) { HIPGEN_CALL(hip, "hipMemcpyFromArray", hipErrorInitializationError, hipMemcpyFromArray, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DFromArray
     #define HIPGEN_DEF_hipMemcpy2DFromArray
-    static inline hipError_t hipMemcpy2DFromArray(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DFromArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipError_t hipMemcpy2DFromArray(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) { HIPGEN_CALL(hip, "hipMemcpy2DFromArray", hipErrorInitializationError, hipMemcpy2DFromArray, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DFromArrayAsync
     #define HIPGEN_DEF_hipMemcpy2DFromArrayAsync
-    static inline hipError_t hipMemcpy2DFromArrayAsync(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DFromArrayAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipError_t hipMemcpy2DFromArrayAsync(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) { HIPGEN_CALL(hip, "hipMemcpy2DFromArrayAsync", hipErrorInitializationError, hipMemcpy2DFromArrayAsync, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyAtoH
     #define HIPGEN_DEF_hipMemcpyAtoH
-    static inline hipError_t hipMemcpyAtoH(void *a0, hipArray *a1, size_t a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(void *, hipArray *, size_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyAtoH");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemcpyAtoH(void *a0, hipArray *a1, size_t a2, size_t a3) { HIPGEN_CALL(hip, "hipMemcpyAtoH", hipErrorInitializationError, hipMemcpyAtoH, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyHtoA
     #define HIPGEN_DEF_hipMemcpyHtoA
-    static inline hipError_t hipMemcpyHtoA(hipArray *a0, size_t a1, const void *a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipArray *, size_t, const void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyHtoA");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemcpyHtoA(hipArray *a0, size_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hip, "hipMemcpyHtoA", hipErrorInitializationError, hipMemcpyHtoA, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy3D
     #define HIPGEN_DEF_hipMemcpy3D
-    static inline hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *a0) {
-      typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy3D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *a0) { HIPGEN_CALL(hip, "hipMemcpy3D", hipErrorInitializationError, hipMemcpy3D, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy3DAsync
     #define HIPGEN_DEF_hipMemcpy3DAsync
-    static inline hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy3DAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipMemcpy3DAsync", hipErrorInitializationError, hipMemcpy3DAsync, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDrvMemcpy3D
     #define HIPGEN_DEF_hipDrvMemcpy3D
-    static inline hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *a0) {
-      typedef hipError_t (*hipgen_fn)(const HIP_MEMCPY3D *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDrvMemcpy3D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *a0) { HIPGEN_CALL(hip, "hipDrvMemcpy3D", hipErrorInitializationError, hipDrvMemcpy3D, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDrvMemcpy3DAsync
     #define HIPGEN_DEF_hipDrvMemcpy3DAsync
-    static inline hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(const HIP_MEMCPY3D *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDrvMemcpy3DAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipDrvMemcpy3DAsync", hipErrorInitializationError, hipDrvMemcpy3DAsync, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceCanAccessPeer
     #define HIPGEN_DEF_hipDeviceCanAccessPeer
-    static inline hipError_t hipDeviceCanAccessPeer(int *a0, int a1, int a2) {
-      typedef hipError_t (*hipgen_fn)(int *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceCanAccessPeer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDeviceCanAccessPeer(int *a0, int a1, int a2) { HIPGEN_CALL(hip, "hipDeviceCanAccessPeer", hipErrorInitializationError, hipDeviceCanAccessPeer, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceEnablePeerAccess
     #define HIPGEN_DEF_hipDeviceEnablePeerAccess
-    static inline hipError_t hipDeviceEnablePeerAccess(int a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceEnablePeerAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDeviceEnablePeerAccess(int a0, unsigned int a1) { HIPGEN_CALL(hip, "hipDeviceEnablePeerAccess", hipErrorInitializationError, hipDeviceEnablePeerAccess, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceDisablePeerAccess
     #define HIPGEN_DEF_hipDeviceDisablePeerAccess
-    static inline hipError_t hipDeviceDisablePeerAccess(int a0) {
-      typedef hipError_t (*hipgen_fn)(int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceDisablePeerAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDeviceDisablePeerAccess(int a0) { HIPGEN_CALL(hip, "hipDeviceDisablePeerAccess", hipErrorInitializationError, hipDeviceDisablePeerAccess, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMemGetAddressRange
     #define HIPGEN_DEF_hipMemGetAddressRange
-    static inline hipError_t hipMemGetAddressRange(hipDeviceptr_t *a0, size_t *a1, hipDeviceptr_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, size_t *, hipDeviceptr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemGetAddressRange");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemGetAddressRange(hipDeviceptr_t *a0, size_t *a1, hipDeviceptr_t a2) { HIPGEN_CALL(hip, "hipMemGetAddressRange", hipErrorInitializationError, hipMemGetAddressRange, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyPeer
     #define HIPGEN_DEF_hipMemcpyPeer
-    static inline hipError_t hipMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4) {
-      typedef hipError_t (*hipgen_fn)(void *, int, const void *, int, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyPeer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyPeer(void *a0, int a1, const void *a2, int a3, size_t a4) { HIPGEN_CALL(hip, "hipMemcpyPeer", hipErrorInitializationError, hipMemcpyPeer, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyPeerAsync
     #define HIPGEN_DEF_hipMemcpyPeerAsync
-    static inline hipError_t hipMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(void *, int, const void *, int, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyPeerAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyPeerAsync(void *a0, int a1, const void *a2, int a3, size_t a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipMemcpyPeerAsync", hipErrorInitializationError, hipMemcpyPeerAsync, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxCreate
     #define HIPGEN_DEF_hipCtxCreate
-    static inline hipError_t hipCtxCreate(hipCtx_t *a0, unsigned int a1, int32_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t *, unsigned int, int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipCtxCreate(hipCtx_t *a0, unsigned int a1, int32_t a2) { HIPGEN_CALL(hip, "hipCtxCreate", hipErrorInitializationError, hipCtxCreate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxDestroy
     #define HIPGEN_DEF_hipCtxDestroy
-    static inline hipError_t hipCtxDestroy(hipCtx_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxDestroy(hipCtx_t a0) { HIPGEN_CALL(hip, "hipCtxDestroy", hipErrorInitializationError, hipCtxDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxPopCurrent
     #define HIPGEN_DEF_hipCtxPopCurrent
-    static inline hipError_t hipCtxPopCurrent(hipCtx_t *a0) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxPopCurrent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxPopCurrent(hipCtx_t *a0) { HIPGEN_CALL(hip, "hipCtxPopCurrent", hipErrorInitializationError, hipCtxPopCurrent, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxPushCurrent
     #define HIPGEN_DEF_hipCtxPushCurrent
-    static inline hipError_t hipCtxPushCurrent(hipCtx_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxPushCurrent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxPushCurrent(hipCtx_t a0) { HIPGEN_CALL(hip, "hipCtxPushCurrent", hipErrorInitializationError, hipCtxPushCurrent, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxSetCurrent
     #define HIPGEN_DEF_hipCtxSetCurrent
-    static inline hipError_t hipCtxSetCurrent(hipCtx_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxSetCurrent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxSetCurrent(hipCtx_t a0) { HIPGEN_CALL(hip, "hipCtxSetCurrent", hipErrorInitializationError, hipCtxSetCurrent, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxGetCurrent
     #define HIPGEN_DEF_hipCtxGetCurrent
-    static inline hipError_t hipCtxGetCurrent(hipCtx_t *a0) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxGetCurrent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxGetCurrent(hipCtx_t *a0) { HIPGEN_CALL(hip, "hipCtxGetCurrent", hipErrorInitializationError, hipCtxGetCurrent, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxGetDevice
     #define HIPGEN_DEF_hipCtxGetDevice
-    static inline hipError_t hipCtxGetDevice(int32_t *a0) {
-      typedef hipError_t (*hipgen_fn)(int32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxGetDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxGetDevice(int32_t *a0) { HIPGEN_CALL(hip, "hipCtxGetDevice", hipErrorInitializationError, hipCtxGetDevice, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxGetApiVersion
     #define HIPGEN_DEF_hipCtxGetApiVersion
-    static inline hipError_t hipCtxGetApiVersion(hipCtx_t a0, int *a1) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxGetApiVersion");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipCtxGetApiVersion(hipCtx_t a0, int *a1) { HIPGEN_CALL(hip, "hipCtxGetApiVersion", hipErrorInitializationError, hipCtxGetApiVersion, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxGetCacheConfig
     #define HIPGEN_DEF_hipCtxGetCacheConfig
-    static inline hipError_t hipCtxGetCacheConfig(hipFuncCache_t *a0) {
-      typedef hipError_t (*hipgen_fn)(hipFuncCache_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxGetCacheConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxGetCacheConfig(hipFuncCache_t *a0) { HIPGEN_CALL(hip, "hipCtxGetCacheConfig", hipErrorInitializationError, hipCtxGetCacheConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxSetCacheConfig
     #define HIPGEN_DEF_hipCtxSetCacheConfig
-    static inline hipError_t hipCtxSetCacheConfig(hipFuncCache_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipFuncCache_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxSetCacheConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxSetCacheConfig(hipFuncCache_t a0) { HIPGEN_CALL(hip, "hipCtxSetCacheConfig", hipErrorInitializationError, hipCtxSetCacheConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxSetSharedMemConfig
     #define HIPGEN_DEF_hipCtxSetSharedMemConfig
-    static inline hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig a0) {
-      typedef hipError_t (*hipgen_fn)(hipSharedMemConfig);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxSetSharedMemConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig a0) { HIPGEN_CALL(hip, "hipCtxSetSharedMemConfig", hipErrorInitializationError, hipCtxSetSharedMemConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxGetSharedMemConfig
     #define HIPGEN_DEF_hipCtxGetSharedMemConfig
-    static inline hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *a0) {
-      typedef hipError_t (*hipgen_fn)(hipSharedMemConfig *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxGetSharedMemConfig");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *a0) { HIPGEN_CALL(hip, "hipCtxGetSharedMemConfig", hipErrorInitializationError, hipCtxGetSharedMemConfig, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxSynchronize
     #define HIPGEN_DEF_hipCtxSynchronize
-    static inline hipError_t hipCtxSynchronize(void) {
-      typedef hipError_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxSynchronize");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hipError_t hipCtxSynchronize(void) { HIPGEN_CALL(hip, "hipCtxSynchronize", hipErrorInitializationError, hipCtxSynchronize) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxGetFlags
     #define HIPGEN_DEF_hipCtxGetFlags
-    static inline hipError_t hipCtxGetFlags(unsigned int *a0) {
-      typedef hipError_t (*hipgen_fn)(unsigned int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxGetFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxGetFlags(unsigned int *a0) { HIPGEN_CALL(hip, "hipCtxGetFlags", hipErrorInitializationError, hipCtxGetFlags, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxEnablePeerAccess
     #define HIPGEN_DEF_hipCtxEnablePeerAccess
-    static inline hipError_t hipCtxEnablePeerAccess(hipCtx_t a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxEnablePeerAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipCtxEnablePeerAccess(hipCtx_t a0, unsigned int a1) { HIPGEN_CALL(hip, "hipCtxEnablePeerAccess", hipErrorInitializationError, hipCtxEnablePeerAccess, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipCtxDisablePeerAccess
     #define HIPGEN_DEF_hipCtxDisablePeerAccess
-    static inline hipError_t hipCtxDisablePeerAccess(hipCtx_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCtxDisablePeerAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipCtxDisablePeerAccess(hipCtx_t a0) { HIPGEN_CALL(hip, "hipCtxDisablePeerAccess", hipErrorInitializationError, hipCtxDisablePeerAccess, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDevicePrimaryCtxGetState
     #define HIPGEN_DEF_hipDevicePrimaryCtxGetState
-    static inline hipError_t hipDevicePrimaryCtxGetState(int32_t a0, unsigned int *a1, int *a2) {
-      typedef hipError_t (*hipgen_fn)(int32_t, unsigned int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDevicePrimaryCtxGetState");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDevicePrimaryCtxGetState(int32_t a0, unsigned int *a1, int *a2) { HIPGEN_CALL(hip, "hipDevicePrimaryCtxGetState", hipErrorInitializationError, hipDevicePrimaryCtxGetState, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDevicePrimaryCtxRelease
     #define HIPGEN_DEF_hipDevicePrimaryCtxRelease
-    static inline hipError_t hipDevicePrimaryCtxRelease(int32_t a0) {
-      typedef hipError_t (*hipgen_fn)(int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDevicePrimaryCtxRelease");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDevicePrimaryCtxRelease(int32_t a0) { HIPGEN_CALL(hip, "hipDevicePrimaryCtxRelease", hipErrorInitializationError, hipDevicePrimaryCtxRelease, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDevicePrimaryCtxRetain
     #define HIPGEN_DEF_hipDevicePrimaryCtxRetain
-    static inline hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *a0, int32_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipCtx_t *, int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDevicePrimaryCtxRetain");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *a0, int32_t a1) { HIPGEN_CALL(hip, "hipDevicePrimaryCtxRetain", hipErrorInitializationError, hipDevicePrimaryCtxRetain, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDevicePrimaryCtxReset
     #define HIPGEN_DEF_hipDevicePrimaryCtxReset
-    static inline hipError_t hipDevicePrimaryCtxReset(int32_t a0) {
-      typedef hipError_t (*hipgen_fn)(int32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDevicePrimaryCtxReset");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDevicePrimaryCtxReset(int32_t a0) { HIPGEN_CALL(hip, "hipDevicePrimaryCtxReset", hipErrorInitializationError, hipDevicePrimaryCtxReset, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipDevicePrimaryCtxSetFlags
     #define HIPGEN_DEF_hipDevicePrimaryCtxSetFlags
-    static inline hipError_t hipDevicePrimaryCtxSetFlags(int32_t a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(int32_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDevicePrimaryCtxSetFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipDevicePrimaryCtxSetFlags(int32_t a0, unsigned int a1) { HIPGEN_CALL(hip, "hipDevicePrimaryCtxSetFlags", hipErrorInitializationError, hipDevicePrimaryCtxSetFlags, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleLoad
     #define HIPGEN_DEF_hipModuleLoad
-    static inline hipError_t hipModuleLoad(hipModule_t *a0, const char *a1) {
-      typedef hipError_t (*hipgen_fn)(hipModule_t *, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleLoad");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipModuleLoad(hipModule_t *a0, const char *a1) { HIPGEN_CALL(hip, "hipModuleLoad", hipErrorInitializationError, hipModuleLoad, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleUnload
     #define HIPGEN_DEF_hipModuleUnload
-    static inline hipError_t hipModuleUnload(hipModule_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipModule_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleUnload");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipModuleUnload(hipModule_t a0) { HIPGEN_CALL(hip, "hipModuleUnload", hipErrorInitializationError, hipModuleUnload, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleGetFunction
     #define HIPGEN_DEF_hipModuleGetFunction
-    static inline hipError_t hipModuleGetFunction(hipFunction_t *a0, hipModule_t a1, const char *a2) {
-      typedef hipError_t (*hipgen_fn)(hipFunction_t *, hipModule_t, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleGetFunction");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipModuleGetFunction(hipFunction_t *a0, hipModule_t a1, const char *a2) { HIPGEN_CALL(hip, "hipModuleGetFunction", hipErrorInitializationError, hipModuleGetFunction, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipFuncGetAttributes
     #define HIPGEN_DEF_hipFuncGetAttributes
-    static inline hipError_t hipFuncGetAttributes(struct hipFuncAttributes *a0, const void *a1) {
-      typedef hipError_t (*hipgen_fn)(struct hipFuncAttributes *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFuncGetAttributes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipFuncGetAttributes(struct hipFuncAttributes *a0, const void *a1) { HIPGEN_CALL(hip, "hipFuncGetAttributes", hipErrorInitializationError, hipFuncGetAttributes, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipFuncGetAttribute
     #define HIPGEN_DEF_hipFuncGetAttribute
-    static inline hipError_t hipFuncGetAttribute(int *a0, hipFunction_attribute a1, hipFunction_t a2) {
-      typedef hipError_t (*hipgen_fn)(int *, hipFunction_attribute, hipFunction_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFuncGetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipFuncGetAttribute(int *a0, hipFunction_attribute a1, hipFunction_t a2) { HIPGEN_CALL(hip, "hipFuncGetAttribute", hipErrorInitializationError, hipFuncGetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleGetTexRef
     #define HIPGEN_DEF_hipModuleGetTexRef
-    static inline hipError_t hipModuleGetTexRef(textureReference **a0, hipModule_t a1, const char *a2) {
-      typedef hipError_t (*hipgen_fn)(textureReference **, hipModule_t, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleGetTexRef");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipModuleGetTexRef(textureReference **a0, hipModule_t a1, const char *a2) { HIPGEN_CALL(hip, "hipModuleGetTexRef", hipErrorInitializationError, hipModuleGetTexRef, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleLoadData
     #define HIPGEN_DEF_hipModuleLoadData
-    static inline hipError_t hipModuleLoadData(hipModule_t *a0, const void *a1) {
-      typedef hipError_t (*hipgen_fn)(hipModule_t *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleLoadData");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipModuleLoadData(hipModule_t *a0, const void *a1) { HIPGEN_CALL(hip, "hipModuleLoadData", hipErrorInitializationError, hipModuleLoadData, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleLoadDataEx
     #define HIPGEN_DEF_hipModuleLoadDataEx
-    static inline hipError_t hipModuleLoadDataEx(hipModule_t *a0, const void *a1, unsigned int a2, hipJitOption *a3, void **a4) {
-      typedef hipError_t (*hipgen_fn)(hipModule_t *, const void *, unsigned int, hipJitOption *, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleLoadDataEx");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipModuleLoadDataEx(hipModule_t *a0, const void *a1, unsigned int a2, hipJitOption *a3, void **a4) { HIPGEN_CALL(hip, "hipModuleLoadDataEx", hipErrorInitializationError, hipModuleLoadDataEx, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleLaunchKernel
     #define HIPGEN_DEF_hipModuleLaunchKernel
-    static inline hipError_t hipModuleLaunchKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9, void **a10) {
-      typedef hipError_t (*hipgen_fn)(hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, hipStream_t, void **, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleLaunchKernel");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipError_t hipModuleLaunchKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9, void **a10) { HIPGEN_CALL(hip, "hipModuleLaunchKernel", hipErrorInitializationError, hipModuleLaunchKernel, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleLaunchCooperativeKernel
     #define HIPGEN_DEF_hipModuleLaunchCooperativeKernel
-    static inline hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9) {
-      typedef hipError_t (*hipgen_fn)(hipFunction_t, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, hipStream_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleLaunchCooperativeKernel");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t a0, unsigned int a1, unsigned int a2, unsigned int a3, unsigned int a4, unsigned int a5, unsigned int a6, unsigned int a7, hipStream_t a8, void **a9) { HIPGEN_CALL(hip, "hipModuleLaunchCooperativeKernel", hipErrorInitializationError, hipModuleLaunchCooperativeKernel, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleLaunchCooperativeKernelMultiDevice
     #define HIPGEN_DEF_hipModuleLaunchCooperativeKernelMultiDevice
-    static inline hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams *a0, unsigned int a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipFunctionLaunchParams *, unsigned int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleLaunchCooperativeKernelMultiDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams *a0, unsigned int a1, unsigned int a2) { HIPGEN_CALL(hip, "hipModuleLaunchCooperativeKernelMultiDevice", hipErrorInitializationError, hipModuleLaunchCooperativeKernelMultiDevice, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchCooperativeKernel
     #define HIPGEN_DEF_hipLaunchCooperativeKernel
-    static inline hipError_t hipLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, unsigned int a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, unsigned int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchCooperativeKernel");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipLaunchCooperativeKernel(const void *a0, dim3 a1, dim3 a2, void **a3, unsigned int a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipLaunchCooperativeKernel", hipErrorInitializationError, hipLaunchCooperativeKernel, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchCooperativeKernelMultiDevice
     #define HIPGEN_DEF_hipLaunchCooperativeKernelMultiDevice
-    static inline hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipLaunchParams *, int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchCooperativeKernelMultiDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) { HIPGEN_CALL(hip, "hipLaunchCooperativeKernelMultiDevice", hipErrorInitializationError, hipLaunchCooperativeKernelMultiDevice, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipExtLaunchMultiKernelMultiDevice
     #define HIPGEN_DEF_hipExtLaunchMultiKernelMultiDevice
-    static inline hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipLaunchParams *, int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipExtLaunchMultiKernelMultiDevice");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *a0, int a1, unsigned int a2) { HIPGEN_CALL(hip, "hipExtLaunchMultiKernelMultiDevice", hipErrorInitializationError, hipExtLaunchMultiKernelMultiDevice, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSize
     #define HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSize
-    static inline hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4) {
-      typedef hipError_t (*hipgen_fn)(int *, int *, hipFunction_t, size_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleOccupancyMaxPotentialBlockSize");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4) { HIPGEN_CALL(hip, "hipModuleOccupancyMaxPotentialBlockSize", hipErrorInitializationError, hipModuleOccupancyMaxPotentialBlockSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSizeWithFlags
     #define HIPGEN_DEF_hipModuleOccupancyMaxPotentialBlockSizeWithFlags
-    static inline hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4, unsigned int a5) {
-      typedef hipError_t (*hipgen_fn)(int *, int *, hipFunction_t, size_t, int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleOccupancyMaxPotentialBlockSizeWithFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *a0, int *a1, hipFunction_t a2, size_t a3, int a4, unsigned int a5) { HIPGEN_CALL(hip, "hipModuleOccupancyMaxPotentialBlockSizeWithFlags", hipErrorInitializationError, hipModuleOccupancyMaxPotentialBlockSizeWithFlags, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor
     #define HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor
-    static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, hipFunction_t a1, int a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(int *, hipFunction_t, int, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, hipFunction_t a1, int a2, size_t a3) { HIPGEN_CALL(hip, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", hipErrorInitializationError, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     #define HIPGEN_DEF_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
-    static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, hipFunction_t a1, int a2, size_t a3, unsigned int a4) {
-      typedef hipError_t (*hipgen_fn)(int *, hipFunction_t, int, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, hipFunction_t a1, int a2, size_t a3, unsigned int a4) { HIPGEN_CALL(hip, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", hipErrorInitializationError, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessor
     #define HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessor
-    static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(int *, const void *, int, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipOccupancyMaxActiveBlocksPerMultiprocessor");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *a0, const void *a1, int a2, size_t a3) { HIPGEN_CALL(hip, "hipOccupancyMaxActiveBlocksPerMultiprocessor", hipErrorInitializationError, hipOccupancyMaxActiveBlocksPerMultiprocessor, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
     #define HIPGEN_DEF_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
-    static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4) {
-      typedef hipError_t (*hipgen_fn)(int *, const void *, int, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *a0, const void *a1, int a2, size_t a3, unsigned int a4) { HIPGEN_CALL(hip, "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", hipErrorInitializationError, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipOccupancyMaxPotentialBlockSize
     #define HIPGEN_DEF_hipOccupancyMaxPotentialBlockSize
-    static inline hipError_t hipOccupancyMaxPotentialBlockSize(int *a0, int *a1, const void *a2, size_t a3, int a4) {
-      typedef hipError_t (*hipgen_fn)(int *, int *, const void *, size_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipOccupancyMaxPotentialBlockSize");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipOccupancyMaxPotentialBlockSize(int *a0, int *a1, const void *a2, size_t a3, int a4) { HIPGEN_CALL(hip, "hipOccupancyMaxPotentialBlockSize", hipErrorInitializationError, hipOccupancyMaxPotentialBlockSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipProfilerStart
     #define HIPGEN_DEF_hipProfilerStart
-    static inline hipError_t hipProfilerStart(void) {
-      typedef hipError_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipProfilerStart");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hipError_t hipProfilerStart(void) { HIPGEN_CALL(hip, "hipProfilerStart", hipErrorInitializationError, hipProfilerStart) }
     #endif
     #ifndef HIPGEN_DEF_hipProfilerStop
     #define HIPGEN_DEF_hipProfilerStop
-    static inline hipError_t hipProfilerStop(void) {
-      typedef hipError_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipProfilerStop");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hipError_t hipProfilerStop(void) { HIPGEN_CALL(hip, "hipProfilerStop", hipErrorInitializationError, hipProfilerStop) }
     #endif
     #ifndef HIPGEN_DEF_hipConfigureCall
     #define HIPGEN_DEF_hipConfigureCall
-    static inline hipError_t hipConfigureCall(dim3 a0, dim3 a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(dim3, dim3, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipConfigureCall");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipConfigureCall(dim3 a0, dim3 a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipConfigureCall", hipErrorInitializationError, hipConfigureCall, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipSetupArgument
     #define HIPGEN_DEF_hipSetupArgument
-    static inline hipError_t hipSetupArgument(const void *a0, size_t a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(const void *, size_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipSetupArgument");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipSetupArgument(const void *a0, size_t a1, size_t a2) { HIPGEN_CALL(hip, "hipSetupArgument", hipErrorInitializationError, hipSetupArgument, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchByPtr
     #define HIPGEN_DEF_hipLaunchByPtr
-    static inline hipError_t hipLaunchByPtr(const void *a0) {
-      typedef hipError_t (*hipgen_fn)(const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchByPtr");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipLaunchByPtr(const void *a0) { HIPGEN_CALL(hip, "hipLaunchByPtr", hipErrorInitializationError, hipLaunchByPtr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchKernel
     #define HIPGEN_DEF_hipLaunchKernel
-    static inline hipError_t hipLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchKernel");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipLaunchKernel", hipErrorInitializationError, hipLaunchKernel, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchHostFunc
     #define HIPGEN_DEF_hipLaunchHostFunc
-    static inline hipError_t hipLaunchHostFunc(hipStream_t a0, hipHostFn_t a1, void *a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipHostFn_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchHostFunc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipLaunchHostFunc(hipStream_t a0, hipHostFn_t a1, void *a2) { HIPGEN_CALL(hip, "hipLaunchHostFunc", hipErrorInitializationError, hipLaunchHostFunc, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDrvMemcpy2DUnaligned
     #define HIPGEN_DEF_hipDrvMemcpy2DUnaligned
-    static inline hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *a0) {
-      typedef hipError_t (*hipgen_fn)(const hip_Memcpy2D *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDrvMemcpy2DUnaligned");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *a0) { HIPGEN_CALL(hip, "hipDrvMemcpy2DUnaligned", hipErrorInitializationError, hipDrvMemcpy2DUnaligned, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipExtLaunchKernel
     #define HIPGEN_DEF_hipExtLaunchKernel
-    static inline hipError_t hipExtLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5, hipEvent_t a6, hipEvent_t a7, int a8) {
-      typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t, hipEvent_t, hipEvent_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipExtLaunchKernel");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipError_t hipExtLaunchKernel(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5, hipEvent_t a6, hipEvent_t a7, int a8) { HIPGEN_CALL(hip, "hipExtLaunchKernel", hipErrorInitializationError, hipExtLaunchKernel, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipCreateTextureObject
     #define HIPGEN_DEF_hipCreateTextureObject
-    static inline hipError_t hipCreateTextureObject(hipTextureObject_t *a0, const hipResourceDesc *a1, const hipTextureDesc *a2, const struct hipResourceViewDesc *a3) {
-      typedef hipError_t (*hipgen_fn)(hipTextureObject_t *, const hipResourceDesc *, const hipTextureDesc *, const struct hipResourceViewDesc *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCreateTextureObject");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipCreateTextureObject(hipTextureObject_t *a0, const hipResourceDesc *a1, const hipTextureDesc *a2, const struct hipResourceViewDesc *a3) { HIPGEN_CALL(hip, "hipCreateTextureObject", hipErrorInitializationError, hipCreateTextureObject, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipDestroyTextureObject
     #define HIPGEN_DEF_hipDestroyTextureObject
-    static inline hipError_t hipDestroyTextureObject(hipTextureObject_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDestroyTextureObject");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDestroyTextureObject(hipTextureObject_t a0) { HIPGEN_CALL(hip, "hipDestroyTextureObject", hipErrorInitializationError, hipDestroyTextureObject, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGetChannelDesc
     #define HIPGEN_DEF_hipGetChannelDesc
-    static inline hipError_t hipGetChannelDesc(hipChannelFormatDesc *a0, hipArray_const_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipChannelFormatDesc *, hipArray_const_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetChannelDesc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetChannelDesc(hipChannelFormatDesc *a0, hipArray_const_t a1) { HIPGEN_CALL(hip, "hipGetChannelDesc", hipErrorInitializationError, hipGetChannelDesc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGetTextureObjectResourceDesc
     #define HIPGEN_DEF_hipGetTextureObjectResourceDesc
-    static inline hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *a0, hipTextureObject_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipResourceDesc *, hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetTextureObjectResourceDesc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *a0, hipTextureObject_t a1) { HIPGEN_CALL(hip, "hipGetTextureObjectResourceDesc", hipErrorInitializationError, hipGetTextureObjectResourceDesc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGetTextureObjectResourceViewDesc
     #define HIPGEN_DEF_hipGetTextureObjectResourceViewDesc
-    static inline hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *a0, hipTextureObject_t a1) {
-      typedef hipError_t (*hipgen_fn)(struct hipResourceViewDesc *, hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetTextureObjectResourceViewDesc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *a0, hipTextureObject_t a1) { HIPGEN_CALL(hip, "hipGetTextureObjectResourceViewDesc", hipErrorInitializationError, hipGetTextureObjectResourceViewDesc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGetTextureObjectTextureDesc
     #define HIPGEN_DEF_hipGetTextureObjectTextureDesc
-    static inline hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *a0, hipTextureObject_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipTextureDesc *, hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetTextureObjectTextureDesc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *a0, hipTextureObject_t a1) { HIPGEN_CALL(hip, "hipGetTextureObjectTextureDesc", hipErrorInitializationError, hipGetTextureObjectTextureDesc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexObjectCreate
     #define HIPGEN_DEF_hipTexObjectCreate
-    static inline hipError_t hipTexObjectCreate(hipTextureObject_t *a0, const HIP_RESOURCE_DESC *a1, const HIP_TEXTURE_DESC *a2, const HIP_RESOURCE_VIEW_DESC *a3) {
-      typedef hipError_t (*hipgen_fn)(hipTextureObject_t *, const HIP_RESOURCE_DESC *, const HIP_TEXTURE_DESC *, const HIP_RESOURCE_VIEW_DESC *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexObjectCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipTexObjectCreate(hipTextureObject_t *a0, const HIP_RESOURCE_DESC *a1, const HIP_TEXTURE_DESC *a2, const HIP_RESOURCE_VIEW_DESC *a3) { HIPGEN_CALL(hip, "hipTexObjectCreate", hipErrorInitializationError, hipTexObjectCreate, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipTexObjectDestroy
     #define HIPGEN_DEF_hipTexObjectDestroy
-    static inline hipError_t hipTexObjectDestroy(hipTextureObject_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexObjectDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipTexObjectDestroy(hipTextureObject_t a0) { HIPGEN_CALL(hip, "hipTexObjectDestroy", hipErrorInitializationError, hipTexObjectDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipTexObjectGetResourceDesc
     #define HIPGEN_DEF_hipTexObjectGetResourceDesc
-    static inline hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *a0, hipTextureObject_t a1) {
-      typedef hipError_t (*hipgen_fn)(HIP_RESOURCE_DESC *, hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexObjectGetResourceDesc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *a0, hipTextureObject_t a1) { HIPGEN_CALL(hip, "hipTexObjectGetResourceDesc", hipErrorInitializationError, hipTexObjectGetResourceDesc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexObjectGetResourceViewDesc
     #define HIPGEN_DEF_hipTexObjectGetResourceViewDesc
-    static inline hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *a0, hipTextureObject_t a1) {
-      typedef hipError_t (*hipgen_fn)(HIP_RESOURCE_VIEW_DESC *, hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexObjectGetResourceViewDesc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *a0, hipTextureObject_t a1) { HIPGEN_CALL(hip, "hipTexObjectGetResourceViewDesc", hipErrorInitializationError, hipTexObjectGetResourceViewDesc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexObjectGetTextureDesc
     #define HIPGEN_DEF_hipTexObjectGetTextureDesc
-    static inline hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *a0, hipTextureObject_t a1) {
-      typedef hipError_t (*hipgen_fn)(HIP_TEXTURE_DESC *, hipTextureObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexObjectGetTextureDesc");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *a0, hipTextureObject_t a1) { HIPGEN_CALL(hip, "hipTexObjectGetTextureDesc", hipErrorInitializationError, hipTexObjectGetTextureDesc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMallocMipmappedArray
     #define HIPGEN_DEF_hipMallocMipmappedArray
-    static inline hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3, unsigned int a4) {
-      typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, const struct hipChannelFormatDesc *, struct hipExtent, unsigned int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMallocMipmappedArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *a0, const struct hipChannelFormatDesc *a1, struct hipExtent a2, unsigned int a3, unsigned int a4) { HIPGEN_CALL(hip, "hipMallocMipmappedArray", hipErrorInitializationError, hipMallocMipmappedArray, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipFreeMipmappedArray
     #define HIPGEN_DEF_hipFreeMipmappedArray
-    static inline hipError_t hipFreeMipmappedArray(hipMipmappedArray_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipFreeMipmappedArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipFreeMipmappedArray(hipMipmappedArray_t a0) { HIPGEN_CALL(hip, "hipFreeMipmappedArray", hipErrorInitializationError, hipFreeMipmappedArray, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGetMipmappedArrayLevel
     #define HIPGEN_DEF_hipGetMipmappedArrayLevel
-    static inline hipError_t hipGetMipmappedArrayLevel(hipArray_t *a0, hipMipmappedArray_const_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipArray_t *, hipMipmappedArray_const_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetMipmappedArrayLevel");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGetMipmappedArrayLevel(hipArray_t *a0, hipMipmappedArray_const_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipGetMipmappedArrayLevel", hipErrorInitializationError, hipGetMipmappedArrayLevel, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMipmappedArrayCreate
     #define HIPGEN_DEF_hipMipmappedArrayCreate
-    static inline hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *a0, HIP_ARRAY3D_DESCRIPTOR *a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, HIP_ARRAY3D_DESCRIPTOR *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMipmappedArrayCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *a0, HIP_ARRAY3D_DESCRIPTOR *a1, unsigned int a2) { HIPGEN_CALL(hip, "hipMipmappedArrayCreate", hipErrorInitializationError, hipMipmappedArrayCreate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMipmappedArrayDestroy
     #define HIPGEN_DEF_hipMipmappedArrayDestroy
-    static inline hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMipmappedArrayDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t a0) { HIPGEN_CALL(hip, "hipMipmappedArrayDestroy", hipErrorInitializationError, hipMipmappedArrayDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMipmappedArrayGetLevel
     #define HIPGEN_DEF_hipMipmappedArrayGetLevel
-    static inline hipError_t hipMipmappedArrayGetLevel(hipArray_t *a0, hipMipmappedArray_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipArray_t *, hipMipmappedArray_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMipmappedArrayGetLevel");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMipmappedArrayGetLevel(hipArray_t *a0, hipMipmappedArray_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipMipmappedArrayGetLevel", hipErrorInitializationError, hipMipmappedArrayGetLevel, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipBindTextureToMipmappedArray
     #define HIPGEN_DEF_hipBindTextureToMipmappedArray
-    static inline hipError_t hipBindTextureToMipmappedArray(const textureReference *a0, hipMipmappedArray_const_t a1, const hipChannelFormatDesc *a2) {
-      typedef hipError_t (*hipgen_fn)(const textureReference *, hipMipmappedArray_const_t, const hipChannelFormatDesc *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipBindTextureToMipmappedArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipBindTextureToMipmappedArray(const textureReference *a0, hipMipmappedArray_const_t a1, const hipChannelFormatDesc *a2) { HIPGEN_CALL(hip, "hipBindTextureToMipmappedArray", hipErrorInitializationError, hipBindTextureToMipmappedArray, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGetTextureReference
     #define HIPGEN_DEF_hipGetTextureReference
-    static inline hipError_t hipGetTextureReference(const textureReference **a0, const void *a1) {
-      typedef hipError_t (*hipgen_fn)(const textureReference **, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetTextureReference");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetTextureReference(const textureReference **a0, const void *a1) { HIPGEN_CALL(hip, "hipGetTextureReference", hipErrorInitializationError, hipGetTextureReference, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetAddressMode
     #define HIPGEN_DEF_hipTexRefSetAddressMode
-    static inline hipError_t hipTexRefSetAddressMode(textureReference *a0, int a1, enum hipTextureAddressMode a2) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, int, enum hipTextureAddressMode);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetAddressMode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefSetAddressMode(textureReference *a0, int a1, enum hipTextureAddressMode a2) { HIPGEN_CALL(hip, "hipTexRefSetAddressMode", hipErrorInitializationError, hipTexRefSetAddressMode, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetArray
     #define HIPGEN_DEF_hipTexRefSetArray
-    static inline hipError_t hipTexRefSetArray(textureReference *a0, hipArray_const_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, hipArray_const_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefSetArray(textureReference *a0, hipArray_const_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipTexRefSetArray", hipErrorInitializationError, hipTexRefSetArray, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetFilterMode
     #define HIPGEN_DEF_hipTexRefSetFilterMode
-    static inline hipError_t hipTexRefSetFilterMode(textureReference *a0, enum hipTextureFilterMode a1) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, enum hipTextureFilterMode);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetFilterMode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefSetFilterMode(textureReference *a0, enum hipTextureFilterMode a1) { HIPGEN_CALL(hip, "hipTexRefSetFilterMode", hipErrorInitializationError, hipTexRefSetFilterMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetFlags
     #define HIPGEN_DEF_hipTexRefSetFlags
-    static inline hipError_t hipTexRefSetFlags(textureReference *a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefSetFlags(textureReference *a0, unsigned int a1) { HIPGEN_CALL(hip, "hipTexRefSetFlags", hipErrorInitializationError, hipTexRefSetFlags, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetFormat
     #define HIPGEN_DEF_hipTexRefSetFormat
-    static inline hipError_t hipTexRefSetFormat(textureReference *a0, hipArray_Format a1, int a2) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, hipArray_Format, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetFormat");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefSetFormat(textureReference *a0, hipArray_Format a1, int a2) { HIPGEN_CALL(hip, "hipTexRefSetFormat", hipErrorInitializationError, hipTexRefSetFormat, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipBindTexture
     #define HIPGEN_DEF_hipBindTexture
-    static inline hipError_t hipBindTexture(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4) {
-      typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *, const void *, const hipChannelFormatDesc *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipBindTexture");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipBindTexture(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4) { HIPGEN_CALL(hip, "hipBindTexture", hipErrorInitializationError, hipBindTexture, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipBindTexture2D
     #define HIPGEN_DEF_hipBindTexture2D
-    static inline hipError_t hipBindTexture2D(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4, size_t a5, size_t a6) {
-      typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *, const void *, const hipChannelFormatDesc *, size_t, size_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipBindTexture2D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipError_t hipBindTexture2D(size_t *a0, const textureReference *a1, const void *a2, const hipChannelFormatDesc *a3, size_t a4, size_t a5, size_t a6) { HIPGEN_CALL(hip, "hipBindTexture2D", hipErrorInitializationError, hipBindTexture2D, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipBindTextureToArray
     #define HIPGEN_DEF_hipBindTextureToArray
-    static inline hipError_t hipBindTextureToArray(const textureReference *a0, hipArray_const_t a1, const hipChannelFormatDesc *a2) {
-      typedef hipError_t (*hipgen_fn)(const textureReference *, hipArray_const_t, const hipChannelFormatDesc *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipBindTextureToArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipBindTextureToArray(const textureReference *a0, hipArray_const_t a1, const hipChannelFormatDesc *a2) { HIPGEN_CALL(hip, "hipBindTextureToArray", hipErrorInitializationError, hipBindTextureToArray, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGetTextureAlignmentOffset
     #define HIPGEN_DEF_hipGetTextureAlignmentOffset
-    static inline hipError_t hipGetTextureAlignmentOffset(size_t *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(size_t *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetTextureAlignmentOffset");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGetTextureAlignmentOffset(size_t *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipGetTextureAlignmentOffset", hipErrorInitializationError, hipGetTextureAlignmentOffset, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipUnbindTexture
     #define HIPGEN_DEF_hipUnbindTexture
-    static inline hipError_t hipUnbindTexture(const textureReference *a0) {
-      typedef hipError_t (*hipgen_fn)(const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipUnbindTexture");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipUnbindTexture(const textureReference *a0) { HIPGEN_CALL(hip, "hipUnbindTexture", hipErrorInitializationError, hipUnbindTexture, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetAddress
     #define HIPGEN_DEF_hipTexRefGetAddress
-    static inline hipError_t hipTexRefGetAddress(hipDeviceptr_t *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(hipDeviceptr_t *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetAddress");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefGetAddress(hipDeviceptr_t *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipTexRefGetAddress", hipErrorInitializationError, hipTexRefGetAddress, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetAddressMode
     #define HIPGEN_DEF_hipTexRefGetAddressMode
-    static inline hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *a0, const textureReference *a1, int a2) {
-      typedef hipError_t (*hipgen_fn)(enum hipTextureAddressMode *, const textureReference *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetAddressMode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *a0, const textureReference *a1, int a2) { HIPGEN_CALL(hip, "hipTexRefGetAddressMode", hipErrorInitializationError, hipTexRefGetAddressMode, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetFilterMode
     #define HIPGEN_DEF_hipTexRefGetFilterMode
-    static inline hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(enum hipTextureFilterMode *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetFilterMode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipTexRefGetFilterMode", hipErrorInitializationError, hipTexRefGetFilterMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetFlags
     #define HIPGEN_DEF_hipTexRefGetFlags
-    static inline hipError_t hipTexRefGetFlags(unsigned int *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(unsigned int *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefGetFlags(unsigned int *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipTexRefGetFlags", hipErrorInitializationError, hipTexRefGetFlags, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetFormat
     #define HIPGEN_DEF_hipTexRefGetFormat
-    static inline hipError_t hipTexRefGetFormat(hipArray_Format *a0, int *a1, const textureReference *a2) {
-      typedef hipError_t (*hipgen_fn)(hipArray_Format *, int *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetFormat");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefGetFormat(hipArray_Format *a0, int *a1, const textureReference *a2) { HIPGEN_CALL(hip, "hipTexRefGetFormat", hipErrorInitializationError, hipTexRefGetFormat, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetMaxAnisotropy
     #define HIPGEN_DEF_hipTexRefGetMaxAnisotropy
-    static inline hipError_t hipTexRefGetMaxAnisotropy(int *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(int *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetMaxAnisotropy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefGetMaxAnisotropy(int *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipTexRefGetMaxAnisotropy", hipErrorInitializationError, hipTexRefGetMaxAnisotropy, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetMipmapFilterMode
     #define HIPGEN_DEF_hipTexRefGetMipmapFilterMode
-    static inline hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(enum hipTextureFilterMode *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetMipmapFilterMode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipTexRefGetMipmapFilterMode", hipErrorInitializationError, hipTexRefGetMipmapFilterMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetMipmapLevelBias
     #define HIPGEN_DEF_hipTexRefGetMipmapLevelBias
-    static inline hipError_t hipTexRefGetMipmapLevelBias(float *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(float *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetMipmapLevelBias");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefGetMipmapLevelBias(float *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipTexRefGetMipmapLevelBias", hipErrorInitializationError, hipTexRefGetMipmapLevelBias, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetMipmapLevelClamp
     #define HIPGEN_DEF_hipTexRefGetMipmapLevelClamp
-    static inline hipError_t hipTexRefGetMipmapLevelClamp(float *a0, float *a1, const textureReference *a2) {
-      typedef hipError_t (*hipgen_fn)(float *, float *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetMipmapLevelClamp");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefGetMipmapLevelClamp(float *a0, float *a1, const textureReference *a2) { HIPGEN_CALL(hip, "hipTexRefGetMipmapLevelClamp", hipErrorInitializationError, hipTexRefGetMipmapLevelClamp, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefGetMipMappedArray
     #define HIPGEN_DEF_hipTexRefGetMipMappedArray
-    static inline hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *a0, const textureReference *a1) {
-      typedef hipError_t (*hipgen_fn)(hipMipmappedArray_t *, const textureReference *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefGetMipMappedArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *a0, const textureReference *a1) { HIPGEN_CALL(hip, "hipTexRefGetMipMappedArray", hipErrorInitializationError, hipTexRefGetMipMappedArray, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetAddress
     #define HIPGEN_DEF_hipTexRefSetAddress
-    static inline hipError_t hipTexRefSetAddress(size_t *a0, textureReference *a1, hipDeviceptr_t a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(size_t *, textureReference *, hipDeviceptr_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetAddress");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipTexRefSetAddress(size_t *a0, textureReference *a1, hipDeviceptr_t a2, size_t a3) { HIPGEN_CALL(hip, "hipTexRefSetAddress", hipErrorInitializationError, hipTexRefSetAddress, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetAddress2D
     #define HIPGEN_DEF_hipTexRefSetAddress2D
-    static inline hipError_t hipTexRefSetAddress2D(textureReference *a0, const HIP_ARRAY_DESCRIPTOR *a1, hipDeviceptr_t a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, const HIP_ARRAY_DESCRIPTOR *, hipDeviceptr_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetAddress2D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipTexRefSetAddress2D(textureReference *a0, const HIP_ARRAY_DESCRIPTOR *a1, hipDeviceptr_t a2, size_t a3) { HIPGEN_CALL(hip, "hipTexRefSetAddress2D", hipErrorInitializationError, hipTexRefSetAddress2D, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetMaxAnisotropy
     #define HIPGEN_DEF_hipTexRefSetMaxAnisotropy
-    static inline hipError_t hipTexRefSetMaxAnisotropy(textureReference *a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetMaxAnisotropy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefSetMaxAnisotropy(textureReference *a0, unsigned int a1) { HIPGEN_CALL(hip, "hipTexRefSetMaxAnisotropy", hipErrorInitializationError, hipTexRefSetMaxAnisotropy, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetBorderColor
     #define HIPGEN_DEF_hipTexRefSetBorderColor
-    static inline hipError_t hipTexRefSetBorderColor(textureReference *a0, float *a1) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetBorderColor");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefSetBorderColor(textureReference *a0, float *a1) { HIPGEN_CALL(hip, "hipTexRefSetBorderColor", hipErrorInitializationError, hipTexRefSetBorderColor, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetMipmapFilterMode
     #define HIPGEN_DEF_hipTexRefSetMipmapFilterMode
-    static inline hipError_t hipTexRefSetMipmapFilterMode(textureReference *a0, enum hipTextureFilterMode a1) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, enum hipTextureFilterMode);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetMipmapFilterMode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefSetMipmapFilterMode(textureReference *a0, enum hipTextureFilterMode a1) { HIPGEN_CALL(hip, "hipTexRefSetMipmapFilterMode", hipErrorInitializationError, hipTexRefSetMipmapFilterMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetMipmapLevelBias
     #define HIPGEN_DEF_hipTexRefSetMipmapLevelBias
-    static inline hipError_t hipTexRefSetMipmapLevelBias(textureReference *a0, float a1) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, float);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetMipmapLevelBias");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipTexRefSetMipmapLevelBias(textureReference *a0, float a1) { HIPGEN_CALL(hip, "hipTexRefSetMipmapLevelBias", hipErrorInitializationError, hipTexRefSetMipmapLevelBias, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetMipmapLevelClamp
     #define HIPGEN_DEF_hipTexRefSetMipmapLevelClamp
-    static inline hipError_t hipTexRefSetMipmapLevelClamp(textureReference *a0, float a1, float a2) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, float, float);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetMipmapLevelClamp");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefSetMipmapLevelClamp(textureReference *a0, float a1, float a2) { HIPGEN_CALL(hip, "hipTexRefSetMipmapLevelClamp", hipErrorInitializationError, hipTexRefSetMipmapLevelClamp, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipTexRefSetMipmappedArray
     #define HIPGEN_DEF_hipTexRefSetMipmappedArray
-    static inline hipError_t hipTexRefSetMipmappedArray(textureReference *a0, struct hipMipmappedArray *a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(textureReference *, struct hipMipmappedArray *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipTexRefSetMipmappedArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipTexRefSetMipmappedArray(textureReference *a0, struct hipMipmappedArray *a1, unsigned int a2) { HIPGEN_CALL(hip, "hipTexRefSetMipmappedArray", hipErrorInitializationError, hipTexRefSetMipmappedArray, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipApiName
     #define HIPGEN_DEF_hipApiName
-    static inline const char * hipApiName(uint32_t a0) {
-      typedef const char * (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipApiName");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline const char * hipApiName(uint32_t a0) { HIPGEN_CALL(hip, "hipApiName", NULL, hipApiName, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipKernelNameRef
     #define HIPGEN_DEF_hipKernelNameRef
-    static inline const char * hipKernelNameRef(const hipFunction_t a0) {
-      typedef const char * (*hipgen_fn)(const hipFunction_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipKernelNameRef");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline const char * hipKernelNameRef(const hipFunction_t a0) { HIPGEN_CALL(hip, "hipKernelNameRef", NULL, hipKernelNameRef, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipKernelNameRefByPtr
     #define HIPGEN_DEF_hipKernelNameRefByPtr
-    static inline const char * hipKernelNameRefByPtr(const void *a0, hipStream_t a1) {
-      typedef const char * (*hipgen_fn)(const void *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipKernelNameRefByPtr");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline const char * hipKernelNameRefByPtr(const void *a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipKernelNameRefByPtr", NULL, hipKernelNameRefByPtr, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGetStreamDeviceId
     #define HIPGEN_DEF_hipGetStreamDeviceId
-    static inline int32_t hipGetStreamDeviceId(hipStream_t a0) {
-      typedef int32_t (*hipgen_fn)(hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGetStreamDeviceId");
-        if (!g) return (int32_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline int32_t hipGetStreamDeviceId(hipStream_t a0) { HIPGEN_CALL(hip, "hipGetStreamDeviceId", (int32_t)0, hipGetStreamDeviceId, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamBeginCapture
     #define HIPGEN_DEF_hipStreamBeginCapture
-    static inline hipError_t hipStreamBeginCapture(hipStream_t a0, hipStreamCaptureMode a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureMode);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamBeginCapture");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamBeginCapture(hipStream_t a0, hipStreamCaptureMode a1) { HIPGEN_CALL(hip, "hipStreamBeginCapture", hipErrorInitializationError, hipStreamBeginCapture, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamEndCapture
     #define HIPGEN_DEF_hipStreamEndCapture
-    static inline hipError_t hipStreamEndCapture(hipStream_t a0, hipGraph_t *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraph_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamEndCapture");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamEndCapture(hipStream_t a0, hipGraph_t *a1) { HIPGEN_CALL(hip, "hipStreamEndCapture", hipErrorInitializationError, hipStreamEndCapture, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo
     #define HIPGEN_DEF_hipStreamGetCaptureInfo
-    static inline hipError_t hipStreamGetCaptureInfo(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetCaptureInfo");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipStreamGetCaptureInfo(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) { HIPGEN_CALL(hip, "hipStreamGetCaptureInfo", hipErrorInitializationError, hipStreamGetCaptureInfo, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_v2
     #define HIPGEN_DEF_hipStreamGetCaptureInfo_v2
-    static inline hipError_t hipStreamGetCaptureInfo_v2(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *, const hipGraphNode_t **, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetCaptureInfo_v2");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipStreamGetCaptureInfo_v2(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) { HIPGEN_CALL(hip, "hipStreamGetCaptureInfo_v2", hipErrorInitializationError, hipStreamGetCaptureInfo_v2, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamIsCapturing
     #define HIPGEN_DEF_hipStreamIsCapturing
-    static inline hipError_t hipStreamIsCapturing(hipStream_t a0, hipStreamCaptureStatus *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamIsCapturing");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamIsCapturing(hipStream_t a0, hipStreamCaptureStatus *a1) { HIPGEN_CALL(hip, "hipStreamIsCapturing", hipErrorInitializationError, hipStreamIsCapturing, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamUpdateCaptureDependencies
     #define HIPGEN_DEF_hipStreamUpdateCaptureDependencies
-    static inline hipError_t hipStreamUpdateCaptureDependencies(hipStream_t a0, hipGraphNode_t *a1, size_t a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraphNode_t *, size_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamUpdateCaptureDependencies");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipStreamUpdateCaptureDependencies(hipStream_t a0, hipGraphNode_t *a1, size_t a2, unsigned int a3) { HIPGEN_CALL(hip, "hipStreamUpdateCaptureDependencies", hipErrorInitializationError, hipStreamUpdateCaptureDependencies, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipThreadExchangeStreamCaptureMode
     #define HIPGEN_DEF_hipThreadExchangeStreamCaptureMode
-    static inline hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *a0) {
-      typedef hipError_t (*hipgen_fn)(hipStreamCaptureMode *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipThreadExchangeStreamCaptureMode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *a0) { HIPGEN_CALL(hip, "hipThreadExchangeStreamCaptureMode", hipErrorInitializationError, hipThreadExchangeStreamCaptureMode, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphCreate
     #define HIPGEN_DEF_hipGraphCreate
-    static inline hipError_t hipGraphCreate(hipGraph_t *a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphCreate(hipGraph_t *a0, unsigned int a1) { HIPGEN_CALL(hip, "hipGraphCreate", hipErrorInitializationError, hipGraphCreate, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphDestroy
     #define HIPGEN_DEF_hipGraphDestroy
-    static inline hipError_t hipGraphDestroy(hipGraph_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipGraphDestroy(hipGraph_t a0) { HIPGEN_CALL(hip, "hipGraphDestroy", hipErrorInitializationError, hipGraphDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddDependencies
     #define HIPGEN_DEF_hipGraphAddDependencies
-    static inline hipError_t hipGraphAddDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddDependencies");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphAddDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) { HIPGEN_CALL(hip, "hipGraphAddDependencies", hipErrorInitializationError, hipGraphAddDependencies, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphRemoveDependencies
     #define HIPGEN_DEF_hipGraphRemoveDependencies
-    static inline hipError_t hipGraphRemoveDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphRemoveDependencies");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphRemoveDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, size_t a3) { HIPGEN_CALL(hip, "hipGraphRemoveDependencies", hipErrorInitializationError, hipGraphRemoveDependencies, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphGetEdges
     #define HIPGEN_DEF_hipGraphGetEdges
-    static inline hipError_t hipGraphGetEdges(hipGraph_t a0, hipGraphNode_t *a1, hipGraphNode_t *a2, size_t *a3) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, hipGraphNode_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphGetEdges");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphGetEdges(hipGraph_t a0, hipGraphNode_t *a1, hipGraphNode_t *a2, size_t *a3) { HIPGEN_CALL(hip, "hipGraphGetEdges", hipErrorInitializationError, hipGraphGetEdges, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphGetNodes
     #define HIPGEN_DEF_hipGraphGetNodes
-    static inline hipError_t hipGraphGetNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphGetNodes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphGetNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) { HIPGEN_CALL(hip, "hipGraphGetNodes", hipErrorInitializationError, hipGraphGetNodes, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphGetRootNodes
     #define HIPGEN_DEF_hipGraphGetRootNodes
-    static inline hipError_t hipGraphGetRootNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, hipGraphNode_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphGetRootNodes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphGetRootNodes(hipGraph_t a0, hipGraphNode_t *a1, size_t *a2) { HIPGEN_CALL(hip, "hipGraphGetRootNodes", hipErrorInitializationError, hipGraphGetRootNodes, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphNodeGetDependencies
     #define HIPGEN_DEF_hipGraphNodeGetDependencies
-    static inline hipError_t hipGraphNodeGetDependencies(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphNodeGetDependencies");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphNodeGetDependencies(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) { HIPGEN_CALL(hip, "hipGraphNodeGetDependencies", hipErrorInitializationError, hipGraphNodeGetDependencies, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphNodeGetDependentNodes
     #define HIPGEN_DEF_hipGraphNodeGetDependentNodes
-    static inline hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphNodeGetDependentNodes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t a0, hipGraphNode_t *a1, size_t *a2) { HIPGEN_CALL(hip, "hipGraphNodeGetDependentNodes", hipErrorInitializationError, hipGraphNodeGetDependentNodes, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphNodeGetType
     #define HIPGEN_DEF_hipGraphNodeGetType
-    static inline hipError_t hipGraphNodeGetType(hipGraphNode_t a0, hipGraphNodeType *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNodeType *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphNodeGetType");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphNodeGetType(hipGraphNode_t a0, hipGraphNodeType *a1) { HIPGEN_CALL(hip, "hipGraphNodeGetType", hipErrorInitializationError, hipGraphNodeGetType, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphDestroyNode
     #define HIPGEN_DEF_hipGraphDestroyNode
-    static inline hipError_t hipGraphDestroyNode(hipGraphNode_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphDestroyNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipGraphDestroyNode(hipGraphNode_t a0) { HIPGEN_CALL(hip, "hipGraphDestroyNode", hipErrorInitializationError, hipGraphDestroyNode, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphClone
     #define HIPGEN_DEF_hipGraphClone
-    static inline hipError_t hipGraphClone(hipGraph_t *a0, hipGraph_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t *, hipGraph_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphClone");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphClone(hipGraph_t *a0, hipGraph_t a1) { HIPGEN_CALL(hip, "hipGraphClone", hipErrorInitializationError, hipGraphClone, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphNodeFindInClone
     #define HIPGEN_DEF_hipGraphNodeFindInClone
-    static inline hipError_t hipGraphNodeFindInClone(hipGraphNode_t *a0, hipGraphNode_t a1, hipGraph_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraphNode_t, hipGraph_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphNodeFindInClone");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphNodeFindInClone(hipGraphNode_t *a0, hipGraphNode_t a1, hipGraph_t a2) { HIPGEN_CALL(hip, "hipGraphNodeFindInClone", hipErrorInitializationError, hipGraphNodeFindInClone, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphInstantiate
     #define HIPGEN_DEF_hipGraphInstantiate
-    static inline hipError_t hipGraphInstantiate(hipGraphExec_t *a0, hipGraph_t a1, hipGraphNode_t *a2, char *a3, size_t a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t *, hipGraph_t, hipGraphNode_t *, char *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphInstantiate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphInstantiate(hipGraphExec_t *a0, hipGraph_t a1, hipGraphNode_t *a2, char *a3, size_t a4) { HIPGEN_CALL(hip, "hipGraphInstantiate", hipErrorInitializationError, hipGraphInstantiate, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphInstantiateWithFlags
     #define HIPGEN_DEF_hipGraphInstantiateWithFlags
-    static inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *a0, hipGraph_t a1, unsigned long long a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t *, hipGraph_t, unsigned long long);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphInstantiateWithFlags");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *a0, hipGraph_t a1, unsigned long long a2) { HIPGEN_CALL(hip, "hipGraphInstantiateWithFlags", hipErrorInitializationError, hipGraphInstantiateWithFlags, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphLaunch
     #define HIPGEN_DEF_hipGraphLaunch
-    static inline hipError_t hipGraphLaunch(hipGraphExec_t a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphLaunch");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphLaunch(hipGraphExec_t a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipGraphLaunch", hipErrorInitializationError, hipGraphLaunch, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphUpload
     #define HIPGEN_DEF_hipGraphUpload
-    static inline hipError_t hipGraphUpload(hipGraphExec_t a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphUpload");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphUpload(hipGraphExec_t a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipGraphUpload", hipErrorInitializationError, hipGraphUpload, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecDestroy
     #define HIPGEN_DEF_hipGraphExecDestroy
-    static inline hipError_t hipGraphExecDestroy(hipGraphExec_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecDestroy");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipGraphExecDestroy(hipGraphExec_t a0) { HIPGEN_CALL(hip, "hipGraphExecDestroy", hipErrorInitializationError, hipGraphExecDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecUpdate
     #define HIPGEN_DEF_hipGraphExecUpdate
-    static inline hipError_t hipGraphExecUpdate(hipGraphExec_t a0, hipGraph_t a1, hipGraphNode_t *a2, hipGraphExecUpdateResult *a3) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraph_t, hipGraphNode_t *, hipGraphExecUpdateResult *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecUpdate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphExecUpdate(hipGraphExec_t a0, hipGraph_t a1, hipGraphNode_t *a2, hipGraphExecUpdateResult *a3) { HIPGEN_CALL(hip, "hipGraphExecUpdate", hipErrorInitializationError, hipGraphExecUpdate, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddKernelNode
     #define HIPGEN_DEF_hipGraphAddKernelNode
-    static inline hipError_t hipGraphAddKernelNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipKernelNodeParams *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipKernelNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddKernelNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddKernelNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipKernelNodeParams *a4) { HIPGEN_CALL(hip, "hipGraphAddKernelNode", hipErrorInitializationError, hipGraphAddKernelNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphKernelNodeGetParams
     #define HIPGEN_DEF_hipGraphKernelNodeGetParams
-    static inline hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t a0, hipKernelNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipKernelNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphKernelNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t a0, hipKernelNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphKernelNodeGetParams", hipErrorInitializationError, hipGraphKernelNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphKernelNodeSetParams
     #define HIPGEN_DEF_hipGraphKernelNodeSetParams
-    static inline hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t a0, const hipKernelNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipKernelNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphKernelNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t a0, const hipKernelNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphKernelNodeSetParams", hipErrorInitializationError, hipGraphKernelNodeSetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecKernelNodeSetParams
     #define HIPGEN_DEF_hipGraphExecKernelNodeSetParams
-    static inline hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipKernelNodeParams *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipKernelNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecKernelNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipKernelNodeParams *a2) { HIPGEN_CALL(hip, "hipGraphExecKernelNodeSetParams", hipErrorInitializationError, hipGraphExecKernelNodeSetParams, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddMemcpyNode
     #define HIPGEN_DEF_hipGraphAddMemcpyNode
-    static inline hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemcpy3DParms *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipMemcpy3DParms *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddMemcpyNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemcpy3DParms *a4) { HIPGEN_CALL(hip, "hipGraphAddMemcpyNode", hipErrorInitializationError, hipGraphAddMemcpyNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemcpyNodeGetParams
     #define HIPGEN_DEF_hipGraphMemcpyNodeGetParams
-    static inline hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t a0, hipMemcpy3DParms *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemcpy3DParms *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemcpyNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t a0, hipMemcpy3DParms *a1) { HIPGEN_CALL(hip, "hipGraphMemcpyNodeGetParams", hipErrorInitializationError, hipGraphMemcpyNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParams
     #define HIPGEN_DEF_hipGraphMemcpyNodeSetParams
-    static inline hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t a0, const hipMemcpy3DParms *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipMemcpy3DParms *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemcpyNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t a0, const hipMemcpy3DParms *a1) { HIPGEN_CALL(hip, "hipGraphMemcpyNodeSetParams", hipErrorInitializationError, hipGraphMemcpyNodeSetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphKernelNodeSetAttribute
     #define HIPGEN_DEF_hipGraphKernelNodeSetAttribute
-    static inline hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t a0, hipKernelNodeAttrID a1, const hipKernelNodeAttrValue *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipKernelNodeAttrID, const hipKernelNodeAttrValue *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphKernelNodeSetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t a0, hipKernelNodeAttrID a1, const hipKernelNodeAttrValue *a2) { HIPGEN_CALL(hip, "hipGraphKernelNodeSetAttribute", hipErrorInitializationError, hipGraphKernelNodeSetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphKernelNodeGetAttribute
     #define HIPGEN_DEF_hipGraphKernelNodeGetAttribute
-    static inline hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t a0, hipKernelNodeAttrID a1, hipKernelNodeAttrValue *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipKernelNodeAttrID, hipKernelNodeAttrValue *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphKernelNodeGetAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t a0, hipKernelNodeAttrID a1, hipKernelNodeAttrValue *a2) { HIPGEN_CALL(hip, "hipGraphKernelNodeGetAttribute", hipErrorInitializationError, hipGraphKernelNodeGetAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams
     #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams
-    static inline hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipMemcpy3DParms *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipMemcpy3DParms *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecMemcpyNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipMemcpy3DParms *a2) { HIPGEN_CALL(hip, "hipGraphExecMemcpyNodeSetParams", hipErrorInitializationError, hipGraphExecMemcpyNodeSetParams, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddMemcpyNode1D
     #define HIPGEN_DEF_hipGraphAddMemcpyNode1D
-    static inline hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, hipMemcpyKind a7) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *, const void *, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddMemcpyNode1D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, hipMemcpyKind a7) { HIPGEN_CALL(hip, "hipGraphAddMemcpyNode1D", hipErrorInitializationError, hipGraphAddMemcpyNode1D, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParams1D
     #define HIPGEN_DEF_hipGraphMemcpyNodeSetParams1D
-    static inline hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, hipMemcpyKind a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *, const void *, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemcpyNodeSetParams1D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, hipMemcpyKind a4) { HIPGEN_CALL(hip, "hipGraphMemcpyNodeSetParams1D", hipErrorInitializationError, hipGraphMemcpyNodeSetParams1D, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams1D
     #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParams1D
-    static inline hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, hipMemcpyKind a5) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecMemcpyNodeSetParams1D");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, hipMemcpyKind a5) { HIPGEN_CALL(hip, "hipGraphExecMemcpyNodeSetParams1D", hipErrorInitializationError, hipGraphExecMemcpyNodeSetParams1D, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddMemcpyNodeFromSymbol
     #define HIPGEN_DEF_hipGraphAddMemcpyNodeFromSymbol
-    static inline hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddMemcpyNodeFromSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) { HIPGEN_CALL(hip, "hipGraphAddMemcpyNodeFromSymbol", hipErrorInitializationError, hipGraphAddMemcpyNodeFromSymbol, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParamsFromSymbol
     #define HIPGEN_DEF_hipGraphMemcpyNodeSetParamsFromSymbol
-    static inline hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemcpyNodeSetParamsFromSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t a0, void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) { HIPGEN_CALL(hip, "hipGraphMemcpyNodeSetParamsFromSymbol", hipErrorInitializationError, hipGraphMemcpyNodeSetParamsFromSymbol, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsFromSymbol
     #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsFromSymbol
-    static inline hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecMemcpyNodeSetParamsFromSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t a0, hipGraphNode_t a1, void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) { HIPGEN_CALL(hip, "hipGraphExecMemcpyNodeSetParamsFromSymbol", hipErrorInitializationError, hipGraphExecMemcpyNodeSetParamsFromSymbol, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddMemcpyNodeToSymbol
     #define HIPGEN_DEF_hipGraphAddMemcpyNodeToSymbol
-    static inline hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddMemcpyNodeToSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const void *a4, const void *a5, size_t a6, size_t a7, hipMemcpyKind a8) { HIPGEN_CALL(hip, "hipGraphAddMemcpyNodeToSymbol", hipErrorInitializationError, hipGraphAddMemcpyNodeToSymbol, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemcpyNodeSetParamsToSymbol
     #define HIPGEN_DEF_hipGraphMemcpyNodeSetParamsToSymbol
-    static inline hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemcpyNodeSetParamsToSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t a0, const void *a1, const void *a2, size_t a3, size_t a4, hipMemcpyKind a5) { HIPGEN_CALL(hip, "hipGraphMemcpyNodeSetParamsToSymbol", hipErrorInitializationError, hipGraphMemcpyNodeSetParamsToSymbol, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsToSymbol
     #define HIPGEN_DEF_hipGraphExecMemcpyNodeSetParamsToSymbol
-    static inline hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t a0, hipGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecMemcpyNodeSetParamsToSymbol");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t a0, hipGraphNode_t a1, const void *a2, const void *a3, size_t a4, size_t a5, hipMemcpyKind a6) { HIPGEN_CALL(hip, "hipGraphExecMemcpyNodeSetParamsToSymbol", hipErrorInitializationError, hipGraphExecMemcpyNodeSetParamsToSymbol, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddMemsetNode
     #define HIPGEN_DEF_hipGraphAddMemsetNode
-    static inline hipError_t hipGraphAddMemsetNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemsetParams *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipMemsetParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddMemsetNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddMemsetNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipMemsetParams *a4) { HIPGEN_CALL(hip, "hipGraphAddMemsetNode", hipErrorInitializationError, hipGraphAddMemsetNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemsetNodeGetParams
     #define HIPGEN_DEF_hipGraphMemsetNodeGetParams
-    static inline hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t a0, hipMemsetParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemsetParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemsetNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t a0, hipMemsetParams *a1) { HIPGEN_CALL(hip, "hipGraphMemsetNodeGetParams", hipErrorInitializationError, hipGraphMemsetNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemsetNodeSetParams
     #define HIPGEN_DEF_hipGraphMemsetNodeSetParams
-    static inline hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t a0, const hipMemsetParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipMemsetParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemsetNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t a0, const hipMemsetParams *a1) { HIPGEN_CALL(hip, "hipGraphMemsetNodeSetParams", hipErrorInitializationError, hipGraphMemsetNodeSetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecMemsetNodeSetParams
     #define HIPGEN_DEF_hipGraphExecMemsetNodeSetParams
-    static inline hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipMemsetParams *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipMemsetParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecMemsetNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipMemsetParams *a2) { HIPGEN_CALL(hip, "hipGraphExecMemsetNodeSetParams", hipErrorInitializationError, hipGraphExecMemsetNodeSetParams, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddHostNode
     #define HIPGEN_DEF_hipGraphAddHostNode
-    static inline hipError_t hipGraphAddHostNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipHostNodeParams *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipHostNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddHostNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddHostNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipHostNodeParams *a4) { HIPGEN_CALL(hip, "hipGraphAddHostNode", hipErrorInitializationError, hipGraphAddHostNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphHostNodeGetParams
     #define HIPGEN_DEF_hipGraphHostNodeGetParams
-    static inline hipError_t hipGraphHostNodeGetParams(hipGraphNode_t a0, hipHostNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipHostNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphHostNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphHostNodeGetParams(hipGraphNode_t a0, hipHostNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphHostNodeGetParams", hipErrorInitializationError, hipGraphHostNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphHostNodeSetParams
     #define HIPGEN_DEF_hipGraphHostNodeSetParams
-    static inline hipError_t hipGraphHostNodeSetParams(hipGraphNode_t a0, const hipHostNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipHostNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphHostNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphHostNodeSetParams(hipGraphNode_t a0, const hipHostNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphHostNodeSetParams", hipErrorInitializationError, hipGraphHostNodeSetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecHostNodeSetParams
     #define HIPGEN_DEF_hipGraphExecHostNodeSetParams
-    static inline hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipHostNodeParams *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipHostNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecHostNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipHostNodeParams *a2) { HIPGEN_CALL(hip, "hipGraphExecHostNodeSetParams", hipErrorInitializationError, hipGraphExecHostNodeSetParams, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddChildGraphNode
     #define HIPGEN_DEF_hipGraphAddChildGraphNode
-    static inline hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipGraph_t a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipGraph_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddChildGraphNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipGraph_t a4) { HIPGEN_CALL(hip, "hipGraphAddChildGraphNode", hipErrorInitializationError, hipGraphAddChildGraphNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphChildGraphNodeGetGraph
     #define HIPGEN_DEF_hipGraphChildGraphNodeGetGraph
-    static inline hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t a0, hipGraph_t *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraph_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphChildGraphNodeGetGraph");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t a0, hipGraph_t *a1) { HIPGEN_CALL(hip, "hipGraphChildGraphNodeGetGraph", hipErrorInitializationError, hipGraphChildGraphNodeGetGraph, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecChildGraphNodeSetParams
     #define HIPGEN_DEF_hipGraphExecChildGraphNodeSetParams
-    static inline hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipGraph_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipGraph_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecChildGraphNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, hipGraph_t a2) { HIPGEN_CALL(hip, "hipGraphExecChildGraphNodeSetParams", hipErrorInitializationError, hipGraphExecChildGraphNodeSetParams, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddEmptyNode
     #define HIPGEN_DEF_hipGraphAddEmptyNode
-    static inline hipError_t hipGraphAddEmptyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddEmptyNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphAddEmptyNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3) { HIPGEN_CALL(hip, "hipGraphAddEmptyNode", hipErrorInitializationError, hipGraphAddEmptyNode, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddEventRecordNode
     #define HIPGEN_DEF_hipGraphAddEventRecordNode
-    static inline hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddEventRecordNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) { HIPGEN_CALL(hip, "hipGraphAddEventRecordNode", hipErrorInitializationError, hipGraphAddEventRecordNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphEventRecordNodeGetEvent
     #define HIPGEN_DEF_hipGraphEventRecordNodeGetEvent
-    static inline hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphEventRecordNodeGetEvent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) { HIPGEN_CALL(hip, "hipGraphEventRecordNodeGetEvent", hipErrorInitializationError, hipGraphEventRecordNodeGetEvent, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphEventRecordNodeSetEvent
     #define HIPGEN_DEF_hipGraphEventRecordNodeSetEvent
-    static inline hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphEventRecordNodeSetEvent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) { HIPGEN_CALL(hip, "hipGraphEventRecordNodeSetEvent", hipErrorInitializationError, hipGraphEventRecordNodeSetEvent, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecEventRecordNodeSetEvent
     #define HIPGEN_DEF_hipGraphExecEventRecordNodeSetEvent
-    static inline hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecEventRecordNodeSetEvent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) { HIPGEN_CALL(hip, "hipGraphExecEventRecordNodeSetEvent", hipErrorInitializationError, hipGraphExecEventRecordNodeSetEvent, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddEventWaitNode
     #define HIPGEN_DEF_hipGraphAddEventWaitNode
-    static inline hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddEventWaitNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipEvent_t a4) { HIPGEN_CALL(hip, "hipGraphAddEventWaitNode", hipErrorInitializationError, hipGraphAddEventWaitNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphEventWaitNodeGetEvent
     #define HIPGEN_DEF_hipGraphEventWaitNodeGetEvent
-    static inline hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphEventWaitNodeGetEvent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t a0, hipEvent_t *a1) { HIPGEN_CALL(hip, "hipGraphEventWaitNodeGetEvent", hipErrorInitializationError, hipGraphEventWaitNodeGetEvent, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphEventWaitNodeSetEvent
     #define HIPGEN_DEF_hipGraphEventWaitNodeSetEvent
-    static inline hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphEventWaitNodeSetEvent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t a0, hipEvent_t a1) { HIPGEN_CALL(hip, "hipGraphEventWaitNodeSetEvent", hipErrorInitializationError, hipGraphEventWaitNodeSetEvent, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecEventWaitNodeSetEvent
     #define HIPGEN_DEF_hipGraphExecEventWaitNodeSetEvent
-    static inline hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, hipEvent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecEventWaitNodeSetEvent");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t a0, hipGraphNode_t a1, hipEvent_t a2) { HIPGEN_CALL(hip, "hipGraphExecEventWaitNodeSetEvent", hipErrorInitializationError, hipGraphExecEventWaitNodeSetEvent, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddMemAllocNode
     #define HIPGEN_DEF_hipGraphAddMemAllocNode
-    static inline hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipMemAllocNodeParams *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipMemAllocNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddMemAllocNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, hipMemAllocNodeParams *a4) { HIPGEN_CALL(hip, "hipGraphAddMemAllocNode", hipErrorInitializationError, hipGraphAddMemAllocNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemAllocNodeGetParams
     #define HIPGEN_DEF_hipGraphMemAllocNodeGetParams
-    static inline hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t a0, hipMemAllocNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipMemAllocNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemAllocNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t a0, hipMemAllocNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphMemAllocNodeGetParams", hipErrorInitializationError, hipGraphMemAllocNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddMemFreeNode
     #define HIPGEN_DEF_hipGraphAddMemFreeNode
-    static inline hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddMemFreeNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, void *a4) { HIPGEN_CALL(hip, "hipGraphAddMemFreeNode", hipErrorInitializationError, hipGraphAddMemFreeNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphMemFreeNodeGetParams
     #define HIPGEN_DEF_hipGraphMemFreeNodeGetParams
-    static inline hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t a0, void *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphMemFreeNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t a0, void *a1) { HIPGEN_CALL(hip, "hipGraphMemFreeNodeGetParams", hipErrorInitializationError, hipGraphMemFreeNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGetGraphMemAttribute
     #define HIPGEN_DEF_hipDeviceGetGraphMemAttribute
-    static inline hipError_t hipDeviceGetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) {
-      typedef hipError_t (*hipgen_fn)(int, hipGraphMemAttributeType, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGetGraphMemAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDeviceGetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) { HIPGEN_CALL(hip, "hipDeviceGetGraphMemAttribute", hipErrorInitializationError, hipDeviceGetGraphMemAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceSetGraphMemAttribute
     #define HIPGEN_DEF_hipDeviceSetGraphMemAttribute
-    static inline hipError_t hipDeviceSetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) {
-      typedef hipError_t (*hipgen_fn)(int, hipGraphMemAttributeType, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceSetGraphMemAttribute");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipDeviceSetGraphMemAttribute(int a0, hipGraphMemAttributeType a1, void *a2) { HIPGEN_CALL(hip, "hipDeviceSetGraphMemAttribute", hipErrorInitializationError, hipDeviceSetGraphMemAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipDeviceGraphMemTrim
     #define HIPGEN_DEF_hipDeviceGraphMemTrim
-    static inline hipError_t hipDeviceGraphMemTrim(int a0) {
-      typedef hipError_t (*hipgen_fn)(int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDeviceGraphMemTrim");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDeviceGraphMemTrim(int a0) { HIPGEN_CALL(hip, "hipDeviceGraphMemTrim", hipErrorInitializationError, hipDeviceGraphMemTrim, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipUserObjectCreate
     #define HIPGEN_DEF_hipUserObjectCreate
-    static inline hipError_t hipUserObjectCreate(hipUserObject_t *a0, void *a1, hipHostFn_t a2, unsigned int a3, unsigned int a4) {
-      typedef hipError_t (*hipgen_fn)(hipUserObject_t *, void *, hipHostFn_t, unsigned int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipUserObjectCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipUserObjectCreate(hipUserObject_t *a0, void *a1, hipHostFn_t a2, unsigned int a3, unsigned int a4) { HIPGEN_CALL(hip, "hipUserObjectCreate", hipErrorInitializationError, hipUserObjectCreate, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipUserObjectRelease
     #define HIPGEN_DEF_hipUserObjectRelease
-    static inline hipError_t hipUserObjectRelease(hipUserObject_t a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(hipUserObject_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipUserObjectRelease");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipUserObjectRelease(hipUserObject_t a0, unsigned int a1) { HIPGEN_CALL(hip, "hipUserObjectRelease", hipErrorInitializationError, hipUserObjectRelease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipUserObjectRetain
     #define HIPGEN_DEF_hipUserObjectRetain
-    static inline hipError_t hipUserObjectRetain(hipUserObject_t a0, unsigned int a1) {
-      typedef hipError_t (*hipgen_fn)(hipUserObject_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipUserObjectRetain");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipUserObjectRetain(hipUserObject_t a0, unsigned int a1) { HIPGEN_CALL(hip, "hipUserObjectRetain", hipErrorInitializationError, hipUserObjectRetain, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphRetainUserObject
     #define HIPGEN_DEF_hipGraphRetainUserObject
-    static inline hipError_t hipGraphRetainUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, hipUserObject_t, unsigned int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphRetainUserObject");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphRetainUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2, unsigned int a3) { HIPGEN_CALL(hip, "hipGraphRetainUserObject", hipErrorInitializationError, hipGraphRetainUserObject, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphReleaseUserObject
     #define HIPGEN_DEF_hipGraphReleaseUserObject
-    static inline hipError_t hipGraphReleaseUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, hipUserObject_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphReleaseUserObject");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphReleaseUserObject(hipGraph_t a0, hipUserObject_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipGraphReleaseUserObject", hipErrorInitializationError, hipGraphReleaseUserObject, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphDebugDotPrint
     #define HIPGEN_DEF_hipGraphDebugDotPrint
-    static inline hipError_t hipGraphDebugDotPrint(hipGraph_t a0, const char *a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraph_t, const char *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphDebugDotPrint");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphDebugDotPrint(hipGraph_t a0, const char *a1, unsigned int a2) { HIPGEN_CALL(hip, "hipGraphDebugDotPrint", hipErrorInitializationError, hipGraphDebugDotPrint, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphKernelNodeCopyAttributes
     #define HIPGEN_DEF_hipGraphKernelNodeCopyAttributes
-    static inline hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t a0, hipGraphNode_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, hipGraphNode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphKernelNodeCopyAttributes");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t a0, hipGraphNode_t a1) { HIPGEN_CALL(hip, "hipGraphKernelNodeCopyAttributes", hipErrorInitializationError, hipGraphKernelNodeCopyAttributes, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphNodeSetEnabled
     #define HIPGEN_DEF_hipGraphNodeSetEnabled
-    static inline hipError_t hipGraphNodeSetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphNodeSetEnabled");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphNodeSetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipGraphNodeSetEnabled", hipErrorInitializationError, hipGraphNodeSetEnabled, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphNodeGetEnabled
     #define HIPGEN_DEF_hipGraphNodeGetEnabled
-    static inline hipError_t hipGraphNodeGetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, unsigned int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphNodeGetEnabled");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphNodeGetEnabled(hipGraphExec_t a0, hipGraphNode_t a1, unsigned int *a2) { HIPGEN_CALL(hip, "hipGraphNodeGetEnabled", hipErrorInitializationError, hipGraphNodeGetEnabled, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddExternalSemaphoresWaitNode
     #define HIPGEN_DEF_hipGraphAddExternalSemaphoresWaitNode
-    static inline hipError_t hipGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreWaitNodeParams *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipExternalSemaphoreWaitNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddExternalSemaphoresWaitNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreWaitNodeParams *a4) { HIPGEN_CALL(hip, "hipGraphAddExternalSemaphoresWaitNode", hipErrorInitializationError, hipGraphAddExternalSemaphoresWaitNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphAddExternalSemaphoresSignalNode
     #define HIPGEN_DEF_hipGraphAddExternalSemaphoresSignalNode
-    static inline hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreSignalNodeParams *a4) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const hipExternalSemaphoreSignalNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphAddExternalSemaphoresSignalNode");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *a0, hipGraph_t a1, const hipGraphNode_t *a2, size_t a3, const hipExternalSemaphoreSignalNodeParams *a4) { HIPGEN_CALL(hip, "hipGraphAddExternalSemaphoresSignalNode", hipErrorInitializationError, hipGraphAddExternalSemaphoresSignalNode, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeSetParams
     #define HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeSetParams
-    static inline hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreSignalNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExternalSemaphoresSignalNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreSignalNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphExternalSemaphoresSignalNodeSetParams", hipErrorInitializationError, hipGraphExternalSemaphoresSignalNodeSetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeSetParams
     #define HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeSetParams
-    static inline hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreWaitNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExternalSemaphoresWaitNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t a0, const hipExternalSemaphoreWaitNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphExternalSemaphoresWaitNodeSetParams", hipErrorInitializationError, hipGraphExternalSemaphoresWaitNodeSetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeGetParams
     #define HIPGEN_DEF_hipGraphExternalSemaphoresSignalNodeGetParams
-    static inline hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t a0, const hipExternalSemaphoreSignalNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExternalSemaphoresSignalNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t a0, const hipExternalSemaphoreSignalNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphExternalSemaphoresSignalNodeGetParams", hipErrorInitializationError, hipGraphExternalSemaphoresSignalNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeGetParams
     #define HIPGEN_DEF_hipGraphExternalSemaphoresWaitNodeGetParams
-    static inline hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t a0, const hipExternalSemaphoreWaitNodeParams *a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExternalSemaphoresWaitNodeGetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t a0, const hipExternalSemaphoreWaitNodeParams *a1) { HIPGEN_CALL(hip, "hipGraphExternalSemaphoresWaitNodeGetParams", hipErrorInitializationError, hipGraphExternalSemaphoresWaitNodeGetParams, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecExternalSemaphoresSignalNodeSetParams
     #define HIPGEN_DEF_hipGraphExecExternalSemaphoresSignalNodeSetParams
-    static inline hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreSignalNodeParams *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecExternalSemaphoresSignalNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreSignalNodeParams *a2) { HIPGEN_CALL(hip, "hipGraphExecExternalSemaphoresSignalNodeSetParams", hipErrorInitializationError, hipGraphExecExternalSemaphoresSignalNodeSetParams, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphExecExternalSemaphoresWaitNodeSetParams
     #define HIPGEN_DEF_hipGraphExecExternalSemaphoresWaitNodeSetParams
-    static inline hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreWaitNodeParams *a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphExecExternalSemaphoresWaitNodeSetParams");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t a0, hipGraphNode_t a1, const hipExternalSemaphoreWaitNodeParams *a2) { HIPGEN_CALL(hip, "hipGraphExecExternalSemaphoresWaitNodeSetParams", hipErrorInitializationError, hipGraphExecExternalSemaphoresWaitNodeSetParams, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemAddressFree
     #define HIPGEN_DEF_hipMemAddressFree
-    static inline hipError_t hipMemAddressFree(void *a0, size_t a1) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemAddressFree");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemAddressFree(void *a0, size_t a1) { HIPGEN_CALL(hip, "hipMemAddressFree", hipErrorInitializationError, hipMemAddressFree, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemAddressReserve
     #define HIPGEN_DEF_hipMemAddressReserve
-    static inline hipError_t hipMemAddressReserve(void **a0, size_t a1, size_t a2, void *a3, unsigned long long a4) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t, size_t, void *, unsigned long long);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemAddressReserve");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemAddressReserve(void **a0, size_t a1, size_t a2, void *a3, unsigned long long a4) { HIPGEN_CALL(hip, "hipMemAddressReserve", hipErrorInitializationError, hipMemAddressReserve, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemCreate
     #define HIPGEN_DEF_hipMemCreate
-    static inline hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *a0, size_t a1, const hipMemAllocationProp *a2, unsigned long long a3) {
-      typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, size_t, const hipMemAllocationProp *, unsigned long long);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemCreate");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *a0, size_t a1, const hipMemAllocationProp *a2, unsigned long long a3) { HIPGEN_CALL(hip, "hipMemCreate", hipErrorInitializationError, hipMemCreate, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemExportToShareableHandle
     #define HIPGEN_DEF_hipMemExportToShareableHandle
-    static inline hipError_t hipMemExportToShareableHandle(void *a0, hipMemGenericAllocationHandle_t a1, hipMemAllocationHandleType a2, unsigned long long a3) {
-      typedef hipError_t (*hipgen_fn)(void *, hipMemGenericAllocationHandle_t, hipMemAllocationHandleType, unsigned long long);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemExportToShareableHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemExportToShareableHandle(void *a0, hipMemGenericAllocationHandle_t a1, hipMemAllocationHandleType a2, unsigned long long a3) { HIPGEN_CALL(hip, "hipMemExportToShareableHandle", hipErrorInitializationError, hipMemExportToShareableHandle, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemGetAccess
     #define HIPGEN_DEF_hipMemGetAccess
-    static inline hipError_t hipMemGetAccess(unsigned long long *a0, const hipMemLocation *a1, void *a2) {
-      typedef hipError_t (*hipgen_fn)(unsigned long long *, const hipMemLocation *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemGetAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemGetAccess(unsigned long long *a0, const hipMemLocation *a1, void *a2) { HIPGEN_CALL(hip, "hipMemGetAccess", hipErrorInitializationError, hipMemGetAccess, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemGetAllocationGranularity
     #define HIPGEN_DEF_hipMemGetAllocationGranularity
-    static inline hipError_t hipMemGetAllocationGranularity(size_t *a0, const hipMemAllocationProp *a1, hipMemAllocationGranularity_flags a2) {
-      typedef hipError_t (*hipgen_fn)(size_t *, const hipMemAllocationProp *, hipMemAllocationGranularity_flags);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemGetAllocationGranularity");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemGetAllocationGranularity(size_t *a0, const hipMemAllocationProp *a1, hipMemAllocationGranularity_flags a2) { HIPGEN_CALL(hip, "hipMemGetAllocationGranularity", hipErrorInitializationError, hipMemGetAllocationGranularity, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemGetAllocationPropertiesFromHandle
     #define HIPGEN_DEF_hipMemGetAllocationPropertiesFromHandle
-    static inline hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *a0, hipMemGenericAllocationHandle_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipMemAllocationProp *, hipMemGenericAllocationHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemGetAllocationPropertiesFromHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *a0, hipMemGenericAllocationHandle_t a1) { HIPGEN_CALL(hip, "hipMemGetAllocationPropertiesFromHandle", hipErrorInitializationError, hipMemGetAllocationPropertiesFromHandle, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemImportFromShareableHandle
     #define HIPGEN_DEF_hipMemImportFromShareableHandle
-    static inline hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *a0, void *a1, hipMemAllocationHandleType a2) {
-      typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, void *, hipMemAllocationHandleType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemImportFromShareableHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *a0, void *a1, hipMemAllocationHandleType a2) { HIPGEN_CALL(hip, "hipMemImportFromShareableHandle", hipErrorInitializationError, hipMemImportFromShareableHandle, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemMap
     #define HIPGEN_DEF_hipMemMap
-    static inline hipError_t hipMemMap(void *a0, size_t a1, size_t a2, hipMemGenericAllocationHandle_t a3, unsigned long long a4) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, size_t, hipMemGenericAllocationHandle_t, unsigned long long);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemMap");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemMap(void *a0, size_t a1, size_t a2, hipMemGenericAllocationHandle_t a3, unsigned long long a4) { HIPGEN_CALL(hip, "hipMemMap", hipErrorInitializationError, hipMemMap, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemMapArrayAsync
     #define HIPGEN_DEF_hipMemMapArrayAsync
-    static inline hipError_t hipMemMapArrayAsync(hipArrayMapInfo *a0, unsigned int a1, hipStream_t a2) {
-      typedef hipError_t (*hipgen_fn)(hipArrayMapInfo *, unsigned int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemMapArrayAsync");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemMapArrayAsync(hipArrayMapInfo *a0, unsigned int a1, hipStream_t a2) { HIPGEN_CALL(hip, "hipMemMapArrayAsync", hipErrorInitializationError, hipMemMapArrayAsync, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemRelease
     #define HIPGEN_DEF_hipMemRelease
-    static inline hipError_t hipMemRelease(hipMemGenericAllocationHandle_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemRelease");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipMemRelease(hipMemGenericAllocationHandle_t a0) { HIPGEN_CALL(hip, "hipMemRelease", hipErrorInitializationError, hipMemRelease, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMemRetainAllocationHandle
     #define HIPGEN_DEF_hipMemRetainAllocationHandle
-    static inline hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *a0, void *a1) {
-      typedef hipError_t (*hipgen_fn)(hipMemGenericAllocationHandle_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemRetainAllocationHandle");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *a0, void *a1) { HIPGEN_CALL(hip, "hipMemRetainAllocationHandle", hipErrorInitializationError, hipMemRetainAllocationHandle, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemSetAccess
     #define HIPGEN_DEF_hipMemSetAccess
-    static inline hipError_t hipMemSetAccess(void *a0, size_t a1, const hipMemAccessDesc *a2, size_t a3) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, const hipMemAccessDesc *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemSetAccess");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemSetAccess(void *a0, size_t a1, const hipMemAccessDesc *a2, size_t a3) { HIPGEN_CALL(hip, "hipMemSetAccess", hipErrorInitializationError, hipMemSetAccess, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemUnmap
     #define HIPGEN_DEF_hipMemUnmap
-    static inline hipError_t hipMemUnmap(void *a0, size_t a1) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemUnmap");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemUnmap(void *a0, size_t a1) { HIPGEN_CALL(hip, "hipMemUnmap", hipErrorInitializationError, hipMemUnmap, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipGLGetDevices
     #define HIPGEN_DEF_hipGLGetDevices
-    static inline hipError_t hipGLGetDevices(unsigned int *a0, int *a1, unsigned int a2, hipGLDeviceList a3) {
-      typedef hipError_t (*hipgen_fn)(unsigned int *, int *, unsigned int, hipGLDeviceList);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGLGetDevices");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGLGetDevices(unsigned int *a0, int *a1, unsigned int a2, hipGLDeviceList a3) { HIPGEN_CALL(hip, "hipGLGetDevices", hipErrorInitializationError, hipGLGetDevices, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphicsGLRegisterBuffer
     #define HIPGEN_DEF_hipGraphicsGLRegisterBuffer
-    static inline hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **a0, uint32_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipGraphicsResource **, uint32_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphicsGLRegisterBuffer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **a0, uint32_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipGraphicsGLRegisterBuffer", hipErrorInitializationError, hipGraphicsGLRegisterBuffer, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphicsGLRegisterImage
     #define HIPGEN_DEF_hipGraphicsGLRegisterImage
-    static inline hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **a0, uint32_t a1, uint32_t a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipGraphicsResource **, uint32_t, uint32_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphicsGLRegisterImage");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **a0, uint32_t a1, uint32_t a2, unsigned int a3) { HIPGEN_CALL(hip, "hipGraphicsGLRegisterImage", hipErrorInitializationError, hipGraphicsGLRegisterImage, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphicsMapResources
     #define HIPGEN_DEF_hipGraphicsMapResources
-    static inline hipError_t hipGraphicsMapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) {
-      typedef hipError_t (*hipgen_fn)(int, hipGraphicsResource_t *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphicsMapResources");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphicsMapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) { HIPGEN_CALL(hip, "hipGraphicsMapResources", hipErrorInitializationError, hipGraphicsMapResources, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphicsSubResourceGetMappedArray
     #define HIPGEN_DEF_hipGraphicsSubResourceGetMappedArray
-    static inline hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *a0, hipGraphicsResource_t a1, unsigned int a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipArray_t *, hipGraphicsResource_t, unsigned int, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphicsSubResourceGetMappedArray");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *a0, hipGraphicsResource_t a1, unsigned int a2, unsigned int a3) { HIPGEN_CALL(hip, "hipGraphicsSubResourceGetMappedArray", hipErrorInitializationError, hipGraphicsSubResourceGetMappedArray, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphicsResourceGetMappedPointer
     #define HIPGEN_DEF_hipGraphicsResourceGetMappedPointer
-    static inline hipError_t hipGraphicsResourceGetMappedPointer(void **a0, size_t *a1, hipGraphicsResource_t a2) {
-      typedef hipError_t (*hipgen_fn)(void **, size_t *, hipGraphicsResource_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphicsResourceGetMappedPointer");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphicsResourceGetMappedPointer(void **a0, size_t *a1, hipGraphicsResource_t a2) { HIPGEN_CALL(hip, "hipGraphicsResourceGetMappedPointer", hipErrorInitializationError, hipGraphicsResourceGetMappedPointer, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphicsUnmapResources
     #define HIPGEN_DEF_hipGraphicsUnmapResources
-    static inline hipError_t hipGraphicsUnmapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) {
-      typedef hipError_t (*hipgen_fn)(int, hipGraphicsResource_t *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphicsUnmapResources");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipGraphicsUnmapResources(int a0, hipGraphicsResource_t *a1, hipStream_t a2) { HIPGEN_CALL(hip, "hipGraphicsUnmapResources", hipErrorInitializationError, hipGraphicsUnmapResources, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphicsUnregisterResource
     #define HIPGEN_DEF_hipGraphicsUnregisterResource
-    static inline hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipGraphicsResource_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphicsUnregisterResource");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t a0) { HIPGEN_CALL(hip, "hipGraphicsUnregisterResource", hipErrorInitializationError, hipGraphicsUnregisterResource, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipCreateSurfaceObject
     #define HIPGEN_DEF_hipCreateSurfaceObject
-    static inline hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *a0, const hipResourceDesc *a1) {
-      typedef hipError_t (*hipgen_fn)(hipSurfaceObject_t *, const hipResourceDesc *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipCreateSurfaceObject");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *a0, const hipResourceDesc *a1) { HIPGEN_CALL(hip, "hipCreateSurfaceObject", hipErrorInitializationError, hipCreateSurfaceObject, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipDestroySurfaceObject
     #define HIPGEN_DEF_hipDestroySurfaceObject
-    static inline hipError_t hipDestroySurfaceObject(hipSurfaceObject_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipSurfaceObject_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipDestroySurfaceObject");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipDestroySurfaceObject(hipSurfaceObject_t a0) { HIPGEN_CALL(hip, "hipDestroySurfaceObject", hipErrorInitializationError, hipDestroySurfaceObject, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy_spt
     #define HIPGEN_DEF_hipMemcpy_spt
-    static inline hipError_t hipMemcpy_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemcpy_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3) { HIPGEN_CALL(hip, "hipMemcpy_spt", hipErrorInitializationError, hipMemcpy_spt, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyToSymbol_spt
     #define HIPGEN_DEF_hipMemcpyToSymbol_spt
-    static inline hipError_t hipMemcpyToSymbol_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
-      typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyToSymbol_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyToSymbol_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) { HIPGEN_CALL(hip, "hipMemcpyToSymbol_spt", hipErrorInitializationError, hipMemcpyToSymbol_spt, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyFromSymbol_spt
     #define HIPGEN_DEF_hipMemcpyFromSymbol_spt
-    static inline hipError_t hipMemcpyFromSymbol_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyFromSymbol_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyFromSymbol_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4) { HIPGEN_CALL(hip, "hipMemcpyFromSymbol_spt", hipErrorInitializationError, hipMemcpyFromSymbol_spt, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2D_spt
     #define HIPGEN_DEF_hipMemcpy2D_spt
-    static inline hipError_t hipMemcpy2D_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2D_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipError_t hipMemcpy2D_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6) { HIPGEN_CALL(hip, "hipMemcpy2D_spt", hipErrorInitializationError, hipMemcpy2D_spt, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DFromArray_spt
     #define HIPGEN_DEF_hipMemcpy2DFromArray_spt
-    static inline hipError_t hipMemcpy2DFromArray_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DFromArray_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipError_t hipMemcpy2DFromArray_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) { HIPGEN_CALL(hip, "hipMemcpy2DFromArray_spt", hipErrorInitializationError, hipMemcpy2DFromArray_spt, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy3D_spt
     #define HIPGEN_DEF_hipMemcpy3D_spt
-    static inline hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *a0) {
-      typedef hipError_t (*hipgen_fn)(const struct hipMemcpy3DParms *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy3D_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *a0) { HIPGEN_CALL(hip, "hipMemcpy3D_spt", hipErrorInitializationError, hipMemcpy3D_spt, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset_spt
     #define HIPGEN_DEF_hipMemset_spt
-    static inline hipError_t hipMemset_spt(void *a0, int a1, size_t a2) {
-      typedef hipError_t (*hipgen_fn)(void *, int, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemset_spt(void *a0, int a1, size_t a2) { HIPGEN_CALL(hip, "hipMemset_spt", hipErrorInitializationError, hipMemset_spt, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemsetAsync_spt
     #define HIPGEN_DEF_hipMemsetAsync_spt
-    static inline hipError_t hipMemsetAsync_spt(void *a0, int a1, size_t a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(void *, int, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemsetAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemsetAsync_spt(void *a0, int a1, size_t a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemsetAsync_spt", hipErrorInitializationError, hipMemsetAsync_spt, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset2D_spt
     #define HIPGEN_DEF_hipMemset2D_spt
-    static inline hipError_t hipMemset2D_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset2D_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemset2D_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4) { HIPGEN_CALL(hip, "hipMemset2D_spt", hipErrorInitializationError, hipMemset2D_spt, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset2DAsync_spt
     #define HIPGEN_DEF_hipMemset2DAsync_spt
-    static inline hipError_t hipMemset2DAsync_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, int, size_t, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset2DAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemset2DAsync_spt(void *a0, size_t a1, int a2, size_t a3, size_t a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipMemset2DAsync_spt", hipErrorInitializationError, hipMemset2DAsync_spt, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset3DAsync_spt
     #define HIPGEN_DEF_hipMemset3DAsync_spt
-    static inline hipError_t hipMemset3DAsync_spt(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) {
-      typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset3DAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipMemset3DAsync_spt(hipPitchedPtr a0, int a1, hipExtent a2, hipStream_t a3) { HIPGEN_CALL(hip, "hipMemset3DAsync_spt", hipErrorInitializationError, hipMemset3DAsync_spt, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipMemset3D_spt
     #define HIPGEN_DEF_hipMemset3D_spt
-    static inline hipError_t hipMemset3D_spt(hipPitchedPtr a0, int a1, hipExtent a2) {
-      typedef hipError_t (*hipgen_fn)(hipPitchedPtr, int, hipExtent);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemset3D_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipMemset3D_spt(hipPitchedPtr a0, int a1, hipExtent a2) { HIPGEN_CALL(hip, "hipMemset3D_spt", hipErrorInitializationError, hipMemset3D_spt, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyAsync_spt
     #define HIPGEN_DEF_hipMemcpyAsync_spt
-    static inline hipError_t hipMemcpyAsync_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipError_t hipMemcpyAsync_spt(void *a0, const void *a1, size_t a2, hipMemcpyKind a3, hipStream_t a4) { HIPGEN_CALL(hip, "hipMemcpyAsync_spt", hipErrorInitializationError, hipMemcpyAsync_spt, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy3DAsync_spt
     #define HIPGEN_DEF_hipMemcpy3DAsync_spt
-    static inline hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(const hipMemcpy3DParms *, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy3DAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipMemcpy3DAsync_spt", hipErrorInitializationError, hipMemcpy3DAsync_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DAsync_spt
     #define HIPGEN_DEF_hipMemcpy2DAsync_spt
-    static inline hipError_t hipMemcpy2DAsync_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipError_t hipMemcpy2DAsync_spt(void *a0, size_t a1, const void *a2, size_t a3, size_t a4, size_t a5, hipMemcpyKind a6, hipStream_t a7) { HIPGEN_CALL(hip, "hipMemcpy2DAsync_spt", hipErrorInitializationError, hipMemcpy2DAsync_spt, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyFromSymbolAsync_spt
     #define HIPGEN_DEF_hipMemcpyFromSymbolAsync_spt
-    static inline hipError_t hipMemcpyFromSymbolAsync_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyFromSymbolAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyFromSymbolAsync_spt(void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipMemcpyFromSymbolAsync_spt", hipErrorInitializationError, hipMemcpyFromSymbolAsync_spt, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyToSymbolAsync_spt
     #define HIPGEN_DEF_hipMemcpyToSymbolAsync_spt
-    static inline hipError_t hipMemcpyToSymbolAsync_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(const void *, const void *, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyToSymbolAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyToSymbolAsync_spt(const void *a0, const void *a1, size_t a2, size_t a3, hipMemcpyKind a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipMemcpyToSymbolAsync_spt", hipErrorInitializationError, hipMemcpyToSymbolAsync_spt, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpyFromArray_spt
     #define HIPGEN_DEF_hipMemcpyFromArray_spt
-    static inline hipError_t hipMemcpyFromArray_spt(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) {
-      typedef hipError_t (*hipgen_fn)(void *, hipArray_const_t, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpyFromArray_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipMemcpyFromArray_spt(void *a0, hipArray_const_t a1, size_t a2, size_t a3, size_t a4, hipMemcpyKind a5) { HIPGEN_CALL(hip, "hipMemcpyFromArray_spt", hipErrorInitializationError, hipMemcpyFromArray_spt, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DToArray_spt
     #define HIPGEN_DEF_hipMemcpy2DToArray_spt
-    static inline hipError_t hipMemcpy2DToArray_spt(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) {
-      typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DToArray_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipError_t hipMemcpy2DToArray_spt(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7) { HIPGEN_CALL(hip, "hipMemcpy2DToArray_spt", hipErrorInitializationError, hipMemcpy2DToArray_spt, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DFromArrayAsync_spt
     #define HIPGEN_DEF_hipMemcpy2DFromArrayAsync_spt
-    static inline hipError_t hipMemcpy2DFromArrayAsync_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
-      typedef hipError_t (*hipgen_fn)(void *, size_t, hipArray_const_t, size_t, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DFromArrayAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipError_t hipMemcpy2DFromArrayAsync_spt(void *a0, size_t a1, hipArray_const_t a2, size_t a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) { HIPGEN_CALL(hip, "hipMemcpy2DFromArrayAsync_spt", hipErrorInitializationError, hipMemcpy2DFromArrayAsync_spt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipMemcpy2DToArrayAsync_spt
     #define HIPGEN_DEF_hipMemcpy2DToArrayAsync_spt
-    static inline hipError_t hipMemcpy2DToArrayAsync_spt(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) {
-      typedef hipError_t (*hipgen_fn)(hipArray *, size_t, size_t, const void *, size_t, size_t, size_t, hipMemcpyKind, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipMemcpy2DToArrayAsync_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipError_t hipMemcpy2DToArrayAsync_spt(hipArray *a0, size_t a1, size_t a2, const void *a3, size_t a4, size_t a5, size_t a6, hipMemcpyKind a7, hipStream_t a8) { HIPGEN_CALL(hip, "hipMemcpy2DToArrayAsync_spt", hipErrorInitializationError, hipMemcpy2DToArrayAsync_spt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamQuery_spt
     #define HIPGEN_DEF_hipStreamQuery_spt
-    static inline hipError_t hipStreamQuery_spt(hipStream_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamQuery_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipStreamQuery_spt(hipStream_t a0) { HIPGEN_CALL(hip, "hipStreamQuery_spt", hipErrorInitializationError, hipStreamQuery_spt, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamSynchronize_spt
     #define HIPGEN_DEF_hipStreamSynchronize_spt
-    static inline hipError_t hipStreamSynchronize_spt(hipStream_t a0) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamSynchronize_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipError_t hipStreamSynchronize_spt(hipStream_t a0) { HIPGEN_CALL(hip, "hipStreamSynchronize_spt", hipErrorInitializationError, hipStreamSynchronize_spt, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetPriority_spt
     #define HIPGEN_DEF_hipStreamGetPriority_spt
-    static inline hipError_t hipStreamGetPriority_spt(hipStream_t a0, int *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetPriority_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamGetPriority_spt(hipStream_t a0, int *a1) { HIPGEN_CALL(hip, "hipStreamGetPriority_spt", hipErrorInitializationError, hipStreamGetPriority_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamWaitEvent_spt
     #define HIPGEN_DEF_hipStreamWaitEvent_spt
-    static inline hipError_t hipStreamWaitEvent_spt(hipStream_t a0, hipEvent_t a1, unsigned int a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipEvent_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamWaitEvent_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipStreamWaitEvent_spt(hipStream_t a0, hipEvent_t a1, unsigned int a2) { HIPGEN_CALL(hip, "hipStreamWaitEvent_spt", hipErrorInitializationError, hipStreamWaitEvent_spt, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetFlags_spt
     #define HIPGEN_DEF_hipStreamGetFlags_spt
-    static inline hipError_t hipStreamGetFlags_spt(hipStream_t a0, unsigned int *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, unsigned int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetFlags_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamGetFlags_spt(hipStream_t a0, unsigned int *a1) { HIPGEN_CALL(hip, "hipStreamGetFlags_spt", hipErrorInitializationError, hipStreamGetFlags_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamAddCallback_spt
     #define HIPGEN_DEF_hipStreamAddCallback_spt
-    static inline hipError_t hipStreamAddCallback_spt(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCallback_t, void *, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamAddCallback_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipError_t hipStreamAddCallback_spt(hipStream_t a0, hipStreamCallback_t a1, void *a2, unsigned int a3) { HIPGEN_CALL(hip, "hipStreamAddCallback_spt", hipErrorInitializationError, hipStreamAddCallback_spt, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipEventRecord_spt
     #define HIPGEN_DEF_hipEventRecord_spt
-    static inline hipError_t hipEventRecord_spt(hipEvent_t a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipEvent_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipEventRecord_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipEventRecord_spt(hipEvent_t a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipEventRecord_spt", hipErrorInitializationError, hipEventRecord_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchCooperativeKernel_spt
     #define HIPGEN_DEF_hipLaunchCooperativeKernel_spt
-    static inline hipError_t hipLaunchCooperativeKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, uint32_t a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, uint32_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchCooperativeKernel_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipLaunchCooperativeKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, uint32_t a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipLaunchCooperativeKernel_spt", hipErrorInitializationError, hipLaunchCooperativeKernel_spt, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchKernel_spt
     #define HIPGEN_DEF_hipLaunchKernel_spt
-    static inline hipError_t hipLaunchKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) {
-      typedef hipError_t (*hipgen_fn)(const void *, dim3, dim3, void **, size_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchKernel_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipLaunchKernel_spt(const void *a0, dim3 a1, dim3 a2, void **a3, size_t a4, hipStream_t a5) { HIPGEN_CALL(hip, "hipLaunchKernel_spt", hipErrorInitializationError, hipLaunchKernel_spt, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipGraphLaunch_spt
     #define HIPGEN_DEF_hipGraphLaunch_spt
-    static inline hipError_t hipGraphLaunch_spt(hipGraphExec_t a0, hipStream_t a1) {
-      typedef hipError_t (*hipgen_fn)(hipGraphExec_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipGraphLaunch_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipGraphLaunch_spt(hipGraphExec_t a0, hipStream_t a1) { HIPGEN_CALL(hip, "hipGraphLaunch_spt", hipErrorInitializationError, hipGraphLaunch_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamBeginCapture_spt
     #define HIPGEN_DEF_hipStreamBeginCapture_spt
-    static inline hipError_t hipStreamBeginCapture_spt(hipStream_t a0, hipStreamCaptureMode a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureMode);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamBeginCapture_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamBeginCapture_spt(hipStream_t a0, hipStreamCaptureMode a1) { HIPGEN_CALL(hip, "hipStreamBeginCapture_spt", hipErrorInitializationError, hipStreamBeginCapture_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamEndCapture_spt
     #define HIPGEN_DEF_hipStreamEndCapture_spt
-    static inline hipError_t hipStreamEndCapture_spt(hipStream_t a0, hipGraph_t *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipGraph_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamEndCapture_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamEndCapture_spt(hipStream_t a0, hipGraph_t *a1) { HIPGEN_CALL(hip, "hipStreamEndCapture_spt", hipErrorInitializationError, hipStreamEndCapture_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamIsCapturing_spt
     #define HIPGEN_DEF_hipStreamIsCapturing_spt
-    static inline hipError_t hipStreamIsCapturing_spt(hipStream_t a0, hipStreamCaptureStatus *a1) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamIsCapturing_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipError_t hipStreamIsCapturing_spt(hipStream_t a0, hipStreamCaptureStatus *a1) { HIPGEN_CALL(hip, "hipStreamIsCapturing_spt", hipErrorInitializationError, hipStreamIsCapturing_spt, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_spt
     #define HIPGEN_DEF_hipStreamGetCaptureInfo_spt
-    static inline hipError_t hipStreamGetCaptureInfo_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetCaptureInfo_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipStreamGetCaptureInfo_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2) { HIPGEN_CALL(hip, "hipStreamGetCaptureInfo_spt", hipErrorInitializationError, hipStreamGetCaptureInfo_spt, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipStreamGetCaptureInfo_v2_spt
     #define HIPGEN_DEF_hipStreamGetCaptureInfo_v2_spt
-    static inline hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *, const hipGraphNode_t **, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipStreamGetCaptureInfo_v2_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t a0, hipStreamCaptureStatus *a1, unsigned long long *a2, hipGraph_t *a3, const hipGraphNode_t **a4, size_t *a5) { HIPGEN_CALL(hip, "hipStreamGetCaptureInfo_v2_spt", hipErrorInitializationError, hipStreamGetCaptureInfo_v2_spt, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipLaunchHostFunc_spt
     #define HIPGEN_DEF_hipLaunchHostFunc_spt
-    static inline hipError_t hipLaunchHostFunc_spt(hipStream_t a0, hipHostFn_t a1, void *a2) {
-      typedef hipError_t (*hipgen_fn)(hipStream_t, hipHostFn_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hip("hipLaunchHostFunc_spt");
-        if (!g) return hipErrorInitializationError;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipError_t hipLaunchHostFunc_spt(hipStream_t a0, hipHostFn_t a1, void *a2) { HIPGEN_CALL(hip, "hipLaunchHostFunc_spt", hipErrorInitializationError, hipLaunchHostFunc_spt, a0, a1, a2) }
     #endif
     #endif
     """

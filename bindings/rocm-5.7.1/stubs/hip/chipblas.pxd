@@ -36,6 +36,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hipblas(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -181,8893 +201,2543 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hipblasCreate
     #define HIPGEN_DEF_hipblasCreate
-    static inline hipblasStatus_t hipblasCreate(hipblasHandle_t *a0) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCreate");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipblasStatus_t hipblasCreate(hipblasHandle_t *a0) { HIPGEN_CALL(hipblas, "hipblasCreate", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDestroy
     #define HIPGEN_DEF_hipblasDestroy
-    static inline hipblasStatus_t hipblasDestroy(hipblasHandle_t a0) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDestroy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipblasStatus_t hipblasDestroy(hipblasHandle_t a0) { HIPGEN_CALL(hipblas, "hipblasDestroy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetStream
     #define HIPGEN_DEF_hipblasSetStream
-    static inline hipblasStatus_t hipblasSetStream(hipblasHandle_t a0, hipStream_t a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetStream");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasSetStream(hipblasHandle_t a0, hipStream_t a1) { HIPGEN_CALL(hipblas, "hipblasSetStream", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetStream
     #define HIPGEN_DEF_hipblasGetStream
-    static inline hipblasStatus_t hipblasGetStream(hipblasHandle_t a0, hipStream_t *a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipStream_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetStream");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasGetStream(hipblasHandle_t a0, hipStream_t *a1) { HIPGEN_CALL(hipblas, "hipblasGetStream", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetPointerMode
     #define HIPGEN_DEF_hipblasSetPointerMode
-    static inline hipblasStatus_t hipblasSetPointerMode(hipblasHandle_t a0, hipblasPointerMode_t a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasPointerMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetPointerMode");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasSetPointerMode(hipblasHandle_t a0, hipblasPointerMode_t a1) { HIPGEN_CALL(hipblas, "hipblasSetPointerMode", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetPointerMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetPointerMode
     #define HIPGEN_DEF_hipblasGetPointerMode
-    static inline hipblasStatus_t hipblasGetPointerMode(hipblasHandle_t a0, hipblasPointerMode_t *a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasPointerMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetPointerMode");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasGetPointerMode(hipblasHandle_t a0, hipblasPointerMode_t *a1) { HIPGEN_CALL(hipblas, "hipblasGetPointerMode", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetPointerMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetInt8Datatype
     #define HIPGEN_DEF_hipblasSetInt8Datatype
-    static inline hipblasStatus_t hipblasSetInt8Datatype(hipblasHandle_t a0, hipblasInt8Datatype_t a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasInt8Datatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetInt8Datatype");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasSetInt8Datatype(hipblasHandle_t a0, hipblasInt8Datatype_t a1) { HIPGEN_CALL(hipblas, "hipblasSetInt8Datatype", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetInt8Datatype, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetInt8Datatype
     #define HIPGEN_DEF_hipblasGetInt8Datatype
-    static inline hipblasStatus_t hipblasGetInt8Datatype(hipblasHandle_t a0, hipblasInt8Datatype_t *a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasInt8Datatype_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetInt8Datatype");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasGetInt8Datatype(hipblasHandle_t a0, hipblasInt8Datatype_t *a1) { HIPGEN_CALL(hipblas, "hipblasGetInt8Datatype", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetInt8Datatype, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetVector
     #define HIPGEN_DEF_hipblasSetVector
-    static inline hipblasStatus_t hipblasSetVector(int a0, int a1, const void *a2, int a3, void *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetVector");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSetVector(int a0, int a1, const void *a2, int a3, void *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasSetVector", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetVector, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetVector
     #define HIPGEN_DEF_hipblasGetVector
-    static inline hipblasStatus_t hipblasGetVector(int a0, int a1, const void *a2, int a3, void *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetVector");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasGetVector(int a0, int a1, const void *a2, int a3, void *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasGetVector", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetVector, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetMatrix
     #define HIPGEN_DEF_hipblasSetMatrix
-    static inline hipblasStatus_t hipblasSetMatrix(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetMatrix");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSetMatrix(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasSetMatrix", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetMatrix, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetMatrix
     #define HIPGEN_DEF_hipblasGetMatrix
-    static inline hipblasStatus_t hipblasGetMatrix(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetMatrix");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasGetMatrix(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasGetMatrix", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetMatrix, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetVectorAsync
     #define HIPGEN_DEF_hipblasSetVectorAsync
-    static inline hipblasStatus_t hipblasSetVectorAsync(int a0, int a1, const void *a2, int a3, void *a4, int a5, hipStream_t a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetVectorAsync");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSetVectorAsync(int a0, int a1, const void *a2, int a3, void *a4, int a5, hipStream_t a6) { HIPGEN_CALL(hipblas, "hipblasSetVectorAsync", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetVectorAsync, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetVectorAsync
     #define HIPGEN_DEF_hipblasGetVectorAsync
-    static inline hipblasStatus_t hipblasGetVectorAsync(int a0, int a1, const void *a2, int a3, void *a4, int a5, hipStream_t a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, const void *, int, void *, int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetVectorAsync");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasGetVectorAsync(int a0, int a1, const void *a2, int a3, void *a4, int a5, hipStream_t a6) { HIPGEN_CALL(hipblas, "hipblasGetVectorAsync", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetVectorAsync, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetMatrixAsync
     #define HIPGEN_DEF_hipblasSetMatrixAsync
-    static inline hipblasStatus_t hipblasSetMatrixAsync(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6, hipStream_t a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetMatrixAsync");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSetMatrixAsync(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6, hipStream_t a7) { HIPGEN_CALL(hipblas, "hipblasSetMatrixAsync", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetMatrixAsync, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetMatrixAsync
     #define HIPGEN_DEF_hipblasGetMatrixAsync
-    static inline hipblasStatus_t hipblasGetMatrixAsync(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6, hipStream_t a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(int, int, int, const void *, int, void *, int, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetMatrixAsync");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasGetMatrixAsync(int a0, int a1, int a2, const void *a3, int a4, void *a5, int a6, hipStream_t a7) { HIPGEN_CALL(hipblas, "hipblasGetMatrixAsync", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetMatrixAsync, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSetAtomicsMode
     #define HIPGEN_DEF_hipblasSetAtomicsMode
-    static inline hipblasStatus_t hipblasSetAtomicsMode(hipblasHandle_t a0, hipblasAtomicsMode_t a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasAtomicsMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSetAtomicsMode");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasSetAtomicsMode(hipblasHandle_t a0, hipblasAtomicsMode_t a1) { HIPGEN_CALL(hipblas, "hipblasSetAtomicsMode", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSetAtomicsMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGetAtomicsMode
     #define HIPGEN_DEF_hipblasGetAtomicsMode
-    static inline hipblasStatus_t hipblasGetAtomicsMode(hipblasHandle_t a0, hipblasAtomicsMode_t *a1) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasAtomicsMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGetAtomicsMode");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipblasStatus_t hipblasGetAtomicsMode(hipblasHandle_t a0, hipblasAtomicsMode_t *a1) { HIPGEN_CALL(hipblas, "hipblasGetAtomicsMode", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGetAtomicsMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIsamax
     #define HIPGEN_DEF_hipblasIsamax
-    static inline hipblasStatus_t hipblasIsamax(hipblasHandle_t a0, int a1, const float *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIsamax");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIsamax(hipblasHandle_t a0, int a1, const float *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIsamax", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIsamax, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIdamax
     #define HIPGEN_DEF_hipblasIdamax
-    static inline hipblasStatus_t hipblasIdamax(hipblasHandle_t a0, int a1, const double *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIdamax");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIdamax(hipblasHandle_t a0, int a1, const double *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIdamax", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIdamax, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIcamax
     #define HIPGEN_DEF_hipblasIcamax
-    static inline hipblasStatus_t hipblasIcamax(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIcamax");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIcamax(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIcamax", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIcamax, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIzamax
     #define HIPGEN_DEF_hipblasIzamax
-    static inline hipblasStatus_t hipblasIzamax(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIzamax");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIzamax(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIzamax", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIzamax, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIsamaxBatched
     #define HIPGEN_DEF_hipblasIsamaxBatched
-    static inline hipblasStatus_t hipblasIsamaxBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIsamaxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIsamaxBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIsamaxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIsamaxBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIdamaxBatched
     #define HIPGEN_DEF_hipblasIdamaxBatched
-    static inline hipblasStatus_t hipblasIdamaxBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIdamaxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIdamaxBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIdamaxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIdamaxBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIcamaxBatched
     #define HIPGEN_DEF_hipblasIcamaxBatched
-    static inline hipblasStatus_t hipblasIcamaxBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIcamaxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIcamaxBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIcamaxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIcamaxBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIzamaxBatched
     #define HIPGEN_DEF_hipblasIzamaxBatched
-    static inline hipblasStatus_t hipblasIzamaxBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIzamaxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIzamaxBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIzamaxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIzamaxBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIsamaxStridedBatched
     #define HIPGEN_DEF_hipblasIsamaxStridedBatched
-    static inline hipblasStatus_t hipblasIsamaxStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIsamaxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIsamaxStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIsamaxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIsamaxStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIdamaxStridedBatched
     #define HIPGEN_DEF_hipblasIdamaxStridedBatched
-    static inline hipblasStatus_t hipblasIdamaxStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIdamaxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIdamaxStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIdamaxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIdamaxStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIcamaxStridedBatched
     #define HIPGEN_DEF_hipblasIcamaxStridedBatched
-    static inline hipblasStatus_t hipblasIcamaxStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIcamaxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIcamaxStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIcamaxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIcamaxStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIzamaxStridedBatched
     #define HIPGEN_DEF_hipblasIzamaxStridedBatched
-    static inline hipblasStatus_t hipblasIzamaxStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIzamaxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIzamaxStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIzamaxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIzamaxStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIsamin
     #define HIPGEN_DEF_hipblasIsamin
-    static inline hipblasStatus_t hipblasIsamin(hipblasHandle_t a0, int a1, const float *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIsamin");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIsamin(hipblasHandle_t a0, int a1, const float *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIsamin", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIsamin, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIdamin
     #define HIPGEN_DEF_hipblasIdamin
-    static inline hipblasStatus_t hipblasIdamin(hipblasHandle_t a0, int a1, const double *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIdamin");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIdamin(hipblasHandle_t a0, int a1, const double *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIdamin", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIdamin, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIcamin
     #define HIPGEN_DEF_hipblasIcamin
-    static inline hipblasStatus_t hipblasIcamin(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIcamin");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIcamin(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIcamin", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIcamin, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIzamin
     #define HIPGEN_DEF_hipblasIzamin
-    static inline hipblasStatus_t hipblasIzamin(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIzamin");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasIzamin(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int *a4) { HIPGEN_CALL(hipblas, "hipblasIzamin", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIzamin, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIsaminBatched
     #define HIPGEN_DEF_hipblasIsaminBatched
-    static inline hipblasStatus_t hipblasIsaminBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIsaminBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIsaminBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIsaminBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIsaminBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIdaminBatched
     #define HIPGEN_DEF_hipblasIdaminBatched
-    static inline hipblasStatus_t hipblasIdaminBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIdaminBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIdaminBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIdaminBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIdaminBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIcaminBatched
     #define HIPGEN_DEF_hipblasIcaminBatched
-    static inline hipblasStatus_t hipblasIcaminBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIcaminBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIcaminBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIcaminBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIcaminBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIzaminBatched
     #define HIPGEN_DEF_hipblasIzaminBatched
-    static inline hipblasStatus_t hipblasIzaminBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIzaminBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasIzaminBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasIzaminBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIzaminBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIsaminStridedBatched
     #define HIPGEN_DEF_hipblasIsaminStridedBatched
-    static inline hipblasStatus_t hipblasIsaminStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIsaminStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIsaminStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIsaminStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIsaminStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIdaminStridedBatched
     #define HIPGEN_DEF_hipblasIdaminStridedBatched
-    static inline hipblasStatus_t hipblasIdaminStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIdaminStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIdaminStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIdaminStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIdaminStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIcaminStridedBatched
     #define HIPGEN_DEF_hipblasIcaminStridedBatched
-    static inline hipblasStatus_t hipblasIcaminStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIcaminStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIcaminStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIcaminStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIcaminStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasIzaminStridedBatched
     #define HIPGEN_DEF_hipblasIzaminStridedBatched
-    static inline hipblasStatus_t hipblasIzaminStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasIzaminStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasIzaminStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasIzaminStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasIzaminStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSasum
     #define HIPGEN_DEF_hipblasSasum
-    static inline hipblasStatus_t hipblasSasum(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSasum");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasSasum(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4) { HIPGEN_CALL(hipblas, "hipblasSasum", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSasum, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDasum
     #define HIPGEN_DEF_hipblasDasum
-    static inline hipblasStatus_t hipblasDasum(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDasum");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasDasum(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4) { HIPGEN_CALL(hipblas, "hipblasDasum", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDasum, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScasum
     #define HIPGEN_DEF_hipblasScasum
-    static inline hipblasStatus_t hipblasScasum(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, float *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScasum");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasScasum(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, float *a4) { HIPGEN_CALL(hipblas, "hipblasScasum", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScasum, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDzasum
     #define HIPGEN_DEF_hipblasDzasum
-    static inline hipblasStatus_t hipblasDzasum(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, double *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDzasum");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasDzasum(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, double *a4) { HIPGEN_CALL(hipblas, "hipblasDzasum", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDzasum, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSasumBatched
     #define HIPGEN_DEF_hipblasSasumBatched
-    static inline hipblasStatus_t hipblasSasumBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSasumBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSasumBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, float *a5) { HIPGEN_CALL(hipblas, "hipblasSasumBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSasumBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDasumBatched
     #define HIPGEN_DEF_hipblasDasumBatched
-    static inline hipblasStatus_t hipblasDasumBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDasumBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDasumBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, double *a5) { HIPGEN_CALL(hipblas, "hipblasDasumBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDasumBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScasumBatched
     #define HIPGEN_DEF_hipblasScasumBatched
-    static inline hipblasStatus_t hipblasScasumBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScasumBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasScasumBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, float *a5) { HIPGEN_CALL(hipblas, "hipblasScasumBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScasumBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDzasumBatched
     #define HIPGEN_DEF_hipblasDzasumBatched
-    static inline hipblasStatus_t hipblasDzasumBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDzasumBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDzasumBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, double *a5) { HIPGEN_CALL(hipblas, "hipblasDzasumBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDzasumBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSasumStridedBatched
     #define HIPGEN_DEF_hipblasSasumStridedBatched
-    static inline hipblasStatus_t hipblasSasumStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, float *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSasumStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSasumStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, float *a6) { HIPGEN_CALL(hipblas, "hipblasSasumStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSasumStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDasumStridedBatched
     #define HIPGEN_DEF_hipblasDasumStridedBatched
-    static inline hipblasStatus_t hipblasDasumStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, double *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDasumStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDasumStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, double *a6) { HIPGEN_CALL(hipblas, "hipblasDasumStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDasumStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScasumStridedBatched
     #define HIPGEN_DEF_hipblasScasumStridedBatched
-    static inline hipblasStatus_t hipblasScasumStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, float *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScasumStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasScasumStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, float *a6) { HIPGEN_CALL(hipblas, "hipblasScasumStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScasumStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDzasumStridedBatched
     #define HIPGEN_DEF_hipblasDzasumStridedBatched
-    static inline hipblasStatus_t hipblasDzasumStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, double *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDzasumStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDzasumStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, double *a6) { HIPGEN_CALL(hipblas, "hipblasDzasumStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDzasumStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHaxpy
     #define HIPGEN_DEF_hipblasHaxpy
-    static inline hipblasStatus_t hipblasHaxpy(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *a3, int a4, uint16_t *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, const uint16_t *, int, uint16_t *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHaxpy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasHaxpy(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *a3, int a4, uint16_t *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasHaxpy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHaxpy, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSaxpy
     #define HIPGEN_DEF_hipblasSaxpy
-    static inline hipblasStatus_t hipblasSaxpy(hipblasHandle_t a0, int a1, const float *a2, const float *a3, int a4, float *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSaxpy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSaxpy(hipblasHandle_t a0, int a1, const float *a2, const float *a3, int a4, float *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasSaxpy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSaxpy, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDaxpy
     #define HIPGEN_DEF_hipblasDaxpy
-    static inline hipblasStatus_t hipblasDaxpy(hipblasHandle_t a0, int a1, const double *a2, const double *a3, int a4, double *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDaxpy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDaxpy(hipblasHandle_t a0, int a1, const double *a2, const double *a3, int a4, double *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasDaxpy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDaxpy, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCaxpy
     #define HIPGEN_DEF_hipblasCaxpy
-    static inline hipblasStatus_t hipblasCaxpy(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *a3, int a4, hipblasComplex *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCaxpy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCaxpy(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *a3, int a4, hipblasComplex *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasCaxpy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCaxpy, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZaxpy
     #define HIPGEN_DEF_hipblasZaxpy
-    static inline hipblasStatus_t hipblasZaxpy(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *a3, int a4, hipblasDoubleComplex *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZaxpy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZaxpy(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *a3, int a4, hipblasDoubleComplex *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasZaxpy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZaxpy, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHaxpyBatched
     #define HIPGEN_DEF_hipblasHaxpyBatched
-    static inline hipblasStatus_t hipblasHaxpyBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *const *a3, int a4, uint16_t *const *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, const uint16_t *const *, int, uint16_t *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHaxpyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasHaxpyBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *const *a3, int a4, uint16_t *const *a5, int a6, int a7) { HIPGEN_CALL(hipblas, "hipblasHaxpyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHaxpyBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSaxpyBatched
     #define HIPGEN_DEF_hipblasSaxpyBatched
-    static inline hipblasStatus_t hipblasSaxpyBatched(hipblasHandle_t a0, int a1, const float *a2, const float *const *a3, int a4, float *const *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSaxpyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSaxpyBatched(hipblasHandle_t a0, int a1, const float *a2, const float *const *a3, int a4, float *const *a5, int a6, int a7) { HIPGEN_CALL(hipblas, "hipblasSaxpyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSaxpyBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDaxpyBatched
     #define HIPGEN_DEF_hipblasDaxpyBatched
-    static inline hipblasStatus_t hipblasDaxpyBatched(hipblasHandle_t a0, int a1, const double *a2, const double *const *a3, int a4, double *const *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDaxpyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDaxpyBatched(hipblasHandle_t a0, int a1, const double *a2, const double *const *a3, int a4, double *const *a5, int a6, int a7) { HIPGEN_CALL(hipblas, "hipblasDaxpyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDaxpyBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCaxpyBatched
     #define HIPGEN_DEF_hipblasCaxpyBatched
-    static inline hipblasStatus_t hipblasCaxpyBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *const *a3, int a4, hipblasComplex *const *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCaxpyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCaxpyBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *const *a3, int a4, hipblasComplex *const *a5, int a6, int a7) { HIPGEN_CALL(hipblas, "hipblasCaxpyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCaxpyBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZaxpyBatched
     #define HIPGEN_DEF_hipblasZaxpyBatched
-    static inline hipblasStatus_t hipblasZaxpyBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *const *a3, int a4, hipblasDoubleComplex *const *a5, int a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZaxpyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZaxpyBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *const *a3, int a4, hipblasDoubleComplex *const *a5, int a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZaxpyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZaxpyBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHaxpyStridedBatched
     #define HIPGEN_DEF_hipblasHaxpyStridedBatched
-    static inline hipblasStatus_t hipblasHaxpyStridedBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *a3, int a4, int64_t a5, uint16_t *a6, int a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, const uint16_t *, int, int64_t, uint16_t *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHaxpyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasHaxpyStridedBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, const uint16_t *a3, int a4, int64_t a5, uint16_t *a6, int a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasHaxpyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHaxpyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSaxpyStridedBatched
     #define HIPGEN_DEF_hipblasSaxpyStridedBatched
-    static inline hipblasStatus_t hipblasSaxpyStridedBatched(hipblasHandle_t a0, int a1, const float *a2, const float *a3, int a4, int64_t a5, float *a6, int a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSaxpyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSaxpyStridedBatched(hipblasHandle_t a0, int a1, const float *a2, const float *a3, int a4, int64_t a5, float *a6, int a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSaxpyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSaxpyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDaxpyStridedBatched
     #define HIPGEN_DEF_hipblasDaxpyStridedBatched
-    static inline hipblasStatus_t hipblasDaxpyStridedBatched(hipblasHandle_t a0, int a1, const double *a2, const double *a3, int a4, int64_t a5, double *a6, int a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDaxpyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDaxpyStridedBatched(hipblasHandle_t a0, int a1, const double *a2, const double *a3, int a4, int64_t a5, double *a6, int a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDaxpyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDaxpyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCaxpyStridedBatched
     #define HIPGEN_DEF_hipblasCaxpyStridedBatched
-    static inline hipblasStatus_t hipblasCaxpyStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *a3, int a4, int64_t a5, hipblasComplex *a6, int a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCaxpyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCaxpyStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, const hipblasComplex *a3, int a4, int64_t a5, hipblasComplex *a6, int a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCaxpyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCaxpyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZaxpyStridedBatched
     #define HIPGEN_DEF_hipblasZaxpyStridedBatched
-    static inline hipblasStatus_t hipblasZaxpyStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *a3, int a4, int64_t a5, hipblasDoubleComplex *a6, int a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZaxpyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZaxpyStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, const hipblasDoubleComplex *a3, int a4, int64_t a5, hipblasDoubleComplex *a6, int a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZaxpyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZaxpyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScopy
     #define HIPGEN_DEF_hipblasScopy
-    static inline hipblasStatus_t hipblasScopy(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScopy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasScopy(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasScopy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScopy, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDcopy
     #define HIPGEN_DEF_hipblasDcopy
-    static inline hipblasStatus_t hipblasDcopy(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDcopy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDcopy(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasDcopy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDcopy, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCcopy
     #define HIPGEN_DEF_hipblasCcopy
-    static inline hipblasStatus_t hipblasCcopy(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, hipblasComplex *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCcopy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasCcopy(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, hipblasComplex *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasCcopy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCcopy, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZcopy
     #define HIPGEN_DEF_hipblasZcopy
-    static inline hipblasStatus_t hipblasZcopy(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZcopy");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasZcopy(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasZcopy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZcopy, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScopyBatched
     #define HIPGEN_DEF_hipblasScopyBatched
-    static inline hipblasStatus_t hipblasScopyBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, float *const *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScopyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasScopyBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, float *const *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasScopyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScopyBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDcopyBatched
     #define HIPGEN_DEF_hipblasDcopyBatched
-    static inline hipblasStatus_t hipblasDcopyBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, double *const *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDcopyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDcopyBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, double *const *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasDcopyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDcopyBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCcopyBatched
     #define HIPGEN_DEF_hipblasCcopyBatched
-    static inline hipblasStatus_t hipblasCcopyBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCcopyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCcopyBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasCcopyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCcopyBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZcopyBatched
     #define HIPGEN_DEF_hipblasZcopyBatched
-    static inline hipblasStatus_t hipblasZcopyBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZcopyBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZcopyBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasZcopyBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZcopyBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScopyStridedBatched
     #define HIPGEN_DEF_hipblasScopyStridedBatched
-    static inline hipblasStatus_t hipblasScopyStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScopyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasScopyStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasScopyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScopyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDcopyStridedBatched
     #define HIPGEN_DEF_hipblasDcopyStridedBatched
-    static inline hipblasStatus_t hipblasDcopyStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDcopyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDcopyStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDcopyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDcopyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCcopyStridedBatched
     #define HIPGEN_DEF_hipblasCcopyStridedBatched
-    static inline hipblasStatus_t hipblasCcopyStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCcopyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCcopyStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCcopyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCcopyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZcopyStridedBatched
     #define HIPGEN_DEF_hipblasZcopyStridedBatched
-    static inline hipblasStatus_t hipblasZcopyStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZcopyStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZcopyStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZcopyStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZcopyStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHdot
     #define HIPGEN_DEF_hipblasHdot
-    static inline hipblasStatus_t hipblasHdot(hipblasHandle_t a0, int a1, const uint16_t *a2, int a3, const uint16_t *a4, int a5, uint16_t *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, int, const uint16_t *, int, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHdot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasHdot(hipblasHandle_t a0, int a1, const uint16_t *a2, int a3, const uint16_t *a4, int a5, uint16_t *a6) { HIPGEN_CALL(hipblas, "hipblasHdot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHdot, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasBfdot
     #define HIPGEN_DEF_hipblasBfdot
-    static inline hipblasStatus_t hipblasBfdot(hipblasHandle_t a0, int a1, const hipblasBfloat16 *a2, int a3, const hipblasBfloat16 *a4, int a5, hipblasBfloat16 *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasBfloat16 *, int, const hipblasBfloat16 *, int, hipblasBfloat16 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasBfdot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasBfdot(hipblasHandle_t a0, int a1, const hipblasBfloat16 *a2, int a3, const hipblasBfloat16 *a4, int a5, hipblasBfloat16 *a6) { HIPGEN_CALL(hipblas, "hipblasBfdot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasBfdot, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSdot
     #define HIPGEN_DEF_hipblasSdot
-    static inline hipblasStatus_t hipblasSdot(hipblasHandle_t a0, int a1, const float *a2, int a3, const float *a4, int a5, float *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, const float *, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSdot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSdot(hipblasHandle_t a0, int a1, const float *a2, int a3, const float *a4, int a5, float *a6) { HIPGEN_CALL(hipblas, "hipblasSdot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSdot, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDdot
     #define HIPGEN_DEF_hipblasDdot
-    static inline hipblasStatus_t hipblasDdot(hipblasHandle_t a0, int a1, const double *a2, int a3, const double *a4, int a5, double *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, const double *, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDdot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDdot(hipblasHandle_t a0, int a1, const double *a2, int a3, const double *a4, int a5, double *a6) { HIPGEN_CALL(hipblas, "hipblasDdot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDdot, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdotc
     #define HIPGEN_DEF_hipblasCdotc
-    static inline hipblasStatus_t hipblasCdotc(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdotc");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCdotc(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) { HIPGEN_CALL(hipblas, "hipblasCdotc", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdotc, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdotu
     #define HIPGEN_DEF_hipblasCdotu
-    static inline hipblasStatus_t hipblasCdotu(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdotu");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCdotu(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) { HIPGEN_CALL(hipblas, "hipblasCdotu", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdotu, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdotc
     #define HIPGEN_DEF_hipblasZdotc
-    static inline hipblasStatus_t hipblasZdotc(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdotc");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZdotc(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) { HIPGEN_CALL(hipblas, "hipblasZdotc", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdotc, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdotu
     #define HIPGEN_DEF_hipblasZdotu
-    static inline hipblasStatus_t hipblasZdotu(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdotu");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZdotu(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) { HIPGEN_CALL(hipblas, "hipblasZdotu", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdotu, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHdotBatched
     #define HIPGEN_DEF_hipblasHdotBatched
-    static inline hipblasStatus_t hipblasHdotBatched(hipblasHandle_t a0, int a1, const uint16_t *const *a2, int a3, const uint16_t *const *a4, int a5, int a6, uint16_t *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *const *, int, const uint16_t *const *, int, int, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHdotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasHdotBatched(hipblasHandle_t a0, int a1, const uint16_t *const *a2, int a3, const uint16_t *const *a4, int a5, int a6, uint16_t *a7) { HIPGEN_CALL(hipblas, "hipblasHdotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHdotBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasBfdotBatched
     #define HIPGEN_DEF_hipblasBfdotBatched
-    static inline hipblasStatus_t hipblasBfdotBatched(hipblasHandle_t a0, int a1, const hipblasBfloat16 *const *a2, int a3, const hipblasBfloat16 *const *a4, int a5, int a6, hipblasBfloat16 *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasBfloat16 *const *, int, const hipblasBfloat16 *const *, int, int, hipblasBfloat16 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasBfdotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasBfdotBatched(hipblasHandle_t a0, int a1, const hipblasBfloat16 *const *a2, int a3, const hipblasBfloat16 *const *a4, int a5, int a6, hipblasBfloat16 *a7) { HIPGEN_CALL(hipblas, "hipblasBfdotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasBfdotBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSdotBatched
     #define HIPGEN_DEF_hipblasSdotBatched
-    static inline hipblasStatus_t hipblasSdotBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, const float *const *a4, int a5, int a6, float *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, const float *const *, int, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSdotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSdotBatched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, const float *const *a4, int a5, int a6, float *a7) { HIPGEN_CALL(hipblas, "hipblasSdotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSdotBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDdotBatched
     #define HIPGEN_DEF_hipblasDdotBatched
-    static inline hipblasStatus_t hipblasDdotBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, const double *const *a4, int a5, int a6, double *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, const double *const *, int, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDdotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDdotBatched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, const double *const *a4, int a5, int a6, double *a7) { HIPGEN_CALL(hipblas, "hipblasDdotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDdotBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdotcBatched
     #define HIPGEN_DEF_hipblasCdotcBatched
-    static inline hipblasStatus_t hipblasCdotcBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, const hipblasComplex *const *a4, int a5, int a6, hipblasComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, const hipblasComplex *const *, int, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdotcBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCdotcBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, const hipblasComplex *const *a4, int a5, int a6, hipblasComplex *a7) { HIPGEN_CALL(hipblas, "hipblasCdotcBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdotcBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdotuBatched
     #define HIPGEN_DEF_hipblasCdotuBatched
-    static inline hipblasStatus_t hipblasCdotuBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, const hipblasComplex *const *a4, int a5, int a6, hipblasComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, const hipblasComplex *const *, int, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdotuBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCdotuBatched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, const hipblasComplex *const *a4, int a5, int a6, hipblasComplex *a7) { HIPGEN_CALL(hipblas, "hipblasCdotuBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdotuBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdotcBatched
     #define HIPGEN_DEF_hipblasZdotcBatched
-    static inline hipblasStatus_t hipblasZdotcBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, const hipblasDoubleComplex *const *a4, int a5, int a6, hipblasDoubleComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdotcBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZdotcBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, const hipblasDoubleComplex *const *a4, int a5, int a6, hipblasDoubleComplex *a7) { HIPGEN_CALL(hipblas, "hipblasZdotcBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdotcBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdotuBatched
     #define HIPGEN_DEF_hipblasZdotuBatched
-    static inline hipblasStatus_t hipblasZdotuBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, const hipblasDoubleComplex *const *a4, int a5, int a6, hipblasDoubleComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdotuBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZdotuBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, const hipblasDoubleComplex *const *a4, int a5, int a6, hipblasDoubleComplex *a7) { HIPGEN_CALL(hipblas, "hipblasZdotuBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdotuBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHdotStridedBatched
     #define HIPGEN_DEF_hipblasHdotStridedBatched
-    static inline hipblasStatus_t hipblasHdotStridedBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, int a3, int64_t a4, const uint16_t *a5, int a6, int64_t a7, int a8, uint16_t *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const uint16_t *, int, int64_t, const uint16_t *, int, int64_t, int, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHdotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasHdotStridedBatched(hipblasHandle_t a0, int a1, const uint16_t *a2, int a3, int64_t a4, const uint16_t *a5, int a6, int64_t a7, int a8, uint16_t *a9) { HIPGEN_CALL(hipblas, "hipblasHdotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHdotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasBfdotStridedBatched
     #define HIPGEN_DEF_hipblasBfdotStridedBatched
-    static inline hipblasStatus_t hipblasBfdotStridedBatched(hipblasHandle_t a0, int a1, const hipblasBfloat16 *a2, int a3, int64_t a4, const hipblasBfloat16 *a5, int a6, int64_t a7, int a8, hipblasBfloat16 *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasBfloat16 *, int, int64_t, const hipblasBfloat16 *, int, int64_t, int, hipblasBfloat16 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasBfdotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasBfdotStridedBatched(hipblasHandle_t a0, int a1, const hipblasBfloat16 *a2, int a3, int64_t a4, const hipblasBfloat16 *a5, int a6, int64_t a7, int a8, hipblasBfloat16 *a9) { HIPGEN_CALL(hipblas, "hipblasBfdotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasBfdotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSdotStridedBatched
     #define HIPGEN_DEF_hipblasSdotStridedBatched
-    static inline hipblasStatus_t hipblasSdotStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, const float *a5, int a6, int64_t a7, int a8, float *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, const float *, int, int64_t, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSdotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSdotStridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, const float *a5, int a6, int64_t a7, int a8, float *a9) { HIPGEN_CALL(hipblas, "hipblasSdotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSdotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDdotStridedBatched
     #define HIPGEN_DEF_hipblasDdotStridedBatched
-    static inline hipblasStatus_t hipblasDdotStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, const double *a5, int a6, int64_t a7, int a8, double *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, const double *, int, int64_t, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDdotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDdotStridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, const double *a5, int a6, int64_t a7, int a8, double *a9) { HIPGEN_CALL(hipblas, "hipblasDdotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDdotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdotcStridedBatched
     #define HIPGEN_DEF_hipblasCdotcStridedBatched
-    static inline hipblasStatus_t hipblasCdotcStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, const hipblasComplex *a5, int a6, int64_t a7, int a8, hipblasComplex *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdotcStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCdotcStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, const hipblasComplex *a5, int a6, int64_t a7, int a8, hipblasComplex *a9) { HIPGEN_CALL(hipblas, "hipblasCdotcStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdotcStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdotuStridedBatched
     #define HIPGEN_DEF_hipblasCdotuStridedBatched
-    static inline hipblasStatus_t hipblasCdotuStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, const hipblasComplex *a5, int a6, int64_t a7, int a8, hipblasComplex *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdotuStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCdotuStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, const hipblasComplex *a5, int a6, int64_t a7, int a8, hipblasComplex *a9) { HIPGEN_CALL(hipblas, "hipblasCdotuStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdotuStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdotcStridedBatched
     #define HIPGEN_DEF_hipblasZdotcStridedBatched
-    static inline hipblasStatus_t hipblasZdotcStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, int a8, hipblasDoubleComplex *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdotcStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZdotcStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, int a8, hipblasDoubleComplex *a9) { HIPGEN_CALL(hipblas, "hipblasZdotcStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdotcStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdotuStridedBatched
     #define HIPGEN_DEF_hipblasZdotuStridedBatched
-    static inline hipblasStatus_t hipblasZdotuStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, int a8, hipblasDoubleComplex *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdotuStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZdotuStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, int a8, hipblasDoubleComplex *a9) { HIPGEN_CALL(hipblas, "hipblasZdotuStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdotuStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSnrm2
     #define HIPGEN_DEF_hipblasSnrm2
-    static inline hipblasStatus_t hipblasSnrm2(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSnrm2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasSnrm2(hipblasHandle_t a0, int a1, const float *a2, int a3, float *a4) { HIPGEN_CALL(hipblas, "hipblasSnrm2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSnrm2, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDnrm2
     #define HIPGEN_DEF_hipblasDnrm2
-    static inline hipblasStatus_t hipblasDnrm2(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDnrm2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasDnrm2(hipblasHandle_t a0, int a1, const double *a2, int a3, double *a4) { HIPGEN_CALL(hipblas, "hipblasDnrm2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDnrm2, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScnrm2
     #define HIPGEN_DEF_hipblasScnrm2
-    static inline hipblasStatus_t hipblasScnrm2(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, float *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScnrm2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasScnrm2(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, float *a4) { HIPGEN_CALL(hipblas, "hipblasScnrm2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScnrm2, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDznrm2
     #define HIPGEN_DEF_hipblasDznrm2
-    static inline hipblasStatus_t hipblasDznrm2(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, double *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDznrm2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasDznrm2(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, double *a4) { HIPGEN_CALL(hipblas, "hipblasDznrm2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDznrm2, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSnrm2Batched
     #define HIPGEN_DEF_hipblasSnrm2Batched
-    static inline hipblasStatus_t hipblasSnrm2Batched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *const *, int, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSnrm2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSnrm2Batched(hipblasHandle_t a0, int a1, const float *const *a2, int a3, int a4, float *a5) { HIPGEN_CALL(hipblas, "hipblasSnrm2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSnrm2Batched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDnrm2Batched
     #define HIPGEN_DEF_hipblasDnrm2Batched
-    static inline hipblasStatus_t hipblasDnrm2Batched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *const *, int, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDnrm2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDnrm2Batched(hipblasHandle_t a0, int a1, const double *const *a2, int a3, int a4, double *a5) { HIPGEN_CALL(hipblas, "hipblasDnrm2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDnrm2Batched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScnrm2Batched
     #define HIPGEN_DEF_hipblasScnrm2Batched
-    static inline hipblasStatus_t hipblasScnrm2Batched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *const *, int, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScnrm2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasScnrm2Batched(hipblasHandle_t a0, int a1, const hipblasComplex *const *a2, int a3, int a4, float *a5) { HIPGEN_CALL(hipblas, "hipblasScnrm2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScnrm2Batched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDznrm2Batched
     #define HIPGEN_DEF_hipblasDznrm2Batched
-    static inline hipblasStatus_t hipblasDznrm2Batched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *const *, int, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDznrm2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDznrm2Batched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *const *a2, int a3, int a4, double *a5) { HIPGEN_CALL(hipblas, "hipblasDznrm2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDznrm2Batched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSnrm2StridedBatched
     #define HIPGEN_DEF_hipblasSnrm2StridedBatched
-    static inline hipblasStatus_t hipblasSnrm2StridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, float *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, int, int64_t, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSnrm2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSnrm2StridedBatched(hipblasHandle_t a0, int a1, const float *a2, int a3, int64_t a4, int a5, float *a6) { HIPGEN_CALL(hipblas, "hipblasSnrm2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSnrm2StridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDnrm2StridedBatched
     #define HIPGEN_DEF_hipblasDnrm2StridedBatched
-    static inline hipblasStatus_t hipblasDnrm2StridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, double *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, int, int64_t, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDnrm2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDnrm2StridedBatched(hipblasHandle_t a0, int a1, const double *a2, int a3, int64_t a4, int a5, double *a6) { HIPGEN_CALL(hipblas, "hipblasDnrm2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDnrm2StridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScnrm2StridedBatched
     #define HIPGEN_DEF_hipblasScnrm2StridedBatched
-    static inline hipblasStatus_t hipblasScnrm2StridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, float *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, int, int64_t, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScnrm2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasScnrm2StridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, int a3, int64_t a4, int a5, float *a6) { HIPGEN_CALL(hipblas, "hipblasScnrm2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScnrm2StridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDznrm2StridedBatched
     #define HIPGEN_DEF_hipblasDznrm2StridedBatched
-    static inline hipblasStatus_t hipblasDznrm2StridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, double *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, int, int64_t, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDznrm2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDznrm2StridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, int a3, int64_t a4, int a5, double *a6) { HIPGEN_CALL(hipblas, "hipblasDznrm2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDznrm2StridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrot
     #define HIPGEN_DEF_hipblasSrot
-    static inline hipblasStatus_t hipblasSrot(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5, const float *a6, const float *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, float *, int, const float *, const float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSrot(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5, const float *a6, const float *a7) { HIPGEN_CALL(hipblas, "hipblasSrot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrot, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrot
     #define HIPGEN_DEF_hipblasDrot
-    static inline hipblasStatus_t hipblasDrot(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5, const double *a6, const double *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, double *, int, const double *, const double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDrot(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5, const double *a6, const double *a7) { HIPGEN_CALL(hipblas, "hipblasDrot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrot, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCrot
     #define HIPGEN_DEF_hipblasCrot
-    static inline hipblasStatus_t hipblasCrot(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5, const float *a6, const hipblasComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, hipblasComplex *, int, const float *, const hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCrot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCrot(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5, const float *a6, const hipblasComplex *a7) { HIPGEN_CALL(hipblas, "hipblasCrot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCrot, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsrot
     #define HIPGEN_DEF_hipblasCsrot
-    static inline hipblasStatus_t hipblasCsrot(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5, const float *a6, const float *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, hipblasComplex *, int, const float *, const float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsrot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCsrot(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5, const float *a6, const float *a7) { HIPGEN_CALL(hipblas, "hipblasCsrot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsrot, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZrot
     #define HIPGEN_DEF_hipblasZrot
-    static inline hipblasStatus_t hipblasZrot(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5, const double *a6, const hipblasDoubleComplex *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int, const double *, const hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZrot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZrot(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5, const double *a6, const hipblasDoubleComplex *a7) { HIPGEN_CALL(hipblas, "hipblasZrot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZrot, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdrot
     #define HIPGEN_DEF_hipblasZdrot
-    static inline hipblasStatus_t hipblasZdrot(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5, const double *a6, const double *a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int, const double *, const double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdrot");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZdrot(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5, const double *a6, const double *a7) { HIPGEN_CALL(hipblas, "hipblasZdrot", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdrot, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotBatched
     #define HIPGEN_DEF_hipblasSrotBatched
-    static inline hipblasStatus_t hipblasSrotBatched(hipblasHandle_t a0, int a1, float *const *a2, int a3, float *const *a4, int a5, const float *a6, const float *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *const *, int, float *const *, int, const float *, const float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasSrotBatched(hipblasHandle_t a0, int a1, float *const *a2, int a3, float *const *a4, int a5, const float *a6, const float *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasSrotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotBatched
     #define HIPGEN_DEF_hipblasDrotBatched
-    static inline hipblasStatus_t hipblasDrotBatched(hipblasHandle_t a0, int a1, double *const *a2, int a3, double *const *a4, int a5, const double *a6, const double *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *const *, int, double *const *, int, const double *, const double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDrotBatched(hipblasHandle_t a0, int a1, double *const *a2, int a3, double *const *a4, int a5, const double *a6, const double *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDrotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCrotBatched
     #define HIPGEN_DEF_hipblasCrotBatched
-    static inline hipblasStatus_t hipblasCrotBatched(hipblasHandle_t a0, int a1, hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, const float *a6, const hipblasComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *const *, int, hipblasComplex *const *, int, const float *, const hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCrotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCrotBatched(hipblasHandle_t a0, int a1, hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, const float *a6, const hipblasComplex *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCrotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCrotBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsrotBatched
     #define HIPGEN_DEF_hipblasCsrotBatched
-    static inline hipblasStatus_t hipblasCsrotBatched(hipblasHandle_t a0, int a1, hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, const float *a6, const float *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *const *, int, hipblasComplex *const *, int, const float *, const float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsrotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCsrotBatched(hipblasHandle_t a0, int a1, hipblasComplex *const *a2, int a3, hipblasComplex *const *a4, int a5, const float *a6, const float *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCsrotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsrotBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZrotBatched
     #define HIPGEN_DEF_hipblasZrotBatched
-    static inline hipblasStatus_t hipblasZrotBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, const double *a6, const hipblasDoubleComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, const double *, const hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZrotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZrotBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, const double *a6, const hipblasDoubleComplex *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZrotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZrotBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdrotBatched
     #define HIPGEN_DEF_hipblasZdrotBatched
-    static inline hipblasStatus_t hipblasZdrotBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, const double *a6, const double *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, const double *, const double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdrotBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZdrotBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *const *a2, int a3, hipblasDoubleComplex *const *a4, int a5, const double *a6, const double *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZdrotBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdrotBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotStridedBatched
     #define HIPGEN_DEF_hipblasSrotStridedBatched
-    static inline hipblasStatus_t hipblasSrotStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, const float *a8, const float *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, int64_t, float *, int, int64_t, const float *, const float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSrotStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, const float *a8, const float *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSrotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotStridedBatched
     #define HIPGEN_DEF_hipblasDrotStridedBatched
-    static inline hipblasStatus_t hipblasDrotStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, const double *a8, const double *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, int64_t, double *, int, int64_t, const double *, const double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDrotStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, const double *a8, const double *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDrotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCrotStridedBatched
     #define HIPGEN_DEF_hipblasCrotStridedBatched
-    static inline hipblasStatus_t hipblasCrotStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, const float *a8, const hipblasComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, const float *, const hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCrotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCrotStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, const float *a8, const hipblasComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCrotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCrotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsrotStridedBatched
     #define HIPGEN_DEF_hipblasCsrotStridedBatched
-    static inline hipblasStatus_t hipblasCsrotStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, const float *a8, const float *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, const float *, const float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsrotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCsrotStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, const float *a8, const float *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCsrotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsrotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZrotStridedBatched
     #define HIPGEN_DEF_hipblasZrotStridedBatched
-    static inline hipblasStatus_t hipblasZrotStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, const double *a8, const hipblasDoubleComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, const double *, const hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZrotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZrotStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, const double *a8, const hipblasDoubleComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZrotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZrotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdrotStridedBatched
     #define HIPGEN_DEF_hipblasZdrotStridedBatched
-    static inline hipblasStatus_t hipblasZdrotStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, const double *a8, const double *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, const double *, const double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdrotStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZdrotStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, const double *a8, const double *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZdrotStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdrotStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotg
     #define HIPGEN_DEF_hipblasSrotg
-    static inline hipblasStatus_t hipblasSrotg(hipblasHandle_t a0, float *a1, float *a2, float *a3, float *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, float *, float *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotg");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasSrotg(hipblasHandle_t a0, float *a1, float *a2, float *a3, float *a4) { HIPGEN_CALL(hipblas, "hipblasSrotg", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotg, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotg
     #define HIPGEN_DEF_hipblasDrotg
-    static inline hipblasStatus_t hipblasDrotg(hipblasHandle_t a0, double *a1, double *a2, double *a3, double *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, double *, double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotg");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasDrotg(hipblasHandle_t a0, double *a1, double *a2, double *a3, double *a4) { HIPGEN_CALL(hipblas, "hipblasDrotg", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotg, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCrotg
     #define HIPGEN_DEF_hipblasCrotg
-    static inline hipblasStatus_t hipblasCrotg(hipblasHandle_t a0, hipblasComplex *a1, hipblasComplex *a2, float *a3, hipblasComplex *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasComplex *, hipblasComplex *, float *, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCrotg");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasCrotg(hipblasHandle_t a0, hipblasComplex *a1, hipblasComplex *a2, float *a3, hipblasComplex *a4) { HIPGEN_CALL(hipblas, "hipblasCrotg", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCrotg, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZrotg
     #define HIPGEN_DEF_hipblasZrotg
-    static inline hipblasStatus_t hipblasZrotg(hipblasHandle_t a0, hipblasDoubleComplex *a1, hipblasDoubleComplex *a2, double *a3, hipblasDoubleComplex *a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasDoubleComplex *, hipblasDoubleComplex *, double *, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZrotg");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasZrotg(hipblasHandle_t a0, hipblasDoubleComplex *a1, hipblasDoubleComplex *a2, double *a3, hipblasDoubleComplex *a4) { HIPGEN_CALL(hipblas, "hipblasZrotg", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZrotg, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotgBatched
     #define HIPGEN_DEF_hipblasSrotgBatched
-    static inline hipblasStatus_t hipblasSrotgBatched(hipblasHandle_t a0, float *const *a1, float *const *a2, float *const *a3, float *const *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *const *, float *const *, float *const *, float *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotgBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSrotgBatched(hipblasHandle_t a0, float *const *a1, float *const *a2, float *const *a3, float *const *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasSrotgBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotgBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotgBatched
     #define HIPGEN_DEF_hipblasDrotgBatched
-    static inline hipblasStatus_t hipblasDrotgBatched(hipblasHandle_t a0, double *const *a1, double *const *a2, double *const *a3, double *const *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *const *, double *const *, double *const *, double *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotgBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDrotgBatched(hipblasHandle_t a0, double *const *a1, double *const *a2, double *const *a3, double *const *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasDrotgBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotgBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCrotgBatched
     #define HIPGEN_DEF_hipblasCrotgBatched
-    static inline hipblasStatus_t hipblasCrotgBatched(hipblasHandle_t a0, hipblasComplex *const *a1, hipblasComplex *const *a2, float *const *a3, hipblasComplex *const *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasComplex *const *, hipblasComplex *const *, float *const *, hipblasComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCrotgBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasCrotgBatched(hipblasHandle_t a0, hipblasComplex *const *a1, hipblasComplex *const *a2, float *const *a3, hipblasComplex *const *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasCrotgBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCrotgBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZrotgBatched
     #define HIPGEN_DEF_hipblasZrotgBatched
-    static inline hipblasStatus_t hipblasZrotgBatched(hipblasHandle_t a0, hipblasDoubleComplex *const *a1, hipblasDoubleComplex *const *a2, double *const *a3, hipblasDoubleComplex *const *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasDoubleComplex *const *, hipblasDoubleComplex *const *, double *const *, hipblasDoubleComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZrotgBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasZrotgBatched(hipblasHandle_t a0, hipblasDoubleComplex *const *a1, hipblasDoubleComplex *const *a2, double *const *a3, hipblasDoubleComplex *const *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasZrotgBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZrotgBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotgStridedBatched
     #define HIPGEN_DEF_hipblasSrotgStridedBatched
-    static inline hipblasStatus_t hipblasSrotgStridedBatched(hipblasHandle_t a0, float *a1, int64_t a2, float *a3, int64_t a4, float *a5, int64_t a6, float *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, int64_t, float *, int64_t, float *, int64_t, float *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotgStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSrotgStridedBatched(hipblasHandle_t a0, float *a1, int64_t a2, float *a3, int64_t a4, float *a5, int64_t a6, float *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSrotgStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotgStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotgStridedBatched
     #define HIPGEN_DEF_hipblasDrotgStridedBatched
-    static inline hipblasStatus_t hipblasDrotgStridedBatched(hipblasHandle_t a0, double *a1, int64_t a2, double *a3, int64_t a4, double *a5, int64_t a6, double *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, int64_t, double *, int64_t, double *, int64_t, double *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotgStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDrotgStridedBatched(hipblasHandle_t a0, double *a1, int64_t a2, double *a3, int64_t a4, double *a5, int64_t a6, double *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDrotgStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotgStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCrotgStridedBatched
     #define HIPGEN_DEF_hipblasCrotgStridedBatched
-    static inline hipblasStatus_t hipblasCrotgStridedBatched(hipblasHandle_t a0, hipblasComplex *a1, int64_t a2, hipblasComplex *a3, int64_t a4, float *a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasComplex *, int64_t, hipblasComplex *, int64_t, float *, int64_t, hipblasComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCrotgStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCrotgStridedBatched(hipblasHandle_t a0, hipblasComplex *a1, int64_t a2, hipblasComplex *a3, int64_t a4, float *a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCrotgStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCrotgStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZrotgStridedBatched
     #define HIPGEN_DEF_hipblasZrotgStridedBatched
-    static inline hipblasStatus_t hipblasZrotgStridedBatched(hipblasHandle_t a0, hipblasDoubleComplex *a1, int64_t a2, hipblasDoubleComplex *a3, int64_t a4, double *a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasDoubleComplex *, int64_t, hipblasDoubleComplex *, int64_t, double *, int64_t, hipblasDoubleComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZrotgStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZrotgStridedBatched(hipblasHandle_t a0, hipblasDoubleComplex *a1, int64_t a2, hipblasDoubleComplex *a3, int64_t a4, double *a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZrotgStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZrotgStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotm
     #define HIPGEN_DEF_hipblasSrotm
-    static inline hipblasStatus_t hipblasSrotm(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5, const float *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, float *, int, const float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSrotm(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5, const float *a6) { HIPGEN_CALL(hipblas, "hipblasSrotm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotm, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotm
     #define HIPGEN_DEF_hipblasDrotm
-    static inline hipblasStatus_t hipblasDrotm(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5, const double *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, double *, int, const double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDrotm(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5, const double *a6) { HIPGEN_CALL(hipblas, "hipblasDrotm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotm, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotmBatched
     #define HIPGEN_DEF_hipblasSrotmBatched
-    static inline hipblasStatus_t hipblasSrotmBatched(hipblasHandle_t a0, int a1, float *const *a2, int a3, float *const *a4, int a5, const float *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *const *, int, float *const *, int, const float *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSrotmBatched(hipblasHandle_t a0, int a1, float *const *a2, int a3, float *const *a4, int a5, const float *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasSrotmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotmBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotmBatched
     #define HIPGEN_DEF_hipblasDrotmBatched
-    static inline hipblasStatus_t hipblasDrotmBatched(hipblasHandle_t a0, int a1, double *const *a2, int a3, double *const *a4, int a5, const double *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *const *, int, double *const *, int, const double *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDrotmBatched(hipblasHandle_t a0, int a1, double *const *a2, int a3, double *const *a4, int a5, const double *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasDrotmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotmBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotmStridedBatched
     #define HIPGEN_DEF_hipblasSrotmStridedBatched
-    static inline hipblasStatus_t hipblasSrotmStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, const float *a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, int64_t, float *, int, int64_t, const float *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSrotmStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, const float *a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSrotmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotmStridedBatched
     #define HIPGEN_DEF_hipblasDrotmStridedBatched
-    static inline hipblasStatus_t hipblasDrotmStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, const double *a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, int64_t, double *, int, int64_t, const double *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDrotmStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, const double *a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDrotmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotmg
     #define HIPGEN_DEF_hipblasSrotmg
-    static inline hipblasStatus_t hipblasSrotmg(hipblasHandle_t a0, float *a1, float *a2, float *a3, const float *a4, float *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, float *, float *, const float *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotmg");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSrotmg(hipblasHandle_t a0, float *a1, float *a2, float *a3, const float *a4, float *a5) { HIPGEN_CALL(hipblas, "hipblasSrotmg", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotmg, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotmg
     #define HIPGEN_DEF_hipblasDrotmg
-    static inline hipblasStatus_t hipblasDrotmg(hipblasHandle_t a0, double *a1, double *a2, double *a3, const double *a4, double *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, double *, double *, const double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotmg");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDrotmg(hipblasHandle_t a0, double *a1, double *a2, double *a3, const double *a4, double *a5) { HIPGEN_CALL(hipblas, "hipblasDrotmg", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotmg, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotmgBatched
     #define HIPGEN_DEF_hipblasSrotmgBatched
-    static inline hipblasStatus_t hipblasSrotmgBatched(hipblasHandle_t a0, float *const *a1, float *const *a2, float *const *a3, const float *const *a4, float *const *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *const *, float *const *, float *const *, const float *const *, float *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotmgBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSrotmgBatched(hipblasHandle_t a0, float *const *a1, float *const *a2, float *const *a3, const float *const *a4, float *const *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasSrotmgBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotmgBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotmgBatched
     #define HIPGEN_DEF_hipblasDrotmgBatched
-    static inline hipblasStatus_t hipblasDrotmgBatched(hipblasHandle_t a0, double *const *a1, double *const *a2, double *const *a3, const double *const *a4, double *const *a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *const *, double *const *, double *const *, const double *const *, double *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotmgBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDrotmgBatched(hipblasHandle_t a0, double *const *a1, double *const *a2, double *const *a3, const double *const *a4, double *const *a5, int a6) { HIPGEN_CALL(hipblas, "hipblasDrotmgBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotmgBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSrotmgStridedBatched
     #define HIPGEN_DEF_hipblasSrotmgStridedBatched
-    static inline hipblasStatus_t hipblasSrotmgStridedBatched(hipblasHandle_t a0, float *a1, int64_t a2, float *a3, int64_t a4, float *a5, int64_t a6, const float *a7, int64_t a8, float *a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, float *, int64_t, float *, int64_t, float *, int64_t, const float *, int64_t, float *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSrotmgStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasSrotmgStridedBatched(hipblasHandle_t a0, float *a1, int64_t a2, float *a3, int64_t a4, float *a5, int64_t a6, const float *a7, int64_t a8, float *a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasSrotmgStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSrotmgStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDrotmgStridedBatched
     #define HIPGEN_DEF_hipblasDrotmgStridedBatched
-    static inline hipblasStatus_t hipblasDrotmgStridedBatched(hipblasHandle_t a0, double *a1, int64_t a2, double *a3, int64_t a4, double *a5, int64_t a6, const double *a7, int64_t a8, double *a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, double *, int64_t, double *, int64_t, double *, int64_t, const double *, int64_t, double *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDrotmgStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDrotmgStridedBatched(hipblasHandle_t a0, double *a1, int64_t a2, double *a3, int64_t a4, double *a5, int64_t a6, const double *a7, int64_t a8, double *a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDrotmgStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDrotmgStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSscal
     #define HIPGEN_DEF_hipblasSscal
-    static inline hipblasStatus_t hipblasSscal(hipblasHandle_t a0, int a1, const float *a2, float *a3, int a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSscal");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasSscal(hipblasHandle_t a0, int a1, const float *a2, float *a3, int a4) { HIPGEN_CALL(hipblas, "hipblasSscal", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSscal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDscal
     #define HIPGEN_DEF_hipblasDscal
-    static inline hipblasStatus_t hipblasDscal(hipblasHandle_t a0, int a1, const double *a2, double *a3, int a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDscal");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasDscal(hipblasHandle_t a0, int a1, const double *a2, double *a3, int a4) { HIPGEN_CALL(hipblas, "hipblasDscal", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDscal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCscal
     #define HIPGEN_DEF_hipblasCscal
-    static inline hipblasStatus_t hipblasCscal(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *a3, int a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCscal");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasCscal(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *a3, int a4) { HIPGEN_CALL(hipblas, "hipblasCscal", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCscal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsscal
     #define HIPGEN_DEF_hipblasCsscal
-    static inline hipblasStatus_t hipblasCsscal(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *a3, int a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsscal");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasCsscal(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *a3, int a4) { HIPGEN_CALL(hipblas, "hipblasCsscal", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsscal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZscal
     #define HIPGEN_DEF_hipblasZscal
-    static inline hipblasStatus_t hipblasZscal(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *a3, int a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZscal");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasZscal(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *a3, int a4) { HIPGEN_CALL(hipblas, "hipblasZscal", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZscal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdscal
     #define HIPGEN_DEF_hipblasZdscal
-    static inline hipblasStatus_t hipblasZdscal(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *a3, int a4) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdscal");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipblasStatus_t hipblasZdscal(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *a3, int a4) { HIPGEN_CALL(hipblas, "hipblasZdscal", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdscal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSscalBatched
     #define HIPGEN_DEF_hipblasSscalBatched
-    static inline hipblasStatus_t hipblasSscalBatched(hipblasHandle_t a0, int a1, const float *a2, float *const *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSscalBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSscalBatched(hipblasHandle_t a0, int a1, const float *a2, float *const *a3, int a4, int a5) { HIPGEN_CALL(hipblas, "hipblasSscalBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSscalBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDscalBatched
     #define HIPGEN_DEF_hipblasDscalBatched
-    static inline hipblasStatus_t hipblasDscalBatched(hipblasHandle_t a0, int a1, const double *a2, double *const *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDscalBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDscalBatched(hipblasHandle_t a0, int a1, const double *a2, double *const *a3, int a4, int a5) { HIPGEN_CALL(hipblas, "hipblasDscalBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDscalBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCscalBatched
     #define HIPGEN_DEF_hipblasCscalBatched
-    static inline hipblasStatus_t hipblasCscalBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *const *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCscalBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasCscalBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *const *a3, int a4, int a5) { HIPGEN_CALL(hipblas, "hipblasCscalBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCscalBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZscalBatched
     #define HIPGEN_DEF_hipblasZscalBatched
-    static inline hipblasStatus_t hipblasZscalBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *const *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZscalBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasZscalBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *const *a3, int a4, int a5) { HIPGEN_CALL(hipblas, "hipblasZscalBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZscalBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsscalBatched
     #define HIPGEN_DEF_hipblasCsscalBatched
-    static inline hipblasStatus_t hipblasCsscalBatched(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *const *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsscalBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasCsscalBatched(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *const *a3, int a4, int a5) { HIPGEN_CALL(hipblas, "hipblasCsscalBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsscalBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdscalBatched
     #define HIPGEN_DEF_hipblasZdscalBatched
-    static inline hipblasStatus_t hipblasZdscalBatched(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *const *a3, int a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdscalBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasZdscalBatched(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *const *a3, int a4, int a5) { HIPGEN_CALL(hipblas, "hipblasZdscalBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdscalBatched, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSscalStridedBatched
     #define HIPGEN_DEF_hipblasSscalStridedBatched
-    static inline hipblasStatus_t hipblasSscalStridedBatched(hipblasHandle_t a0, int a1, const float *a2, float *a3, int a4, int64_t a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSscalStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSscalStridedBatched(hipblasHandle_t a0, int a1, const float *a2, float *a3, int a4, int64_t a5, int a6) { HIPGEN_CALL(hipblas, "hipblasSscalStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSscalStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDscalStridedBatched
     #define HIPGEN_DEF_hipblasDscalStridedBatched
-    static inline hipblasStatus_t hipblasDscalStridedBatched(hipblasHandle_t a0, int a1, const double *a2, double *a3, int a4, int64_t a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDscalStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDscalStridedBatched(hipblasHandle_t a0, int a1, const double *a2, double *a3, int a4, int64_t a5, int a6) { HIPGEN_CALL(hipblas, "hipblasDscalStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDscalStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCscalStridedBatched
     #define HIPGEN_DEF_hipblasCscalStridedBatched
-    static inline hipblasStatus_t hipblasCscalStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *a3, int a4, int64_t a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCscalStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCscalStridedBatched(hipblasHandle_t a0, int a1, const hipblasComplex *a2, hipblasComplex *a3, int a4, int64_t a5, int a6) { HIPGEN_CALL(hipblas, "hipblasCscalStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCscalStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZscalStridedBatched
     #define HIPGEN_DEF_hipblasZscalStridedBatched
-    static inline hipblasStatus_t hipblasZscalStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *a3, int a4, int64_t a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZscalStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZscalStridedBatched(hipblasHandle_t a0, int a1, const hipblasDoubleComplex *a2, hipblasDoubleComplex *a3, int a4, int64_t a5, int a6) { HIPGEN_CALL(hipblas, "hipblasZscalStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZscalStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsscalStridedBatched
     #define HIPGEN_DEF_hipblasCsscalStridedBatched
-    static inline hipblasStatus_t hipblasCsscalStridedBatched(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *a3, int a4, int64_t a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const float *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsscalStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCsscalStridedBatched(hipblasHandle_t a0, int a1, const float *a2, hipblasComplex *a3, int a4, int64_t a5, int a6) { HIPGEN_CALL(hipblas, "hipblasCsscalStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsscalStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdscalStridedBatched
     #define HIPGEN_DEF_hipblasZdscalStridedBatched
-    static inline hipblasStatus_t hipblasZdscalStridedBatched(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *a3, int a4, int64_t a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const double *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdscalStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZdscalStridedBatched(hipblasHandle_t a0, int a1, const double *a2, hipblasDoubleComplex *a3, int a4, int64_t a5, int a6) { HIPGEN_CALL(hipblas, "hipblasZdscalStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdscalStridedBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSswap
     #define HIPGEN_DEF_hipblasSswap
-    static inline hipblasStatus_t hipblasSswap(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSswap");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSswap(hipblasHandle_t a0, int a1, float *a2, int a3, float *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasSswap", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSswap, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDswap
     #define HIPGEN_DEF_hipblasDswap
-    static inline hipblasStatus_t hipblasDswap(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDswap");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDswap(hipblasHandle_t a0, int a1, double *a2, int a3, double *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasDswap", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDswap, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCswap
     #define HIPGEN_DEF_hipblasCswap
-    static inline hipblasStatus_t hipblasCswap(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCswap");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasCswap(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, hipblasComplex *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasCswap", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCswap, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZswap
     #define HIPGEN_DEF_hipblasZswap
-    static inline hipblasStatus_t hipblasZswap(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZswap");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasZswap(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, hipblasDoubleComplex *a4, int a5) { HIPGEN_CALL(hipblas, "hipblasZswap", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZswap, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSswapBatched
     #define HIPGEN_DEF_hipblasSswapBatched
-    static inline hipblasStatus_t hipblasSswapBatched(hipblasHandle_t a0, int a1, float * *a2, int a3, float * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float * *, int, float * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSswapBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSswapBatched(hipblasHandle_t a0, int a1, float * *a2, int a3, float * *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasSswapBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSswapBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDswapBatched
     #define HIPGEN_DEF_hipblasDswapBatched
-    static inline hipblasStatus_t hipblasDswapBatched(hipblasHandle_t a0, int a1, double * *a2, int a3, double * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double * *, int, double * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDswapBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDswapBatched(hipblasHandle_t a0, int a1, double * *a2, int a3, double * *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasDswapBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDswapBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCswapBatched
     #define HIPGEN_DEF_hipblasCswapBatched
-    static inline hipblasStatus_t hipblasCswapBatched(hipblasHandle_t a0, int a1, hipblasComplex * *a2, int a3, hipblasComplex * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex * *, int, hipblasComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCswapBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCswapBatched(hipblasHandle_t a0, int a1, hipblasComplex * *a2, int a3, hipblasComplex * *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasCswapBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCswapBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZswapBatched
     #define HIPGEN_DEF_hipblasZswapBatched
-    static inline hipblasStatus_t hipblasZswapBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex * *a2, int a3, hipblasDoubleComplex * *a4, int a5, int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex * *, int, hipblasDoubleComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZswapBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZswapBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex * *a2, int a3, hipblasDoubleComplex * *a4, int a5, int a6) { HIPGEN_CALL(hipblas, "hipblasZswapBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZswapBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSswapStridedBatched
     #define HIPGEN_DEF_hipblasSswapStridedBatched
-    static inline hipblasStatus_t hipblasSswapStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSswapStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasSswapStridedBatched(hipblasHandle_t a0, int a1, float *a2, int a3, int64_t a4, float *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasSswapStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSswapStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDswapStridedBatched
     #define HIPGEN_DEF_hipblasDswapStridedBatched
-    static inline hipblasStatus_t hipblasDswapStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDswapStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDswapStridedBatched(hipblasHandle_t a0, int a1, double *a2, int a3, int64_t a4, double *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDswapStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDswapStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCswapStridedBatched
     #define HIPGEN_DEF_hipblasCswapStridedBatched
-    static inline hipblasStatus_t hipblasCswapStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCswapStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCswapStridedBatched(hipblasHandle_t a0, int a1, hipblasComplex *a2, int a3, int64_t a4, hipblasComplex *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCswapStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCswapStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZswapStridedBatched
     #define HIPGEN_DEF_hipblasZswapStridedBatched
-    static inline hipblasStatus_t hipblasZswapStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZswapStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZswapStridedBatched(hipblasHandle_t a0, int a1, hipblasDoubleComplex *a2, int a3, int64_t a4, hipblasDoubleComplex *a5, int a6, int64_t a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZswapStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZswapStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgbmv
     #define HIPGEN_DEF_hipblasSgbmv
-    static inline hipblasStatus_t hipblasSgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, const float *a11, float *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, const float *a11, float *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSgbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgbmv
     #define HIPGEN_DEF_hipblasDgbmv
-    static inline hipblasStatus_t hipblasDgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, const double *a11, double *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, const double *a11, double *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDgbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgbmv
     #define HIPGEN_DEF_hipblasCgbmv
-    static inline hipblasStatus_t hipblasCgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, int a10, const hipblasComplex *a11, hipblasComplex *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, int a10, const hipblasComplex *a11, hipblasComplex *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCgbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgbmv
     #define HIPGEN_DEF_hipblasZgbmv
-    static inline hipblasStatus_t hipblasZgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZgbmv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZgbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgbmvBatched
     #define HIPGEN_DEF_hipblasSgbmvBatched
-    static inline hipblasStatus_t hipblasSgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *const *a7, int a8, const float *const *a9, int a10, const float *a11, float *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasSgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *const *a7, int a8, const float *const *a9, int a10, const float *a11, float *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasSgbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgbmvBatched
     #define HIPGEN_DEF_hipblasDgbmvBatched
-    static inline hipblasStatus_t hipblasDgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *const *a7, int a8, const double *const *a9, int a10, const double *a11, double *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasDgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *const *a7, int a8, const double *const *a9, int a10, const double *a11, double *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasDgbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgbmvBatched
     #define HIPGEN_DEF_hipblasCgbmvBatched
-    static inline hipblasStatus_t hipblasCgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *const *a9, int a10, const hipblasComplex *a11, hipblasComplex *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasCgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *const *a9, int a10, const hipblasComplex *a11, hipblasComplex *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasCgbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgbmvBatched
     #define HIPGEN_DEF_hipblasZgbmvBatched
-    static inline hipblasStatus_t hipblasZgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *const *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasZgbmvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *const *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasZgbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgbmvStridedBatched
     #define HIPGEN_DEF_hipblasSgbmvStridedBatched
-    static inline hipblasStatus_t hipblasSgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, int64_t a9, const float *a10, int a11, int64_t a12, const float *a13, float *a14, int a15, int64_t a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasSgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, int64_t a9, const float *a10, int a11, int64_t a12, const float *a13, float *a14, int a15, int64_t a16, int a17) { HIPGEN_CALL(hipblas, "hipblasSgbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgbmvStridedBatched
     #define HIPGEN_DEF_hipblasDgbmvStridedBatched
-    static inline hipblasStatus_t hipblasDgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, int64_t a9, const double *a10, int a11, int64_t a12, const double *a13, double *a14, int a15, int64_t a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasDgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, int64_t a9, const double *a10, int a11, int64_t a12, const double *a13, double *a14, int a15, int64_t a16, int a17) { HIPGEN_CALL(hipblas, "hipblasDgbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgbmvStridedBatched
     #define HIPGEN_DEF_hipblasCgbmvStridedBatched
-    static inline hipblasStatus_t hipblasCgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, int a11, int64_t a12, const hipblasComplex *a13, hipblasComplex *a14, int a15, int64_t a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasCgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, int a11, int64_t a12, const hipblasComplex *a13, hipblasComplex *a14, int a15, int64_t a16, int a17) { HIPGEN_CALL(hipblas, "hipblasCgbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgbmvStridedBatched
     #define HIPGEN_DEF_hipblasZgbmvStridedBatched
-    static inline hipblasStatus_t hipblasZgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, int a11, int64_t a12, const hipblasDoubleComplex *a13, hipblasDoubleComplex *a14, int a15, int64_t a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasZgbmvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, int a11, int64_t a12, const hipblasDoubleComplex *a13, hipblasDoubleComplex *a14, int a15, int64_t a16, int a17) { HIPGEN_CALL(hipblas, "hipblasZgbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgemv
     #define HIPGEN_DEF_hipblasSgemv
-    static inline hipblasStatus_t hipblasSgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, const float *a7, int a8, const float *a9, float *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgemv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasSgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, const float *a7, int a8, const float *a9, float *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasSgemv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgemv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgemv
     #define HIPGEN_DEF_hipblasDgemv
-    static inline hipblasStatus_t hipblasDgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, const double *a7, int a8, const double *a9, double *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgemv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, const double *a7, int a8, const double *a9, double *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDgemv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgemv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgemv
     #define HIPGEN_DEF_hipblasCgemv
-    static inline hipblasStatus_t hipblasCgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, hipblasComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgemv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, hipblasComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCgemv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgemv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgemv
     #define HIPGEN_DEF_hipblasZgemv
-    static inline hipblasStatus_t hipblasZgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgemv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZgemv(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZgemv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgemv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgemvBatched
     #define HIPGEN_DEF_hipblasSgemvBatched
-    static inline hipblasStatus_t hipblasSgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *const *a5, int a6, const float *const *a7, int a8, const float *a9, float *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgemvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasSgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *const *a5, int a6, const float *const *a7, int a8, const float *a9, float *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasSgemvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgemvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgemvBatched
     #define HIPGEN_DEF_hipblasDgemvBatched
-    static inline hipblasStatus_t hipblasDgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *const *a5, int a6, const double *const *a7, int a8, const double *a9, double *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgemvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *const *a5, int a6, const double *const *a7, int a8, const double *a9, double *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDgemvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgemvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgemvBatched
     #define HIPGEN_DEF_hipblasCgemvBatched
-    static inline hipblasStatus_t hipblasCgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *a9, hipblasComplex *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgemvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *a9, hipblasComplex *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCgemvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgemvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgemvBatched
     #define HIPGEN_DEF_hipblasZgemvBatched
-    static inline hipblasStatus_t hipblasZgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgemvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZgemvBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZgemvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgemvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgemvStridedBatched
     #define HIPGEN_DEF_hipblasSgemvStridedBatched
-    static inline hipblasStatus_t hipblasSgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int64_t a7, const float *a8, int a9, int64_t a10, const float *a11, float *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgemvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasSgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int64_t a7, const float *a8, int a9, int64_t a10, const float *a11, float *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasSgemvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgemvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgemvStridedBatched
     #define HIPGEN_DEF_hipblasDgemvStridedBatched
-    static inline hipblasStatus_t hipblasDgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int64_t a7, const double *a8, int a9, int64_t a10, const double *a11, double *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgemvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasDgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int64_t a7, const double *a8, int a9, int64_t a10, const double *a11, double *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasDgemvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgemvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgemvStridedBatched
     #define HIPGEN_DEF_hipblasCgemvStridedBatched
-    static inline hipblasStatus_t hipblasCgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, int64_t a7, const hipblasComplex *a8, int a9, int64_t a10, const hipblasComplex *a11, hipblasComplex *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgemvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasCgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, int64_t a7, const hipblasComplex *a8, int a9, int64_t a10, const hipblasComplex *a11, hipblasComplex *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasCgemvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgemvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgemvStridedBatched
     #define HIPGEN_DEF_hipblasZgemvStridedBatched
-    static inline hipblasStatus_t hipblasZgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgemvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasZgemvStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasZgemvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgemvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSger
     #define HIPGEN_DEF_hipblasSger
-    static inline hipblasStatus_t hipblasSger(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const float *, const float *, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSger");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSger(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSger", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSger, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDger
     #define HIPGEN_DEF_hipblasDger
-    static inline hipblasStatus_t hipblasDger(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const double *, const double *, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDger");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDger(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDger", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDger, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeru
     #define HIPGEN_DEF_hipblasCgeru
-    static inline hipblasStatus_t hipblasCgeru(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeru");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCgeru(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCgeru", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeru, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgerc
     #define HIPGEN_DEF_hipblasCgerc
-    static inline hipblasStatus_t hipblasCgerc(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgerc");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCgerc(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCgerc", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgerc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeru
     #define HIPGEN_DEF_hipblasZgeru
-    static inline hipblasStatus_t hipblasZgeru(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeru");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZgeru(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZgeru", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeru, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgerc
     #define HIPGEN_DEF_hipblasZgerc
-    static inline hipblasStatus_t hipblasZgerc(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgerc");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZgerc(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZgerc", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgerc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgerBatched
     #define HIPGEN_DEF_hipblasSgerBatched
-    static inline hipblasStatus_t hipblasSgerBatched(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const float *, const float *const *, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgerBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSgerBatched(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSgerBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgerBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgerBatched
     #define HIPGEN_DEF_hipblasDgerBatched
-    static inline hipblasStatus_t hipblasDgerBatched(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const double *, const double *const *, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgerBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDgerBatched(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDgerBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgerBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeruBatched
     #define HIPGEN_DEF_hipblasCgeruBatched
-    static inline hipblasStatus_t hipblasCgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeruBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCgeruBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeruBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgercBatched
     #define HIPGEN_DEF_hipblasCgercBatched
-    static inline hipblasStatus_t hipblasCgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgercBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCgercBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgercBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeruBatched
     #define HIPGEN_DEF_hipblasZgeruBatched
-    static inline hipblasStatus_t hipblasZgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeruBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZgeruBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZgeruBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeruBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgercBatched
     #define HIPGEN_DEF_hipblasZgercBatched
-    static inline hipblasStatus_t hipblasZgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgercBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZgercBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZgercBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgercBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgerStridedBatched
     #define HIPGEN_DEF_hipblasSgerStridedBatched
-    static inline hipblasStatus_t hipblasSgerStridedBatched(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgerStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSgerStridedBatched(hipblasHandle_t a0, int a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSgerStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgerStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgerStridedBatched
     #define HIPGEN_DEF_hipblasDgerStridedBatched
-    static inline hipblasStatus_t hipblasDgerStridedBatched(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgerStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDgerStridedBatched(hipblasHandle_t a0, int a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDgerStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgerStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeruStridedBatched
     #define HIPGEN_DEF_hipblasCgeruStridedBatched
-    static inline hipblasStatus_t hipblasCgeruStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeruStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCgeruStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCgeruStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeruStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgercStridedBatched
     #define HIPGEN_DEF_hipblasCgercStridedBatched
-    static inline hipblasStatus_t hipblasCgercStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgercStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCgercStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCgercStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgercStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeruStridedBatched
     #define HIPGEN_DEF_hipblasZgeruStridedBatched
-    static inline hipblasStatus_t hipblasZgeruStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeruStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZgeruStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZgeruStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeruStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgercStridedBatched
     #define HIPGEN_DEF_hipblasZgercStridedBatched
-    static inline hipblasStatus_t hipblasZgercStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgercStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZgercStridedBatched(hipblasHandle_t a0, int a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZgercStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgercStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChbmv
     #define HIPGEN_DEF_hipblasChbmv
-    static inline hipblasStatus_t hipblasChbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, hipblasComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasChbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, hipblasComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasChbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhbmv
     #define HIPGEN_DEF_hipblasZhbmv
-    static inline hipblasStatus_t hipblasZhbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZhbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZhbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChbmvBatched
     #define HIPGEN_DEF_hipblasChbmvBatched
-    static inline hipblasStatus_t hipblasChbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *a9, hipblasComplex *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasChbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *a9, hipblasComplex *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasChbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhbmvBatched
     #define HIPGEN_DEF_hipblasZhbmvBatched
-    static inline hipblasStatus_t hipblasZhbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZhbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZhbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChbmvStridedBatched
     #define HIPGEN_DEF_hipblasChbmvStridedBatched
-    static inline hipblasStatus_t hipblasChbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, int64_t a7, const hipblasComplex *a8, int a9, int64_t a10, const hipblasComplex *a11, hipblasComplex *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasChbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, int64_t a7, const hipblasComplex *a8, int a9, int64_t a10, const hipblasComplex *a11, hipblasComplex *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasChbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhbmvStridedBatched
     #define HIPGEN_DEF_hipblasZhbmvStridedBatched
-    static inline hipblasStatus_t hipblasZhbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasZhbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasZhbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChemv
     #define HIPGEN_DEF_hipblasChemv
-    static inline hipblasStatus_t hipblasChemv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChemv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasChemv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasChemv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChemv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhemv
     #define HIPGEN_DEF_hipblasZhemv
-    static inline hipblasStatus_t hipblasZhemv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhemv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZhemv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZhemv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhemv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChemvBatched
     #define HIPGEN_DEF_hipblasChemvBatched
-    static inline hipblasStatus_t hipblasChemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChemvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasChemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasChemvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChemvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhemvBatched
     #define HIPGEN_DEF_hipblasZhemvBatched
-    static inline hipblasStatus_t hipblasZhemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhemvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZhemvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZhemvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhemvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChemvStridedBatched
     #define HIPGEN_DEF_hipblasChemvStridedBatched
-    static inline hipblasStatus_t hipblasChemvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChemvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasChemvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, hipblasComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasChemvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChemvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhemvStridedBatched
     #define HIPGEN_DEF_hipblasZhemvStridedBatched
-    static inline hipblasStatus_t hipblasZhemvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhemvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasZhemvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasZhemvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhemvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCher
     #define HIPGEN_DEF_hipblasCher
-    static inline hipblasStatus_t hipblasCher(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCher");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCher(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasCher", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCher, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZher
     #define HIPGEN_DEF_hipblasZher
-    static inline hipblasStatus_t hipblasZher(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZher");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZher(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZher", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZher, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherBatched
     #define HIPGEN_DEF_hipblasCherBatched
-    static inline hipblasStatus_t hipblasCherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCherBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherBatched
     #define HIPGEN_DEF_hipblasZherBatched
-    static inline hipblasStatus_t hipblasZherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZherBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZherBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherStridedBatched
     #define HIPGEN_DEF_hipblasCherStridedBatched
-    static inline hipblasStatus_t hipblasCherStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCherStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCherStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherStridedBatched
     #define HIPGEN_DEF_hipblasZherStridedBatched
-    static inline hipblasStatus_t hipblasZherStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZherStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZherStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCher2
     #define HIPGEN_DEF_hipblasCher2
-    static inline hipblasStatus_t hipblasCher2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCher2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCher2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCher2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCher2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZher2
     #define HIPGEN_DEF_hipblasZher2
-    static inline hipblasStatus_t hipblasZher2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZher2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZher2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZher2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZher2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCher2Batched
     #define HIPGEN_DEF_hipblasCher2Batched
-    static inline hipblasStatus_t hipblasCher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCher2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCher2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCher2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZher2Batched
     #define HIPGEN_DEF_hipblasZher2Batched
-    static inline hipblasStatus_t hipblasZher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZher2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZher2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZher2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZher2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCher2StridedBatched
     #define HIPGEN_DEF_hipblasCher2StridedBatched
-    static inline hipblasStatus_t hipblasCher2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCher2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCher2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCher2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCher2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZher2StridedBatched
     #define HIPGEN_DEF_hipblasZher2StridedBatched
-    static inline hipblasStatus_t hipblasZher2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZher2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZher2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZher2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZher2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChpmv
     #define HIPGEN_DEF_hipblasChpmv
-    static inline hipblasStatus_t hipblasChpmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChpmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasChpmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, const hipblasComplex *a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasChpmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChpmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhpmv
     #define HIPGEN_DEF_hipblasZhpmv
-    static inline hipblasStatus_t hipblasZhpmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhpmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZhpmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, const hipblasDoubleComplex *a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZhpmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhpmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChpmvBatched
     #define HIPGEN_DEF_hipblasChpmvBatched
-    static inline hipblasStatus_t hipblasChpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChpmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasChpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, const hipblasComplex *const *a5, int a6, const hipblasComplex *a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasChpmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChpmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhpmvBatched
     #define HIPGEN_DEF_hipblasZhpmvBatched
-    static inline hipblasStatus_t hipblasZhpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhpmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZhpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, const hipblasDoubleComplex *const *a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZhpmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhpmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChpmvStridedBatched
     #define HIPGEN_DEF_hipblasChpmvStridedBatched
-    static inline hipblasStatus_t hipblasChpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int64_t a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChpmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasChpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int64_t a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasChpmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChpmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhpmvStridedBatched
     #define HIPGEN_DEF_hipblasZhpmvStridedBatched
-    static inline hipblasStatus_t hipblasZhpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int64_t a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhpmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZhpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int64_t a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZhpmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhpmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChpr
     #define HIPGEN_DEF_hipblasChpr
-    static inline hipblasStatus_t hipblasChpr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChpr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasChpr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) { HIPGEN_CALL(hipblas, "hipblasChpr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChpr, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhpr
     #define HIPGEN_DEF_hipblasZhpr
-    static inline hipblasStatus_t hipblasZhpr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhpr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZhpr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) { HIPGEN_CALL(hipblas, "hipblasZhpr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhpr, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChprBatched
     #define HIPGEN_DEF_hipblasChprBatched
-    static inline hipblasStatus_t hipblasChprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *const *, int, hipblasComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChprBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasChprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasChprBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChprBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhprBatched
     #define HIPGEN_DEF_hipblasZhprBatched
-    static inline hipblasStatus_t hipblasZhprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhprBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZhprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZhprBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhprBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChprStridedBatched
     #define HIPGEN_DEF_hipblasChprStridedBatched
-    static inline hipblasStatus_t hipblasChprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const hipblasComplex *, int, int64_t, hipblasComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChprStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasChprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasChprStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChprStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhprStridedBatched
     #define HIPGEN_DEF_hipblasZhprStridedBatched
-    static inline hipblasStatus_t hipblasZhprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhprStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZhprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZhprStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhprStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChpr2
     #define HIPGEN_DEF_hipblasChpr2
-    static inline hipblasStatus_t hipblasChpr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChpr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasChpr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8) { HIPGEN_CALL(hipblas, "hipblasChpr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChpr2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhpr2
     #define HIPGEN_DEF_hipblasZhpr2
-    static inline hipblasStatus_t hipblasZhpr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhpr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZhpr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8) { HIPGEN_CALL(hipblas, "hipblasZhpr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhpr2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChpr2Batched
     #define HIPGEN_DEF_hipblasChpr2Batched
-    static inline hipblasStatus_t hipblasChpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChpr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasChpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasChpr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChpr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhpr2Batched
     #define HIPGEN_DEF_hipblasZhpr2Batched
-    static inline hipblasStatus_t hipblasZhpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhpr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZhpr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZhpr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhpr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChpr2StridedBatched
     #define HIPGEN_DEF_hipblasChpr2StridedBatched
-    static inline hipblasStatus_t hipblasChpr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChpr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasChpr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasChpr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChpr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhpr2StridedBatched
     #define HIPGEN_DEF_hipblasZhpr2StridedBatched
-    static inline hipblasStatus_t hipblasZhpr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhpr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZhpr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZhpr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhpr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsbmv
     #define HIPGEN_DEF_hipblasSsbmv
-    static inline hipblasStatus_t hipblasSsbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *a5, int a6, const float *a7, int a8, const float *a9, float *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasSsbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *a5, int a6, const float *a7, int a8, const float *a9, float *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasSsbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsbmv
     #define HIPGEN_DEF_hipblasDsbmv
-    static inline hipblasStatus_t hipblasDsbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *a5, int a6, const double *a7, int a8, const double *a9, double *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDsbmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *a5, int a6, const double *a7, int a8, const double *a9, double *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDsbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsbmvBatched
     #define HIPGEN_DEF_hipblasSsbmvBatched
-    static inline hipblasStatus_t hipblasSsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *const *a5, int a6, const float *const *a7, int a8, const float *a9, float * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasSsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *const *a5, int a6, const float *const *a7, int a8, const float *a9, float * *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasSsbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsbmvBatched
     #define HIPGEN_DEF_hipblasDsbmvBatched
-    static inline hipblasStatus_t hipblasDsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *const *a5, int a6, const double *const *a7, int a8, const double *a9, double * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDsbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *const *a5, int a6, const double *const *a7, int a8, const double *a9, double * *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDsbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsbmvStridedBatched
     #define HIPGEN_DEF_hipblasSsbmvStridedBatched
-    static inline hipblasStatus_t hipblasSsbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int64_t a7, const float *a8, int a9, int64_t a10, const float *a11, float *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasSsbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int64_t a7, const float *a8, int a9, int64_t a10, const float *a11, float *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasSsbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsbmvStridedBatched
     #define HIPGEN_DEF_hipblasDsbmvStridedBatched
-    static inline hipblasStatus_t hipblasDsbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int64_t a7, const double *a8, int a9, int64_t a10, const double *a11, double *a12, int a13, int64_t a14, int a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasDsbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int64_t a7, const double *a8, int a9, int64_t a10, const double *a11, double *a12, int a13, int64_t a14, int a15) { HIPGEN_CALL(hipblas, "hipblasDsbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSspmv
     #define HIPGEN_DEF_hipblasSspmv
-    static inline hipblasStatus_t hipblasSspmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, const float *a5, int a6, const float *a7, float *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSspmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSspmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, const float *a5, int a6, const float *a7, float *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSspmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSspmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDspmv
     #define HIPGEN_DEF_hipblasDspmv
-    static inline hipblasStatus_t hipblasDspmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, const double *a5, int a6, const double *a7, double *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDspmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDspmv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, const double *a5, int a6, const double *a7, double *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDspmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDspmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSspmvBatched
     #define HIPGEN_DEF_hipblasSspmvBatched
-    static inline hipblasStatus_t hipblasSspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, const float *const *a5, int a6, const float *a7, float * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, const float *const *, int, const float *, float * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSspmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, const float *const *a5, int a6, const float *a7, float * *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSspmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSspmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDspmvBatched
     #define HIPGEN_DEF_hipblasDspmvBatched
-    static inline hipblasStatus_t hipblasDspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, const double *const *a5, int a6, const double *a7, double * *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, const double *const *, int, const double *, double * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDspmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDspmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, const double *const *a5, int a6, const double *a7, double * *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDspmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDspmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSspmvStridedBatched
     #define HIPGEN_DEF_hipblasSspmvStridedBatched
-    static inline hipblasStatus_t hipblasSspmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int64_t a5, const float *a6, int a7, int64_t a8, const float *a9, float *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSspmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSspmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int64_t a5, const float *a6, int a7, int64_t a8, const float *a9, float *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSspmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSspmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDspmvStridedBatched
     #define HIPGEN_DEF_hipblasDspmvStridedBatched
-    static inline hipblasStatus_t hipblasDspmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int64_t a5, const double *a6, int a7, int64_t a8, const double *a9, double *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDspmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDspmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int64_t a5, const double *a6, int a7, int64_t a8, const double *a9, double *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDspmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDspmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSspr
     #define HIPGEN_DEF_hipblasSspr
-    static inline hipblasStatus_t hipblasSspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, float *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSspr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, float *a6) { HIPGEN_CALL(hipblas, "hipblasSspr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSspr, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDspr
     #define HIPGEN_DEF_hipblasDspr
-    static inline hipblasStatus_t hipblasDspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, double *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDspr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, double *a6) { HIPGEN_CALL(hipblas, "hipblasDspr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDspr, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCspr
     #define HIPGEN_DEF_hipblasCspr
-    static inline hipblasStatus_t hipblasCspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCspr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6) { HIPGEN_CALL(hipblas, "hipblasCspr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCspr, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZspr
     #define HIPGEN_DEF_hipblasZspr
-    static inline hipblasStatus_t hipblasZspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZspr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZspr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6) { HIPGEN_CALL(hipblas, "hipblasZspr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZspr, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsprBatched
     #define HIPGEN_DEF_hipblasSsprBatched
-    static inline hipblasStatus_t hipblasSsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, float *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, float *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsprBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, float *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasSsprBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsprBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsprBatched
     #define HIPGEN_DEF_hipblasDsprBatched
-    static inline hipblasStatus_t hipblasDsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, double *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, double *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsprBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, double *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasDsprBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsprBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsprBatched
     #define HIPGEN_DEF_hipblasCsprBatched
-    static inline hipblasStatus_t hipblasCsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsprBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasCsprBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsprBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsprBatched
     #define HIPGEN_DEF_hipblasZsprBatched
-    static inline hipblasStatus_t hipblasZsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsprBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZsprBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZsprBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsprBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsprStridedBatched
     #define HIPGEN_DEF_hipblasSsprStridedBatched
-    static inline hipblasStatus_t hipblasSsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, float *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, float *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsprStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, float *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSsprStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsprStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsprStridedBatched
     #define HIPGEN_DEF_hipblasDsprStridedBatched
-    static inline hipblasStatus_t hipblasDsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, double *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, double *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsprStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, double *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDsprStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsprStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsprStridedBatched
     #define HIPGEN_DEF_hipblasCsprStridedBatched
-    static inline hipblasStatus_t hipblasCsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsprStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCsprStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsprStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsprStridedBatched
     #define HIPGEN_DEF_hipblasZsprStridedBatched
-    static inline hipblasStatus_t hipblasZsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsprStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZsprStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int64_t a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZsprStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsprStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSspr2
     #define HIPGEN_DEF_hipblasSspr2
-    static inline hipblasStatus_t hipblasSspr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, const float *, int, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSspr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasSspr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8) { HIPGEN_CALL(hipblas, "hipblasSspr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSspr2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDspr2
     #define HIPGEN_DEF_hipblasDspr2
-    static inline hipblasStatus_t hipblasDspr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, const double *, int, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDspr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDspr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8) { HIPGEN_CALL(hipblas, "hipblasDspr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDspr2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSspr2Batched
     #define HIPGEN_DEF_hipblasSspr2Batched
-    static inline hipblasStatus_t hipblasSspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, const float *const *, int, float *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSspr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSspr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSspr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDspr2Batched
     #define HIPGEN_DEF_hipblasDspr2Batched
-    static inline hipblasStatus_t hipblasDspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, const double *const *, int, double *const *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDspr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDspr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDspr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDspr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSspr2StridedBatched
     #define HIPGEN_DEF_hipblasSspr2StridedBatched
-    static inline hipblasStatus_t hipblasSspr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, const float *, int, int64_t, float *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSspr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasSspr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasSspr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSspr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDspr2StridedBatched
     #define HIPGEN_DEF_hipblasDspr2StridedBatched
-    static inline hipblasStatus_t hipblasDspr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, const double *, int, int64_t, double *, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDspr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDspr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDspr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDspr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsymv
     #define HIPGEN_DEF_hipblasSsymv
-    static inline hipblasStatus_t hipblasSsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, const float *a8, float *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsymv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, const float *a8, float *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSsymv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsymv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsymv
     #define HIPGEN_DEF_hipblasDsymv
-    static inline hipblasStatus_t hipblasDsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, const double *a8, double *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsymv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, const double *a8, double *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDsymv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsymv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsymv
     #define HIPGEN_DEF_hipblasCsymv
-    static inline hipblasStatus_t hipblasCsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsymv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCsymv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsymv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsymv
     #define HIPGEN_DEF_hipblasZsymv
-    static inline hipblasStatus_t hipblasZsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsymv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZsymv(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZsymv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsymv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsymvBatched
     #define HIPGEN_DEF_hipblasSsymvBatched
-    static inline hipblasStatus_t hipblasSsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, const float *a8, float * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, const float *const *, int, const float *, float * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsymvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasSsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, const float *a8, float * *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasSsymvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsymvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsymvBatched
     #define HIPGEN_DEF_hipblasDsymvBatched
-    static inline hipblasStatus_t hipblasDsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, const double *a8, double * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, const double *const *, int, const double *, double * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsymvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, const double *a8, double * *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDsymvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsymvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsymvBatched
     #define HIPGEN_DEF_hipblasCsymvBatched
-    static inline hipblasStatus_t hipblasCsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsymvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex * *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCsymvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsymvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsymvBatched
     #define HIPGEN_DEF_hipblasZsymvBatched
-    static inline hipblasStatus_t hipblasZsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex * *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsymvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZsymvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex * *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZsymvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsymvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsymvStridedBatched
     #define HIPGEN_DEF_hipblasSsymvStridedBatched
-    static inline hipblasStatus_t hipblasSsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, const float *a10, float *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsymvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasSsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, const float *a10, float *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasSsymvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsymvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsymvStridedBatched
     #define HIPGEN_DEF_hipblasDsymvStridedBatched
-    static inline hipblasStatus_t hipblasDsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, const double *a10, double *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsymvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasDsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, const double *a10, double *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasDsymvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsymvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsymvStridedBatched
     #define HIPGEN_DEF_hipblasCsymvStridedBatched
-    static inline hipblasStatus_t hipblasCsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsymvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasCsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, const hipblasComplex *a10, hipblasComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasCsymvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsymvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsymvStridedBatched
     #define HIPGEN_DEF_hipblasZsymvStridedBatched
-    static inline hipblasStatus_t hipblasZsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsymvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasZsymvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasZsymvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsymvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyr
     #define HIPGEN_DEF_hipblasSsyr
-    static inline hipblasStatus_t hipblasSsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, float *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, float *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasSsyr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyr, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyr
     #define HIPGEN_DEF_hipblasDsyr
-    static inline hipblasStatus_t hipblasDsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, double *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, double *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasDsyr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyr, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyr
     #define HIPGEN_DEF_hipblasCsyr
-    static inline hipblasStatus_t hipblasCsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasCsyr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyr, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyr
     #define HIPGEN_DEF_hipblasZsyr
-    static inline hipblasStatus_t hipblasZsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyr");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZsyr(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZsyr", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyr, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrBatched
     #define HIPGEN_DEF_hipblasSsyrBatched
-    static inline hipblasStatus_t hipblasSsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, float *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasSsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, float *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasSsyrBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrBatched
     #define HIPGEN_DEF_hipblasDsyrBatched
-    static inline hipblasStatus_t hipblasDsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, double *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, double *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDsyrBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrBatched
     #define HIPGEN_DEF_hipblasCsyrBatched
-    static inline hipblasStatus_t hipblasCsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, hipblasComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCsyrBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrBatched
     #define HIPGEN_DEF_hipblasZsyrBatched
-    static inline hipblasStatus_t hipblasZsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZsyrBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZsyrBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrStridedBatched
     #define HIPGEN_DEF_hipblasSsyrStridedBatched
-    static inline hipblasStatus_t hipblasSsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSsyrStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrStridedBatched
     #define HIPGEN_DEF_hipblasDsyrStridedBatched
-    static inline hipblasStatus_t hipblasDsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDsyrStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrStridedBatched
     #define HIPGEN_DEF_hipblasCsyrStridedBatched
-    static inline hipblasStatus_t hipblasCsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCsyrStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrStridedBatched
     #define HIPGEN_DEF_hipblasZsyrStridedBatched
-    static inline hipblasStatus_t hipblasZsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZsyrStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZsyrStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyr2
     #define HIPGEN_DEF_hipblasSsyr2
-    static inline hipblasStatus_t hipblasSsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSsyr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyr2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyr2
     #define HIPGEN_DEF_hipblasDsyr2
-    static inline hipblasStatus_t hipblasDsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDsyr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyr2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyr2
     #define HIPGEN_DEF_hipblasCsyr2
-    static inline hipblasStatus_t hipblasCsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCsyr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyr2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyr2
     #define HIPGEN_DEF_hipblasZsyr2
-    static inline hipblasStatus_t hipblasZsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyr2");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZsyr2(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZsyr2", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyr2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyr2Batched
     #define HIPGEN_DEF_hipblasSsyr2Batched
-    static inline hipblasStatus_t hipblasSsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *const *, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSsyr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyr2Batched
     #define HIPGEN_DEF_hipblasDsyr2Batched
-    static inline hipblasStatus_t hipblasDsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *const *, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDsyr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyr2Batched
     #define HIPGEN_DEF_hipblasCsyr2Batched
-    static inline hipblasStatus_t hipblasCsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCsyr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyr2Batched
     #define HIPGEN_DEF_hipblasZsyr2Batched
-    static inline hipblasStatus_t hipblasZsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyr2Batched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZsyr2Batched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZsyr2Batched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyr2Batched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyr2StridedBatched
     #define HIPGEN_DEF_hipblasSsyr2StridedBatched
-    static inline hipblasStatus_t hipblasSsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const float *, const float *, int, int64_t, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const float *a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSsyr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyr2StridedBatched
     #define HIPGEN_DEF_hipblasDsyr2StridedBatched
-    static inline hipblasStatus_t hipblasDsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const double *, const double *, int, int64_t, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const double *a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDsyr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyr2StridedBatched
     #define HIPGEN_DEF_hipblasCsyr2StridedBatched
-    static inline hipblasStatus_t hipblasCsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasComplex *a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCsyr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyr2StridedBatched
     #define HIPGEN_DEF_hipblasZsyr2StridedBatched
-    static inline hipblasStatus_t hipblasZsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyr2StridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZsyr2StridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, int a2, const hipblasDoubleComplex *a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZsyr2StridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyr2StridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStbmv
     #define HIPGEN_DEF_hipblasStbmv
-    static inline hipblasStatus_t hipblasStbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, float *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasStbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, float *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasStbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtbmv
     #define HIPGEN_DEF_hipblasDtbmv
-    static inline hipblasStatus_t hipblasDtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, double *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, double *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDtbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtbmv
     #define HIPGEN_DEF_hipblasCtbmv
-    static inline hipblasStatus_t hipblasCtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCtbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtbmv
     #define HIPGEN_DEF_hipblasZtbmv
-    static inline hipblasStatus_t hipblasZtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtbmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZtbmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZtbmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtbmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStbmvBatched
     #define HIPGEN_DEF_hipblasStbmvBatched
-    static inline hipblasStatus_t hipblasStbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasStbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasStbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtbmvBatched
     #define HIPGEN_DEF_hipblasDtbmvBatched
-    static inline hipblasStatus_t hipblasDtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDtbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtbmvBatched
     #define HIPGEN_DEF_hipblasCtbmvBatched
-    static inline hipblasStatus_t hipblasCtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCtbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtbmvBatched
     #define HIPGEN_DEF_hipblasZtbmvBatched
-    static inline hipblasStatus_t hipblasZtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtbmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZtbmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZtbmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtbmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStbmvStridedBatched
     #define HIPGEN_DEF_hipblasStbmvStridedBatched
-    static inline hipblasStatus_t hipblasStbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, int64_t a8, float *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasStbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, int64_t a8, float *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasStbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtbmvStridedBatched
     #define HIPGEN_DEF_hipblasDtbmvStridedBatched
-    static inline hipblasStatus_t hipblasDtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, int64_t a8, double *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, int64_t a8, double *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDtbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtbmvStridedBatched
     #define HIPGEN_DEF_hipblasCtbmvStridedBatched
-    static inline hipblasStatus_t hipblasCtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, int64_t a8, hipblasComplex *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, int64_t a8, hipblasComplex *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCtbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtbmvStridedBatched
     #define HIPGEN_DEF_hipblasZtbmvStridedBatched
-    static inline hipblasStatus_t hipblasZtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, hipblasDoubleComplex *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtbmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZtbmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, hipblasDoubleComplex *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZtbmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtbmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStbsv
     #define HIPGEN_DEF_hipblasStbsv
-    static inline hipblasStatus_t hipblasStbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, float *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStbsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasStbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, float *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasStbsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStbsv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtbsv
     #define HIPGEN_DEF_hipblasDtbsv
-    static inline hipblasStatus_t hipblasDtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, double *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtbsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, double *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDtbsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtbsv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtbsv
     #define HIPGEN_DEF_hipblasCtbsv
-    static inline hipblasStatus_t hipblasCtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtbsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCtbsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtbsv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtbsv
     #define HIPGEN_DEF_hipblasZtbsv
-    static inline hipblasStatus_t hipblasZtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtbsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZtbsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZtbsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtbsv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStbsvBatched
     #define HIPGEN_DEF_hipblasStbsvBatched
-    static inline hipblasStatus_t hipblasStbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStbsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasStbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasStbsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStbsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtbsvBatched
     #define HIPGEN_DEF_hipblasDtbsvBatched
-    static inline hipblasStatus_t hipblasDtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtbsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDtbsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtbsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtbsvBatched
     #define HIPGEN_DEF_hipblasCtbsvBatched
-    static inline hipblasStatus_t hipblasCtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtbsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCtbsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtbsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtbsvBatched
     #define HIPGEN_DEF_hipblasZtbsvBatched
-    static inline hipblasStatus_t hipblasZtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtbsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZtbsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZtbsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtbsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStbsvStridedBatched
     #define HIPGEN_DEF_hipblasStbsvStridedBatched
-    static inline hipblasStatus_t hipblasStbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, int64_t a8, float *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStbsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasStbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const float *a6, int a7, int64_t a8, float *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasStbsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStbsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtbsvStridedBatched
     #define HIPGEN_DEF_hipblasDtbsvStridedBatched
-    static inline hipblasStatus_t hipblasDtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, int64_t a8, double *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtbsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const double *a6, int a7, int64_t a8, double *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDtbsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtbsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtbsvStridedBatched
     #define HIPGEN_DEF_hipblasCtbsvStridedBatched
-    static inline hipblasStatus_t hipblasCtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, int64_t a8, hipblasComplex *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtbsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasComplex *a6, int a7, int64_t a8, hipblasComplex *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCtbsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtbsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtbsvStridedBatched
     #define HIPGEN_DEF_hipblasZtbsvStridedBatched
-    static inline hipblasStatus_t hipblasZtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, hipblasDoubleComplex *a9, int a10, int64_t a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtbsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZtbsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, int a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, hipblasDoubleComplex *a9, int a10, int64_t a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZtbsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtbsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStpmv
     #define HIPGEN_DEF_hipblasStpmv
-    static inline hipblasStatus_t hipblasStpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, float *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStpmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasStpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, float *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasStpmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStpmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtpmv
     #define HIPGEN_DEF_hipblasDtpmv
-    static inline hipblasStatus_t hipblasDtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, double *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtpmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, double *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasDtpmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtpmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtpmv
     #define HIPGEN_DEF_hipblasCtpmv
-    static inline hipblasStatus_t hipblasCtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, hipblasComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtpmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, hipblasComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasCtpmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtpmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtpmv
     #define HIPGEN_DEF_hipblasZtpmv
-    static inline hipblasStatus_t hipblasZtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, hipblasDoubleComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtpmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZtpmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, hipblasDoubleComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZtpmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtpmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStpmvBatched
     #define HIPGEN_DEF_hipblasStpmvBatched
-    static inline hipblasStatus_t hipblasStpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, float *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStpmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasStpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, float *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasStpmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStpmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtpmvBatched
     #define HIPGEN_DEF_hipblasDtpmvBatched
-    static inline hipblasStatus_t hipblasDtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, double *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtpmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, double *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDtpmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtpmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtpmvBatched
     #define HIPGEN_DEF_hipblasCtpmvBatched
-    static inline hipblasStatus_t hipblasCtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, hipblasComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtpmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, hipblasComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCtpmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtpmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtpmvBatched
     #define HIPGEN_DEF_hipblasZtpmvBatched
-    static inline hipblasStatus_t hipblasZtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtpmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZtpmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, hipblasDoubleComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZtpmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtpmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStpmvStridedBatched
     #define HIPGEN_DEF_hipblasStpmvStridedBatched
-    static inline hipblasStatus_t hipblasStpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStpmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasStpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasStpmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStpmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtpmvStridedBatched
     #define HIPGEN_DEF_hipblasDtpmvStridedBatched
-    static inline hipblasStatus_t hipblasDtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtpmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDtpmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtpmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtpmvStridedBatched
     #define HIPGEN_DEF_hipblasCtpmvStridedBatched
-    static inline hipblasStatus_t hipblasCtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtpmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCtpmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtpmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtpmvStridedBatched
     #define HIPGEN_DEF_hipblasZtpmvStridedBatched
-    static inline hipblasStatus_t hipblasZtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtpmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZtpmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZtpmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtpmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStpsv
     #define HIPGEN_DEF_hipblasStpsv
-    static inline hipblasStatus_t hipblasStpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, float *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStpsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasStpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, float *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasStpsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStpsv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtpsv
     #define HIPGEN_DEF_hipblasDtpsv
-    static inline hipblasStatus_t hipblasDtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, double *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtpsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, double *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasDtpsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtpsv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtpsv
     #define HIPGEN_DEF_hipblasCtpsv
-    static inline hipblasStatus_t hipblasCtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, hipblasComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtpsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, hipblasComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasCtpsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtpsv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtpsv
     #define HIPGEN_DEF_hipblasZtpsv
-    static inline hipblasStatus_t hipblasZtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, hipblasDoubleComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtpsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZtpsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, hipblasDoubleComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZtpsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtpsv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStpsvBatched
     #define HIPGEN_DEF_hipblasStpsvBatched
-    static inline hipblasStatus_t hipblasStpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, float *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStpsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasStpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, float *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasStpsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStpsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtpsvBatched
     #define HIPGEN_DEF_hipblasDtpsvBatched
-    static inline hipblasStatus_t hipblasDtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, double *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtpsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, double *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDtpsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtpsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtpsvBatched
     #define HIPGEN_DEF_hipblasCtpsvBatched
-    static inline hipblasStatus_t hipblasCtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, hipblasComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtpsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, hipblasComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCtpsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtpsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtpsvBatched
     #define HIPGEN_DEF_hipblasZtpsvBatched
-    static inline hipblasStatus_t hipblasZtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, hipblasDoubleComplex *const *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtpsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZtpsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, hipblasDoubleComplex *const *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZtpsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtpsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStpsvStridedBatched
     #define HIPGEN_DEF_hipblasStpsvStridedBatched
-    static inline hipblasStatus_t hipblasStpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStpsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasStpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasStpsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStpsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtpsvStridedBatched
     #define HIPGEN_DEF_hipblasDtpsvStridedBatched
-    static inline hipblasStatus_t hipblasDtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtpsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDtpsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtpsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtpsvStridedBatched
     #define HIPGEN_DEF_hipblasCtpsvStridedBatched
-    static inline hipblasStatus_t hipblasCtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtpsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCtpsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtpsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtpsvStridedBatched
     #define HIPGEN_DEF_hipblasZtpsvStridedBatched
-    static inline hipblasStatus_t hipblasZtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtpsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZtpsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZtpsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtpsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrmv
     #define HIPGEN_DEF_hipblasStrmv
-    static inline hipblasStatus_t hipblasStrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, float *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasStrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, float *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasStrmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrmv
     #define HIPGEN_DEF_hipblasDtrmv
-    static inline hipblasStatus_t hipblasDtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, double *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, double *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDtrmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrmv
     #define HIPGEN_DEF_hipblasCtrmv
-    static inline hipblasStatus_t hipblasCtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, hipblasComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, hipblasComplex *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCtrmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrmv
     #define HIPGEN_DEF_hipblasZtrmv
-    static inline hipblasStatus_t hipblasZtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, hipblasDoubleComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrmv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZtrmv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, hipblasDoubleComplex *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZtrmv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrmvBatched
     #define HIPGEN_DEF_hipblasStrmvBatched
-    static inline hipblasStatus_t hipblasStrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, int a6, float *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasStrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, int a6, float *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasStrmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrmvBatched
     #define HIPGEN_DEF_hipblasDtrmvBatched
-    static inline hipblasStatus_t hipblasDtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, int a6, double *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, int a6, double *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDtrmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrmvBatched
     #define HIPGEN_DEF_hipblasCtrmvBatched
-    static inline hipblasStatus_t hipblasCtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, int a6, hipblasComplex *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, int a6, hipblasComplex *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCtrmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrmvBatched
     #define HIPGEN_DEF_hipblasZtrmvBatched
-    static inline hipblasStatus_t hipblasZtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, int a6, hipblasDoubleComplex *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrmvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZtrmvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, int a6, hipblasDoubleComplex *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZtrmvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrmvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrmvStridedBatched
     #define HIPGEN_DEF_hipblasStrmvStridedBatched
-    static inline hipblasStatus_t hipblasStrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, int64_t a7, float *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasStrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, int64_t a7, float *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasStrmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrmvStridedBatched
     #define HIPGEN_DEF_hipblasDtrmvStridedBatched
-    static inline hipblasStatus_t hipblasDtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, int64_t a7, double *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, int64_t a7, double *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDtrmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrmvStridedBatched
     #define HIPGEN_DEF_hipblasCtrmvStridedBatched
-    static inline hipblasStatus_t hipblasCtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, int64_t a7, hipblasComplex *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, int64_t a7, hipblasComplex *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCtrmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrmvStridedBatched
     #define HIPGEN_DEF_hipblasZtrmvStridedBatched
-    static inline hipblasStatus_t hipblasZtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, hipblasDoubleComplex *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrmvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZtrmvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, hipblasDoubleComplex *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZtrmvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrmvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrsv
     #define HIPGEN_DEF_hipblasStrsv
-    static inline hipblasStatus_t hipblasStrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, float *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasStrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, float *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasStrsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrsv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrsv
     #define HIPGEN_DEF_hipblasDtrsv
-    static inline hipblasStatus_t hipblasDtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, double *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, double *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDtrsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrsv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrsv
     #define HIPGEN_DEF_hipblasCtrsv
-    static inline hipblasStatus_t hipblasCtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, hipblasComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, hipblasComplex *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCtrsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrsv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrsv
     #define HIPGEN_DEF_hipblasZtrsv
-    static inline hipblasStatus_t hipblasZtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, hipblasDoubleComplex *a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrsv");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZtrsv(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, hipblasDoubleComplex *a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZtrsv", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrsv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrsvBatched
     #define HIPGEN_DEF_hipblasStrsvBatched
-    static inline hipblasStatus_t hipblasStrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, int a6, float *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasStrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *const *a5, int a6, float *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasStrsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrsvBatched
     #define HIPGEN_DEF_hipblasDtrsvBatched
-    static inline hipblasStatus_t hipblasDtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, int a6, double *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *const *a5, int a6, double *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDtrsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrsvBatched
     #define HIPGEN_DEF_hipblasCtrsvBatched
-    static inline hipblasStatus_t hipblasCtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, int a6, hipblasComplex *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *const *a5, int a6, hipblasComplex *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCtrsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrsvBatched
     #define HIPGEN_DEF_hipblasZtrsvBatched
-    static inline hipblasStatus_t hipblasZtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, int a6, hipblasDoubleComplex *const *a7, int a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrsvBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZtrsvBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *const *a5, int a6, hipblasDoubleComplex *const *a7, int a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZtrsvBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrsvBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrsvStridedBatched
     #define HIPGEN_DEF_hipblasStrsvStridedBatched
-    static inline hipblasStatus_t hipblasStrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, int64_t a7, float *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasStrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const float *a5, int a6, int64_t a7, float *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasStrsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrsvStridedBatched
     #define HIPGEN_DEF_hipblasDtrsvStridedBatched
-    static inline hipblasStatus_t hipblasDtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, int64_t a7, double *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const double *a5, int a6, int64_t a7, double *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDtrsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrsvStridedBatched
     #define HIPGEN_DEF_hipblasCtrsvStridedBatched
-    static inline hipblasStatus_t hipblasCtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, int64_t a7, hipblasComplex *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasComplex *a5, int a6, int64_t a7, hipblasComplex *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCtrsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrsvStridedBatched
     #define HIPGEN_DEF_hipblasZtrsvStridedBatched
-    static inline hipblasStatus_t hipblasZtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, hipblasDoubleComplex *a8, int a9, int64_t a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrsvStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZtrsvStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, hipblasDiagType_t a3, int a4, const hipblasDoubleComplex *a5, int a6, int64_t a7, hipblasDoubleComplex *a8, int a9, int64_t a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZtrsvStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrsvStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHgemm
     #define HIPGEN_DEF_hipblasHgemm
-    static inline hipblasStatus_t hipblasHgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *a7, int a8, const uint16_t *a9, int a10, const uint16_t *a11, uint16_t *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const uint16_t *, const uint16_t *, int, const uint16_t *, int, const uint16_t *, uint16_t *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHgemm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasHgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *a7, int a8, const uint16_t *a9, int a10, const uint16_t *a11, uint16_t *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasHgemm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgemm
     #define HIPGEN_DEF_hipblasSgemm
-    static inline hipblasStatus_t hipblasSgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, const float *a11, float *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgemm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, const float *a11, float *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSgemm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgemm
     #define HIPGEN_DEF_hipblasDgemm
-    static inline hipblasStatus_t hipblasDgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, const double *a11, double *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgemm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, const double *a11, double *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDgemm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgemm
     #define HIPGEN_DEF_hipblasCgemm
-    static inline hipblasStatus_t hipblasCgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, int a10, const hipblasComplex *a11, hipblasComplex *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgemm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, const hipblasComplex *a9, int a10, const hipblasComplex *a11, hipblasComplex *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCgemm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgemm
     #define HIPGEN_DEF_hipblasZgemm
-    static inline hipblasStatus_t hipblasZgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgemm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZgemm(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, const hipblasDoubleComplex *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZgemm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHgemmBatched
     #define HIPGEN_DEF_hipblasHgemmBatched
-    static inline hipblasStatus_t hipblasHgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *const *a7, int a8, const uint16_t *const *a9, int a10, const uint16_t *a11, uint16_t *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const uint16_t *, const uint16_t *const *, int, const uint16_t *const *, int, const uint16_t *, uint16_t *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHgemmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasHgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *const *a7, int a8, const uint16_t *const *a9, int a10, const uint16_t *a11, uint16_t *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasHgemmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHgemmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgemmBatched
     #define HIPGEN_DEF_hipblasSgemmBatched
-    static inline hipblasStatus_t hipblasSgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *const *a7, int a8, const float *const *a9, int a10, const float *a11, float *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgemmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasSgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *const *a7, int a8, const float *const *a9, int a10, const float *a11, float *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasSgemmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgemmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgemmBatched
     #define HIPGEN_DEF_hipblasDgemmBatched
-    static inline hipblasStatus_t hipblasDgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *const *a7, int a8, const double *const *a9, int a10, const double *a11, double *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgemmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasDgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *const *a7, int a8, const double *const *a9, int a10, const double *a11, double *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasDgemmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgemmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgemmBatched
     #define HIPGEN_DEF_hipblasCgemmBatched
-    static inline hipblasStatus_t hipblasCgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *const *a9, int a10, const hipblasComplex *a11, hipblasComplex *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgemmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasCgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *const *a7, int a8, const hipblasComplex *const *a9, int a10, const hipblasComplex *a11, hipblasComplex *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasCgemmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgemmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgemmBatched
     #define HIPGEN_DEF_hipblasZgemmBatched
-    static inline hipblasStatus_t hipblasZgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *const *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *const *a12, int a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgemmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasZgemmBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *const *a7, int a8, const hipblasDoubleComplex *const *a9, int a10, const hipblasDoubleComplex *a11, hipblasDoubleComplex *const *a12, int a13, int a14) { HIPGEN_CALL(hipblas, "hipblasZgemmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgemmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasHgemmStridedBatched
     #define HIPGEN_DEF_hipblasHgemmStridedBatched
-    static inline hipblasStatus_t hipblasHgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *a7, int a8, long long a9, const uint16_t *a10, int a11, long long a12, const uint16_t *a13, uint16_t *a14, int a15, long long a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const uint16_t *, const uint16_t *, int, long long, const uint16_t *, int, long long, const uint16_t *, uint16_t *, int, long long, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasHgemmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasHgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const uint16_t *a6, const uint16_t *a7, int a8, long long a9, const uint16_t *a10, int a11, long long a12, const uint16_t *a13, uint16_t *a14, int a15, long long a16, int a17) { HIPGEN_CALL(hipblas, "hipblasHgemmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasHgemmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgemmStridedBatched
     #define HIPGEN_DEF_hipblasSgemmStridedBatched
-    static inline hipblasStatus_t hipblasSgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, long long a9, const float *a10, int a11, long long a12, const float *a13, float *a14, int a15, long long a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const float *, const float *, int, long long, const float *, int, long long, const float *, float *, int, long long, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgemmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasSgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const float *a6, const float *a7, int a8, long long a9, const float *a10, int a11, long long a12, const float *a13, float *a14, int a15, long long a16, int a17) { HIPGEN_CALL(hipblas, "hipblasSgemmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgemmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgemmStridedBatched
     #define HIPGEN_DEF_hipblasDgemmStridedBatched
-    static inline hipblasStatus_t hipblasDgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, long long a9, const double *a10, int a11, long long a12, const double *a13, double *a14, int a15, long long a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const double *, const double *, int, long long, const double *, int, long long, const double *, double *, int, long long, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgemmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasDgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const double *a6, const double *a7, int a8, long long a9, const double *a10, int a11, long long a12, const double *a13, double *a14, int a15, long long a16, int a17) { HIPGEN_CALL(hipblas, "hipblasDgemmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgemmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgemmStridedBatched
     #define HIPGEN_DEF_hipblasCgemmStridedBatched
-    static inline hipblasStatus_t hipblasCgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, long long a9, const hipblasComplex *a10, int a11, long long a12, const hipblasComplex *a13, hipblasComplex *a14, int a15, long long a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasComplex *, const hipblasComplex *, int, long long, const hipblasComplex *, int, long long, const hipblasComplex *, hipblasComplex *, int, long long, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgemmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasCgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasComplex *a6, const hipblasComplex *a7, int a8, long long a9, const hipblasComplex *a10, int a11, long long a12, const hipblasComplex *a13, hipblasComplex *a14, int a15, long long a16, int a17) { HIPGEN_CALL(hipblas, "hipblasCgemmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgemmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgemmStridedBatched
     #define HIPGEN_DEF_hipblasZgemmStridedBatched
-    static inline hipblasStatus_t hipblasZgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, long long a9, const hipblasDoubleComplex *a10, int a11, long long a12, const hipblasDoubleComplex *a13, hipblasDoubleComplex *a14, int a15, long long a16, int a17) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, long long, const hipblasDoubleComplex *, int, long long, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, long long, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgemmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipblasStatus_t hipblasZgemmStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const hipblasDoubleComplex *a6, const hipblasDoubleComplex *a7, int a8, long long a9, const hipblasDoubleComplex *a10, int a11, long long a12, const hipblasDoubleComplex *a13, hipblasDoubleComplex *a14, int a15, long long a16, int a17) { HIPGEN_CALL(hipblas, "hipblasZgemmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgemmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherk
     #define HIPGEN_DEF_hipblasCherk
-    static inline hipblasStatus_t hipblasCherk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *a6, int a7, const float *a8, hipblasComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const hipblasComplex *, int, const float *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherk");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCherk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *a6, int a7, const float *a8, hipblasComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCherk", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherk, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherk
     #define HIPGEN_DEF_hipblasZherk
-    static inline hipblasStatus_t hipblasZherk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *a6, int a7, const double *a8, hipblasDoubleComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const hipblasDoubleComplex *, int, const double *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherk");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZherk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *a6, int a7, const double *a8, hipblasDoubleComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZherk", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherk, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherkBatched
     #define HIPGEN_DEF_hipblasCherkBatched
-    static inline hipblasStatus_t hipblasCherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *const *a6, int a7, const float *a8, hipblasComplex *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const hipblasComplex *const *, int, const float *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherkBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *const *a6, int a7, const float *a8, hipblasComplex *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCherkBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherkBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherkBatched
     #define HIPGEN_DEF_hipblasZherkBatched
-    static inline hipblasStatus_t hipblasZherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *const *a6, int a7, const double *a8, hipblasDoubleComplex *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const hipblasDoubleComplex *const *, int, const double *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherkBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZherkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *const *a6, int a7, const double *a8, hipblasDoubleComplex *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZherkBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherkBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherkStridedBatched
     #define HIPGEN_DEF_hipblasCherkStridedBatched
-    static inline hipblasStatus_t hipblasCherkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *a6, int a7, int64_t a8, const float *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const hipblasComplex *, int, int64_t, const float *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherkStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCherkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const hipblasComplex *a6, int a7, int64_t a8, const float *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCherkStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherkStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherkStridedBatched
     #define HIPGEN_DEF_hipblasZherkStridedBatched
-    static inline hipblasStatus_t hipblasZherkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const double *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const hipblasDoubleComplex *, int, int64_t, const double *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherkStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZherkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const double *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZherkStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherkStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherkx
     #define HIPGEN_DEF_hipblasCherkx
-    static inline hipblasStatus_t hipblasCherkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const float *a10, hipblasComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const float *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherkx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCherkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const float *a10, hipblasComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCherkx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherkx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherkx
     #define HIPGEN_DEF_hipblasZherkx
-    static inline hipblasStatus_t hipblasZherkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const double *a10, hipblasDoubleComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const double *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherkx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZherkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const double *a10, hipblasDoubleComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZherkx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherkx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherkxBatched
     #define HIPGEN_DEF_hipblasCherkxBatched
-    static inline hipblasStatus_t hipblasCherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const float *a10, hipblasComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const float *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherkxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const float *a10, hipblasComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCherkxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherkxBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherkxBatched
     #define HIPGEN_DEF_hipblasZherkxBatched
-    static inline hipblasStatus_t hipblasZherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const double *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const double *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherkxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZherkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const double *a10, hipblasDoubleComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZherkxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherkxBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCherkxStridedBatched
     #define HIPGEN_DEF_hipblasCherkxStridedBatched
-    static inline hipblasStatus_t hipblasCherkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const float *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const float *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCherkxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasCherkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const float *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasCherkxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCherkxStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZherkxStridedBatched
     #define HIPGEN_DEF_hipblasZherkxStridedBatched
-    static inline hipblasStatus_t hipblasZherkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const double *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const double *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZherkxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasZherkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const double *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasZherkxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZherkxStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCher2k
     #define HIPGEN_DEF_hipblasCher2k
-    static inline hipblasStatus_t hipblasCher2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const float *a10, hipblasComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const float *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCher2k");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCher2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const float *a10, hipblasComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCher2k", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCher2k, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZher2k
     #define HIPGEN_DEF_hipblasZher2k
-    static inline hipblasStatus_t hipblasZher2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const double *a10, hipblasDoubleComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const double *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZher2k");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZher2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const double *a10, hipblasDoubleComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZher2k", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZher2k, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCher2kBatched
     #define HIPGEN_DEF_hipblasCher2kBatched
-    static inline hipblasStatus_t hipblasCher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const float *a10, hipblasComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const float *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCher2kBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const float *a10, hipblasComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCher2kBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCher2kBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZher2kBatched
     #define HIPGEN_DEF_hipblasZher2kBatched
-    static inline hipblasStatus_t hipblasZher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const double *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const double *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZher2kBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZher2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const double *a10, hipblasDoubleComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZher2kBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZher2kBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCher2kStridedBatched
     #define HIPGEN_DEF_hipblasCher2kStridedBatched
-    static inline hipblasStatus_t hipblasCher2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const float *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const float *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCher2kStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasCher2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const float *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasCher2kStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCher2kStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZher2kStridedBatched
     #define HIPGEN_DEF_hipblasZher2kStridedBatched
-    static inline hipblasStatus_t hipblasZher2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const double *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const double *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZher2kStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasZher2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const double *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasZher2kStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZher2kStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsymm
     #define HIPGEN_DEF_hipblasSsymm
-    static inline hipblasStatus_t hipblasSsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsymm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasSsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasSsymm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsymm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsymm
     #define HIPGEN_DEF_hipblasDsymm
-    static inline hipblasStatus_t hipblasDsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsymm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDsymm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsymm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsymm
     #define HIPGEN_DEF_hipblasCsymm
-    static inline hipblasStatus_t hipblasCsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsymm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCsymm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsymm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsymm
     #define HIPGEN_DEF_hipblasZsymm
-    static inline hipblasStatus_t hipblasZsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsymm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZsymm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZsymm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsymm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsymmBatched
     #define HIPGEN_DEF_hipblasSsymmBatched
-    static inline hipblasStatus_t hipblasSsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsymmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSsymmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsymmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsymmBatched
     #define HIPGEN_DEF_hipblasDsymmBatched
-    static inline hipblasStatus_t hipblasDsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsymmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDsymmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsymmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsymmBatched
     #define HIPGEN_DEF_hipblasCsymmBatched
-    static inline hipblasStatus_t hipblasCsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsymmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCsymmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsymmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsymmBatched
     #define HIPGEN_DEF_hipblasZsymmBatched
-    static inline hipblasStatus_t hipblasZsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsymmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZsymmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZsymmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsymmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsymmStridedBatched
     #define HIPGEN_DEF_hipblasSsymmStridedBatched
-    static inline hipblasStatus_t hipblasSsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsymmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasSsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasSsymmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsymmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsymmStridedBatched
     #define HIPGEN_DEF_hipblasDsymmStridedBatched
-    static inline hipblasStatus_t hipblasDsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsymmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasDsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasDsymmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsymmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsymmStridedBatched
     #define HIPGEN_DEF_hipblasCsymmStridedBatched
-    static inline hipblasStatus_t hipblasCsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsymmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasCsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasCsymmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsymmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsymmStridedBatched
     #define HIPGEN_DEF_hipblasZsymmStridedBatched
-    static inline hipblasStatus_t hipblasZsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsymmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasZsymmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasZsymmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsymmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrk
     #define HIPGEN_DEF_hipblasSsyrk
-    static inline hipblasStatus_t hipblasSsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, float *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrk");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, float *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSsyrk", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrk, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrk
     #define HIPGEN_DEF_hipblasDsyrk
-    static inline hipblasStatus_t hipblasDsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, double *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrk");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, double *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDsyrk", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrk, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrk
     #define HIPGEN_DEF_hipblasCsyrk
-    static inline hipblasStatus_t hipblasCsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrk");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, hipblasComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCsyrk", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrk, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrk
     #define HIPGEN_DEF_hipblasZsyrk
-    static inline hipblasStatus_t hipblasZsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrk");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZsyrk(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZsyrk", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrk, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrkBatched
     #define HIPGEN_DEF_hipblasSsyrkBatched
-    static inline hipblasStatus_t hipblasSsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *a8, float *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrkBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasSsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *a8, float *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasSsyrkBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrkBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrkBatched
     #define HIPGEN_DEF_hipblasDsyrkBatched
-    static inline hipblasStatus_t hipblasDsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *a8, double *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrkBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *a8, double *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDsyrkBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrkBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrkBatched
     #define HIPGEN_DEF_hipblasCsyrkBatched
-    static inline hipblasStatus_t hipblasCsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrkBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, hipblasComplex *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCsyrkBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrkBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrkBatched
     #define HIPGEN_DEF_hipblasZsyrkBatched
-    static inline hipblasStatus_t hipblasZsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *const *a9, int a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrkBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZsyrkBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, hipblasDoubleComplex *const *a9, int a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZsyrkBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrkBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrkStridedBatched
     #define HIPGEN_DEF_hipblasSsyrkStridedBatched
-    static inline hipblasStatus_t hipblasSsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, float *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrkStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, float *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSsyrkStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrkStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrkStridedBatched
     #define HIPGEN_DEF_hipblasDsyrkStridedBatched
-    static inline hipblasStatus_t hipblasDsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, double *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrkStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, double *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDsyrkStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrkStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrkStridedBatched
     #define HIPGEN_DEF_hipblasCsyrkStridedBatched
-    static inline hipblasStatus_t hipblasCsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrkStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCsyrkStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrkStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrkStridedBatched
     #define HIPGEN_DEF_hipblasZsyrkStridedBatched
-    static inline hipblasStatus_t hipblasZsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrkStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZsyrkStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZsyrkStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrkStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyr2k
     #define HIPGEN_DEF_hipblasSsyr2k
-    static inline hipblasStatus_t hipblasSsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyr2k");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasSsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasSsyr2k", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyr2k, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyr2k
     #define HIPGEN_DEF_hipblasDsyr2k
-    static inline hipblasStatus_t hipblasDsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyr2k");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDsyr2k", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyr2k, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyr2k
     #define HIPGEN_DEF_hipblasCsyr2k
-    static inline hipblasStatus_t hipblasCsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyr2k");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCsyr2k", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyr2k, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyr2k
     #define HIPGEN_DEF_hipblasZsyr2k
-    static inline hipblasStatus_t hipblasZsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyr2k");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZsyr2k(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZsyr2k", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyr2k, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyr2kBatched
     #define HIPGEN_DEF_hipblasSsyr2kBatched
-    static inline hipblasStatus_t hipblasSsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyr2kBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSsyr2kBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyr2kBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyr2kBatched
     #define HIPGEN_DEF_hipblasDsyr2kBatched
-    static inline hipblasStatus_t hipblasDsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyr2kBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDsyr2kBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyr2kBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyr2kBatched
     #define HIPGEN_DEF_hipblasCsyr2kBatched
-    static inline hipblasStatus_t hipblasCsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyr2kBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCsyr2kBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyr2kBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyr2kBatched
     #define HIPGEN_DEF_hipblasZsyr2kBatched
-    static inline hipblasStatus_t hipblasZsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyr2kBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZsyr2kBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZsyr2kBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyr2kBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyr2kStridedBatched
     #define HIPGEN_DEF_hipblasSsyr2kStridedBatched
-    static inline hipblasStatus_t hipblasSsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyr2kStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasSsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasSsyr2kStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyr2kStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyr2kStridedBatched
     #define HIPGEN_DEF_hipblasDsyr2kStridedBatched
-    static inline hipblasStatus_t hipblasDsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyr2kStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasDsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasDsyr2kStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyr2kStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyr2kStridedBatched
     #define HIPGEN_DEF_hipblasCsyr2kStridedBatched
-    static inline hipblasStatus_t hipblasCsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyr2kStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasCsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasCsyr2kStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyr2kStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyr2kStridedBatched
     #define HIPGEN_DEF_hipblasZsyr2kStridedBatched
-    static inline hipblasStatus_t hipblasZsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyr2kStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasZsyr2kStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasZsyr2kStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyr2kStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrkx
     #define HIPGEN_DEF_hipblasSsyrkx
-    static inline hipblasStatus_t hipblasSsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrkx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasSsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, int a9, const float *a10, float *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasSsyrkx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrkx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrkx
     #define HIPGEN_DEF_hipblasDsyrkx
-    static inline hipblasStatus_t hipblasDsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrkx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, int a9, const double *a10, double *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDsyrkx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrkx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrkx
     #define HIPGEN_DEF_hipblasCsyrkx
-    static inline hipblasStatus_t hipblasCsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrkx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCsyrkx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrkx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrkx
     #define HIPGEN_DEF_hipblasZsyrkx
-    static inline hipblasStatus_t hipblasZsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrkx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZsyrkx(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZsyrkx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrkx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrkxBatched
     #define HIPGEN_DEF_hipblasSsyrkxBatched
-    static inline hipblasStatus_t hipblasSsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *const *, int, const float *, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrkxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *const *a8, int a9, const float *a10, float *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSsyrkxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrkxBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrkxBatched
     #define HIPGEN_DEF_hipblasDsyrkxBatched
-    static inline hipblasStatus_t hipblasDsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *const *, int, const double *, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrkxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *const *a8, int a9, const double *a10, double *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDsyrkxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrkxBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrkxBatched
     #define HIPGEN_DEF_hipblasCsyrkxBatched
-    static inline hipblasStatus_t hipblasCsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrkxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCsyrkxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrkxBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrkxBatched
     #define HIPGEN_DEF_hipblasZsyrkxBatched
-    static inline hipblasStatus_t hipblasZsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrkxBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZsyrkxBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZsyrkxBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrkxBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSsyrkxStridedBatched
     #define HIPGEN_DEF_hipblasSsyrkxStridedBatched
-    static inline hipblasStatus_t hipblasSsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, int, int64_t, const float *, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSsyrkxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasSsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, int a10, int64_t a11, const float *a12, float *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasSsyrkxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSsyrkxStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDsyrkxStridedBatched
     #define HIPGEN_DEF_hipblasDsyrkxStridedBatched
-    static inline hipblasStatus_t hipblasDsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, int, int64_t, const double *, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDsyrkxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasDsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, int a10, int64_t a11, const double *a12, double *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasDsyrkxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDsyrkxStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCsyrkxStridedBatched
     #define HIPGEN_DEF_hipblasCsyrkxStridedBatched
-    static inline hipblasStatus_t hipblasCsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCsyrkxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasCsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasCsyrkxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCsyrkxStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZsyrkxStridedBatched
     #define HIPGEN_DEF_hipblasZsyrkxStridedBatched
-    static inline hipblasStatus_t hipblasZsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZsyrkxStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasZsyrkxStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasZsyrkxStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZsyrkxStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgeam
     #define HIPGEN_DEF_hipblasSgeam
-    static inline hipblasStatus_t hipblasSgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, const float *a9, int a10, float *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const float *, const float *, int, const float *, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgeam");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasSgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, const float *a9, int a10, float *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasSgeam", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgeam
     #define HIPGEN_DEF_hipblasDgeam
-    static inline hipblasStatus_t hipblasDgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, const double *a9, int a10, double *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const double *, const double *, int, const double *, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgeam");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, const double *a9, int a10, double *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDgeam", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeam
     #define HIPGEN_DEF_hipblasCgeam
-    static inline hipblasStatus_t hipblasCgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, const hipblasComplex *a9, int a10, hipblasComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeam");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, const hipblasComplex *a9, int a10, hipblasComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCgeam", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeam
     #define HIPGEN_DEF_hipblasZgeam
-    static inline hipblasStatus_t hipblasZgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex *a9, int a10, hipblasDoubleComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeam");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZgeam(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex *a9, int a10, hipblasDoubleComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZgeam", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgeamBatched
     #define HIPGEN_DEF_hipblasSgeamBatched
-    static inline hipblasStatus_t hipblasSgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *a8, const float *const *a9, int a10, float *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const float *, const float *const *, int, const float *, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgeamBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *const *a6, int a7, const float *a8, const float *const *a9, int a10, float *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSgeamBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgeamBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgeamBatched
     #define HIPGEN_DEF_hipblasDgeamBatched
-    static inline hipblasStatus_t hipblasDgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *a8, const double *const *a9, int a10, double *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const double *, const double *const *, int, const double *, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgeamBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *const *a6, int a7, const double *a8, const double *const *a9, int a10, double *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDgeamBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgeamBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeamBatched
     #define HIPGEN_DEF_hipblasCgeamBatched
-    static inline hipblasStatus_t hipblasCgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, const hipblasComplex *const *a9, int a10, hipblasComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeamBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *a8, const hipblasComplex *const *a9, int a10, hipblasComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCgeamBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeamBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeamBatched
     #define HIPGEN_DEF_hipblasZgeamBatched
-    static inline hipblasStatus_t hipblasZgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex *const *a9, int a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeamBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZgeamBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *a8, const hipblasDoubleComplex *const *a9, int a10, hipblasDoubleComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZgeamBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeamBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgeamStridedBatched
     #define HIPGEN_DEF_hipblasSgeamStridedBatched
-    static inline hipblasStatus_t hipblasSgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, const float *a10, int a11, int64_t a12, float *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const float *, const float *, int, int64_t, const float *, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgeamStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasSgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const float *a5, const float *a6, int a7, int64_t a8, const float *a9, const float *a10, int a11, int64_t a12, float *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasSgeamStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgeamStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgeamStridedBatched
     #define HIPGEN_DEF_hipblasDgeamStridedBatched
-    static inline hipblasStatus_t hipblasDgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, const double *a10, int a11, int64_t a12, double *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const double *, const double *, int, int64_t, const double *, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgeamStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasDgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const double *a5, const double *a6, int a7, int64_t a8, const double *a9, const double *a10, int a11, int64_t a12, double *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasDgeamStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgeamStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeamStridedBatched
     #define HIPGEN_DEF_hipblasCgeamStridedBatched
-    static inline hipblasStatus_t hipblasCgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, const hipblasComplex *a10, int a11, int64_t a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeamStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasCgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, const hipblasComplex *a10, int a11, int64_t a12, hipblasComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasCgeamStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeamStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeamStridedBatched
     #define HIPGEN_DEF_hipblasZgeamStridedBatched
-    static inline hipblasStatus_t hipblasZgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, const hipblasDoubleComplex *a10, int a11, int64_t a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeamStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasZgeamStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, const hipblasDoubleComplex *a10, int a11, int64_t a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasZgeamStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeamStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChemm
     #define HIPGEN_DEF_hipblasChemm
-    static inline hipblasStatus_t hipblasChemm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, const hipblasComplex *, int, const hipblasComplex *, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChemm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasChemm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, const hipblasComplex *a8, int a9, const hipblasComplex *a10, hipblasComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasChemm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhemm
     #define HIPGEN_DEF_hipblasZhemm
-    static inline hipblasStatus_t hipblasZhemm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhemm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZhemm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, const hipblasDoubleComplex *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZhemm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChemmBatched
     #define HIPGEN_DEF_hipblasChemmBatched
-    static inline hipblasStatus_t hipblasChemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, const hipblasComplex *const *, int, const hipblasComplex *, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChemmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasChemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *const *a6, int a7, const hipblasComplex *const *a8, int a9, const hipblasComplex *a10, hipblasComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasChemmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChemmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhemmBatched
     #define HIPGEN_DEF_hipblasZhemmBatched
-    static inline hipblasStatus_t hipblasZhemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhemmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZhemmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *const *a6, int a7, const hipblasDoubleComplex *const *a8, int a9, const hipblasDoubleComplex *a10, hipblasDoubleComplex *const *a11, int a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZhemmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhemmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasChemmStridedBatched
     #define HIPGEN_DEF_hipblasChemmStridedBatched
-    static inline hipblasStatus_t hipblasChemmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, const hipblasComplex *, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasChemmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasChemmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasComplex *a5, const hipblasComplex *a6, int a7, int64_t a8, const hipblasComplex *a9, int a10, int64_t a11, const hipblasComplex *a12, hipblasComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasChemmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasChemmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZhemmStridedBatched
     #define HIPGEN_DEF_hipblasZhemmStridedBatched
-    static inline hipblasStatus_t hipblasZhemmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZhemmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipblasStatus_t hipblasZhemmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, int a3, int a4, const hipblasDoubleComplex *a5, const hipblasDoubleComplex *a6, int a7, int64_t a8, const hipblasDoubleComplex *a9, int a10, int64_t a11, const hipblasDoubleComplex *a12, hipblasDoubleComplex *a13, int a14, int64_t a15, int a16) { HIPGEN_CALL(hipblas, "hipblasZhemmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZhemmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrmm
     #define HIPGEN_DEF_hipblasStrmm
-    static inline hipblasStatus_t hipblasStrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *a8, int a9, float *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasStrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *a8, int a9, float *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasStrmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrmm
     #define HIPGEN_DEF_hipblasDtrmm
-    static inline hipblasStatus_t hipblasDtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *a8, int a9, double *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *a8, int a9, double *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDtrmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrmm
     #define HIPGEN_DEF_hipblasCtrmm
-    static inline hipblasStatus_t hipblasCtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *a8, int a9, hipblasComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *a8, int a9, hipblasComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCtrmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrmm
     #define HIPGEN_DEF_hipblasZtrmm
-    static inline hipblasStatus_t hipblasZtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *a8, int a9, hipblasDoubleComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZtrmm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *a8, int a9, hipblasDoubleComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZtrmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrmmBatched
     #define HIPGEN_DEF_hipblasStrmmBatched
-    static inline hipblasStatus_t hipblasStrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *const *a8, int a9, float *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasStrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *const *a8, int a9, float *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasStrmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrmmBatched
     #define HIPGEN_DEF_hipblasDtrmmBatched
-    static inline hipblasStatus_t hipblasDtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *const *a8, int a9, double *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *const *a8, int a9, double *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDtrmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrmmBatched
     #define HIPGEN_DEF_hipblasCtrmmBatched
-    static inline hipblasStatus_t hipblasCtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *const *a8, int a9, hipblasComplex *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *const *a8, int a9, hipblasComplex *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCtrmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrmmBatched
     #define HIPGEN_DEF_hipblasZtrmmBatched
-    static inline hipblasStatus_t hipblasZtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *const *a8, int a9, hipblasDoubleComplex *const *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZtrmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *const *a8, int a9, hipblasDoubleComplex *const *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZtrmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrmmStridedBatched
     #define HIPGEN_DEF_hipblasStrmmStridedBatched
-    static inline hipblasStatus_t hipblasStrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *a8, int a9, int64_t a10, float *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasStrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, const float *a8, int a9, int64_t a10, float *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasStrmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrmmStridedBatched
     #define HIPGEN_DEF_hipblasDtrmmStridedBatched
-    static inline hipblasStatus_t hipblasDtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *a8, int a9, int64_t a10, double *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasDtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, const double *a8, int a9, int64_t a10, double *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasDtrmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrmmStridedBatched
     #define HIPGEN_DEF_hipblasCtrmmStridedBatched
-    static inline hipblasStatus_t hipblasCtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *a8, int a9, int64_t a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasCtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, const hipblasComplex *a8, int a9, int64_t a10, hipblasComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasCtrmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrmmStridedBatched
     #define HIPGEN_DEF_hipblasZtrmmStridedBatched
-    static inline hipblasStatus_t hipblasZtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasZtrmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, const hipblasDoubleComplex *a8, int a9, int64_t a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasZtrmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrsm
     #define HIPGEN_DEF_hipblasStrsm
-    static inline hipblasStatus_t hipblasStrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *a8, int a9, float *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrsm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasStrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *a8, int a9, float *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasStrsm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrsm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrsm
     #define HIPGEN_DEF_hipblasDtrsm
-    static inline hipblasStatus_t hipblasDtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *a8, int a9, double *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrsm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *a8, int a9, double *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasDtrsm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrsm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrsm
     #define HIPGEN_DEF_hipblasCtrsm
-    static inline hipblasStatus_t hipblasCtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9, hipblasComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrsm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9, hipblasComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasCtrsm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrsm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrsm
     #define HIPGEN_DEF_hipblasZtrsm
-    static inline hipblasStatus_t hipblasZtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9, hipblasDoubleComplex *a10, int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrsm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZtrsm(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9, hipblasDoubleComplex *a10, int a11) { HIPGEN_CALL(hipblas, "hipblasZtrsm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrsm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrsmBatched
     #define HIPGEN_DEF_hipblasStrsmBatched
-    static inline hipblasStatus_t hipblasStrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *const *a8, int a9, float * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, float *const *, int, float * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrsmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasStrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *const *a8, int a9, float * *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasStrsmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrsmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrsmBatched
     #define HIPGEN_DEF_hipblasDtrsmBatched
-    static inline hipblasStatus_t hipblasDtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *const *a8, int a9, double * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, double *const *, int, double * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrsmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasDtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *const *a8, int a9, double * *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasDtrsmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrsmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrsmBatched
     #define HIPGEN_DEF_hipblasCtrsmBatched
-    static inline hipblasStatus_t hipblasCtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *const *a8, int a9, hipblasComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, hipblasComplex *const *, int, hipblasComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrsmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasCtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *const *a8, int a9, hipblasComplex * *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasCtrsmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrsmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrsmBatched
     #define HIPGEN_DEF_hipblasZtrsmBatched
-    static inline hipblasStatus_t hipblasZtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *const *a8, int a9, hipblasDoubleComplex * *a10, int a11, int a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, hipblasDoubleComplex *const *, int, hipblasDoubleComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrsmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasZtrsmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *const *a8, int a9, hipblasDoubleComplex * *a10, int a11, int a12) { HIPGEN_CALL(hipblas, "hipblasZtrsmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrsmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrsmStridedBatched
     #define HIPGEN_DEF_hipblasStrsmStridedBatched
-    static inline hipblasStatus_t hipblasStrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *a8, int a9, int64_t a10, float *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const float *, float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrsmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasStrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const float *a7, float *a8, int a9, int64_t a10, float *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasStrsmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrsmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrsmStridedBatched
     #define HIPGEN_DEF_hipblasDtrsmStridedBatched
-    static inline hipblasStatus_t hipblasDtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *a8, int a9, int64_t a10, double *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const double *, double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrsmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasDtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const double *a7, double *a8, int a9, int64_t a10, double *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasDtrsmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrsmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrsmStridedBatched
     #define HIPGEN_DEF_hipblasCtrsmStridedBatched
-    static inline hipblasStatus_t hipblasCtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9, int64_t a10, hipblasComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasComplex *, hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrsmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasCtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasComplex *a7, hipblasComplex *a8, int a9, int64_t a10, hipblasComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasCtrsmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrsmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrsmStridedBatched
     #define HIPGEN_DEF_hipblasZtrsmStridedBatched
-    static inline hipblasStatus_t hipblasZtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9, int64_t a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const hipblasDoubleComplex *, hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrsmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasZtrsmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const hipblasDoubleComplex *a7, hipblasDoubleComplex *a8, int a9, int64_t a10, hipblasDoubleComplex *a11, int a12, int64_t a13, int a14) { HIPGEN_CALL(hipblas, "hipblasZtrsmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrsmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrtri
     #define HIPGEN_DEF_hipblasStrtri
-    static inline hipblasStatus_t hipblasStrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *a4, int a5, float *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrtri");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasStrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *a4, int a5, float *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasStrtri", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrtri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrtri
     #define HIPGEN_DEF_hipblasDtrtri
-    static inline hipblasStatus_t hipblasDtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *a4, int a5, double *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrtri");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *a4, int a5, double *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasDtrtri", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrtri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrtri
     #define HIPGEN_DEF_hipblasCtrtri
-    static inline hipblasStatus_t hipblasCtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrtri");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *a4, int a5, hipblasComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasCtrtri", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrtri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrtri
     #define HIPGEN_DEF_hipblasZtrtri
-    static inline hipblasStatus_t hipblasZtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrtri");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZtrtri(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *a4, int a5, hipblasDoubleComplex *a6, int a7) { HIPGEN_CALL(hipblas, "hipblasZtrtri", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrtri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrtriBatched
     #define HIPGEN_DEF_hipblasStrtriBatched
-    static inline hipblasStatus_t hipblasStrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *const *a4, int a5, float * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const float *const *, int, float * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrtriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasStrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *const *a4, int a5, float * *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasStrtriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrtriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrtriBatched
     #define HIPGEN_DEF_hipblasDtrtriBatched
-    static inline hipblasStatus_t hipblasDtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *const *a4, int a5, double * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const double *const *, int, double * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrtriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *const *a4, int a5, double * *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasDtrtriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrtriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrtriBatched
     #define HIPGEN_DEF_hipblasCtrtriBatched
-    static inline hipblasStatus_t hipblasCtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *const *a4, int a5, hipblasComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasComplex *const *, int, hipblasComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrtriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *const *a4, int a5, hipblasComplex * *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasCtrtriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrtriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrtriBatched
     #define HIPGEN_DEF_hipblasZtrtriBatched
-    static inline hipblasStatus_t hipblasZtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex * *a6, int a7, int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex * *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrtriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZtrtriBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *const *a4, int a5, hipblasDoubleComplex * *a6, int a7, int a8) { HIPGEN_CALL(hipblas, "hipblasZtrtriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrtriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStrtriStridedBatched
     #define HIPGEN_DEF_hipblasStrtriStridedBatched
-    static inline hipblasStatus_t hipblasStrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *a4, int a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStrtriStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasStrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const float *a4, int a5, int64_t a6, float *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasStrtriStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasStrtriStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDtrtriStridedBatched
     #define HIPGEN_DEF_hipblasDtrtriStridedBatched
-    static inline hipblasStatus_t hipblasDtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *a4, int a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDtrtriStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const double *a4, int a5, int64_t a6, double *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDtrtriStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDtrtriStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCtrtriStridedBatched
     #define HIPGEN_DEF_hipblasCtrtriStridedBatched
-    static inline hipblasStatus_t hipblasCtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCtrtriStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasComplex *a4, int a5, int64_t a6, hipblasComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCtrtriStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCtrtriStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZtrtriStridedBatched
     #define HIPGEN_DEF_hipblasZtrtriStridedBatched
-    static inline hipblasStatus_t hipblasZtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasFillMode_t, hipblasDiagType_t, int, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZtrtriStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZtrtriStridedBatched(hipblasHandle_t a0, hipblasFillMode_t a1, hipblasDiagType_t a2, int a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, hipblasDoubleComplex *a7, int a8, int64_t a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZtrtriStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZtrtriStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSdgmm
     #define HIPGEN_DEF_hipblasSdgmm
-    static inline hipblasStatus_t hipblasSdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const float *, int, const float *, int, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSdgmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, int a7, float *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasSdgmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSdgmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDdgmm
     #define HIPGEN_DEF_hipblasDdgmm
-    static inline hipblasStatus_t hipblasDdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const double *, int, const double *, int, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDdgmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, int a7, double *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasDdgmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDdgmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdgmm
     #define HIPGEN_DEF_hipblasCdgmm
-    static inline hipblasStatus_t hipblasCdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasComplex *, int, const hipblasComplex *, int, hipblasComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdgmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *a4, int a5, const hipblasComplex *a6, int a7, hipblasComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasCdgmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdgmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdgmm
     #define HIPGEN_DEF_hipblasZdgmm
-    static inline hipblasStatus_t hipblasZdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasDoubleComplex *, int, const hipblasDoubleComplex *, int, hipblasDoubleComplex *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdgmm");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZdgmm(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, int a5, const hipblasDoubleComplex *a6, int a7, hipblasDoubleComplex *a8, int a9) { HIPGEN_CALL(hipblas, "hipblasZdgmm", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdgmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSdgmmBatched
     #define HIPGEN_DEF_hipblasSdgmmBatched
-    static inline hipblasStatus_t hipblasSdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const float *const *, int, const float *const *, int, float *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSdgmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *const *a4, int a5, const float *const *a6, int a7, float *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasSdgmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSdgmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDdgmmBatched
     #define HIPGEN_DEF_hipblasDdgmmBatched
-    static inline hipblasStatus_t hipblasDdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const double *const *, int, const double *const *, int, double *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDdgmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *const *a4, int a5, const double *const *a6, int a7, double *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasDdgmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDdgmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdgmmBatched
     #define HIPGEN_DEF_hipblasCdgmmBatched
-    static inline hipblasStatus_t hipblasCdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasComplex *const *, int, const hipblasComplex *const *, int, hipblasComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdgmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *const *a4, int a5, const hipblasComplex *const *a6, int a7, hipblasComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasCdgmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdgmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdgmmBatched
     #define HIPGEN_DEF_hipblasZdgmmBatched
-    static inline hipblasStatus_t hipblasZdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasDoubleComplex *const *, int, const hipblasDoubleComplex *const *, int, hipblasDoubleComplex *const *, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdgmmBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZdgmmBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *const *a4, int a5, const hipblasDoubleComplex *const *a6, int a7, hipblasDoubleComplex *const *a8, int a9, int a10) { HIPGEN_CALL(hipblas, "hipblasZdgmmBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdgmmBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSdgmmStridedBatched
     #define HIPGEN_DEF_hipblasSdgmmStridedBatched
-    static inline hipblasStatus_t hipblasSdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const float *, int, int64_t, const float *, int, int64_t, float *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSdgmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const float *a4, int a5, int64_t a6, const float *a7, int a8, int64_t a9, float *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasSdgmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSdgmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDdgmmStridedBatched
     #define HIPGEN_DEF_hipblasDdgmmStridedBatched
-    static inline hipblasStatus_t hipblasDdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const double *, int, int64_t, const double *, int, int64_t, double *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDdgmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const double *a4, int a5, int64_t a6, const double *a7, int a8, int64_t a9, double *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasDdgmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDdgmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCdgmmStridedBatched
     #define HIPGEN_DEF_hipblasCdgmmStridedBatched
-    static inline hipblasStatus_t hipblasCdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasComplex *, int, int64_t, const hipblasComplex *, int, int64_t, hipblasComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCdgmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasComplex *a4, int a5, int64_t a6, const hipblasComplex *a7, int a8, int64_t a9, hipblasComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasCdgmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCdgmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZdgmmStridedBatched
     #define HIPGEN_DEF_hipblasZdgmmStridedBatched
-    static inline hipblasStatus_t hipblasZdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, int, int, const hipblasDoubleComplex *, int, int64_t, const hipblasDoubleComplex *, int, int64_t, hipblasDoubleComplex *, int, int64_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZdgmmStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZdgmmStridedBatched(hipblasHandle_t a0, hipblasSideMode_t a1, int a2, int a3, const hipblasDoubleComplex *a4, int a5, int64_t a6, const hipblasDoubleComplex *a7, int a8, int64_t a9, hipblasDoubleComplex *a10, int a11, int64_t a12, int a13) { HIPGEN_CALL(hipblas, "hipblasZdgmmStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZdgmmStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgetrf
     #define HIPGEN_DEF_hipblasSgetrf
-    static inline hipblasStatus_t hipblasSgetrf(hipblasHandle_t a0, const int a1, float *a2, const int a3, int *a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgetrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasSgetrf(hipblasHandle_t a0, const int a1, float *a2, const int a3, int *a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasSgetrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgetrf, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgetrf
     #define HIPGEN_DEF_hipblasDgetrf
-    static inline hipblasStatus_t hipblasDgetrf(hipblasHandle_t a0, const int a1, double *a2, const int a3, int *a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgetrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasDgetrf(hipblasHandle_t a0, const int a1, double *a2, const int a3, int *a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasDgetrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgetrf, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgetrf
     #define HIPGEN_DEF_hipblasCgetrf
-    static inline hipblasStatus_t hipblasCgetrf(hipblasHandle_t a0, const int a1, hipblasComplex *a2, const int a3, int *a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgetrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasCgetrf(hipblasHandle_t a0, const int a1, hipblasComplex *a2, const int a3, int *a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasCgetrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgetrf, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgetrf
     #define HIPGEN_DEF_hipblasZgetrf
-    static inline hipblasStatus_t hipblasZgetrf(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *a2, const int a3, int *a4, int *a5) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgetrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipblasStatus_t hipblasZgetrf(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *a2, const int a3, int *a4, int *a5) { HIPGEN_CALL(hipblas, "hipblasZgetrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgetrf, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgetrfBatched
     #define HIPGEN_DEF_hipblasSgetrfBatched
-    static inline hipblasStatus_t hipblasSgetrfBatched(hipblasHandle_t a0, const int a1, float *const *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgetrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSgetrfBatched(hipblasHandle_t a0, const int a1, float *const *a2, const int a3, int *a4, int *a5, const int a6) { HIPGEN_CALL(hipblas, "hipblasSgetrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgetrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgetrfBatched
     #define HIPGEN_DEF_hipblasDgetrfBatched
-    static inline hipblasStatus_t hipblasDgetrfBatched(hipblasHandle_t a0, const int a1, double *const *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgetrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDgetrfBatched(hipblasHandle_t a0, const int a1, double *const *a2, const int a3, int *a4, int *a5, const int a6) { HIPGEN_CALL(hipblas, "hipblasDgetrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgetrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgetrfBatched
     #define HIPGEN_DEF_hipblasCgetrfBatched
-    static inline hipblasStatus_t hipblasCgetrfBatched(hipblasHandle_t a0, const int a1, hipblasComplex *const *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgetrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCgetrfBatched(hipblasHandle_t a0, const int a1, hipblasComplex *const *a2, const int a3, int *a4, int *a5, const int a6) { HIPGEN_CALL(hipblas, "hipblasCgetrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgetrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgetrfBatched
     #define HIPGEN_DEF_hipblasZgetrfBatched
-    static inline hipblasStatus_t hipblasZgetrfBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *const *a2, const int a3, int *a4, int *a5, const int a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgetrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZgetrfBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *const *a2, const int a3, int *a4, int *a5, const int a6) { HIPGEN_CALL(hipblas, "hipblasZgetrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgetrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgetrfStridedBatched
     #define HIPGEN_DEF_hipblasSgetrfStridedBatched
-    static inline hipblasStatus_t hipblasSgetrfStridedBatched(hipblasHandle_t a0, const int a1, float *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *, const int, int64_t, int *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgetrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasSgetrfStridedBatched(hipblasHandle_t a0, const int a1, float *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasSgetrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgetrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgetrfStridedBatched
     #define HIPGEN_DEF_hipblasDgetrfStridedBatched
-    static inline hipblasStatus_t hipblasDgetrfStridedBatched(hipblasHandle_t a0, const int a1, double *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *, const int, int64_t, int *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgetrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDgetrfStridedBatched(hipblasHandle_t a0, const int a1, double *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasDgetrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgetrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgetrfStridedBatched
     #define HIPGEN_DEF_hipblasCgetrfStridedBatched
-    static inline hipblasStatus_t hipblasCgetrfStridedBatched(hipblasHandle_t a0, const int a1, hipblasComplex *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *, const int, int64_t, int *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgetrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCgetrfStridedBatched(hipblasHandle_t a0, const int a1, hipblasComplex *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasCgetrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgetrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgetrfStridedBatched
     #define HIPGEN_DEF_hipblasZgetrfStridedBatched
-    static inline hipblasStatus_t hipblasZgetrfStridedBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *, const int, int64_t, int *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgetrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZgetrfStridedBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *a2, const int a3, int64_t a4, int *a5, int64_t a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasZgetrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgetrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgetrs
     #define HIPGEN_DEF_hipblasSgetrs
-    static inline hipblasStatus_t hipblasSgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *a4, const int a5, const int *a6, float *a7, const int a8, int *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, float *, const int, const int *, float *, const int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgetrs");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *a4, const int a5, const int *a6, float *a7, const int a8, int *a9) { HIPGEN_CALL(hipblas, "hipblasSgetrs", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgetrs
     #define HIPGEN_DEF_hipblasDgetrs
-    static inline hipblasStatus_t hipblasDgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *a4, const int a5, const int *a6, double *a7, const int a8, int *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, double *, const int, const int *, double *, const int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgetrs");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *a4, const int a5, const int *a6, double *a7, const int a8, int *a9) { HIPGEN_CALL(hipblas, "hipblasDgetrs", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgetrs
     #define HIPGEN_DEF_hipblasCgetrs
-    static inline hipblasStatus_t hipblasCgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *a4, const int a5, const int *a6, hipblasComplex *a7, const int a8, int *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasComplex *, const int, const int *, hipblasComplex *, const int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgetrs");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *a4, const int a5, const int *a6, hipblasComplex *a7, const int a8, int *a9) { HIPGEN_CALL(hipblas, "hipblasCgetrs", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgetrs
     #define HIPGEN_DEF_hipblasZgetrs
-    static inline hipblasStatus_t hipblasZgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *a4, const int a5, const int *a6, hipblasDoubleComplex *a7, const int a8, int *a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasDoubleComplex *, const int, const int *, hipblasDoubleComplex *, const int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgetrs");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZgetrs(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *a4, const int a5, const int *a6, hipblasDoubleComplex *a7, const int a8, int *a9) { HIPGEN_CALL(hipblas, "hipblasZgetrs", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgetrsBatched
     #define HIPGEN_DEF_hipblasSgetrsBatched
-    static inline hipblasStatus_t hipblasSgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *const *a4, const int a5, const int *a6, float *const *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, float *const *, const int, const int *, float *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgetrsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *const *a4, const int a5, const int *a6, float *const *a7, const int a8, int *a9, const int a10) { HIPGEN_CALL(hipblas, "hipblasSgetrsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgetrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgetrsBatched
     #define HIPGEN_DEF_hipblasDgetrsBatched
-    static inline hipblasStatus_t hipblasDgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *const *a4, const int a5, const int *a6, double *const *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, double *const *, const int, const int *, double *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgetrsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *const *a4, const int a5, const int *a6, double *const *a7, const int a8, int *a9, const int a10) { HIPGEN_CALL(hipblas, "hipblasDgetrsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgetrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgetrsBatched
     #define HIPGEN_DEF_hipblasCgetrsBatched
-    static inline hipblasStatus_t hipblasCgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *const *a4, const int a5, const int *a6, hipblasComplex *const *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasComplex *const *, const int, const int *, hipblasComplex *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgetrsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *const *a4, const int a5, const int *a6, hipblasComplex *const *a7, const int a8, int *a9, const int a10) { HIPGEN_CALL(hipblas, "hipblasCgetrsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgetrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgetrsBatched
     #define HIPGEN_DEF_hipblasZgetrsBatched
-    static inline hipblasStatus_t hipblasZgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *const *a4, const int a5, const int *a6, hipblasDoubleComplex *const *a7, const int a8, int *a9, const int a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasDoubleComplex *const *, const int, const int *, hipblasDoubleComplex *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgetrsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZgetrsBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *const *a4, const int a5, const int *a6, hipblasDoubleComplex *const *a7, const int a8, int *a9, const int a10) { HIPGEN_CALL(hipblas, "hipblasZgetrsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgetrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgetrsStridedBatched
     #define HIPGEN_DEF_hipblasSgetrsStridedBatched
-    static inline hipblasStatus_t hipblasSgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *a4, const int a5, int64_t a6, const int *a7, int64_t a8, float *a9, const int a10, int64_t a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, float *, const int, int64_t, const int *, int64_t, float *, const int, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgetrsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, float *a4, const int a5, int64_t a6, const int *a7, int64_t a8, float *a9, const int a10, int64_t a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasSgetrsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgetrsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgetrsStridedBatched
     #define HIPGEN_DEF_hipblasDgetrsStridedBatched
-    static inline hipblasStatus_t hipblasDgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *a4, const int a5, int64_t a6, const int *a7, int64_t a8, double *a9, const int a10, int64_t a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, double *, const int, int64_t, const int *, int64_t, double *, const int, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgetrsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, double *a4, const int a5, int64_t a6, const int *a7, int64_t a8, double *a9, const int a10, int64_t a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasDgetrsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgetrsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgetrsStridedBatched
     #define HIPGEN_DEF_hipblasCgetrsStridedBatched
-    static inline hipblasStatus_t hipblasCgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *a4, const int a5, int64_t a6, const int *a7, int64_t a8, hipblasComplex *a9, const int a10, int64_t a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasComplex *, const int, int64_t, const int *, int64_t, hipblasComplex *, const int, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgetrsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasComplex *a4, const int a5, int64_t a6, const int *a7, int64_t a8, hipblasComplex *a9, const int a10, int64_t a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasCgetrsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgetrsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgetrsStridedBatched
     #define HIPGEN_DEF_hipblasZgetrsStridedBatched
-    static inline hipblasStatus_t hipblasZgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *a4, const int a5, int64_t a6, const int *a7, int64_t a8, hipblasDoubleComplex *a9, const int a10, int64_t a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const hipblasOperation_t, const int, const int, hipblasDoubleComplex *, const int, int64_t, const int *, int64_t, hipblasDoubleComplex *, const int, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgetrsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZgetrsStridedBatched(hipblasHandle_t a0, const hipblasOperation_t a1, const int a2, const int a3, hipblasDoubleComplex *a4, const int a5, int64_t a6, const int *a7, int64_t a8, hipblasDoubleComplex *a9, const int a10, int64_t a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasZgetrsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgetrsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgetriBatched
     #define HIPGEN_DEF_hipblasSgetriBatched
-    static inline hipblasStatus_t hipblasSgetriBatched(hipblasHandle_t a0, const int a1, float *const *a2, const int a3, int *a4, float *const *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, float *const *, const int, int *, float *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgetriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasSgetriBatched(hipblasHandle_t a0, const int a1, float *const *a2, const int a3, int *a4, float *const *a5, const int a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasSgetriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgetriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgetriBatched
     #define HIPGEN_DEF_hipblasDgetriBatched
-    static inline hipblasStatus_t hipblasDgetriBatched(hipblasHandle_t a0, const int a1, double *const *a2, const int a3, int *a4, double *const *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, double *const *, const int, int *, double *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgetriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasDgetriBatched(hipblasHandle_t a0, const int a1, double *const *a2, const int a3, int *a4, double *const *a5, const int a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasDgetriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgetriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgetriBatched
     #define HIPGEN_DEF_hipblasCgetriBatched
-    static inline hipblasStatus_t hipblasCgetriBatched(hipblasHandle_t a0, const int a1, hipblasComplex *const *a2, const int a3, int *a4, hipblasComplex *const *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasComplex *const *, const int, int *, hipblasComplex *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgetriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasCgetriBatched(hipblasHandle_t a0, const int a1, hipblasComplex *const *a2, const int a3, int *a4, hipblasComplex *const *a5, const int a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasCgetriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgetriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgetriBatched
     #define HIPGEN_DEF_hipblasZgetriBatched
-    static inline hipblasStatus_t hipblasZgetriBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *const *a2, const int a3, int *a4, hipblasDoubleComplex *const *a5, const int a6, int *a7, const int a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, hipblasDoubleComplex *const *, const int, int *, hipblasDoubleComplex *const *, const int, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgetriBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasZgetriBatched(hipblasHandle_t a0, const int a1, hipblasDoubleComplex *const *a2, const int a3, int *a4, hipblasDoubleComplex *const *a5, const int a6, int *a7, const int a8) { HIPGEN_CALL(hipblas, "hipblasZgetriBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgetriBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgels
     #define HIPGEN_DEF_hipblasSgels
-    static inline hipblasStatus_t hipblasSgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *a5, const int a6, float *a7, const int a8, int *a9, int *a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, float *, const int, float *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgels");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasSgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *a5, const int a6, float *a7, const int a8, int *a9, int *a10) { HIPGEN_CALL(hipblas, "hipblasSgels", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgels
     #define HIPGEN_DEF_hipblasDgels
-    static inline hipblasStatus_t hipblasDgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *a5, const int a6, double *a7, const int a8, int *a9, int *a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, double *, const int, double *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgels");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *a5, const int a6, double *a7, const int a8, int *a9, int *a10) { HIPGEN_CALL(hipblas, "hipblasDgels", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgels
     #define HIPGEN_DEF_hipblasCgels
-    static inline hipblasStatus_t hipblasCgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *a5, const int a6, hipblasComplex *a7, const int a8, int *a9, int *a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasComplex *, const int, hipblasComplex *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgels");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasCgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *a5, const int a6, hipblasComplex *a7, const int a8, int *a9, int *a10) { HIPGEN_CALL(hipblas, "hipblasCgels", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgels
     #define HIPGEN_DEF_hipblasZgels
-    static inline hipblasStatus_t hipblasZgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *a5, const int a6, hipblasDoubleComplex *a7, const int a8, int *a9, int *a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasDoubleComplex *, const int, hipblasDoubleComplex *, const int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgels");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasZgels(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *a5, const int a6, hipblasDoubleComplex *a7, const int a8, int *a9, int *a10) { HIPGEN_CALL(hipblas, "hipblasZgels", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgelsBatched
     #define HIPGEN_DEF_hipblasSgelsBatched
-    static inline hipblasStatus_t hipblasSgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *const *a5, const int a6, float *const *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, float *const *, const int, float *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgelsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasSgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *const *a5, const int a6, float *const *a7, const int a8, int *a9, int *a10, const int a11) { HIPGEN_CALL(hipblas, "hipblasSgelsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgelsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgelsBatched
     #define HIPGEN_DEF_hipblasDgelsBatched
-    static inline hipblasStatus_t hipblasDgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *const *a5, const int a6, double *const *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, double *const *, const int, double *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgelsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *const *a5, const int a6, double *const *a7, const int a8, int *a9, int *a10, const int a11) { HIPGEN_CALL(hipblas, "hipblasDgelsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgelsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgelsBatched
     #define HIPGEN_DEF_hipblasCgelsBatched
-    static inline hipblasStatus_t hipblasCgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *const *a5, const int a6, hipblasComplex *const *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasComplex *const *, const int, hipblasComplex *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgelsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasCgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *const *a5, const int a6, hipblasComplex *const *a7, const int a8, int *a9, int *a10, const int a11) { HIPGEN_CALL(hipblas, "hipblasCgelsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgelsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgelsBatched
     #define HIPGEN_DEF_hipblasZgelsBatched
-    static inline hipblasStatus_t hipblasZgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *const *a5, const int a6, hipblasDoubleComplex *const *a7, const int a8, int *a9, int *a10, const int a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasDoubleComplex *const *, const int, hipblasDoubleComplex *const *, const int, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgelsBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasZgelsBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *const *a5, const int a6, hipblasDoubleComplex *const *a7, const int a8, int *a9, int *a10, const int a11) { HIPGEN_CALL(hipblas, "hipblasZgelsBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgelsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgelsStridedBatched
     #define HIPGEN_DEF_hipblasSgelsStridedBatched
-    static inline hipblasStatus_t hipblasSgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *a5, const int a6, int64_t a7, float *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, float *, const int, int64_t, float *, const int, int64_t, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgelsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasSgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, float *a5, const int a6, int64_t a7, float *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasSgelsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgelsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgelsStridedBatched
     #define HIPGEN_DEF_hipblasDgelsStridedBatched
-    static inline hipblasStatus_t hipblasDgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *a5, const int a6, int64_t a7, double *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, double *, const int, int64_t, double *, const int, int64_t, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgelsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, double *a5, const int a6, int64_t a7, double *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasDgelsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgelsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgelsStridedBatched
     #define HIPGEN_DEF_hipblasCgelsStridedBatched
-    static inline hipblasStatus_t hipblasCgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *a5, const int a6, int64_t a7, hipblasComplex *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasComplex *, const int, int64_t, hipblasComplex *, const int, int64_t, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgelsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasCgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasComplex *a5, const int a6, int64_t a7, hipblasComplex *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasCgelsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgelsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgelsStridedBatched
     #define HIPGEN_DEF_hipblasZgelsStridedBatched
-    static inline hipblasStatus_t hipblasZgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *a5, const int a6, int64_t a7, hipblasDoubleComplex *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, const int, const int, const int, hipblasDoubleComplex *, const int, int64_t, hipblasDoubleComplex *, const int, int64_t, int *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgelsStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasZgelsStridedBatched(hipblasHandle_t a0, hipblasOperation_t a1, const int a2, const int a3, const int a4, hipblasDoubleComplex *a5, const int a6, int64_t a7, hipblasDoubleComplex *a8, const int a9, int64_t a10, int *a11, int *a12, const int a13) { HIPGEN_CALL(hipblas, "hipblasZgelsStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgelsStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgeqrf
     #define HIPGEN_DEF_hipblasSgeqrf
-    static inline hipblasStatus_t hipblasSgeqrf(hipblasHandle_t a0, const int a1, const int a2, float *a3, const int a4, float *a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, float *, const int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgeqrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasSgeqrf(hipblasHandle_t a0, const int a1, const int a2, float *a3, const int a4, float *a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasSgeqrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgeqrf, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgeqrf
     #define HIPGEN_DEF_hipblasDgeqrf
-    static inline hipblasStatus_t hipblasDgeqrf(hipblasHandle_t a0, const int a1, const int a2, double *a3, const int a4, double *a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, double *, const int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgeqrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasDgeqrf(hipblasHandle_t a0, const int a1, const int a2, double *a3, const int a4, double *a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasDgeqrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgeqrf, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeqrf
     #define HIPGEN_DEF_hipblasCgeqrf
-    static inline hipblasStatus_t hipblasCgeqrf(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *a3, const int a4, hipblasComplex *a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasComplex *, const int, hipblasComplex *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeqrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasCgeqrf(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *a3, const int a4, hipblasComplex *a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasCgeqrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeqrf, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeqrf
     #define HIPGEN_DEF_hipblasZgeqrf
-    static inline hipblasStatus_t hipblasZgeqrf(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *a3, const int a4, hipblasDoubleComplex *a5, int *a6) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasDoubleComplex *, const int, hipblasDoubleComplex *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeqrf");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipblasStatus_t hipblasZgeqrf(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *a3, const int a4, hipblasDoubleComplex *a5, int *a6) { HIPGEN_CALL(hipblas, "hipblasZgeqrf", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeqrf, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgeqrfBatched
     #define HIPGEN_DEF_hipblasSgeqrfBatched
-    static inline hipblasStatus_t hipblasSgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, float *const *a3, const int a4, float *const *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, float *const *, const int, float *const *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgeqrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasSgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, float *const *a3, const int a4, float *const *a5, int *a6, const int a7) { HIPGEN_CALL(hipblas, "hipblasSgeqrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgeqrfBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgeqrfBatched
     #define HIPGEN_DEF_hipblasDgeqrfBatched
-    static inline hipblasStatus_t hipblasDgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, double *const *a3, const int a4, double *const *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, double *const *, const int, double *const *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgeqrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasDgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, double *const *a3, const int a4, double *const *a5, int *a6, const int a7) { HIPGEN_CALL(hipblas, "hipblasDgeqrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgeqrfBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeqrfBatched
     #define HIPGEN_DEF_hipblasCgeqrfBatched
-    static inline hipblasStatus_t hipblasCgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *const *a3, const int a4, hipblasComplex *const *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasComplex *const *, const int, hipblasComplex *const *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeqrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasCgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *const *a3, const int a4, hipblasComplex *const *a5, int *a6, const int a7) { HIPGEN_CALL(hipblas, "hipblasCgeqrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeqrfBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeqrfBatched
     #define HIPGEN_DEF_hipblasZgeqrfBatched
-    static inline hipblasStatus_t hipblasZgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *const *a3, const int a4, hipblasDoubleComplex *const *a5, int *a6, const int a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasDoubleComplex *const *, const int, hipblasDoubleComplex *const *, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeqrfBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasZgeqrfBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *const *a3, const int a4, hipblasDoubleComplex *const *a5, int *a6, const int a7) { HIPGEN_CALL(hipblas, "hipblasZgeqrfBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeqrfBatched, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasSgeqrfStridedBatched
     #define HIPGEN_DEF_hipblasSgeqrfStridedBatched
-    static inline hipblasStatus_t hipblasSgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, float *a3, const int a4, int64_t a5, float *a6, int64_t a7, int *a8, const int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, float *, const int, int64_t, float *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasSgeqrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasSgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, float *a3, const int a4, int64_t a5, float *a6, int64_t a7, int *a8, const int a9) { HIPGEN_CALL(hipblas, "hipblasSgeqrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasSgeqrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDgeqrfStridedBatched
     #define HIPGEN_DEF_hipblasDgeqrfStridedBatched
-    static inline hipblasStatus_t hipblasDgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, double *a3, const int a4, int64_t a5, double *a6, int64_t a7, int *a8, const int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, double *, const int, int64_t, double *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDgeqrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasDgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, double *a3, const int a4, int64_t a5, double *a6, int64_t a7, int *a8, const int a9) { HIPGEN_CALL(hipblas, "hipblasDgeqrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDgeqrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasCgeqrfStridedBatched
     #define HIPGEN_DEF_hipblasCgeqrfStridedBatched
-    static inline hipblasStatus_t hipblasCgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *a3, const int a4, int64_t a5, hipblasComplex *a6, int64_t a7, int *a8, const int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasComplex *, const int, int64_t, hipblasComplex *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasCgeqrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasCgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasComplex *a3, const int a4, int64_t a5, hipblasComplex *a6, int64_t a7, int *a8, const int a9) { HIPGEN_CALL(hipblas, "hipblasCgeqrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasCgeqrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasZgeqrfStridedBatched
     #define HIPGEN_DEF_hipblasZgeqrfStridedBatched
-    static inline hipblasStatus_t hipblasZgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *a3, const int a4, int64_t a5, hipblasDoubleComplex *a6, int64_t a7, int *a8, const int a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, const int, const int, hipblasDoubleComplex *, const int, int64_t, hipblasDoubleComplex *, int64_t, int *, const int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasZgeqrfStridedBatched");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasZgeqrfStridedBatched(hipblasHandle_t a0, const int a1, const int a2, hipblasDoubleComplex *a3, const int a4, int64_t a5, hipblasDoubleComplex *a6, int64_t a7, int *a8, const int a9) { HIPGEN_CALL(hipblas, "hipblasZgeqrfStridedBatched", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasZgeqrfStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGemmEx
     #define HIPGEN_DEF_hipblasGemmEx
-    static inline hipblasStatus_t hipblasGemmEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void *a7, hipblasDatatype_t a8, int a9, const void *a10, hipblasDatatype_t a11, int a12, const void *a13, void *a14, hipblasDatatype_t a15, int a16, hipblasDatatype_t a17, hipblasGemmAlgo_t a18) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const void *, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, const void *, void *, hipblasDatatype_t, int, hipblasDatatype_t, hipblasGemmAlgo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGemmEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipblasStatus_t hipblasGemmEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void *a7, hipblasDatatype_t a8, int a9, const void *a10, hipblasDatatype_t a11, int a12, const void *a13, void *a14, hipblasDatatype_t a15, int a16, hipblasDatatype_t a17, hipblasGemmAlgo_t a18) { HIPGEN_CALL(hipblas, "hipblasGemmEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGemmEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGemmBatchedEx
     #define HIPGEN_DEF_hipblasGemmBatchedEx
-    static inline hipblasStatus_t hipblasGemmBatchedEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void * *a7, hipblasDatatype_t a8, int a9, const void * *a10, hipblasDatatype_t a11, int a12, const void *a13, void * *a14, hipblasDatatype_t a15, int a16, int a17, hipblasDatatype_t a18, hipblasGemmAlgo_t a19) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const void *, const void * *, hipblasDatatype_t, int, const void * *, hipblasDatatype_t, int, const void *, void * *, hipblasDatatype_t, int, int, hipblasDatatype_t, hipblasGemmAlgo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGemmBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipblasStatus_t hipblasGemmBatchedEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void * *a7, hipblasDatatype_t a8, int a9, const void * *a10, hipblasDatatype_t a11, int a12, const void *a13, void * *a14, hipblasDatatype_t a15, int a16, int a17, hipblasDatatype_t a18, hipblasGemmAlgo_t a19) { HIPGEN_CALL(hipblas, "hipblasGemmBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGemmBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipblasGemmStridedBatchedEx
     #define HIPGEN_DEF_hipblasGemmStridedBatchedEx
-    static inline hipblasStatus_t hipblasGemmStridedBatchedEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void *a7, hipblasDatatype_t a8, int a9, int64_t a10, const void *a11, hipblasDatatype_t a12, int a13, int64_t a14, const void *a15, void *a16, hipblasDatatype_t a17, int a18, int64_t a19, int a20, hipblasDatatype_t a21, hipblasGemmAlgo_t a22) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasOperation_t, hipblasOperation_t, int, int, int, const void *, const void *, hipblasDatatype_t, int, int64_t, const void *, hipblasDatatype_t, int, int64_t, const void *, void *, hipblasDatatype_t, int, int64_t, int, hipblasDatatype_t, hipblasGemmAlgo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasGemmStridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22);
-    }
+    static inline hipblasStatus_t hipblasGemmStridedBatchedEx(hipblasHandle_t a0, hipblasOperation_t a1, hipblasOperation_t a2, int a3, int a4, int a5, const void *a6, const void *a7, hipblasDatatype_t a8, int a9, int64_t a10, const void *a11, hipblasDatatype_t a12, int a13, int64_t a14, const void *a15, void *a16, hipblasDatatype_t a17, int a18, int64_t a19, int a20, hipblasDatatype_t a21, hipblasGemmAlgo_t a22) { HIPGEN_CALL(hipblas, "hipblasGemmStridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasGemmStridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22) }
     #endif
     #ifndef HIPGEN_DEF_hipblasTrsmEx
     #define HIPGEN_DEF_hipblasTrsmEx
-    static inline hipblasStatus_t hipblasTrsmEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, void *a10, int a11, const void *a12, int a13, hipblasDatatype_t a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const void *, void *, int, void *, int, const void *, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasTrsmEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasTrsmEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, void *a10, int a11, const void *a12, int a13, hipblasDatatype_t a14) { HIPGEN_CALL(hipblas, "hipblasTrsmEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasTrsmEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasTrsmBatchedEx
     #define HIPGEN_DEF_hipblasTrsmBatchedEx
-    static inline hipblasStatus_t hipblasTrsmBatchedEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, void *a10, int a11, int a12, const void *a13, int a14, hipblasDatatype_t a15) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const void *, void *, int, void *, int, int, const void *, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasTrsmBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipblasStatus_t hipblasTrsmBatchedEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, void *a10, int a11, int a12, const void *a13, int a14, hipblasDatatype_t a15) { HIPGEN_CALL(hipblas, "hipblasTrsmBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasTrsmBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasTrsmStridedBatchedEx
     #define HIPGEN_DEF_hipblasTrsmStridedBatchedEx
-    static inline hipblasStatus_t hipblasTrsmStridedBatchedEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, int64_t a10, void *a11, int a12, int64_t a13, int a14, const void *a15, int a16, int64_t a17, hipblasDatatype_t a18) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, hipblasSideMode_t, hipblasFillMode_t, hipblasOperation_t, hipblasDiagType_t, int, int, const void *, void *, int, int64_t, void *, int, int64_t, int, const void *, int, int64_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasTrsmStridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipblasStatus_t hipblasTrsmStridedBatchedEx(hipblasHandle_t a0, hipblasSideMode_t a1, hipblasFillMode_t a2, hipblasOperation_t a3, hipblasDiagType_t a4, int a5, int a6, const void *a7, void *a8, int a9, int64_t a10, void *a11, int a12, int64_t a13, int a14, const void *a15, int a16, int64_t a17, hipblasDatatype_t a18) { HIPGEN_CALL(hipblas, "hipblasTrsmStridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasTrsmStridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipblasAxpyEx
     #define HIPGEN_DEF_hipblasAxpyEx
-    static inline hipblasStatus_t hipblasAxpyEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, void *a7, hipblasDatatype_t a8, int a9, hipblasDatatype_t a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasAxpyEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasAxpyEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, void *a7, hipblasDatatype_t a8, int a9, hipblasDatatype_t a10) { HIPGEN_CALL(hipblas, "hipblasAxpyEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasAxpyEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasAxpyBatchedEx
     #define HIPGEN_DEF_hipblasAxpyBatchedEx
-    static inline hipblasStatus_t hipblasAxpyBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, void *a7, hipblasDatatype_t a8, int a9, int a10, hipblasDatatype_t a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasAxpyBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasAxpyBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, void *a7, hipblasDatatype_t a8, int a9, int a10, hipblasDatatype_t a11) { HIPGEN_CALL(hipblas, "hipblasAxpyBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasAxpyBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasAxpyStridedBatchedEx
     #define HIPGEN_DEF_hipblasAxpyStridedBatchedEx
-    static inline hipblasStatus_t hipblasAxpyStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, int64_t a7, void *a8, hipblasDatatype_t a9, int a10, int64_t a11, int a12, hipblasDatatype_t a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, const void *, hipblasDatatype_t, int, int64_t, void *, hipblasDatatype_t, int, int64_t, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasAxpyStridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasAxpyStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, const void *a4, hipblasDatatype_t a5, int a6, int64_t a7, void *a8, hipblasDatatype_t a9, int a10, int64_t a11, int a12, hipblasDatatype_t a13) { HIPGEN_CALL(hipblas, "hipblasAxpyStridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasAxpyStridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDotEx
     #define HIPGEN_DEF_hipblasDotEx
-    static inline hipblasStatus_t hipblasDotEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, void *a8, hipblasDatatype_t a9, hipblasDatatype_t a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDotEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDotEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, void *a8, hipblasDatatype_t a9, hipblasDatatype_t a10) { HIPGEN_CALL(hipblas, "hipblasDotEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDotEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDotcEx
     #define HIPGEN_DEF_hipblasDotcEx
-    static inline hipblasStatus_t hipblasDotcEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, void *a8, hipblasDatatype_t a9, hipblasDatatype_t a10) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDotcEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipblasStatus_t hipblasDotcEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, void *a8, hipblasDatatype_t a9, hipblasDatatype_t a10) { HIPGEN_CALL(hipblas, "hipblasDotcEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDotcEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDotBatchedEx
     #define HIPGEN_DEF_hipblasDotBatchedEx
-    static inline hipblasStatus_t hipblasDotBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, int a8, void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDotBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDotBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, int a8, void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) { HIPGEN_CALL(hipblas, "hipblasDotBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDotBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDotcBatchedEx
     #define HIPGEN_DEF_hipblasDotcBatchedEx
-    static inline hipblasStatus_t hipblasDotcBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, int a8, void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, const void *, hipblasDatatype_t, int, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDotcBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasDotcBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, const void *a5, hipblasDatatype_t a6, int a7, int a8, void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) { HIPGEN_CALL(hipblas, "hipblasDotcBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDotcBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDotStridedBatchedEx
     #define HIPGEN_DEF_hipblasDotStridedBatchedEx
-    static inline hipblasStatus_t hipblasDotStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, const void *a6, hipblasDatatype_t a7, int a8, int64_t a9, int a10, void *a11, hipblasDatatype_t a12, hipblasDatatype_t a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int64_t, const void *, hipblasDatatype_t, int, int64_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDotStridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDotStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, const void *a6, hipblasDatatype_t a7, int a8, int64_t a9, int a10, void *a11, hipblasDatatype_t a12, hipblasDatatype_t a13) { HIPGEN_CALL(hipblas, "hipblasDotStridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDotStridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasDotcStridedBatchedEx
     #define HIPGEN_DEF_hipblasDotcStridedBatchedEx
-    static inline hipblasStatus_t hipblasDotcStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, const void *a6, hipblasDatatype_t a7, int a8, int64_t a9, int a10, void *a11, hipblasDatatype_t a12, hipblasDatatype_t a13) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int64_t, const void *, hipblasDatatype_t, int, int64_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasDotcStridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipblasStatus_t hipblasDotcStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, const void *a6, hipblasDatatype_t a7, int a8, int64_t a9, int a10, void *a11, hipblasDatatype_t a12, hipblasDatatype_t a13) { HIPGEN_CALL(hipblas, "hipblasDotcStridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasDotcStridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipblasNrm2Ex
     #define HIPGEN_DEF_hipblasNrm2Ex
-    static inline hipblasStatus_t hipblasNrm2Ex(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, hipblasDatatype_t a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasNrm2Ex");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasNrm2Ex(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, hipblasDatatype_t a7) { HIPGEN_CALL(hipblas, "hipblasNrm2Ex", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasNrm2Ex, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasNrm2BatchedEx
     #define HIPGEN_DEF_hipblasNrm2BatchedEx
-    static inline hipblasStatus_t hipblasNrm2BatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int a5, void *a6, hipblasDatatype_t a7, hipblasDatatype_t a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasNrm2BatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasNrm2BatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int a5, void *a6, hipblasDatatype_t a7, hipblasDatatype_t a8) { HIPGEN_CALL(hipblas, "hipblasNrm2BatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasNrm2BatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasNrm2StridedBatchedEx
     #define HIPGEN_DEF_hipblasNrm2StridedBatchedEx
-    static inline hipblasStatus_t hipblasNrm2StridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, int a6, void *a7, hipblasDatatype_t a8, hipblasDatatype_t a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, int, int64_t, int, void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasNrm2StridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasNrm2StridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, int a4, int64_t a5, int a6, void *a7, hipblasDatatype_t a8, hipblasDatatype_t a9) { HIPGEN_CALL(hipblas, "hipblasNrm2StridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasNrm2StridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasRotEx
     #define HIPGEN_DEF_hipblasRotEx
-    static inline hipblasStatus_t hipblasRotEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, int a7, const void *a8, const void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, const void *, const void *, hipblasDatatype_t, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasRotEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipblasStatus_t hipblasRotEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, int a7, const void *a8, const void *a9, hipblasDatatype_t a10, hipblasDatatype_t a11) { HIPGEN_CALL(hipblas, "hipblasRotEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasRotEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipblasRotBatchedEx
     #define HIPGEN_DEF_hipblasRotBatchedEx
-    static inline hipblasStatus_t hipblasRotBatchedEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, int a7, const void *a8, const void *a9, hipblasDatatype_t a10, int a11, hipblasDatatype_t a12) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, void *, hipblasDatatype_t, int, void *, hipblasDatatype_t, int, const void *, const void *, hipblasDatatype_t, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasRotBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipblasStatus_t hipblasRotBatchedEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, void *a5, hipblasDatatype_t a6, int a7, const void *a8, const void *a9, hipblasDatatype_t a10, int a11, hipblasDatatype_t a12) { HIPGEN_CALL(hipblas, "hipblasRotBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasRotBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipblasRotStridedBatchedEx
     #define HIPGEN_DEF_hipblasRotStridedBatchedEx
-    static inline hipblasStatus_t hipblasRotStridedBatchedEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, int64_t a5, void *a6, hipblasDatatype_t a7, int a8, int64_t a9, const void *a10, const void *a11, hipblasDatatype_t a12, int a13, hipblasDatatype_t a14) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, void *, hipblasDatatype_t, int, int64_t, void *, hipblasDatatype_t, int, int64_t, const void *, const void *, hipblasDatatype_t, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasRotStridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipblasStatus_t hipblasRotStridedBatchedEx(hipblasHandle_t a0, int a1, void *a2, hipblasDatatype_t a3, int a4, int64_t a5, void *a6, hipblasDatatype_t a7, int a8, int64_t a9, const void *a10, const void *a11, hipblasDatatype_t a12, int a13, hipblasDatatype_t a14) { HIPGEN_CALL(hipblas, "hipblasRotStridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasRotStridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScalEx
     #define HIPGEN_DEF_hipblasScalEx
-    static inline hipblasStatus_t hipblasScalEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, hipblasDatatype_t a7) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, void *, hipblasDatatype_t, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScalEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipblasStatus_t hipblasScalEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, hipblasDatatype_t a7) { HIPGEN_CALL(hipblas, "hipblasScalEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScalEx, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScalBatchedEx
     #define HIPGEN_DEF_hipblasScalBatchedEx
-    static inline hipblasStatus_t hipblasScalBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, int a7, hipblasDatatype_t a8) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, void *, hipblasDatatype_t, int, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScalBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipblasStatus_t hipblasScalBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, int a7, hipblasDatatype_t a8) { HIPGEN_CALL(hipblas, "hipblasScalBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScalBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipblasScalStridedBatchedEx
     #define HIPGEN_DEF_hipblasScalStridedBatchedEx
-    static inline hipblasStatus_t hipblasScalStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, int64_t a7, int a8, hipblasDatatype_t a9) {
-      typedef hipblasStatus_t (*hipgen_fn)(hipblasHandle_t, int, const void *, hipblasDatatype_t, void *, hipblasDatatype_t, int, int64_t, int, hipblasDatatype_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasScalStridedBatchedEx");
-        if (!g) return HIPBLAS_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipblasStatus_t hipblasScalStridedBatchedEx(hipblasHandle_t a0, int a1, const void *a2, hipblasDatatype_t a3, void *a4, hipblasDatatype_t a5, int a6, int64_t a7, int a8, hipblasDatatype_t a9) { HIPGEN_CALL(hipblas, "hipblasScalStridedBatchedEx", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasScalStridedBatchedEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasStatusToString
     #define HIPGEN_DEF_hipblasStatusToString
-    static inline const char * hipblasStatusToString(hipblasStatus_t a0) {
-      typedef const char * (*hipgen_fn)(hipblasStatus_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipblas("hipblasStatusToString");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline const char * hipblasStatusToString(hipblasStatus_t a0) { HIPGEN_CALL(hipblas, "hipblasStatusToString", NULL, hipblasStatusToString, a0) }
     #endif
     #endif
     """

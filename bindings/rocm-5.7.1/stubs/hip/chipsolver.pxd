@@ -36,6 +36,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hipsolver(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -121,6443 +141,1843 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hipsolverCreate
     #define HIPGEN_DEF_hipsolverCreate
-    static inline hipsolverStatus_t hipsolverCreate(hipsolverHandle_t *a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCreate");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverCreate(hipsolverHandle_t *a0) { HIPGEN_CALL(hipsolver, "hipsolverCreate", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDestroy
     #define HIPGEN_DEF_hipsolverDestroy
-    static inline hipsolverStatus_t hipsolverDestroy(hipsolverHandle_t a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDestroy");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDestroy(hipsolverHandle_t a0) { HIPGEN_CALL(hipsolver, "hipsolverDestroy", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSetStream
     #define HIPGEN_DEF_hipsolverSetStream
-    static inline hipsolverStatus_t hipsolverSetStream(hipsolverHandle_t a0, hipStream_t a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSetStream");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverSetStream(hipsolverHandle_t a0, hipStream_t a1) { HIPGEN_CALL(hipsolver, "hipsolverSetStream", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverGetStream
     #define HIPGEN_DEF_hipsolverGetStream
-    static inline hipsolverStatus_t hipsolverGetStream(hipsolverHandle_t a0, hipStream_t *a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverGetStream");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverGetStream(hipsolverHandle_t a0, hipStream_t *a1) { HIPGEN_CALL(hipsolver, "hipsolverGetStream", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverGetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCreateGesvdjInfo
     #define HIPGEN_DEF_hipsolverCreateGesvdjInfo
-    static inline hipsolverStatus_t hipsolverCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCreateGesvdjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) { HIPGEN_CALL(hipsolver, "hipsolverCreateGesvdjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCreateGesvdjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDestroyGesvdjInfo
     #define HIPGEN_DEF_hipsolverDestroyGesvdjInfo
-    static inline hipsolverStatus_t hipsolverDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDestroyGesvdjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) { HIPGEN_CALL(hipsolver, "hipsolverDestroyGesvdjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDestroyGesvdjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXgesvdjSetMaxSweeps
     #define HIPGEN_DEF_hipsolverXgesvdjSetMaxSweeps
-    static inline hipsolverStatus_t hipsolverXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXgesvdjSetMaxSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverXgesvdjSetMaxSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXgesvdjSetMaxSweeps, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXgesvdjSetSortEig
     #define HIPGEN_DEF_hipsolverXgesvdjSetSortEig
-    static inline hipsolverStatus_t hipsolverXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXgesvdjSetSortEig");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverXgesvdjSetSortEig", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXgesvdjSetSortEig, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXgesvdjSetTolerance
     #define HIPGEN_DEF_hipsolverXgesvdjSetTolerance
-    static inline hipsolverStatus_t hipsolverXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXgesvdjSetTolerance");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) { HIPGEN_CALL(hipsolver, "hipsolverXgesvdjSetTolerance", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXgesvdjSetTolerance, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXgesvdjGetResidual
     #define HIPGEN_DEF_hipsolverXgesvdjGetResidual
-    static inline hipsolverStatus_t hipsolverXgesvdjGetResidual(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverGesvdjInfo_t, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXgesvdjGetResidual");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverXgesvdjGetResidual(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) { HIPGEN_CALL(hipsolver, "hipsolverXgesvdjGetResidual", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXgesvdjGetResidual, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXgesvdjGetSweeps
     #define HIPGEN_DEF_hipsolverXgesvdjGetSweeps
-    static inline hipsolverStatus_t hipsolverXgesvdjGetSweeps(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverGesvdjInfo_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXgesvdjGetSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverXgesvdjGetSweeps(hipsolverHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) { HIPGEN_CALL(hipsolver, "hipsolverXgesvdjGetSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXgesvdjGetSweeps, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCreateSyevjInfo
     #define HIPGEN_DEF_hipsolverCreateSyevjInfo
-    static inline hipsolverStatus_t hipsolverCreateSyevjInfo(hipsolverSyevjInfo_t *a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCreateSyevjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverCreateSyevjInfo(hipsolverSyevjInfo_t *a0) { HIPGEN_CALL(hipsolver, "hipsolverCreateSyevjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCreateSyevjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDestroySyevjInfo
     #define HIPGEN_DEF_hipsolverDestroySyevjInfo
-    static inline hipsolverStatus_t hipsolverDestroySyevjInfo(hipsolverSyevjInfo_t a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDestroySyevjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDestroySyevjInfo(hipsolverSyevjInfo_t a0) { HIPGEN_CALL(hipsolver, "hipsolverDestroySyevjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDestroySyevjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXsyevjSetMaxSweeps
     #define HIPGEN_DEF_hipsolverXsyevjSetMaxSweeps
-    static inline hipsolverStatus_t hipsolverXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXsyevjSetMaxSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverXsyevjSetMaxSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXsyevjSetMaxSweeps, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXsyevjSetSortEig
     #define HIPGEN_DEF_hipsolverXsyevjSetSortEig
-    static inline hipsolverStatus_t hipsolverXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXsyevjSetSortEig");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverXsyevjSetSortEig", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXsyevjSetSortEig, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXsyevjSetTolerance
     #define HIPGEN_DEF_hipsolverXsyevjSetTolerance
-    static inline hipsolverStatus_t hipsolverXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXsyevjSetTolerance");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) { HIPGEN_CALL(hipsolver, "hipsolverXsyevjSetTolerance", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXsyevjSetTolerance, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXsyevjGetResidual
     #define HIPGEN_DEF_hipsolverXsyevjGetResidual
-    static inline hipsolverStatus_t hipsolverXsyevjGetResidual(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSyevjInfo_t, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXsyevjGetResidual");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverXsyevjGetResidual(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) { HIPGEN_CALL(hipsolver, "hipsolverXsyevjGetResidual", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXsyevjGetResidual, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverXsyevjGetSweeps
     #define HIPGEN_DEF_hipsolverXsyevjGetSweeps
-    static inline hipsolverStatus_t hipsolverXsyevjGetSweeps(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSyevjInfo_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverXsyevjGetSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverXsyevjGetSweeps(hipsolverHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) { HIPGEN_CALL(hipsolver, "hipsolverXsyevjGetSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverXsyevjGetSweeps, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSorgbr_bufferSize
     #define HIPGEN_DEF_hipsolverSorgbr_bufferSize
-    static inline hipsolverStatus_t hipsolverSorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSorgbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverSorgbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSorgbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDorgbr_bufferSize
     #define HIPGEN_DEF_hipsolverDorgbr_bufferSize
-    static inline hipsolverStatus_t hipsolverDorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDorgbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDorgbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDorgbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCungbr_bufferSize
     #define HIPGEN_DEF_hipsolverCungbr_bufferSize
-    static inline hipsolverStatus_t hipsolverCungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCungbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverCungbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCungbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZungbr_bufferSize
     #define HIPGEN_DEF_hipsolverZungbr_bufferSize
-    static inline hipsolverStatus_t hipsolverZungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZungbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverZungbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZungbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSorgbr
     #define HIPGEN_DEF_hipsolverSorgbr
-    static inline hipsolverStatus_t hipsolverSorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSorgbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverSorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverSorgbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSorgbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDorgbr
     #define HIPGEN_DEF_hipsolverDorgbr
-    static inline hipsolverStatus_t hipsolverDorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDorgbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDorgbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDorgbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCungbr
     #define HIPGEN_DEF_hipsolverCungbr
-    static inline hipsolverStatus_t hipsolverCungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, float2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCungbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverCungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float2 *a7, float2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverCungbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCungbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZungbr
     #define HIPGEN_DEF_hipsolverZungbr
-    static inline hipsolverStatus_t hipsolverZungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, double2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZungbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverZungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double2 *a7, double2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverZungbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZungbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSorgqr_bufferSize
     #define HIPGEN_DEF_hipsolverSorgqr_bufferSize
-    static inline hipsolverStatus_t hipsolverSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSorgqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverSorgqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSorgqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDorgqr_bufferSize
     #define HIPGEN_DEF_hipsolverDorgqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDorgqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDorgqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDorgqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCungqr_bufferSize
     #define HIPGEN_DEF_hipsolverCungqr_bufferSize
-    static inline hipsolverStatus_t hipsolverCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCungqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverCungqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCungqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZungqr_bufferSize
     #define HIPGEN_DEF_hipsolverZungqr_bufferSize
-    static inline hipsolverStatus_t hipsolverZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZungqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverZungqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZungqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSorgqr
     #define HIPGEN_DEF_hipsolverSorgqr
-    static inline hipsolverStatus_t hipsolverSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSorgqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverSorgqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSorgqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDorgqr
     #define HIPGEN_DEF_hipsolverDorgqr
-    static inline hipsolverStatus_t hipsolverDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDorgqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDorgqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDorgqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCungqr
     #define HIPGEN_DEF_hipsolverCungqr
-    static inline hipsolverStatus_t hipsolverCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, float2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCungqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, float2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverCungqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCungqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZungqr
     #define HIPGEN_DEF_hipsolverZungqr
-    static inline hipsolverStatus_t hipsolverZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, double2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZungqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, double2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverZungqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZungqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSorgtr_bufferSize
     #define HIPGEN_DEF_hipsolverSorgtr_bufferSize
-    static inline hipsolverStatus_t hipsolverSorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSorgtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverSorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverSorgtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSorgtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDorgtr_bufferSize
     #define HIPGEN_DEF_hipsolverDorgtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDorgtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverDorgtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDorgtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCungtr_bufferSize
     #define HIPGEN_DEF_hipsolverCungtr_bufferSize
-    static inline hipsolverStatus_t hipsolverCungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCungtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverCungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverCungtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCungtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZungtr_bufferSize
     #define HIPGEN_DEF_hipsolverZungtr_bufferSize
-    static inline hipsolverStatus_t hipsolverZungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZungtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverZungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverZungtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZungtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSorgtr
     #define HIPGEN_DEF_hipsolverSorgtr
-    static inline hipsolverStatus_t hipsolverSorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSorgtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverSorgtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSorgtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDorgtr
     #define HIPGEN_DEF_hipsolverDorgtr
-    static inline hipsolverStatus_t hipsolverDorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDorgtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDorgtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDorgtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCungtr
     #define HIPGEN_DEF_hipsolverCungtr
-    static inline hipsolverStatus_t hipsolverCungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCungtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverCungtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCungtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZungtr
     #define HIPGEN_DEF_hipsolverZungtr
-    static inline hipsolverStatus_t hipsolverZungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZungtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverZungtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZungtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSormqr_bufferSize
     #define HIPGEN_DEF_hipsolverSormqr_bufferSize
-    static inline hipsolverStatus_t hipsolverSormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSormqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverSormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverSormqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSormqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDormqr_bufferSize
     #define HIPGEN_DEF_hipsolverDormqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDormqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDormqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDormqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCunmqr_bufferSize
     #define HIPGEN_DEF_hipsolverCunmqr_bufferSize
-    static inline hipsolverStatus_t hipsolverCunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float2 *, int, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCunmqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverCunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverCunmqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCunmqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZunmqr_bufferSize
     #define HIPGEN_DEF_hipsolverZunmqr_bufferSize
-    static inline hipsolverStatus_t hipsolverZunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double2 *, int, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZunmqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverZunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverZunmqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZunmqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSormqr
     #define HIPGEN_DEF_hipsolverSormqr
-    static inline hipsolverStatus_t hipsolverSormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float *, int, float *, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSormqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverSormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverSormqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSormqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDormqr
     #define HIPGEN_DEF_hipsolverDormqr
-    static inline hipsolverStatus_t hipsolverDormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double *, int, double *, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDormqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDormqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDormqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCunmqr
     #define HIPGEN_DEF_hipsolverCunmqr
-    static inline hipsolverStatus_t hipsolverCunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCunmqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverCunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverCunmqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCunmqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZunmqr
     #define HIPGEN_DEF_hipsolverZunmqr
-    static inline hipsolverStatus_t hipsolverZunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZunmqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverZunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverZunmqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZunmqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSormtr_bufferSize
     #define HIPGEN_DEF_hipsolverSormtr_bufferSize
-    static inline hipsolverStatus_t hipsolverSormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSormtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverSormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverSormtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSormtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDormtr_bufferSize
     #define HIPGEN_DEF_hipsolverDormtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDormtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDormtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDormtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCunmtr_bufferSize
     #define HIPGEN_DEF_hipsolverCunmtr_bufferSize
-    static inline hipsolverStatus_t hipsolverCunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCunmtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverCunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverCunmtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCunmtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZunmtr_bufferSize
     #define HIPGEN_DEF_hipsolverZunmtr_bufferSize
-    static inline hipsolverStatus_t hipsolverZunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZunmtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverZunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverZunmtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZunmtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSormtr
     #define HIPGEN_DEF_hipsolverSormtr
-    static inline hipsolverStatus_t hipsolverSormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSormtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverSormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverSormtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSormtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDormtr
     #define HIPGEN_DEF_hipsolverDormtr
-    static inline hipsolverStatus_t hipsolverDormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDormtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDormtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDormtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCunmtr
     #define HIPGEN_DEF_hipsolverCunmtr
-    static inline hipsolverStatus_t hipsolverCunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCunmtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverCunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverCunmtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCunmtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZunmtr
     #define HIPGEN_DEF_hipsolverZunmtr
-    static inline hipsolverStatus_t hipsolverZunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZunmtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverZunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverZunmtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZunmtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverSgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverSgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverDgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverCgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverCgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverZgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverZgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgebrd
     #define HIPGEN_DEF_hipsolverSgebrd
-    static inline hipsolverStatus_t hipsolverSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, float *, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverSgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgebrd
     #define HIPGEN_DEF_hipsolverDgebrd
-    static inline hipsolverStatus_t hipsolverDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, double *, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgebrd
     #define HIPGEN_DEF_hipsolverCgebrd
-    static inline hipsolverStatus_t hipsolverCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float *, float *, float2 *, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverCgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgebrd
     #define HIPGEN_DEF_hipsolverZgebrd
-    static inline hipsolverStatus_t hipsolverZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double *, double *, double2 *, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverZgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSSgels_bufferSize
     #define HIPGEN_DEF_hipsolverSSgels_bufferSize
-    static inline hipsolverStatus_t hipsolverSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSSgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverSSgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSSgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDDgels_bufferSize
     #define HIPGEN_DEF_hipsolverDDgels_bufferSize
-    static inline hipsolverStatus_t hipsolverDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDDgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverDDgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDDgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCCgels_bufferSize
     #define HIPGEN_DEF_hipsolverCCgels_bufferSize
-    static inline hipsolverStatus_t hipsolverCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCCgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverCCgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCCgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZZgels_bufferSize
     #define HIPGEN_DEF_hipsolverZZgels_bufferSize
-    static inline hipsolverStatus_t hipsolverZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZZgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverZZgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZZgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSSgels
     #define HIPGEN_DEF_hipsolverSSgels
-    static inline hipsolverStatus_t hipsolverSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSSgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverSSgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSSgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDDgels
     #define HIPGEN_DEF_hipsolverDDgels
-    static inline hipsolverStatus_t hipsolverDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDDgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDDgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDDgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCCgels
     #define HIPGEN_DEF_hipsolverCCgels
-    static inline hipsolverStatus_t hipsolverCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCCgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverCCgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCCgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZZgels
     #define HIPGEN_DEF_hipsolverZZgels
-    static inline hipsolverStatus_t hipsolverZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZZgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverZZgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZZgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverSgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverSgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverDgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverCgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverCgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverZgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverZgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgeqrf
     #define HIPGEN_DEF_hipsolverSgeqrf
-    static inline hipsolverStatus_t hipsolverSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverSgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgeqrf
     #define HIPGEN_DEF_hipsolverDgeqrf
-    static inline hipsolverStatus_t hipsolverDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgeqrf
     #define HIPGEN_DEF_hipsolverCgeqrf
-    static inline hipsolverStatus_t hipsolverCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverCgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgeqrf
     #define HIPGEN_DEF_hipsolverZgeqrf
-    static inline hipsolverStatus_t hipsolverZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverZgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSSgesv_bufferSize
     #define HIPGEN_DEF_hipsolverSSgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSSgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverSSgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSSgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDDgesv_bufferSize
     #define HIPGEN_DEF_hipsolverDDgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDDgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverDDgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDDgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCCgesv_bufferSize
     #define HIPGEN_DEF_hipsolverCCgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCCgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverCCgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCCgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZZgesv_bufferSize
     #define HIPGEN_DEF_hipsolverZZgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZZgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsolver, "hipsolverZZgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZZgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSSgesv
     #define HIPGEN_DEF_hipsolverSSgesv
-    static inline hipsolverStatus_t hipsolverSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSSgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverSSgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSSgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDDgesv
     #define HIPGEN_DEF_hipsolverDDgesv
-    static inline hipsolverStatus_t hipsolverDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDDgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDDgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDDgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCCgesv
     #define HIPGEN_DEF_hipsolverCCgesv
-    static inline hipsolverStatus_t hipsolverCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCCgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverCCgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCCgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZZgesv
     #define HIPGEN_DEF_hipsolverZZgesv
-    static inline hipsolverStatus_t hipsolverZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZZgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverZZgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZZgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverSgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverSgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverSgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverSgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgesvd_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverDgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgesvd_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverCgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverCgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverCgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverCgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgesvd_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverZgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverZgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverZgesvd_bufferSize(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverZgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgesvd_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgesvd
     #define HIPGEN_DEF_hipsolverSgesvd
-    static inline hipsolverStatus_t hipsolverSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float *, int, float *, float *, int, float *, int, float *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverSgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgesvd
     #define HIPGEN_DEF_hipsolverDgesvd
-    static inline hipsolverStatus_t hipsolverDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double *, int, double *, double *, int, double *, int, double *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgesvd
     #define HIPGEN_DEF_hipsolverCgesvd
-    static inline hipsolverStatus_t hipsolverCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverCgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgesvd
     #define HIPGEN_DEF_hipsolverZgesvd
-    static inline hipsolverStatus_t hipsolverZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverZgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverSgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverSgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverSgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverSgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverDgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverDgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverCgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverCgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverCgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverCgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverZgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverZgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverZgesvdj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverZgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgesvdj
     #define HIPGEN_DEF_hipsolverSgesvdj
-    static inline hipsolverStatus_t hipsolverSgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverSgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverSgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgesvdj
     #define HIPGEN_DEF_hipsolverDgesvdj
-    static inline hipsolverStatus_t hipsolverDgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverDgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgesvdj
     #define HIPGEN_DEF_hipsolverCgesvdj
-    static inline hipsolverStatus_t hipsolverCgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverCgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverCgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgesvdj
     #define HIPGEN_DEF_hipsolverZgesvdj
-    static inline hipsolverStatus_t hipsolverZgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverZgesvdj(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverZgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverSgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverSgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverSgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverSgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverDgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverCgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverCgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverCgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverCgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverZgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverZgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverZgesvdjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverZgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgesvdjBatched
     #define HIPGEN_DEF_hipsolverSgesvdjBatched
-    static inline hipsolverStatus_t hipsolverSgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverSgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverSgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgesvdjBatched
     #define HIPGEN_DEF_hipsolverDgesvdjBatched
-    static inline hipsolverStatus_t hipsolverDgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverDgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgesvdjBatched
     #define HIPGEN_DEF_hipsolverCgesvdjBatched
-    static inline hipsolverStatus_t hipsolverCgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverCgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverCgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgesvdjBatched
     #define HIPGEN_DEF_hipsolverZgesvdjBatched
-    static inline hipsolverStatus_t hipsolverZgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverZgesvdjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverZgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverSgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverSgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverDgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverCgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverCgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverZgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverZgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgetrf
     #define HIPGEN_DEF_hipsolverSgetrf
-    static inline hipsolverStatus_t hipsolverSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int a6, int *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverSgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgetrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgetrf
     #define HIPGEN_DEF_hipsolverDgetrf
-    static inline hipsolverStatus_t hipsolverDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int a6, int *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgetrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgetrf
     #define HIPGEN_DEF_hipsolverCgetrf
-    static inline hipsolverStatus_t hipsolverCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverCgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgetrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgetrf
     #define HIPGEN_DEF_hipsolverZgetrf
-    static inline hipsolverStatus_t hipsolverZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverZgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgetrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgetrs_bufferSize
     #define HIPGEN_DEF_hipsolverSgetrs_bufferSize
-    static inline hipsolverStatus_t hipsolverSgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float *, int, int *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgetrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverSgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverSgetrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgetrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgetrs_bufferSize
     #define HIPGEN_DEF_hipsolverDgetrs_bufferSize
-    static inline hipsolverStatus_t hipsolverDgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double *, int, int *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgetrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDgetrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgetrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgetrs_bufferSize
     #define HIPGEN_DEF_hipsolverCgetrs_bufferSize
-    static inline hipsolverStatus_t hipsolverCgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float2 *, int, int *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgetrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverCgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverCgetrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgetrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgetrs_bufferSize
     #define HIPGEN_DEF_hipsolverZgetrs_bufferSize
-    static inline hipsolverStatus_t hipsolverZgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double2 *, int, int *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgetrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverZgetrs_bufferSize(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverZgetrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgetrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSgetrs
     #define HIPGEN_DEF_hipsolverSgetrs
-    static inline hipsolverStatus_t hipsolverSgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, float *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float *, int, int *, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverSgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float *a4, int a5, int *a6, float *a7, int a8, float *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverSgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDgetrs
     #define HIPGEN_DEF_hipsolverDgetrs
-    static inline hipsolverStatus_t hipsolverDgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, double *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double *, int, int *, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double *a4, int a5, int *a6, double *a7, int a8, double *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCgetrs
     #define HIPGEN_DEF_hipsolverCgetrs
-    static inline hipsolverStatus_t hipsolverCgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, float2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverCgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, float2 *a4, int a5, int *a6, float2 *a7, int a8, float2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverCgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZgetrs
     #define HIPGEN_DEF_hipsolverZgetrs
-    static inline hipsolverStatus_t hipsolverZgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, double2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverZgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, double2 *a4, int a5, int *a6, double2 *a7, int a8, double2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverZgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverSpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverSpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverSpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverDpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverCpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverCpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverCpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverZpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverZpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverZpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrf
     #define HIPGEN_DEF_hipsolverSpotrf
-    static inline hipsolverStatus_t hipsolverSpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverSpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrf
     #define HIPGEN_DEF_hipsolverDpotrf
-    static inline hipsolverStatus_t hipsolverDpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrf
     #define HIPGEN_DEF_hipsolverCpotrf
-    static inline hipsolverStatus_t hipsolverCpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverCpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrf
     #define HIPGEN_DEF_hipsolverZpotrf
-    static inline hipsolverStatus_t hipsolverZpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverZpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrfBatched_bufferSize
     #define HIPGEN_DEF_hipsolverSpotrfBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverSpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrfBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverSpotrfBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrfBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrfBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDpotrfBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrfBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverDpotrfBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrfBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrfBatched_bufferSize
     #define HIPGEN_DEF_hipsolverCpotrfBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverCpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrfBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverCpotrfBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrfBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrfBatched_bufferSize
     #define HIPGEN_DEF_hipsolverZpotrfBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverZpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrfBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrfBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverZpotrfBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrfBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrfBatched
     #define HIPGEN_DEF_hipsolverSpotrfBatched
-    static inline hipsolverStatus_t hipsolverSpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, float *a5, int a6, int *a7, int a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, float *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, float *a5, int a6, int *a7, int a8) { HIPGEN_CALL(hipsolver, "hipsolverSpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrfBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrfBatched
     #define HIPGEN_DEF_hipsolverDpotrfBatched
-    static inline hipsolverStatus_t hipsolverDpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, double *a5, int a6, int *a7, int a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, double *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, double *a5, int a6, int *a7, int a8) { HIPGEN_CALL(hipsolver, "hipsolverDpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrfBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrfBatched
     #define HIPGEN_DEF_hipsolverCpotrfBatched
-    static inline hipsolverStatus_t hipsolverCpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, float2 *a5, int a6, int *a7, int a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, float2 *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, float2 *a5, int a6, int *a7, int a8) { HIPGEN_CALL(hipsolver, "hipsolverCpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrfBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrfBatched
     #define HIPGEN_DEF_hipsolverZpotrfBatched
-    static inline hipsolverStatus_t hipsolverZpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, double2 *a5, int a6, int *a7, int a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, double2 *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, double2 *a5, int a6, int *a7, int a8) { HIPGEN_CALL(hipsolver, "hipsolverZpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrfBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotri_bufferSize
     #define HIPGEN_DEF_hipsolverSpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverSpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverSpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverSpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotri_bufferSize
     #define HIPGEN_DEF_hipsolverDpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverDpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotri_bufferSize
     #define HIPGEN_DEF_hipsolverCpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverCpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverCpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverCpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotri_bufferSize
     #define HIPGEN_DEF_hipsolverZpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverZpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverZpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverZpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotri
     #define HIPGEN_DEF_hipsolverSpotri
-    static inline hipsolverStatus_t hipsolverSpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverSpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverSpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotri
     #define HIPGEN_DEF_hipsolverDpotri
-    static inline hipsolverStatus_t hipsolverDpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotri
     #define HIPGEN_DEF_hipsolverCpotri
-    static inline hipsolverStatus_t hipsolverCpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverCpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverCpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotri
     #define HIPGEN_DEF_hipsolverZpotri
-    static inline hipsolverStatus_t hipsolverZpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverZpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverZpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrs_bufferSize
     #define HIPGEN_DEF_hipsolverSpotrs_bufferSize
-    static inline hipsolverStatus_t hipsolverSpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverSpotrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrs_bufferSize
     #define HIPGEN_DEF_hipsolverDpotrs_bufferSize
-    static inline hipsolverStatus_t hipsolverDpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDpotrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrs_bufferSize
     #define HIPGEN_DEF_hipsolverCpotrs_bufferSize
-    static inline hipsolverStatus_t hipsolverCpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverCpotrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrs_bufferSize
     #define HIPGEN_DEF_hipsolverZpotrs_bufferSize
-    static inline hipsolverStatus_t hipsolverZpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrs_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrs_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverZpotrs_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrs_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrs
     #define HIPGEN_DEF_hipsolverSpotrs
-    static inline hipsolverStatus_t hipsolverSpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float *, int, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverSpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrs
     #define HIPGEN_DEF_hipsolverDpotrs
-    static inline hipsolverStatus_t hipsolverDpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double *, int, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrs
     #define HIPGEN_DEF_hipsolverCpotrs
-    static inline hipsolverStatus_t hipsolverCpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 *, int, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverCpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrs
     #define HIPGEN_DEF_hipsolverZpotrs
-    static inline hipsolverStatus_t hipsolverZpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 *, int, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverZpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrsBatched_bufferSize
     #define HIPGEN_DEF_hipsolverSpotrsBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverSpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrsBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverSpotrsBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrsBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrsBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDpotrsBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrsBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDpotrsBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrsBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrsBatched_bufferSize
     #define HIPGEN_DEF_hipsolverCpotrsBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverCpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrsBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverCpotrsBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrsBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrsBatched_bufferSize
     #define HIPGEN_DEF_hipsolverZpotrsBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverZpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrsBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrsBatched_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverZpotrsBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrsBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSpotrsBatched
     #define HIPGEN_DEF_hipsolverSpotrsBatched
-    static inline hipsolverStatus_t hipsolverSpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, float *a8, int a9, int *a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, float *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverSpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, float *a8, int a9, int *a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverSpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDpotrsBatched
     #define HIPGEN_DEF_hipsolverDpotrsBatched
-    static inline hipsolverStatus_t hipsolverDpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, double *a8, int a9, int *a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, double *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, double *a8, int a9, int *a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverDpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCpotrsBatched
     #define HIPGEN_DEF_hipsolverCpotrsBatched
-    static inline hipsolverStatus_t hipsolverCpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, float2 *a8, int a9, int *a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, float2 *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverCpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, float2 *a8, int a9, int *a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverCpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZpotrsBatched
     #define HIPGEN_DEF_hipsolverZpotrsBatched
-    static inline hipsolverStatus_t hipsolverZpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, double2 *a8, int a9, int *a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, double2 *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverZpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, double2 *a8, int a9, int *a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverZpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsyevd_bufferSize
     #define HIPGEN_DEF_hipsolverSsyevd_bufferSize
-    static inline hipsolverStatus_t hipsolverSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsyevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverSsyevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsyevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsyevd_bufferSize
     #define HIPGEN_DEF_hipsolverDsyevd_bufferSize
-    static inline hipsolverStatus_t hipsolverDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsyevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDsyevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsyevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCheevd_bufferSize
     #define HIPGEN_DEF_hipsolverCheevd_bufferSize
-    static inline hipsolverStatus_t hipsolverCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCheevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverCheevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCheevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZheevd_bufferSize
     #define HIPGEN_DEF_hipsolverZheevd_bufferSize
-    static inline hipsolverStatus_t hipsolverZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZheevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverZheevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZheevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsyevd
     #define HIPGEN_DEF_hipsolverSsyevd
-    static inline hipsolverStatus_t hipsolverSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsyevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverSsyevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsyevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsyevd
     #define HIPGEN_DEF_hipsolverDsyevd
-    static inline hipsolverStatus_t hipsolverDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsyevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDsyevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsyevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCheevd
     #define HIPGEN_DEF_hipsolverCheevd
-    static inline hipsolverStatus_t hipsolverCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCheevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverCheevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCheevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZheevd
     #define HIPGEN_DEF_hipsolverZheevd
-    static inline hipsolverStatus_t hipsolverZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZheevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverZheevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZheevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsyevj_bufferSize
     #define HIPGEN_DEF_hipsolverSsyevj_bufferSize
-    static inline hipsolverStatus_t hipsolverSsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsyevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverSsyevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsyevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsyevj_bufferSize
     #define HIPGEN_DEF_hipsolverDsyevj_bufferSize
-    static inline hipsolverStatus_t hipsolverDsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsyevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDsyevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverDsyevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsyevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCheevj_bufferSize
     #define HIPGEN_DEF_hipsolverCheevj_bufferSize
-    static inline hipsolverStatus_t hipsolverCheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCheevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverCheevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCheevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZheevj_bufferSize
     #define HIPGEN_DEF_hipsolverZheevj_bufferSize
-    static inline hipsolverStatus_t hipsolverZheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZheevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZheevj_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverZheevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZheevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsyevj
     #define HIPGEN_DEF_hipsolverSsyevj
-    static inline hipsolverStatus_t hipsolverSsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsyevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverSsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverSsyevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsyevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsyevj
     #define HIPGEN_DEF_hipsolverDsyevj
-    static inline hipsolverStatus_t hipsolverDsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsyevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDsyevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverDsyevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsyevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCheevj
     #define HIPGEN_DEF_hipsolverCheevj
-    static inline hipsolverStatus_t hipsolverCheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCheevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverCheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverCheevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCheevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZheevj
     #define HIPGEN_DEF_hipsolverZheevj
-    static inline hipsolverStatus_t hipsolverZheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZheevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverZheevj(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverZheevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZheevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsyevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverSsyevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverSsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsyevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverSsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverSsyevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsyevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsyevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDsyevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsyevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDsyevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDsyevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsyevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCheevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverCheevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverCheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCheevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverCheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverCheevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCheevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZheevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverZheevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverZheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZheevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverZheevjBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverZheevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZheevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsyevjBatched
     #define HIPGEN_DEF_hipsolverSsyevjBatched
-    static inline hipsolverStatus_t hipsolverSsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsyevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverSsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverSsyevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsyevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsyevjBatched
     #define HIPGEN_DEF_hipsolverDsyevjBatched
-    static inline hipsolverStatus_t hipsolverDsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsyevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDsyevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverDsyevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsyevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCheevjBatched
     #define HIPGEN_DEF_hipsolverCheevjBatched
-    static inline hipsolverStatus_t hipsolverCheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCheevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverCheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverCheevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCheevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZheevjBatched
     #define HIPGEN_DEF_hipsolverZheevjBatched
-    static inline hipsolverStatus_t hipsolverZheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZheevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverZheevjBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverZheevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZheevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsygvd_bufferSize
     #define HIPGEN_DEF_hipsolverSsygvd_bufferSize
-    static inline hipsolverStatus_t hipsolverSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsygvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverSsygvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsygvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsygvd_bufferSize
     #define HIPGEN_DEF_hipsolverDsygvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsygvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDsygvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsygvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverChegvd_bufferSize
     #define HIPGEN_DEF_hipsolverChegvd_bufferSize
-    static inline hipsolverStatus_t hipsolverChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverChegvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverChegvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverChegvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZhegvd_bufferSize
     #define HIPGEN_DEF_hipsolverZhegvd_bufferSize
-    static inline hipsolverStatus_t hipsolverZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZhegvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverZhegvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZhegvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsygvd
     #define HIPGEN_DEF_hipsolverSsygvd
-    static inline hipsolverStatus_t hipsolverSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsygvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverSsygvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsygvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsygvd
     #define HIPGEN_DEF_hipsolverDsygvd
-    static inline hipsolverStatus_t hipsolverDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsygvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverDsygvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsygvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverChegvd
     #define HIPGEN_DEF_hipsolverChegvd
-    static inline hipsolverStatus_t hipsolverChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverChegvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverChegvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverChegvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZhegvd
     #define HIPGEN_DEF_hipsolverZhegvd
-    static inline hipsolverStatus_t hipsolverZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZhegvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverZhegvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZhegvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsygvj_bufferSize
     #define HIPGEN_DEF_hipsolverSsygvj_bufferSize
-    static inline hipsolverStatus_t hipsolverSsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsygvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverSsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverSsygvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsygvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsygvj_bufferSize
     #define HIPGEN_DEF_hipsolverDsygvj_bufferSize
-    static inline hipsolverStatus_t hipsolverDsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsygvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDsygvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverDsygvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsygvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverChegvj_bufferSize
     #define HIPGEN_DEF_hipsolverChegvj_bufferSize
-    static inline hipsolverStatus_t hipsolverChegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverChegvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverChegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverChegvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverChegvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZhegvj_bufferSize
     #define HIPGEN_DEF_hipsolverZhegvj_bufferSize
-    static inline hipsolverStatus_t hipsolverZhegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZhegvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverZhegvj_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverZhegvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZhegvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsygvj
     #define HIPGEN_DEF_hipsolverSsygvj
-    static inline hipsolverStatus_t hipsolverSsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsygvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverSsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverSsygvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsygvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsygvj
     #define HIPGEN_DEF_hipsolverDsygvj
-    static inline hipsolverStatus_t hipsolverDsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsygvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDsygvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDsygvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsygvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverChegvj
     #define HIPGEN_DEF_hipsolverChegvj
-    static inline hipsolverStatus_t hipsolverChegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverChegvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverChegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverChegvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverChegvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZhegvj
     #define HIPGEN_DEF_hipsolverZhegvj
-    static inline hipsolverStatus_t hipsolverZhegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZhegvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverZhegvj(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverZhegvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZhegvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsytrd_bufferSize
     #define HIPGEN_DEF_hipsolverSsytrd_bufferSize
-    static inline hipsolverStatus_t hipsolverSsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsytrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverSsytrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsytrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsytrd_bufferSize
     #define HIPGEN_DEF_hipsolverDsytrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsytrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDsytrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsytrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverChetrd_bufferSize
     #define HIPGEN_DEF_hipsolverChetrd_bufferSize
-    static inline hipsolverStatus_t hipsolverChetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverChetrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverChetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverChetrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverChetrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZhetrd_bufferSize
     #define HIPGEN_DEF_hipsolverZhetrd_bufferSize
-    static inline hipsolverStatus_t hipsolverZhetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZhetrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZhetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverZhetrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZhetrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsytrd
     #define HIPGEN_DEF_hipsolverSsytrd
-    static inline hipsolverStatus_t hipsolverSsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsytrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverSsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverSsytrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsytrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsytrd
     #define HIPGEN_DEF_hipsolverDsytrd
-    static inline hipsolverStatus_t hipsolverDsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsytrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDsytrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsytrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverChetrd
     #define HIPGEN_DEF_hipsolverChetrd
-    static inline hipsolverStatus_t hipsolverChetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverChetrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverChetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverChetrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverChetrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZhetrd
     #define HIPGEN_DEF_hipsolverZhetrd
-    static inline hipsolverStatus_t hipsolverZhetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZhetrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverZhetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverZhetrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZhetrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverSsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverSsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverDsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverDsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverCsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverCsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverZsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverZsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverSsytrf
     #define HIPGEN_DEF_hipsolverSsytrf
-    static inline hipsolverStatus_t hipsolverSsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverSsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverSsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverSsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverSsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDsytrf
     #define HIPGEN_DEF_hipsolverDsytrf
-    static inline hipsolverStatus_t hipsolverDsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverCsytrf
     #define HIPGEN_DEF_hipsolverCsytrf
-    static inline hipsolverStatus_t hipsolverCsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverCsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverCsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverCsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverCsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverZsytrf
     #define HIPGEN_DEF_hipsolverZsytrf
-    static inline hipsolverStatus_t hipsolverZsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverZsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverZsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverZsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverZsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCreate
     #define HIPGEN_DEF_hipsolverDnCreate
-    static inline hipsolverStatus_t hipsolverDnCreate(hipsolverHandle_t *a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCreate");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDnCreate(hipsolverHandle_t *a0) { HIPGEN_CALL(hipsolver, "hipsolverDnCreate", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDestroy
     #define HIPGEN_DEF_hipsolverDnDestroy
-    static inline hipsolverStatus_t hipsolverDnDestroy(hipsolverHandle_t a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDestroy");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDnDestroy(hipsolverHandle_t a0) { HIPGEN_CALL(hipsolver, "hipsolverDnDestroy", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSetStream
     #define HIPGEN_DEF_hipsolverDnSetStream
-    static inline hipsolverStatus_t hipsolverDnSetStream(hipsolverHandle_t a0, hipStream_t a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSetStream");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnSetStream(hipsolverHandle_t a0, hipStream_t a1) { HIPGEN_CALL(hipsolver, "hipsolverDnSetStream", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnGetStream
     #define HIPGEN_DEF_hipsolverDnGetStream
-    static inline hipsolverStatus_t hipsolverDnGetStream(hipsolverHandle_t a0, hipStream_t *a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipStream_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnGetStream");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnGetStream(hipsolverHandle_t a0, hipStream_t *a1) { HIPGEN_CALL(hipsolver, "hipsolverDnGetStream", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnGetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCreateGesvdjInfo
     #define HIPGEN_DEF_hipsolverDnCreateGesvdjInfo
-    static inline hipsolverStatus_t hipsolverDnCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCreateGesvdjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDnCreateGesvdjInfo(hipsolverGesvdjInfo_t *a0) { HIPGEN_CALL(hipsolver, "hipsolverDnCreateGesvdjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCreateGesvdjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDestroyGesvdjInfo
     #define HIPGEN_DEF_hipsolverDnDestroyGesvdjInfo
-    static inline hipsolverStatus_t hipsolverDnDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDestroyGesvdjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDnDestroyGesvdjInfo(hipsolverGesvdjInfo_t a0) { HIPGEN_CALL(hipsolver, "hipsolverDnDestroyGesvdjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDestroyGesvdjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetMaxSweeps
     #define HIPGEN_DEF_hipsolverDnXgesvdjSetMaxSweeps
-    static inline hipsolverStatus_t hipsolverDnXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXgesvdjSetMaxSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnXgesvdjSetMaxSweeps(hipsolverGesvdjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverDnXgesvdjSetMaxSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXgesvdjSetMaxSweeps, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetSortEig
     #define HIPGEN_DEF_hipsolverDnXgesvdjSetSortEig
-    static inline hipsolverStatus_t hipsolverDnXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXgesvdjSetSortEig");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnXgesvdjSetSortEig(hipsolverGesvdjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverDnXgesvdjSetSortEig", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXgesvdjSetSortEig, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXgesvdjSetTolerance
     #define HIPGEN_DEF_hipsolverDnXgesvdjSetTolerance
-    static inline hipsolverStatus_t hipsolverDnXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverGesvdjInfo_t, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXgesvdjSetTolerance");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnXgesvdjSetTolerance(hipsolverGesvdjInfo_t a0, double a1) { HIPGEN_CALL(hipsolver, "hipsolverDnXgesvdjSetTolerance", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXgesvdjSetTolerance, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXgesvdjGetResidual
     #define HIPGEN_DEF_hipsolverDnXgesvdjGetResidual
-    static inline hipsolverStatus_t hipsolverDnXgesvdjGetResidual(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverGesvdjInfo_t, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXgesvdjGetResidual");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverDnXgesvdjGetResidual(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, double *a2) { HIPGEN_CALL(hipsolver, "hipsolverDnXgesvdjGetResidual", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXgesvdjGetResidual, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXgesvdjGetSweeps
     #define HIPGEN_DEF_hipsolverDnXgesvdjGetSweeps
-    static inline hipsolverStatus_t hipsolverDnXgesvdjGetSweeps(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverGesvdjInfo_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXgesvdjGetSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverDnXgesvdjGetSweeps(hipsolverDnHandle_t a0, hipsolverGesvdjInfo_t a1, int *a2) { HIPGEN_CALL(hipsolver, "hipsolverDnXgesvdjGetSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXgesvdjGetSweeps, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCreateSyevjInfo
     #define HIPGEN_DEF_hipsolverDnCreateSyevjInfo
-    static inline hipsolverStatus_t hipsolverDnCreateSyevjInfo(hipsolverSyevjInfo_t *a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCreateSyevjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDnCreateSyevjInfo(hipsolverSyevjInfo_t *a0) { HIPGEN_CALL(hipsolver, "hipsolverDnCreateSyevjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCreateSyevjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDestroySyevjInfo
     #define HIPGEN_DEF_hipsolverDnDestroySyevjInfo
-    static inline hipsolverStatus_t hipsolverDnDestroySyevjInfo(hipsolverSyevjInfo_t a0) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDestroySyevjInfo");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsolverStatus_t hipsolverDnDestroySyevjInfo(hipsolverSyevjInfo_t a0) { HIPGEN_CALL(hipsolver, "hipsolverDnDestroySyevjInfo", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDestroySyevjInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetMaxSweeps
     #define HIPGEN_DEF_hipsolverDnXsyevjSetMaxSweeps
-    static inline hipsolverStatus_t hipsolverDnXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXsyevjSetMaxSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnXsyevjSetMaxSweeps(hipsolverSyevjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverDnXsyevjSetMaxSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXsyevjSetMaxSweeps, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetSortEig
     #define HIPGEN_DEF_hipsolverDnXsyevjSetSortEig
-    static inline hipsolverStatus_t hipsolverDnXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXsyevjSetSortEig");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnXsyevjSetSortEig(hipsolverSyevjInfo_t a0, int a1) { HIPGEN_CALL(hipsolver, "hipsolverDnXsyevjSetSortEig", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXsyevjSetSortEig, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXsyevjSetTolerance
     #define HIPGEN_DEF_hipsolverDnXsyevjSetTolerance
-    static inline hipsolverStatus_t hipsolverDnXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverSyevjInfo_t, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXsyevjSetTolerance");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsolverStatus_t hipsolverDnXsyevjSetTolerance(hipsolverSyevjInfo_t a0, double a1) { HIPGEN_CALL(hipsolver, "hipsolverDnXsyevjSetTolerance", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXsyevjSetTolerance, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXsyevjGetResidual
     #define HIPGEN_DEF_hipsolverDnXsyevjGetResidual
-    static inline hipsolverStatus_t hipsolverDnXsyevjGetResidual(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverSyevjInfo_t, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXsyevjGetResidual");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverDnXsyevjGetResidual(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, double *a2) { HIPGEN_CALL(hipsolver, "hipsolverDnXsyevjGetResidual", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXsyevjGetResidual, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnXsyevjGetSweeps
     #define HIPGEN_DEF_hipsolverDnXsyevjGetSweeps
-    static inline hipsolverStatus_t hipsolverDnXsyevjGetSweeps(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverSyevjInfo_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnXsyevjGetSweeps");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsolverStatus_t hipsolverDnXsyevjGetSweeps(hipsolverDnHandle_t a0, hipsolverSyevjInfo_t a1, int *a2) { HIPGEN_CALL(hipsolver, "hipsolverDnXsyevjGetSweeps", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnXsyevjGetSweeps, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSorgbr_bufferSize
     #define HIPGEN_DEF_hipsolverDnSorgbr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const float *, int, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSorgbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnSorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnSorgbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSorgbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDorgbr_bufferSize
     #define HIPGEN_DEF_hipsolverDnDorgbr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const double *, int, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDorgbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnDorgbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnDorgbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDorgbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCungbr_bufferSize
     #define HIPGEN_DEF_hipsolverDnCungbr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const float2 *, int, const float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCungbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnCungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnCungbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCungbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZungbr_bufferSize
     #define HIPGEN_DEF_hipsolverDnZungbr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, const double2 *, int, const double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZungbr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnZungbr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnZungbr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZungbr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSorgbr
     #define HIPGEN_DEF_hipsolverDnSorgbr
-    static inline hipsolverStatus_t hipsolverDnSorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, const float *a7, float *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float *, int, const float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSorgbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnSorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float *a5, int a6, const float *a7, float *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnSorgbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSorgbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDorgbr
     #define HIPGEN_DEF_hipsolverDnDorgbr
-    static inline hipsolverStatus_t hipsolverDnDorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, const double *a7, double *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double *, int, const double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDorgbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnDorgbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double *a5, int a6, const double *a7, double *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnDorgbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDorgbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCungbr
     #define HIPGEN_DEF_hipsolverDnCungbr
-    static inline hipsolverStatus_t hipsolverDnCungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, const float2 *a7, float2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, float2 *, int, const float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCungbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnCungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, const float2 *a7, float2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnCungbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCungbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZungbr
     #define HIPGEN_DEF_hipsolverDnZungbr
-    static inline hipsolverStatus_t hipsolverDnZungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, const double2 *a7, double2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, int, int, int, double2 *, int, const double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZungbr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnZungbr(hipsolverHandle_t a0, hipsolverSideMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, const double2 *a7, double2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnZungbr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZungbr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSorgqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnSorgqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float *a4, int a5, const float *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const float *, int, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSorgqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnSorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float *a4, int a5, const float *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnSorgqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSorgqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDorgqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnDorgqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double *a4, int a5, const double *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const double *, int, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDorgqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnDorgqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double *a4, int a5, const double *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnDorgqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDorgqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCungqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnCungqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float2 *a4, int a5, const float2 *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const float2 *, int, const float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCungqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnCungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const float2 *a4, int a5, const float2 *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnCungqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCungqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZungqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnZungqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double2 *a4, int a5, const double2 *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, const double2 *, int, const double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZungqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnZungqr_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, const double2 *a4, int a5, const double2 *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnZungqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZungqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSorgqr
     #define HIPGEN_DEF_hipsolverDnSorgqr
-    static inline hipsolverStatus_t hipsolverDnSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, const float *a6, float *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, const float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSorgqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnSorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, const float *a6, float *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnSorgqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSorgqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDorgqr
     #define HIPGEN_DEF_hipsolverDnDorgqr
-    static inline hipsolverStatus_t hipsolverDnDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, const double *a6, double *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, const double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDorgqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnDorgqr(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, const double *a6, double *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnDorgqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDorgqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCungqr
     #define HIPGEN_DEF_hipsolverDnCungqr
-    static inline hipsolverStatus_t hipsolverDnCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, const float2 *a6, float2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, const float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCungqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnCungqr(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, const float2 *a6, float2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnCungqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCungqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZungqr
     #define HIPGEN_DEF_hipsolverDnZungqr
-    static inline hipsolverStatus_t hipsolverDnZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, const double2 *a6, double2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, const double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZungqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnZungqr(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, const double2 *a6, double2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnZungqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZungqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSorgtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnSorgtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float *a3, int a4, const float *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float *, int, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSorgtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnSorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float *a3, int a4, const float *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverDnSorgtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSorgtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDorgtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnDorgtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double *a3, int a4, const double *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double *, int, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDorgtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnDorgtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double *a3, int a4, const double *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverDnDorgtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDorgtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCungtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnCungtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float2 *a3, int a4, const float2 *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCungtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnCungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float2 *a3, int a4, const float2 *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverDnCungtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCungtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZungtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnZungtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double2 *a3, int a4, const double2 *a5, int *a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZungtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnZungtr_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double2 *a3, int a4, const double2 *a5, int *a6) { HIPGEN_CALL(hipsolver, "hipsolverDnZungtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZungtr_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSorgtr
     #define HIPGEN_DEF_hipsolverDnSorgtr
-    static inline hipsolverStatus_t hipsolverDnSorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, const float *a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, const float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSorgtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnSorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, const float *a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnSorgtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSorgtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDorgtr
     #define HIPGEN_DEF_hipsolverDnDorgtr
-    static inline hipsolverStatus_t hipsolverDnDorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, const double *a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, const double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDorgtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnDorgtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, const double *a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnDorgtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDorgtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCungtr
     #define HIPGEN_DEF_hipsolverDnCungtr
-    static inline hipsolverStatus_t hipsolverDnCungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, const float2 *a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, const float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCungtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnCungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, const float2 *a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnCungtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCungtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZungtr
     #define HIPGEN_DEF_hipsolverDnZungtr
-    static inline hipsolverStatus_t hipsolverDnZungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, const double2 *a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, const double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZungtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnZungtr(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, const double2 *a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnZungtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZungtr, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSormqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnSormqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float *, int, const float *, const float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSormqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnSormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnSormqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSormqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDormqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnDormqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double *, int, const double *, const double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDormqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnDormqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnDormqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDormqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCunmqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnCunmqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float2 *, int, const float2 *, const float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCunmqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnCunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnCunmqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCunmqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZunmqr_bufferSize
     #define HIPGEN_DEF_hipsolverDnZunmqr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double2 *, int, const double2 *, const double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZunmqr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnZunmqr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnZunmqr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZunmqr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSormqr
     #define HIPGEN_DEF_hipsolverDnSormqr
-    static inline hipsolverStatus_t hipsolverDnSormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float *, int, const float *, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSormqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float *a6, int a7, const float *a8, float *a9, int a10, float *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSormqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSormqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDormqr
     #define HIPGEN_DEF_hipsolverDnDormqr
-    static inline hipsolverStatus_t hipsolverDnDormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double *, int, const double *, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDormqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDormqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double *a6, int a7, const double *a8, double *a9, int a10, double *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDormqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDormqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCunmqr
     #define HIPGEN_DEF_hipsolverDnCunmqr
-    static inline hipsolverStatus_t hipsolverDnCunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const float2 *, int, const float2 *, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCunmqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnCunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnCunmqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCunmqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZunmqr
     #define HIPGEN_DEF_hipsolverDnZunmqr
-    static inline hipsolverStatus_t hipsolverDnZunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverOperation_t, int, int, int, const double2 *, int, const double2 *, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZunmqr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZunmqr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverOperation_t a2, int a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZunmqr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZunmqr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSormtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnSormtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const float *, int, const float *, const float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSormtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnSormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const float *a6, int a7, const float *a8, const float *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnSormtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSormtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDormtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnDormtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const double *, int, const double *, const double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDormtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnDormtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const double *a6, int a7, const double *a8, const double *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnDormtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDormtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCunmtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnCunmtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const float2 *, int, const float2 *, const float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCunmtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnCunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const float2 *a6, int a7, const float2 *a8, const float2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnCunmtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCunmtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZunmtr_bufferSize
     #define HIPGEN_DEF_hipsolverDnZunmtr_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, const double2 *, int, const double2 *, const double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZunmtr_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnZunmtr_bufferSize(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, const double2 *a6, int a7, const double2 *a8, const double2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnZunmtr_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZunmtr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSormtr
     #define HIPGEN_DEF_hipsolverDnSormtr
-    static inline hipsolverStatus_t hipsolverDnSormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float *, int, float *, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSormtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float *a6, int a7, float *a8, float *a9, int a10, float *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSormtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSormtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDormtr
     #define HIPGEN_DEF_hipsolverDnDormtr
-    static inline hipsolverStatus_t hipsolverDnDormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double *, int, double *, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDormtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDormtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double *a6, int a7, double *a8, double *a9, int a10, double *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDormtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDormtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCunmtr
     #define HIPGEN_DEF_hipsolverDnCunmtr
-    static inline hipsolverStatus_t hipsolverDnCunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, float2 *, int, float2 *, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCunmtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnCunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, float2 *a6, int a7, float2 *a8, float2 *a9, int a10, float2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnCunmtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCunmtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZunmtr
     #define HIPGEN_DEF_hipsolverDnZunmtr
-    static inline hipsolverStatus_t hipsolverDnZunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverSideMode_t, hipsolverFillMode_t, hipsolverOperation_t, int, int, double2 *, int, double2 *, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZunmtr");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZunmtr(hipsolverHandle_t a0, hipsolverSideMode_t a1, hipsolverFillMode_t a2, hipsolverOperation_t a3, int a4, int a5, double2 *a6, int a7, double2 *a8, double2 *a9, int a10, double2 *a11, int a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZunmtr", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZunmtr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnSgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnSgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnDgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnDgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnCgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnCgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgebrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnZgebrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgebrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgebrd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnZgebrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgebrd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgebrd
     #define HIPGEN_DEF_hipsolverDnSgebrd
-    static inline hipsolverStatus_t hipsolverDnSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, float *, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgebrd(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, float *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnSgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgebrd
     #define HIPGEN_DEF_hipsolverDnDgebrd
-    static inline hipsolverStatus_t hipsolverDnDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, double *, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgebrd(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, double *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnDgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgebrd
     #define HIPGEN_DEF_hipsolverDnCgebrd
-    static inline hipsolverStatus_t hipsolverDnCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float *, float *, float2 *, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgebrd(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, float2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnCgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgebrd
     #define HIPGEN_DEF_hipsolverDnZgebrd
-    static inline hipsolverStatus_t hipsolverDnZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double *, double *, double2 *, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgebrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgebrd(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, double2 *a9, int a10, int *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnZgebrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgebrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSSgels_bufferSize
     #define HIPGEN_DEF_hipsolverDnSSgels_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSSgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnSSgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnSSgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSSgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDDgels_bufferSize
     #define HIPGEN_DEF_hipsolverDnDDgels_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDDgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnDDgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnDDgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDDgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCCgels_bufferSize
     #define HIPGEN_DEF_hipsolverDnCCgels_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCCgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnCCgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnCCgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCCgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZZgels_bufferSize
     #define HIPGEN_DEF_hipsolverDnZZgels_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZZgels_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnZZgels_bufferSize(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnZZgels_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZZgels_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSSgels
     #define HIPGEN_DEF_hipsolverDnSSgels
-    static inline hipsolverStatus_t hipsolverDnSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float *, int, float *, int, float *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSSgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSSgels(hipsolverHandle_t a0, int a1, int a2, int a3, float *a4, int a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSSgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSSgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDDgels
     #define HIPGEN_DEF_hipsolverDnDDgels
-    static inline hipsolverStatus_t hipsolverDnDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double *, int, double *, int, double *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDDgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDDgels(hipsolverHandle_t a0, int a1, int a2, int a3, double *a4, int a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDDgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDDgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCCgels
     #define HIPGEN_DEF_hipsolverDnCCgels
-    static inline hipsolverStatus_t hipsolverDnCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, float2 *, int, float2 *, int, float2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCCgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnCCgels(hipsolverHandle_t a0, int a1, int a2, int a3, float2 *a4, int a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnCCgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCCgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZZgels
     #define HIPGEN_DEF_hipsolverDnZZgels
-    static inline hipsolverStatus_t hipsolverDnZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int, double2 *, int, double2 *, int, double2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZZgels");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZZgels(hipsolverHandle_t a0, int a1, int a2, int a3, double2 *a4, int a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZZgels", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZZgels, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnSgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnSgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnDgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnDgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnCgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnCgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgeqrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnZgeqrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgeqrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgeqrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnZgeqrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgeqrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgeqrf
     #define HIPGEN_DEF_hipsolverDnSgeqrf
-    static inline hipsolverStatus_t hipsolverDnSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgeqrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnSgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgeqrf
     #define HIPGEN_DEF_hipsolverDnDgeqrf
-    static inline hipsolverStatus_t hipsolverDnDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgeqrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnDgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgeqrf
     #define HIPGEN_DEF_hipsolverDnCgeqrf
-    static inline hipsolverStatus_t hipsolverDnCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgeqrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnCgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgeqrf
     #define HIPGEN_DEF_hipsolverDnZgeqrf
-    static inline hipsolverStatus_t hipsolverDnZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgeqrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgeqrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnZgeqrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgeqrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSSgesv_bufferSize
     #define HIPGEN_DEF_hipsolverDnSSgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSSgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnSSgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnSSgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSSgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDDgesv_bufferSize
     #define HIPGEN_DEF_hipsolverDnDDgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDDgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnDDgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnDDgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDDgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCCgesv_bufferSize
     #define HIPGEN_DEF_hipsolverDnCCgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCCgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnCCgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnCCgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCCgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZZgesv_bufferSize
     #define HIPGEN_DEF_hipsolverDnZZgesv_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZZgesv_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnZZgesv_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t *a11) { HIPGEN_CALL(hipsolver, "hipsolverDnZZgesv_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZZgesv_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSSgesv
     #define HIPGEN_DEF_hipsolverDnSSgesv
-    static inline hipsolverStatus_t hipsolverDnSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *, float *, int, float *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSSgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSSgesv(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, float *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSSgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSSgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDDgesv
     #define HIPGEN_DEF_hipsolverDnDDgesv
-    static inline hipsolverStatus_t hipsolverDnDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *, double *, int, double *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDDgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDDgesv(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, double *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDDgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDDgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCCgesv
     #define HIPGEN_DEF_hipsolverDnCCgesv
-    static inline hipsolverStatus_t hipsolverDnCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *, float2 *, int, float2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCCgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnCCgesv(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, float2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnCCgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCCgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZZgesv
     #define HIPGEN_DEF_hipsolverDnZZgesv
-    static inline hipsolverStatus_t hipsolverDnZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *, double2 *, int, double2 *, int, void *, size_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZZgesv");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZZgesv(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, double2 *a8, int a9, void *a10, size_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZZgesv", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZZgesv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnSgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnDgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnCgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnZgesvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvd_bufferSize(hipsolverHandle_t a0, int a1, int a2, int *a3) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvd_bufferSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvd
     #define HIPGEN_DEF_hipsolverDnSgesvd
-    static inline hipsolverStatus_t hipsolverDnSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float *, int, float *, float *, int, float *, int, float *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, float *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvd
     #define HIPGEN_DEF_hipsolverDnDgesvd
-    static inline hipsolverStatus_t hipsolverDnDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double *, int, double *, double *, int, double *, int, double *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, double *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvd
     #define HIPGEN_DEF_hipsolverDnCgesvd
-    static inline hipsolverStatus_t hipsolverDnCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, float *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvd
     #define HIPGEN_DEF_hipsolverDnZgesvd
-    static inline hipsolverStatus_t hipsolverDnZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, signed char, signed char, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvd(hipsolverHandle_t a0, signed char a1, signed char a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, double *a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverDnSgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, const float *a7, const float *a8, int a9, const float *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverDnDgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, const double *a7, const double *a8, int a9, const double *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverDnCgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, const float *a7, const float2 *a8, int a9, const float2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvdj_bufferSize
     #define HIPGEN_DEF_hipsolverDnZgesvdj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvdj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvdj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, const double *a7, const double2 *a8, int a9, const double2 *a10, int a11, int *a12, hipsolverGesvdjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvdj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvdj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvdj
     #define HIPGEN_DEF_hipsolverDnSgesvdj
-    static inline hipsolverStatus_t hipsolverDnSgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float *a5, int a6, float *a7, float *a8, int a9, float *a10, int a11, float *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvdj
     #define HIPGEN_DEF_hipsolverDnDgesvdj
-    static inline hipsolverStatus_t hipsolverDnDgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double *a5, int a6, double *a7, double *a8, int a9, double *a10, int a11, double *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvdj
     #define HIPGEN_DEF_hipsolverDnCgesvdj
-    static inline hipsolverStatus_t hipsolverDnCgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, float2 *a5, int a6, float *a7, float2 *a8, int a9, float2 *a10, int a11, float2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvdj
     #define HIPGEN_DEF_hipsolverDnZgesvdj
-    static inline hipsolverStatus_t hipsolverDnZgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvdj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvdj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, double2 *a5, int a6, double *a7, double2 *a8, int a9, double2 *a10, int a11, double2 *a12, int a13, int *a14, hipsolverGesvdjInfo_t a15) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvdj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvdj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnSgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const float *, int, const float *, const float *, int, const float *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float *a4, int a5, const float *a6, const float *a7, int a8, const float *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnDgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const double *, int, const double *, const double *, int, const double *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double *a4, int a5, const double *a6, const double *a7, int a8, const double *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnCgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const float2 *, int, const float *, const float2 *, int, const float2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const float2 *a4, int a5, const float *a6, const float2 *a7, int a8, const float2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvdjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnZgesvdjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, const double2 *, int, const double *, const double2 *, int, const double2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvdjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvdjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, const double2 *a4, int a5, const double *a6, const double2 *a7, int a8, const double2 *a9, int a10, int *a11, hipsolverGesvdjInfo_t a12, int a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvdjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvdjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvdjBatched
     #define HIPGEN_DEF_hipsolverDnSgesvdjBatched
-    static inline hipsolverStatus_t hipsolverDnSgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, float *, int, float *, float *, int, float *, int, float *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, float *a9, int a10, float *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvdjBatched
     #define HIPGEN_DEF_hipsolverDnDgesvdjBatched
-    static inline hipsolverStatus_t hipsolverDnDgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, double *, int, double *, double *, int, double *, int, double *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, double *a9, int a10, double *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvdjBatched
     #define HIPGEN_DEF_hipsolverDnCgesvdjBatched
-    static inline hipsolverStatus_t hipsolverDnCgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, float2 *, int, float *, float2 *, int, float2 *, int, float2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, float2 *a9, int a10, float2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvdjBatched
     #define HIPGEN_DEF_hipsolverDnZgesvdjBatched
-    static inline hipsolverStatus_t hipsolverDnZgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, int, int, double2 *, int, double *, double2 *, int, double2 *, int, double2 *, int, int *, hipsolverGesvdjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvdjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvdjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, double2 *a9, int a10, double2 *a11, int a12, int *a13, hipsolverGesvdjInfo_t a14, int a15) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvdjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvdjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, const float *a8, long long a9, const float *a10, int a11, long long a12, const float *a13, int a14, long long a15, int *a16, int a17) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, long long, const float *, long long, const float *, int, long long, const float *, int, long long, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvdaStridedBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, const float *a8, long long a9, const float *a10, int a11, long long a12, const float *a13, int a14, long long a15, int *a16, int a17) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvdaStridedBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvdaStridedBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, const double *a8, long long a9, const double *a10, int a11, long long a12, const double *a13, int a14, long long a15, int *a16, int a17) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, long long, const double *, long long, const double *, int, long long, const double *, int, long long, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvdaStridedBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, const double *a8, long long a9, const double *a10, int a11, long long a12, const double *a13, int a14, long long a15, int *a16, int a17) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvdaStridedBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvdaStridedBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, const float *a8, long long a9, const float2 *a10, int a11, long long a12, const float2 *a13, int a14, long long a15, int *a16, int a17) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, long long, const float *, long long, const float2 *, int, long long, const float2 *, int, long long, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvdaStridedBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, const float *a8, long long a9, const float2 *a10, int a11, long long a12, const float2 *a13, int a14, long long a15, int *a16, int a17) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvdaStridedBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvdaStridedBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, const double *a8, long long a9, const double2 *a10, int a11, long long a12, const double2 *a13, int a14, long long a15, int *a16, int a17) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, long long, const double *, long long, const double2 *, int, long long, const double2 *, int, long long, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvdaStridedBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, const double *a8, long long a9, const double2 *a10, int a11, long long a12, const double2 *a13, int a14, long long a15, int *a16, int a17) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvdaStridedBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvdaStridedBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched
     #define HIPGEN_DEF_hipsolverDnSgesvdaStridedBatched
-    static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, float *a8, long long a9, float *a10, int a11, long long a12, float *a13, int a14, long long a15, float *a16, int a17, int *a18, double *a19, int a20) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float *, int, long long, float *, long long, float *, int, long long, float *, int, long long, float *, int, int *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgesvdaStridedBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float *a5, int a6, long long a7, float *a8, long long a9, float *a10, int a11, long long a12, float *a13, int a14, long long a15, float *a16, int a17, int *a18, double *a19, int a20) { HIPGEN_CALL(hipsolver, "hipsolverDnSgesvdaStridedBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgesvdaStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched
     #define HIPGEN_DEF_hipsolverDnDgesvdaStridedBatched
-    static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, double *a8, long long a9, double *a10, int a11, long long a12, double *a13, int a14, long long a15, double *a16, int a17, int *a18, double *a19, int a20) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double *, int, long long, double *, long long, double *, int, long long, double *, int, long long, double *, int, int *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgesvdaStridedBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double *a5, int a6, long long a7, double *a8, long long a9, double *a10, int a11, long long a12, double *a13, int a14, long long a15, double *a16, int a17, int *a18, double *a19, int a20) { HIPGEN_CALL(hipsolver, "hipsolverDnDgesvdaStridedBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgesvdaStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched
     #define HIPGEN_DEF_hipsolverDnCgesvdaStridedBatched
-    static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, float *a8, long long a9, float2 *a10, int a11, long long a12, float2 *a13, int a14, long long a15, float2 *a16, int a17, int *a18, double *a19, int a20) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const float2 *, int, long long, float *, long long, float2 *, int, long long, float2 *, int, long long, float2 *, int, int *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgesvdaStridedBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const float2 *a5, int a6, long long a7, float *a8, long long a9, float2 *a10, int a11, long long a12, float2 *a13, int a14, long long a15, float2 *a16, int a17, int *a18, double *a19, int a20) { HIPGEN_CALL(hipsolver, "hipsolverDnCgesvdaStridedBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgesvdaStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched
     #define HIPGEN_DEF_hipsolverDnZgesvdaStridedBatched
-    static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, double *a8, long long a9, double2 *a10, int a11, long long a12, double2 *a13, int a14, long long a15, double2 *a16, int a17, int *a18, double *a19, int a20) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, int, int, int, const double2 *, int, long long, double *, long long, double2 *, int, long long, double2 *, int, long long, double2 *, int, int *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgesvdaStridedBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgesvdaStridedBatched(hipsolverHandle_t a0, hipsolverEigMode_t a1, int a2, int a3, int a4, const double2 *a5, int a6, long long a7, double *a8, long long a9, double2 *a10, int a11, long long a12, double2 *a13, int a14, long long a15, double2 *a16, int a17, int *a18, double *a19, int a20) { HIPGEN_CALL(hipsolver, "hipsolverDnZgesvdaStridedBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgesvdaStridedBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnSgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnSgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnDgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnDgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnCgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnCgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgetrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnZgetrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgetrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgetrf_bufferSize(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnZgetrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgetrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgetrf
     #define HIPGEN_DEF_hipsolverDnSgetrf
-    static inline hipsolverStatus_t hipsolverDnSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float *, int, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgetrf(hipsolverHandle_t a0, int a1, int a2, float *a3, int a4, float *a5, int *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnSgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgetrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgetrf
     #define HIPGEN_DEF_hipsolverDnDgetrf
-    static inline hipsolverStatus_t hipsolverDnDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double *, int, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgetrf(hipsolverHandle_t a0, int a1, int a2, double *a3, int a4, double *a5, int *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnDgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgetrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgetrf
     #define HIPGEN_DEF_hipsolverDnCgetrf
-    static inline hipsolverStatus_t hipsolverDnCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, float2 *, int, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgetrf(hipsolverHandle_t a0, int a1, int a2, float2 *a3, int a4, float2 *a5, int *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnCgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgetrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgetrf
     #define HIPGEN_DEF_hipsolverDnZgetrf
-    static inline hipsolverStatus_t hipsolverDnZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, int, double2 *, int, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgetrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgetrf(hipsolverHandle_t a0, int a1, int a2, double2 *a3, int a4, double2 *a5, int *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnZgetrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgetrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSgetrs
     #define HIPGEN_DEF_hipsolverDnSgetrs
-    static inline hipsolverStatus_t hipsolverDnSgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const float *a4, int a5, const int *a6, float *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const float *, int, const int *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnSgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const float *a4, int a5, const int *a6, float *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnSgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDgetrs
     #define HIPGEN_DEF_hipsolverDnDgetrs
-    static inline hipsolverStatus_t hipsolverDnDgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const double *a4, int a5, const int *a6, double *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const double *, int, const int *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnDgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const double *a4, int a5, const int *a6, double *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnDgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCgetrs
     #define HIPGEN_DEF_hipsolverDnCgetrs
-    static inline hipsolverStatus_t hipsolverDnCgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const float2 *a4, int a5, const int *a6, float2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const float2 *, int, const int *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnCgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const float2 *a4, int a5, const int *a6, float2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnCgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZgetrs
     #define HIPGEN_DEF_hipsolverDnZgetrs
-    static inline hipsolverStatus_t hipsolverDnZgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const double2 *a4, int a5, const int *a6, double2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverOperation_t, int, int, const double2 *, int, const int *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZgetrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnZgetrs(hipsolverHandle_t a0, hipsolverOperation_t a1, int a2, int a3, const double2 *a4, int a5, const int *a6, double2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnZgetrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZgetrs, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnSpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnSpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnSpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnDpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnDpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnDpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnCpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnCpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnCpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZpotrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnZpotrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZpotrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnZpotrf_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnZpotrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZpotrf_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSpotrf
     #define HIPGEN_DEF_hipsolverDnSpotrf
-    static inline hipsolverStatus_t hipsolverDnSpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnSpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnSpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDpotrf
     #define HIPGEN_DEF_hipsolverDnDpotrf
-    static inline hipsolverStatus_t hipsolverDnDpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnDpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnDpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCpotrf
     #define HIPGEN_DEF_hipsolverDnCpotrf
-    static inline hipsolverStatus_t hipsolverDnCpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnCpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnCpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZpotrf
     #define HIPGEN_DEF_hipsolverDnZpotrf
-    static inline hipsolverStatus_t hipsolverDnZpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZpotrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnZpotrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnZpotrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZpotrf, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSpotrfBatched
     #define HIPGEN_DEF_hipsolverDnSpotrfBatched
-    static inline hipsolverStatus_t hipsolverDnSpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnSpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverDnSpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSpotrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDpotrfBatched
     #define HIPGEN_DEF_hipsolverDnDpotrfBatched
-    static inline hipsolverStatus_t hipsolverDnDpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnDpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverDnDpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDpotrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCpotrfBatched
     #define HIPGEN_DEF_hipsolverDnCpotrfBatched
-    static inline hipsolverStatus_t hipsolverDnCpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnCpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverDnCpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCpotrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZpotrfBatched
     #define HIPGEN_DEF_hipsolverDnZpotrfBatched
-    static inline hipsolverStatus_t hipsolverDnZpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZpotrfBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsolverStatus_t hipsolverDnZpotrfBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 * *a3, int a4, int *a5, int a6) { HIPGEN_CALL(hipsolver, "hipsolverDnZpotrfBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZpotrfBatched, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSpotri_bufferSize
     #define HIPGEN_DEF_hipsolverDnSpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnSpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnSpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDpotri_bufferSize
     #define HIPGEN_DEF_hipsolverDnDpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnDpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnDpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCpotri_bufferSize
     #define HIPGEN_DEF_hipsolverDnCpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnCpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnCpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZpotri_bufferSize
     #define HIPGEN_DEF_hipsolverDnZpotri_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZpotri_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsolverStatus_t hipsolverDnZpotri_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5) { HIPGEN_CALL(hipsolver, "hipsolverDnZpotri_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZpotri_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSpotri
     #define HIPGEN_DEF_hipsolverDnSpotri
-    static inline hipsolverStatus_t hipsolverDnSpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnSpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnSpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDpotri
     #define HIPGEN_DEF_hipsolverDnDpotri
-    static inline hipsolverStatus_t hipsolverDnDpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnDpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnDpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCpotri
     #define HIPGEN_DEF_hipsolverDnCpotri
-    static inline hipsolverStatus_t hipsolverDnCpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnCpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnCpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZpotri
     #define HIPGEN_DEF_hipsolverDnZpotri
-    static inline hipsolverStatus_t hipsolverDnZpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZpotri");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnZpotri(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double2 *a5, int a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnZpotri", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZpotri, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSpotrs
     #define HIPGEN_DEF_hipsolverDnSpotrs
-    static inline hipsolverStatus_t hipsolverDnSpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const float *a4, int a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const float *, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnSpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const float *a4, int a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnSpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDpotrs
     #define HIPGEN_DEF_hipsolverDnDpotrs
-    static inline hipsolverStatus_t hipsolverDnDpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const double *a4, int a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const double *, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnDpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const double *a4, int a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnDpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCpotrs
     #define HIPGEN_DEF_hipsolverDnCpotrs
-    static inline hipsolverStatus_t hipsolverDnCpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const float2 *a4, int a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const float2 *, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnCpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const float2 *a4, int a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnCpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZpotrs
     #define HIPGEN_DEF_hipsolverDnZpotrs
-    static inline hipsolverStatus_t hipsolverDnZpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const double2 *a4, int a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, const double2 *, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZpotrs");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnZpotrs(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, const double2 *a4, int a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnZpotrs", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZpotrs, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSpotrsBatched
     #define HIPGEN_DEF_hipsolverDnSpotrsBatched
-    static inline hipsolverStatus_t hipsolverDnSpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float * *, int, float * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnSpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float * *a4, int a5, float * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnSpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDpotrsBatched
     #define HIPGEN_DEF_hipsolverDnDpotrsBatched
-    static inline hipsolverStatus_t hipsolverDnDpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double * *, int, double * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnDpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double * *a4, int a5, double * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnDpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCpotrsBatched
     #define HIPGEN_DEF_hipsolverDnCpotrsBatched
-    static inline hipsolverStatus_t hipsolverDnCpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, float2 * *, int, float2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnCpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, float2 * *a4, int a5, float2 * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnCpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZpotrsBatched
     #define HIPGEN_DEF_hipsolverDnZpotrsBatched
-    static inline hipsolverStatus_t hipsolverDnZpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, int, double2 * *, int, double2 * *, int, int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZpotrsBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnZpotrsBatched(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, int a3, double2 * *a4, int a5, double2 * *a6, int a7, int *a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnZpotrsBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZpotrsBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevd_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsyevd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevd_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsyevd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevd_bufferSize
     #define HIPGEN_DEF_hipsolverDnCheevd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevd_bufferSize
     #define HIPGEN_DEF_hipsolverDnZheevd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevd_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevd
     #define HIPGEN_DEF_hipsolverDnSsyevd
-    static inline hipsolverStatus_t hipsolverDnSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevd
     #define HIPGEN_DEF_hipsolverDnDsyevd
-    static inline hipsolverStatus_t hipsolverDnDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevd
     #define HIPGEN_DEF_hipsolverDnCheevd
-    static inline hipsolverStatus_t hipsolverDnCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevd
     #define HIPGEN_DEF_hipsolverDnZheevd
-    static inline hipsolverStatus_t hipsolverDnZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevd(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsyevdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float *, int, float, float, int, int, int *, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsyevdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double *, int, double, double, int, int, int *, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnCheevdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, const float *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnZheevdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevdx_bufferSize(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, const double *a12, int *a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevdx
     #define HIPGEN_DEF_hipsolverDnSsyevdx
-    static inline hipsolverStatus_t hipsolverDnSsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float *a13, int a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float *a13, int a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevdx
     #define HIPGEN_DEF_hipsolverDnDsyevdx
-    static inline hipsolverStatus_t hipsolverDnDsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double *a13, int a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double *a13, int a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevdx
     #define HIPGEN_DEF_hipsolverDnCheevdx
-    static inline hipsolverStatus_t hipsolverDnCheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float2 *a13, int a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float a7, float a8, int a9, int a10, int *a11, float *a12, float2 *a13, int a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevdx
     #define HIPGEN_DEF_hipsolverDnZheevdx
-    static inline hipsolverStatus_t hipsolverDnZheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double2 *a13, int a14, int *a15) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevdx(hipsolverHandle_t a0, hipsolverEigMode_t a1, hipsolverEigRange_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double a7, double a8, int a9, int a10, int *a11, double *a12, double2 *a13, int a14, int *a15) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevj_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsyevj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevj_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsyevj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevj_bufferSize
     #define HIPGEN_DEF_hipsolverDnCheevj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevj_bufferSize
     #define HIPGEN_DEF_hipsolverDnZheevj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevj
     #define HIPGEN_DEF_hipsolverDnSsyevj
-    static inline hipsolverStatus_t hipsolverDnSsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevj
     #define HIPGEN_DEF_hipsolverDnDsyevj
-    static inline hipsolverStatus_t hipsolverDnDsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevj
     #define HIPGEN_DEF_hipsolverDnCheevj
-    static inline hipsolverStatus_t hipsolverDnCheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevj
     #define HIPGEN_DEF_hipsolverDnZheevj
-    static inline hipsolverStatus_t hipsolverDnZheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevj(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsyevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsyevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnCheevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const float2 *a4, int a5, const float *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevjBatched_bufferSize
     #define HIPGEN_DEF_hipsolverDnZheevjBatched_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevjBatched_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevjBatched_bufferSize(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, const double2 *a4, int a5, const double *a6, int *a7, hipsolverSyevjInfo_t a8, int a9) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevjBatched_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevjBatched_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsyevjBatched
     #define HIPGEN_DEF_hipsolverDnSsyevjBatched
-    static inline hipsolverStatus_t hipsolverDnSsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsyevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float *a4, int a5, float *a6, float *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverDnSsyevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsyevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsyevjBatched
     #define HIPGEN_DEF_hipsolverDnDsyevjBatched
-    static inline hipsolverStatus_t hipsolverDnDsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsyevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsyevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double *a4, int a5, double *a6, double *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverDnDsyevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsyevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCheevjBatched
     #define HIPGEN_DEF_hipsolverDnCheevjBatched
-    static inline hipsolverStatus_t hipsolverDnCheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCheevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnCheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, float2 *a4, int a5, float *a6, float2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverDnCheevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCheevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZheevjBatched
     #define HIPGEN_DEF_hipsolverDnZheevjBatched
-    static inline hipsolverStatus_t hipsolverDnZheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZheevjBatched");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnZheevjBatched(hipsolverDnHandle_t a0, hipsolverEigMode_t a1, hipsolverFillMode_t a2, int a3, double2 *a4, int a5, double *a6, double2 *a7, int a8, int *a9, hipsolverSyevjInfo_t a10, int a11) { HIPGEN_CALL(hipsolver, "hipsolverDnZheevjBatched", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZheevjBatched, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsygvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsygvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsygvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnSsygvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsygvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsygvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsygvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsygvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsygvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnDsygvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsygvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChegvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnChegvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChegvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnChegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnChegvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChegvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhegvd_bufferSize
     #define HIPGEN_DEF_hipsolverDnZhegvd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhegvd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhegvd_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnZhegvd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhegvd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsygvd
     #define HIPGEN_DEF_hipsolverDnSsygvd
-    static inline hipsolverStatus_t hipsolverDnSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsygvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverDnSsygvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsygvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsygvd
     #define HIPGEN_DEF_hipsolverDnDsygvd
-    static inline hipsolverStatus_t hipsolverDnDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsygvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsygvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverDnDsygvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsygvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChegvd
     #define HIPGEN_DEF_hipsolverDnChegvd
-    static inline hipsolverStatus_t hipsolverDnChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChegvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverDnChegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverDnChegvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChegvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhegvd
     #define HIPGEN_DEF_hipsolverDnZhegvd
-    static inline hipsolverStatus_t hipsolverDnZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhegvd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhegvd(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12) { HIPGEN_CALL(hipsolver, "hipsolverDnZhegvd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhegvd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsygvdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsygvdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const float *a6, int a7, const float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float *, int, const float *, int, float, float, int, int, int *, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsygvdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const float *a6, int a7, const float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) { HIPGEN_CALL(hipsolver, "hipsolverDnSsygvdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsygvdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsygvdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsygvdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const double *a6, int a7, const double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double *, int, const double *, int, double, double, int, int, int *, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsygvdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsygvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const double *a6, int a7, const double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) { HIPGEN_CALL(hipsolver, "hipsolverDnDsygvdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsygvdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChegvdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnChegvdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnChegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const float2 *a6, int a7, const float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int, float, float, int, int, int *, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChegvdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsolverStatus_t hipsolverDnChegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const float2 *a6, int a7, const float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, const float *a15, int *a16) { HIPGEN_CALL(hipsolver, "hipsolverDnChegvdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChegvdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhegvdx_bufferSize
     #define HIPGEN_DEF_hipsolverDnZhegvdx_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZhegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const double2 *a6, int a7, const double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int, double, double, int, int, int *, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhegvdx_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhegvdx_bufferSize(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, const double2 *a6, int a7, const double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, const double *a15, int *a16) { HIPGEN_CALL(hipsolver, "hipsolverDnZhegvdx_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhegvdx_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsygvdx
     #define HIPGEN_DEF_hipsolverDnSsygvdx
-    static inline hipsolverStatus_t hipsolverDnSsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, float *a6, int a7, float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float *a16, int a17, int *a18) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float *, int, float *, int, float, float, int, int, int *, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsygvdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, float *a6, int a7, float *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float *a16, int a17, int *a18) { HIPGEN_CALL(hipsolver, "hipsolverDnSsygvdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsygvdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsygvdx
     #define HIPGEN_DEF_hipsolverDnDsygvdx
-    static inline hipsolverStatus_t hipsolverDnDsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, double *a6, int a7, double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double *a16, int a17, int *a18) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double *, int, double *, int, double, double, int, int, int *, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsygvdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsygvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, double *a6, int a7, double *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double *a16, int a17, int *a18) { HIPGEN_CALL(hipsolver, "hipsolverDnDsygvdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsygvdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChegvdx
     #define HIPGEN_DEF_hipsolverDnChegvdx
-    static inline hipsolverStatus_t hipsolverDnChegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, float2 *a6, int a7, float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float2 *a16, int a17, int *a18) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float, float, int, int, int *, float *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChegvdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsolverStatus_t hipsolverDnChegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, float2 *a6, int a7, float2 *a8, int a9, float a10, float a11, int a12, int a13, int *a14, float *a15, float2 *a16, int a17, int *a18) { HIPGEN_CALL(hipsolver, "hipsolverDnChegvdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChegvdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhegvdx
     #define HIPGEN_DEF_hipsolverDnZhegvdx
-    static inline hipsolverStatus_t hipsolverDnZhegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, double2 *a6, int a7, double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double2 *a16, int a17, int *a18) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverEigRange_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double, double, int, int, int *, double *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhegvdx");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhegvdx(hipsolverHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverEigRange_t a3, hipsolverFillMode_t a4, int a5, double2 *a6, int a7, double2 *a8, int a9, double a10, double a11, int a12, int a13, int *a14, double *a15, double2 *a16, int a17, int *a18) { HIPGEN_CALL(hipsolver, "hipsolverDnZhegvdx", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhegvdx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsygvj_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsygvj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float *, int, const float *, int, const float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsygvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float *a5, int a6, const float *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverDnSsygvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsygvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsygvj_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsygvj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double *, int, const double *, int, const double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsygvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsygvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double *a5, int a6, const double *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverDnDsygvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsygvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChegvj_bufferSize
     #define HIPGEN_DEF_hipsolverDnChegvj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnChegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const float2 *, int, const float2 *, int, const float *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChegvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnChegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const float2 *a5, int a6, const float2 *a7, int a8, const float *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverDnChegvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChegvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhegvj_bufferSize
     #define HIPGEN_DEF_hipsolverDnZhegvj_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZhegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, const double2 *, int, const double2 *, int, const double *, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhegvj_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhegvj_bufferSize(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, const double2 *a5, int a6, const double2 *a7, int a8, const double *a9, int *a10, hipsolverSyevjInfo_t a11) { HIPGEN_CALL(hipsolver, "hipsolverDnZhegvj_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhegvj_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsygvj
     #define HIPGEN_DEF_hipsolverDnSsygvj
-    static inline hipsolverStatus_t hipsolverDnSsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float *, int, float *, int, float *, float *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsygvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float *a5, int a6, float *a7, int a8, float *a9, float *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnSsygvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsygvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsygvj
     #define HIPGEN_DEF_hipsolverDnDsygvj
-    static inline hipsolverStatus_t hipsolverDnDsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double *, int, double *, int, double *, double *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsygvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsygvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double *a5, int a6, double *a7, int a8, double *a9, double *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnDsygvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsygvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChegvj
     #define HIPGEN_DEF_hipsolverDnChegvj
-    static inline hipsolverStatus_t hipsolverDnChegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, float2 *, int, float2 *, int, float *, float2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChegvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnChegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, float2 *a5, int a6, float2 *a7, int a8, float *a9, float2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnChegvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChegvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhegvj
     #define HIPGEN_DEF_hipsolverDnZhegvj
-    static inline hipsolverStatus_t hipsolverDnZhegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverDnHandle_t, hipsolverEigType_t, hipsolverEigMode_t, hipsolverFillMode_t, int, double2 *, int, double2 *, int, double *, double2 *, int, int *, hipsolverSyevjInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhegvj");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhegvj(hipsolverDnHandle_t a0, hipsolverEigType_t a1, hipsolverEigMode_t a2, hipsolverFillMode_t a3, int a4, double2 *a5, int a6, double2 *a7, int a8, double *a9, double2 *a10, int a11, int *a12, hipsolverSyevjInfo_t a13) { HIPGEN_CALL(hipsolver, "hipsolverDnZhegvj", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhegvj, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsytrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsytrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float *a3, int a4, const float *a5, const float *a6, const float *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float *, int, const float *, const float *, const float *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsytrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float *a3, int a4, const float *a5, const float *a6, const float *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnSsytrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsytrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsytrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsytrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double *a3, int a4, const double *a5, const double *a6, const double *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double *, int, const double *, const double *, const double *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsytrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsytrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double *a3, int a4, const double *a5, const double *a6, const double *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnDsytrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsytrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChetrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnChetrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnChetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float2 *a3, int a4, const float *a5, const float *a6, const float2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const float2 *, int, const float *, const float *, const float2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChetrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnChetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const float2 *a3, int a4, const float *a5, const float *a6, const float2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnChetrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChetrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhetrd_bufferSize
     #define HIPGEN_DEF_hipsolverDnZhetrd_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZhetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double2 *a3, int a4, const double *a5, const double *a6, const double2 *a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, const double2 *, int, const double *, const double *, const double2 *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhetrd_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhetrd_bufferSize(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, const double2 *a3, int a4, const double *a5, const double *a6, const double2 *a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnZhetrd_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhetrd_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsytrd
     #define HIPGEN_DEF_hipsolverDnSsytrd
-    static inline hipsolverStatus_t hipsolverDnSsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, float *, float *, float *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsytrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, float *a5, float *a6, float *a7, float *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnSsytrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsytrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsytrd
     #define HIPGEN_DEF_hipsolverDnDsytrd
-    static inline hipsolverStatus_t hipsolverDnDsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, double *, double *, double *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsytrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsytrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, double *a5, double *a6, double *a7, double *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnDsytrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsytrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnChetrd
     #define HIPGEN_DEF_hipsolverDnChetrd
-    static inline hipsolverStatus_t hipsolverDnChetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, float *, float *, float2 *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnChetrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnChetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, float *a5, float *a6, float2 *a7, float2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnChetrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnChetrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZhetrd
     #define HIPGEN_DEF_hipsolverDnZhetrd
-    static inline hipsolverStatus_t hipsolverDnZhetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, double *, double *, double2 *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZhetrd");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsolverStatus_t hipsolverDnZhetrd(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, double *a5, double *a6, double2 *a7, double2 *a8, int a9, int *a10) { HIPGEN_CALL(hipsolver, "hipsolverDnZhetrd", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZhetrd, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnSsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsytrf_bufferSize(hipsolverHandle_t a0, int a1, float *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverDnSsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnDsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsytrf_bufferSize(hipsolverHandle_t a0, int a1, double *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverDnDsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnCsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverDnCsytrf_bufferSize(hipsolverHandle_t a0, int a1, float2 *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverDnCsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZsytrf_bufferSize
     #define HIPGEN_DEF_hipsolverDnZsytrf_bufferSize
-    static inline hipsolverStatus_t hipsolverDnZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, int, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZsytrf_bufferSize");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsolverStatus_t hipsolverDnZsytrf_bufferSize(hipsolverHandle_t a0, int a1, double2 *a2, int a3, int *a4) { HIPGEN_CALL(hipsolver, "hipsolverDnZsytrf_bufferSize", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZsytrf_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnSsytrf
     #define HIPGEN_DEF_hipsolverDnSsytrf
-    static inline hipsolverStatus_t hipsolverDnSsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float *, int, int *, float *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnSsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnSsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float *a3, int a4, int *a5, float *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnSsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnSsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnDsytrf
     #define HIPGEN_DEF_hipsolverDnDsytrf
-    static inline hipsolverStatus_t hipsolverDnDsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double *, int, int *, double *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnDsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnDsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double *a3, int a4, int *a5, double *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnDsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnDsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnCsytrf
     #define HIPGEN_DEF_hipsolverDnCsytrf
-    static inline hipsolverStatus_t hipsolverDnCsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, float2 *, int, int *, float2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnCsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnCsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, float2 *a3, int a4, int *a5, float2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnCsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnCsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsolverDnZsytrf
     #define HIPGEN_DEF_hipsolverDnZsytrf
-    static inline hipsolverStatus_t hipsolverDnZsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) {
-      typedef hipsolverStatus_t (*hipgen_fn)(hipsolverHandle_t, hipsolverFillMode_t, int, double2 *, int, int *, double2 *, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsolver("hipsolverDnZsytrf");
-        if (!g) return HIPSOLVER_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsolverStatus_t hipsolverDnZsytrf(hipsolverHandle_t a0, hipsolverFillMode_t a1, int a2, double2 *a3, int a4, int *a5, double2 *a6, int a7, int *a8) { HIPGEN_CALL(hipsolver, "hipsolverDnZsytrf", HIPSOLVER_STATUS_NOT_INITIALIZED, hipsolverDnZsytrf, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #endif
     """

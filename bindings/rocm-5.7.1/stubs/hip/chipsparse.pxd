@@ -36,6 +36,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hipsparse(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -304,7353 +324,2103 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreate
     #define HIPGEN_DEF_hipsparseCreate
-    static inline hipsparseStatus_t hipsparseCreate(hipsparseHandle_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreate");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreate(hipsparseHandle_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreate", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroy
     #define HIPGEN_DEF_hipsparseDestroy
-    static inline hipsparseStatus_t hipsparseDestroy(hipsparseHandle_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroy");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroy(hipsparseHandle_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroy", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetVersion
     #define HIPGEN_DEF_hipsparseGetVersion
-    static inline hipsparseStatus_t hipsparseGetVersion(hipsparseHandle_t a0, int *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetVersion");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseGetVersion(hipsparseHandle_t a0, int *a1) { HIPGEN_CALL(hipsparse, "hipsparseGetVersion", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseGetVersion, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetGitRevision
     #define HIPGEN_DEF_hipsparseGetGitRevision
-    static inline hipsparseStatus_t hipsparseGetGitRevision(hipsparseHandle_t a0, char *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetGitRevision");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseGetGitRevision(hipsparseHandle_t a0, char *a1) { HIPGEN_CALL(hipsparse, "hipsparseGetGitRevision", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseGetGitRevision, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSetStream
     #define HIPGEN_DEF_hipsparseSetStream
-    static inline hipsparseStatus_t hipsparseSetStream(hipsparseHandle_t a0, hipStream_t a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSetStream");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSetStream(hipsparseHandle_t a0, hipStream_t a1) { HIPGEN_CALL(hipsparse, "hipsparseSetStream", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetStream
     #define HIPGEN_DEF_hipsparseGetStream
-    static inline hipsparseStatus_t hipsparseGetStream(hipsparseHandle_t a0, hipStream_t *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipStream_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetStream");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseGetStream(hipsparseHandle_t a0, hipStream_t *a1) { HIPGEN_CALL(hipsparse, "hipsparseGetStream", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseGetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSetPointerMode
     #define HIPGEN_DEF_hipsparseSetPointerMode
-    static inline hipsparseStatus_t hipsparseSetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparsePointerMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSetPointerMode");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t a1) { HIPGEN_CALL(hipsparse, "hipsparseSetPointerMode", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSetPointerMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetPointerMode
     #define HIPGEN_DEF_hipsparseGetPointerMode
-    static inline hipsparseStatus_t hipsparseGetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparsePointerMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetPointerMode");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseGetPointerMode(hipsparseHandle_t a0, hipsparsePointerMode_t *a1) { HIPGEN_CALL(hipsparse, "hipsparseGetPointerMode", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseGetPointerMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateMatDescr
     #define HIPGEN_DEF_hipsparseCreateMatDescr
-    static inline hipsparseStatus_t hipsparseCreateMatDescr(hipsparseMatDescr_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateMatDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateMatDescr(hipsparseMatDescr_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateMatDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateMatDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyMatDescr
     #define HIPGEN_DEF_hipsparseDestroyMatDescr
-    static inline hipsparseStatus_t hipsparseDestroyMatDescr(hipsparseMatDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyMatDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyMatDescr(hipsparseMatDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyMatDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyMatDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCopyMatDescr
     #define HIPGEN_DEF_hipsparseCopyMatDescr
-    static inline hipsparseStatus_t hipsparseCopyMatDescr(hipsparseMatDescr_t a0, const hipsparseMatDescr_t a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, const hipsparseMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCopyMatDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseCopyMatDescr(hipsparseMatDescr_t a0, const hipsparseMatDescr_t a1) { HIPGEN_CALL(hipsparse, "hipsparseCopyMatDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCopyMatDescr, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSetMatType
     #define HIPGEN_DEF_hipsparseSetMatType
-    static inline hipsparseStatus_t hipsparseSetMatType(hipsparseMatDescr_t a0, hipsparseMatrixType_t a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseMatrixType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSetMatType");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSetMatType(hipsparseMatDescr_t a0, hipsparseMatrixType_t a1) { HIPGEN_CALL(hipsparse, "hipsparseSetMatType", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSetMatType, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetMatType
     #define HIPGEN_DEF_hipsparseGetMatType
-    static inline hipsparseMatrixType_t hipsparseGetMatType(const hipsparseMatDescr_t a0) {
-      typedef hipsparseMatrixType_t (*hipgen_fn)(const hipsparseMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetMatType");
-        if (!g) return (hipsparseMatrixType_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseMatrixType_t hipsparseGetMatType(const hipsparseMatDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseGetMatType", (hipsparseMatrixType_t)0, hipsparseGetMatType, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSetMatFillMode
     #define HIPGEN_DEF_hipsparseSetMatFillMode
-    static inline hipsparseStatus_t hipsparseSetMatFillMode(hipsparseMatDescr_t a0, hipsparseFillMode_t a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseFillMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSetMatFillMode");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSetMatFillMode(hipsparseMatDescr_t a0, hipsparseFillMode_t a1) { HIPGEN_CALL(hipsparse, "hipsparseSetMatFillMode", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSetMatFillMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetMatFillMode
     #define HIPGEN_DEF_hipsparseGetMatFillMode
-    static inline hipsparseFillMode_t hipsparseGetMatFillMode(const hipsparseMatDescr_t a0) {
-      typedef hipsparseFillMode_t (*hipgen_fn)(const hipsparseMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetMatFillMode");
-        if (!g) return (hipsparseFillMode_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseFillMode_t hipsparseGetMatFillMode(const hipsparseMatDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseGetMatFillMode", (hipsparseFillMode_t)0, hipsparseGetMatFillMode, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSetMatDiagType
     #define HIPGEN_DEF_hipsparseSetMatDiagType
-    static inline hipsparseStatus_t hipsparseSetMatDiagType(hipsparseMatDescr_t a0, hipsparseDiagType_t a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseDiagType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSetMatDiagType");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSetMatDiagType(hipsparseMatDescr_t a0, hipsparseDiagType_t a1) { HIPGEN_CALL(hipsparse, "hipsparseSetMatDiagType", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSetMatDiagType, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetMatDiagType
     #define HIPGEN_DEF_hipsparseGetMatDiagType
-    static inline hipsparseDiagType_t hipsparseGetMatDiagType(const hipsparseMatDescr_t a0) {
-      typedef hipsparseDiagType_t (*hipgen_fn)(const hipsparseMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetMatDiagType");
-        if (!g) return (hipsparseDiagType_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseDiagType_t hipsparseGetMatDiagType(const hipsparseMatDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseGetMatDiagType", (hipsparseDiagType_t)0, hipsparseGetMatDiagType, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSetMatIndexBase
     #define HIPGEN_DEF_hipsparseSetMatIndexBase
-    static inline hipsparseStatus_t hipsparseSetMatIndexBase(hipsparseMatDescr_t a0, hipsparseIndexBase_t a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseMatDescr_t, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSetMatIndexBase");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSetMatIndexBase(hipsparseMatDescr_t a0, hipsparseIndexBase_t a1) { HIPGEN_CALL(hipsparse, "hipsparseSetMatIndexBase", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSetMatIndexBase, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGetMatIndexBase
     #define HIPGEN_DEF_hipsparseGetMatIndexBase
-    static inline hipsparseIndexBase_t hipsparseGetMatIndexBase(const hipsparseMatDescr_t a0) {
-      typedef hipsparseIndexBase_t (*hipgen_fn)(const hipsparseMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGetMatIndexBase");
-        if (!g) return (hipsparseIndexBase_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseIndexBase_t hipsparseGetMatIndexBase(const hipsparseMatDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseGetMatIndexBase", (hipsparseIndexBase_t)0, hipsparseGetMatIndexBase, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateHybMat
     #define HIPGEN_DEF_hipsparseCreateHybMat
-    static inline hipsparseStatus_t hipsparseCreateHybMat(hipsparseHybMat_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHybMat_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateHybMat");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateHybMat(hipsparseHybMat_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateHybMat", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateHybMat, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyHybMat
     #define HIPGEN_DEF_hipsparseDestroyHybMat
-    static inline hipsparseStatus_t hipsparseDestroyHybMat(hipsparseHybMat_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHybMat_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyHybMat");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyHybMat(hipsparseHybMat_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyHybMat", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyHybMat, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateBsrsv2Info
     #define HIPGEN_DEF_hipsparseCreateBsrsv2Info
-    static inline hipsparseStatus_t hipsparseCreateBsrsv2Info(bsrsv2Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsrsv2Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateBsrsv2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateBsrsv2Info(bsrsv2Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateBsrsv2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateBsrsv2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyBsrsv2Info
     #define HIPGEN_DEF_hipsparseDestroyBsrsv2Info
-    static inline hipsparseStatus_t hipsparseDestroyBsrsv2Info(bsrsv2Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsrsv2Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyBsrsv2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyBsrsv2Info(bsrsv2Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyBsrsv2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyBsrsv2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateBsrsm2Info
     #define HIPGEN_DEF_hipsparseCreateBsrsm2Info
-    static inline hipsparseStatus_t hipsparseCreateBsrsm2Info(bsrsm2Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsrsm2Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateBsrsm2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateBsrsm2Info(bsrsm2Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateBsrsm2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateBsrsm2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyBsrsm2Info
     #define HIPGEN_DEF_hipsparseDestroyBsrsm2Info
-    static inline hipsparseStatus_t hipsparseDestroyBsrsm2Info(bsrsm2Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsrsm2Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyBsrsm2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyBsrsm2Info(bsrsm2Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyBsrsm2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyBsrsm2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateBsrilu02Info
     #define HIPGEN_DEF_hipsparseCreateBsrilu02Info
-    static inline hipsparseStatus_t hipsparseCreateBsrilu02Info(bsrilu02Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsrilu02Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateBsrilu02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateBsrilu02Info(bsrilu02Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateBsrilu02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateBsrilu02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyBsrilu02Info
     #define HIPGEN_DEF_hipsparseDestroyBsrilu02Info
-    static inline hipsparseStatus_t hipsparseDestroyBsrilu02Info(bsrilu02Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsrilu02Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyBsrilu02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyBsrilu02Info(bsrilu02Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyBsrilu02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyBsrilu02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateBsric02Info
     #define HIPGEN_DEF_hipsparseCreateBsric02Info
-    static inline hipsparseStatus_t hipsparseCreateBsric02Info(bsric02Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsric02Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateBsric02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateBsric02Info(bsric02Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateBsric02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateBsric02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyBsric02Info
     #define HIPGEN_DEF_hipsparseDestroyBsric02Info
-    static inline hipsparseStatus_t hipsparseDestroyBsric02Info(bsric02Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(bsric02Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyBsric02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyBsric02Info(bsric02Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyBsric02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyBsric02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsrsv2Info
     #define HIPGEN_DEF_hipsparseCreateCsrsv2Info
-    static inline hipsparseStatus_t hipsparseCreateCsrsv2Info(csrsv2Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrsv2Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsrsv2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsrsv2Info(csrsv2Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsrsv2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsrsv2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyCsrsv2Info
     #define HIPGEN_DEF_hipsparseDestroyCsrsv2Info
-    static inline hipsparseStatus_t hipsparseDestroyCsrsv2Info(csrsv2Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrsv2Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyCsrsv2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyCsrsv2Info(csrsv2Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyCsrsv2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyCsrsv2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsrsm2Info
     #define HIPGEN_DEF_hipsparseCreateCsrsm2Info
-    static inline hipsparseStatus_t hipsparseCreateCsrsm2Info(csrsm2Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrsm2Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsrsm2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsrsm2Info(csrsm2Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsrsm2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsrsm2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyCsrsm2Info
     #define HIPGEN_DEF_hipsparseDestroyCsrsm2Info
-    static inline hipsparseStatus_t hipsparseDestroyCsrsm2Info(csrsm2Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrsm2Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyCsrsm2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyCsrsm2Info(csrsm2Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyCsrsm2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyCsrsm2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsrilu02Info
     #define HIPGEN_DEF_hipsparseCreateCsrilu02Info
-    static inline hipsparseStatus_t hipsparseCreateCsrilu02Info(csrilu02Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrilu02Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsrilu02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsrilu02Info(csrilu02Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsrilu02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsrilu02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyCsrilu02Info
     #define HIPGEN_DEF_hipsparseDestroyCsrilu02Info
-    static inline hipsparseStatus_t hipsparseDestroyCsrilu02Info(csrilu02Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrilu02Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyCsrilu02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyCsrilu02Info(csrilu02Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyCsrilu02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyCsrilu02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsric02Info
     #define HIPGEN_DEF_hipsparseCreateCsric02Info
-    static inline hipsparseStatus_t hipsparseCreateCsric02Info(csric02Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csric02Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsric02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsric02Info(csric02Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsric02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsric02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyCsric02Info
     #define HIPGEN_DEF_hipsparseDestroyCsric02Info
-    static inline hipsparseStatus_t hipsparseDestroyCsric02Info(csric02Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csric02Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyCsric02Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyCsric02Info(csric02Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyCsric02Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyCsric02Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsru2csrInfo
     #define HIPGEN_DEF_hipsparseCreateCsru2csrInfo
-    static inline hipsparseStatus_t hipsparseCreateCsru2csrInfo(csru2csrInfo_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csru2csrInfo_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsru2csrInfo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsru2csrInfo(csru2csrInfo_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsru2csrInfo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsru2csrInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyCsru2csrInfo
     #define HIPGEN_DEF_hipsparseDestroyCsru2csrInfo
-    static inline hipsparseStatus_t hipsparseDestroyCsru2csrInfo(csru2csrInfo_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csru2csrInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyCsru2csrInfo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyCsru2csrInfo(csru2csrInfo_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyCsru2csrInfo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyCsru2csrInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateColorInfo
     #define HIPGEN_DEF_hipsparseCreateColorInfo
-    static inline hipsparseStatus_t hipsparseCreateColorInfo(hipsparseColorInfo_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseColorInfo_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateColorInfo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateColorInfo(hipsparseColorInfo_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateColorInfo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateColorInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyColorInfo
     #define HIPGEN_DEF_hipsparseDestroyColorInfo
-    static inline hipsparseStatus_t hipsparseDestroyColorInfo(hipsparseColorInfo_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseColorInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyColorInfo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyColorInfo(hipsparseColorInfo_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyColorInfo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyColorInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsrgemm2Info
     #define HIPGEN_DEF_hipsparseCreateCsrgemm2Info
-    static inline hipsparseStatus_t hipsparseCreateCsrgemm2Info(csrgemm2Info_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrgemm2Info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsrgemm2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsrgemm2Info(csrgemm2Info_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsrgemm2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsrgemm2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyCsrgemm2Info
     #define HIPGEN_DEF_hipsparseDestroyCsrgemm2Info
-    static inline hipsparseStatus_t hipsparseDestroyCsrgemm2Info(csrgemm2Info_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(csrgemm2Info_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyCsrgemm2Info");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyCsrgemm2Info(csrgemm2Info_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyCsrgemm2Info", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyCsrgemm2Info, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreatePruneInfo
     #define HIPGEN_DEF_hipsparseCreatePruneInfo
-    static inline hipsparseStatus_t hipsparseCreatePruneInfo(pruneInfo_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(pruneInfo_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreatePruneInfo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseCreatePruneInfo(pruneInfo_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseCreatePruneInfo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreatePruneInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyPruneInfo
     #define HIPGEN_DEF_hipsparseDestroyPruneInfo
-    static inline hipsparseStatus_t hipsparseDestroyPruneInfo(pruneInfo_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(pruneInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyPruneInfo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyPruneInfo(pruneInfo_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyPruneInfo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyPruneInfo, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSaxpyi
     #define HIPGEN_DEF_hipsparseSaxpyi
-    static inline hipsparseStatus_t hipsparseSaxpyi(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const int *a4, float *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const int *, float *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSaxpyi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseSaxpyi(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const int *a4, float *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseSaxpyi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSaxpyi, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDaxpyi
     #define HIPGEN_DEF_hipsparseDaxpyi
-    static inline hipsparseStatus_t hipsparseDaxpyi(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const int *a4, double *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const int *, double *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDaxpyi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseDaxpyi(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const int *a4, double *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseDaxpyi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDaxpyi, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCaxpyi
     #define HIPGEN_DEF_hipsparseCaxpyi
-    static inline hipsparseStatus_t hipsparseCaxpyi(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const int *a4, float2 *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const int *, float2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCaxpyi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseCaxpyi(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const int *a4, float2 *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseCaxpyi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCaxpyi, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZaxpyi
     #define HIPGEN_DEF_hipsparseZaxpyi
-    static inline hipsparseStatus_t hipsparseZaxpyi(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const int *a4, double2 *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const int *, double2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZaxpyi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseZaxpyi(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const int *a4, double2 *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseZaxpyi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZaxpyi, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSdoti
     #define HIPGEN_DEF_hipsparseSdoti
-    static inline hipsparseStatus_t hipsparseSdoti(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, const float *a4, float *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const int *, const float *, float *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSdoti");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseSdoti(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, const float *a4, float *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseSdoti", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSdoti, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDdoti
     #define HIPGEN_DEF_hipsparseDdoti
-    static inline hipsparseStatus_t hipsparseDdoti(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, const double *a4, double *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const int *, const double *, double *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDdoti");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseDdoti(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, const double *a4, double *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseDdoti", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDdoti, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCdoti
     #define HIPGEN_DEF_hipsparseCdoti
-    static inline hipsparseStatus_t hipsparseCdoti(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCdoti");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseCdoti(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseCdoti", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCdoti, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZdoti
     #define HIPGEN_DEF_hipsparseZdoti
-    static inline hipsparseStatus_t hipsparseZdoti(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZdoti");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseZdoti(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseZdoti", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZdoti, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCdotci
     #define HIPGEN_DEF_hipsparseCdotci
-    static inline hipsparseStatus_t hipsparseCdotci(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCdotci");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseCdotci(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, const float2 *a4, float2 *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseCdotci", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCdotci, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZdotci
     #define HIPGEN_DEF_hipsparseZdotci
-    static inline hipsparseStatus_t hipsparseZdotci(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZdotci");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseZdotci(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, const double2 *a4, double2 *a5, hipsparseIndexBase_t a6) { HIPGEN_CALL(hipsparse, "hipsparseZdotci", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZdotci, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgthr
     #define HIPGEN_DEF_hipsparseSgthr
-    static inline hipsparseStatus_t hipsparseSgthr(hipsparseHandle_t a0, int a1, const float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, float *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgthr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseSgthr(hipsparseHandle_t a0, int a1, const float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseSgthr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgthr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgthr
     #define HIPGEN_DEF_hipsparseDgthr
-    static inline hipsparseStatus_t hipsparseDgthr(hipsparseHandle_t a0, int a1, const double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, double *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgthr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseDgthr(hipsparseHandle_t a0, int a1, const double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseDgthr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgthr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgthr
     #define HIPGEN_DEF_hipsparseCgthr
-    static inline hipsparseStatus_t hipsparseCgthr(hipsparseHandle_t a0, int a1, const float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, float2 *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgthr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseCgthr(hipsparseHandle_t a0, int a1, const float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseCgthr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgthr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgthr
     #define HIPGEN_DEF_hipsparseZgthr
-    static inline hipsparseStatus_t hipsparseZgthr(hipsparseHandle_t a0, int a1, const double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, double2 *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgthr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseZgthr(hipsparseHandle_t a0, int a1, const double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseZgthr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgthr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgthrz
     #define HIPGEN_DEF_hipsparseSgthrz
-    static inline hipsparseStatus_t hipsparseSgthrz(hipsparseHandle_t a0, int a1, float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float *, float *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgthrz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseSgthrz(hipsparseHandle_t a0, int a1, float *a2, float *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseSgthrz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgthrz, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgthrz
     #define HIPGEN_DEF_hipsparseDgthrz
-    static inline hipsparseStatus_t hipsparseDgthrz(hipsparseHandle_t a0, int a1, double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double *, double *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgthrz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseDgthrz(hipsparseHandle_t a0, int a1, double *a2, double *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseDgthrz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgthrz, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgthrz
     #define HIPGEN_DEF_hipsparseCgthrz
-    static inline hipsparseStatus_t hipsparseCgthrz(hipsparseHandle_t a0, int a1, float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float2 *, float2 *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgthrz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseCgthrz(hipsparseHandle_t a0, int a1, float2 *a2, float2 *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseCgthrz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgthrz, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgthrz
     #define HIPGEN_DEF_hipsparseZgthrz
-    static inline hipsparseStatus_t hipsparseZgthrz(hipsparseHandle_t a0, int a1, double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double2 *, double2 *, const int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgthrz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseZgthrz(hipsparseHandle_t a0, int a1, double2 *a2, double2 *a3, const int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseZgthrz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgthrz, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSroti
     #define HIPGEN_DEF_hipsparseSroti
-    static inline hipsparseStatus_t hipsparseSroti(hipsparseHandle_t a0, int a1, float *a2, const int *a3, float *a4, const float *a5, const float *a6, hipsparseIndexBase_t a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, float *, const int *, float *, const float *, const float *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSroti");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseSroti(hipsparseHandle_t a0, int a1, float *a2, const int *a3, float *a4, const float *a5, const float *a6, hipsparseIndexBase_t a7) { HIPGEN_CALL(hipsparse, "hipsparseSroti", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSroti, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDroti
     #define HIPGEN_DEF_hipsparseDroti
-    static inline hipsparseStatus_t hipsparseDroti(hipsparseHandle_t a0, int a1, double *a2, const int *a3, double *a4, const double *a5, const double *a6, hipsparseIndexBase_t a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, double *, const int *, double *, const double *, const double *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDroti");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseDroti(hipsparseHandle_t a0, int a1, double *a2, const int *a3, double *a4, const double *a5, const double *a6, hipsparseIndexBase_t a7) { HIPGEN_CALL(hipsparse, "hipsparseDroti", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDroti, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSsctr
     #define HIPGEN_DEF_hipsparseSsctr
-    static inline hipsparseStatus_t hipsparseSsctr(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, float *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const int *, float *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSsctr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseSsctr(hipsparseHandle_t a0, int a1, const float *a2, const int *a3, float *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseSsctr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSsctr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDsctr
     #define HIPGEN_DEF_hipsparseDsctr
-    static inline hipsparseStatus_t hipsparseDsctr(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, double *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const int *, double *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDsctr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseDsctr(hipsparseHandle_t a0, int a1, const double *a2, const int *a3, double *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseDsctr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDsctr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCsctr
     #define HIPGEN_DEF_hipsparseCsctr
-    static inline hipsparseStatus_t hipsparseCsctr(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, float2 *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const int *, float2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCsctr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseCsctr(hipsparseHandle_t a0, int a1, const float2 *a2, const int *a3, float2 *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseCsctr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCsctr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZsctr
     #define HIPGEN_DEF_hipsparseZsctr
-    static inline hipsparseStatus_t hipsparseZsctr(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, double2 *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const int *, double2 *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZsctr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseZsctr(hipsparseHandle_t a0, int a1, const double2 *a2, const int *a3, double2 *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseZsctr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZsctr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrmv
     #define HIPGEN_DEF_hipsparseScsrmv
-    static inline hipsparseStatus_t hipsparseScsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, const float *a10, const float *a11, float *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const float *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseScsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, const float *a10, const float *a11, float *a12) { HIPGEN_CALL(hipsparse, "hipsparseScsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrmv
     #define HIPGEN_DEF_hipsparseDcsrmv
-    static inline hipsparseStatus_t hipsparseDcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, const double *a10, const double *a11, double *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, const double *a10, const double *a11, double *a12) { HIPGEN_CALL(hipsparse, "hipsparseDcsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrmv
     #define HIPGEN_DEF_hipsparseCcsrmv
-    static inline hipsparseStatus_t hipsparseCcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, const float2 *a10, const float2 *a11, float2 *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, const float2 *, float2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, const float2 *a10, const float2 *a11, float2 *a12) { HIPGEN_CALL(hipsparse, "hipsparseCcsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrmv
     #define HIPGEN_DEF_hipsparseZcsrmv
-    static inline hipsparseStatus_t hipsparseZcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, const double2 *a10, const double2 *a11, double2 *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, const double2 *, double2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrmv(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, const double2 *a10, const double2 *a11, double2 *a12) { HIPGEN_CALL(hipsparse, "hipsparseZcsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrsv2_zeroPivot
     #define HIPGEN_DEF_hipsparseXcsrsv2_zeroPivot
-    static inline hipsparseStatus_t hipsparseXcsrsv2_zeroPivot(hipsparseHandle_t a0, csrsv2Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrsv2_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrsv2_zeroPivot(hipsparseHandle_t a0, csrsv2Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXcsrsv2_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrsv2_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseScsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseScsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseDcsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseCcsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseZcsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseScsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseScsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDcsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCcsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZcsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrsv2_analysis
     #define HIPGEN_DEF_hipsparseScsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseScsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseScsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseScsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrsv2_analysis
     #define HIPGEN_DEF_hipsparseDcsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseDcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseDcsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrsv2_analysis
     #define HIPGEN_DEF_hipsparseCcsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseCcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseCcsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrsv2_analysis
     #define HIPGEN_DEF_hipsparseZcsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseZcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrsv2_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, csrsv2Info_t a8, hipsparseSolvePolicy_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseZcsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrsv2_solve
     #define HIPGEN_DEF_hipsparseScsrsv2_solve
-    static inline hipsparseStatus_t hipsparseScsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float *a10, float *a11, hipsparseSolvePolicy_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, csrsv2Info_t, const float *, float *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseScsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float *a10, float *a11, hipsparseSolvePolicy_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseScsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrsv2_solve
     #define HIPGEN_DEF_hipsparseDcsrsv2_solve
-    static inline hipsparseStatus_t hipsparseDcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double *a10, double *a11, hipsparseSolvePolicy_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, csrsv2Info_t, const double *, double *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double *a10, double *a11, hipsparseSolvePolicy_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseDcsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrsv2_solve
     #define HIPGEN_DEF_hipsparseCcsrsv2_solve
-    static inline hipsparseStatus_t hipsparseCcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float2 *a10, float2 *a11, hipsparseSolvePolicy_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrsv2Info_t, const float2 *, float2 *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const float2 *a10, float2 *a11, hipsparseSolvePolicy_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseCcsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrsv2_solve
     #define HIPGEN_DEF_hipsparseZcsrsv2_solve
-    static inline hipsparseStatus_t hipsparseZcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double2 *a10, double2 *a11, hipsparseSolvePolicy_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrsv2Info_t, const double2 *, double2 *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrsv2_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, csrsv2Info_t a9, const double2 *a10, double2 *a11, hipsparseSolvePolicy_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseZcsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseShybmv
     #define HIPGEN_DEF_hipsparseShybmv
-    static inline hipsparseStatus_t hipsparseShybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float *a5, const float *a6, float *a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const float *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const float *, const float *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseShybmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseShybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float *a5, const float *a6, float *a7) { HIPGEN_CALL(hipsparse, "hipsparseShybmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseShybmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDhybmv
     #define HIPGEN_DEF_hipsparseDhybmv
-    static inline hipsparseStatus_t hipsparseDhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double *a5, const double *a6, double *a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const double *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const double *, const double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDhybmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseDhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double *a5, const double *a6, double *a7) { HIPGEN_CALL(hipsparse, "hipsparseDhybmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDhybmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseChybmv
     #define HIPGEN_DEF_hipsparseChybmv
-    static inline hipsparseStatus_t hipsparseChybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float2 *a5, const float2 *a6, float2 *a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const float2 *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const float2 *, const float2 *, float2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseChybmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseChybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const float2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const float2 *a5, const float2 *a6, float2 *a7) { HIPGEN_CALL(hipsparse, "hipsparseChybmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseChybmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZhybmv
     #define HIPGEN_DEF_hipsparseZhybmv
-    static inline hipsparseStatus_t hipsparseZhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double2 *a5, const double2 *a6, double2 *a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const double2 *, const hipsparseMatDescr_t, const hipsparseHybMat_t, const double2 *, const double2 *, double2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZhybmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseZhybmv(hipsparseHandle_t a0, hipsparseOperation_t a1, const double2 *a2, const hipsparseMatDescr_t a3, const hipsparseHybMat_t a4, const double2 *a5, const double2 *a6, double2 *a7) { HIPGEN_CALL(hipsparse, "hipsparseZhybmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZhybmv, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrmv
     #define HIPGEN_DEF_hipsparseSbsrmv
-    static inline hipsparseStatus_t hipsparseSbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, const float *a12, const float *a13, float *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const float *, const float *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, const float *a12, const float *a13, float *a14) { HIPGEN_CALL(hipsparse, "hipsparseSbsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrmv
     #define HIPGEN_DEF_hipsparseDbsrmv
-    static inline hipsparseStatus_t hipsparseDbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, const double *a12, const double *a13, double *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const double *, const double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, const double *a12, const double *a13, double *a14) { HIPGEN_CALL(hipsparse, "hipsparseDbsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrmv
     #define HIPGEN_DEF_hipsparseCbsrmv
-    static inline hipsparseStatus_t hipsparseCbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, const float2 *a12, const float2 *a13, float2 *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const float2 *, const float2 *, float2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, const float2 *a12, const float2 *a13, float2 *a14) { HIPGEN_CALL(hipsparse, "hipsparseCbsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrmv
     #define HIPGEN_DEF_hipsparseZbsrmv
-    static inline hipsparseStatus_t hipsparseZbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, const double2 *a12, const double2 *a13, double2 *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const double2 *, const double2 *, double2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, const double2 *a12, const double2 *a13, double2 *a14) { HIPGEN_CALL(hipsparse, "hipsparseZbsrmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrxmv
     #define HIPGEN_DEF_hipsparseSbsrxmv
-    static inline hipsparseStatus_t hipsparseSbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float *a15, const float *a16, float *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const int *, const int *, int, const float *, const float *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrxmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float *a15, const float *a16, float *a17) { HIPGEN_CALL(hipsparse, "hipsparseSbsrxmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrxmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrxmv
     #define HIPGEN_DEF_hipsparseDbsrxmv
-    static inline hipsparseStatus_t hipsparseDbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double *a15, const double *a16, double *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const int *, const int *, int, const double *, const double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrxmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double *a15, const double *a16, double *a17) { HIPGEN_CALL(hipsparse, "hipsparseDbsrxmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrxmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrxmv
     #define HIPGEN_DEF_hipsparseCbsrxmv
-    static inline hipsparseStatus_t hipsparseCbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float2 *a15, const float2 *a16, float2 *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const int *, const int *, int, const float2 *, const float2 *, float2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrxmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const float2 *a15, const float2 *a16, float2 *a17) { HIPGEN_CALL(hipsparse, "hipsparseCbsrxmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrxmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrxmv
     #define HIPGEN_DEF_hipsparseZbsrxmv
-    static inline hipsparseStatus_t hipsparseZbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double2 *a15, const double2 *a16, double2 *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const int *, const int *, int, const double2 *, const double2 *, double2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrxmv");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrxmv(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const int *a12, const int *a13, int a14, const double2 *a15, const double2 *a16, double2 *a17) { HIPGEN_CALL(hipsparse, "hipsparseZbsrxmv", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrxmv, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXbsrsv2_zeroPivot
     #define HIPGEN_DEF_hipsparseXbsrsv2_zeroPivot
-    static inline hipsparseStatus_t hipsparseXbsrsv2_zeroPivot(hipsparseHandle_t a0, bsrsv2Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXbsrsv2_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXbsrsv2_zeroPivot(hipsparseHandle_t a0, bsrsv2Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXbsrsv2_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXbsrsv2_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseSbsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) { HIPGEN_CALL(hipsparse, "hipsparseSbsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseDbsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) { HIPGEN_CALL(hipsparse, "hipsparseDbsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseCbsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) { HIPGEN_CALL(hipsparse, "hipsparseCbsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrsv2_bufferSize
     #define HIPGEN_DEF_hipsparseZbsrsv2_bufferSize
-    static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsv2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrsv2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, int *a11) { HIPGEN_CALL(hipsparse, "hipsparseZbsrsv2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrsv2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSbsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseSbsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDbsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseDbsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCbsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseCbsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZbsrsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsv2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrsv2_bufferSizeExt(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseZbsrsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrsv2_analysis
     #define HIPGEN_DEF_hipsparseSbsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseSbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseSbsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrsv2_analysis
     #define HIPGEN_DEF_hipsparseDbsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseDbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseDbsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrsv2_analysis
     #define HIPGEN_DEF_hipsparseCbsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseCbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseCbsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrsv2_analysis
     #define HIPGEN_DEF_hipsparseZbsrsv2_analysis
-    static inline hipsparseStatus_t hipsparseZbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsv2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrsv2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrsv2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, bsrsv2Info_t a10, hipsparseSolvePolicy_t a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseZbsrsv2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrsv2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrsv2_solve
     #define HIPGEN_DEF_hipsparseSbsrsv2_solve
-    static inline hipsparseStatus_t hipsparseSbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float *a12, float *a13, hipsparseSolvePolicy_t a14, void *a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsv2Info_t, const float *, float *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float *a12, float *a13, hipsparseSolvePolicy_t a14, void *a15) { HIPGEN_CALL(hipsparse, "hipsparseSbsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrsv2_solve
     #define HIPGEN_DEF_hipsparseDbsrsv2_solve
-    static inline hipsparseStatus_t hipsparseDbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double *a12, double *a13, hipsparseSolvePolicy_t a14, void *a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsv2Info_t, const double *, double *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double *a12, double *a13, hipsparseSolvePolicy_t a14, void *a15) { HIPGEN_CALL(hipsparse, "hipsparseDbsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrsv2_solve
     #define HIPGEN_DEF_hipsparseCbsrsv2_solve
-    static inline hipsparseStatus_t hipsparseCbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float2 *a12, float2 *a13, hipsparseSolvePolicy_t a14, void *a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsv2Info_t, const float2 *, float2 *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const float2 *a5, const hipsparseMatDescr_t a6, const float2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const float2 *a12, float2 *a13, hipsparseSolvePolicy_t a14, void *a15) { HIPGEN_CALL(hipsparse, "hipsparseCbsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrsv2_solve
     #define HIPGEN_DEF_hipsparseZbsrsv2_solve
-    static inline hipsparseStatus_t hipsparseZbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double2 *a12, double2 *a13, hipsparseSolvePolicy_t a14, void *a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsv2Info_t, const double2 *, double2 *, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrsv2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrsv2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, int a3, int a4, const double2 *a5, const hipsparseMatDescr_t a6, const double2 *a7, const int *a8, const int *a9, int a10, bsrsv2Info_t a11, const double2 *a12, double2 *a13, hipsparseSolvePolicy_t a14, void *a15) { HIPGEN_CALL(hipsparse, "hipsparseZbsrsv2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrsv2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgemvi_bufferSize
     #define HIPGEN_DEF_hipsparseSgemvi_bufferSize
-    static inline hipsparseStatus_t hipsparseSgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgemvi_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseSgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseSgemvi_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgemvi_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgemvi_bufferSize
     #define HIPGEN_DEF_hipsparseDgemvi_bufferSize
-    static inline hipsparseStatus_t hipsparseDgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgemvi_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseDgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseDgemvi_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgemvi_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgemvi_bufferSize
     #define HIPGEN_DEF_hipsparseCgemvi_bufferSize
-    static inline hipsparseStatus_t hipsparseCgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgemvi_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseCgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseCgemvi_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgemvi_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgemvi_bufferSize
     #define HIPGEN_DEF_hipsparseZgemvi_bufferSize
-    static inline hipsparseStatus_t hipsparseZgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgemvi_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseZgemvi_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseZgemvi_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgemvi_bufferSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgemvi
     #define HIPGEN_DEF_hipsparseSgemvi
-    static inline hipsparseStatus_t hipsparseSgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int a7, const float *a8, const int *a9, const float *a10, float *a11, hipsparseIndexBase_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float *, const float *, int, int, const float *, const int *, const float *, float *, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgemvi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float *a4, const float *a5, int a6, int a7, const float *a8, const int *a9, const float *a10, float *a11, hipsparseIndexBase_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseSgemvi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgemvi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgemvi
     #define HIPGEN_DEF_hipsparseDgemvi
-    static inline hipsparseStatus_t hipsparseDgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int a7, const double *a8, const int *a9, const double *a10, double *a11, hipsparseIndexBase_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double *, const double *, int, int, const double *, const int *, const double *, double *, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgemvi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double *a4, const double *a5, int a6, int a7, const double *a8, const int *a9, const double *a10, double *a11, hipsparseIndexBase_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseDgemvi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgemvi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgemvi
     #define HIPGEN_DEF_hipsparseCgemvi
-    static inline hipsparseStatus_t hipsparseCgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const float2 *a5, int a6, int a7, const float2 *a8, const int *a9, const float2 *a10, float2 *a11, hipsparseIndexBase_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const float2 *, const float2 *, int, int, const float2 *, const int *, const float2 *, float2 *, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgemvi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseCgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const float2 *a4, const float2 *a5, int a6, int a7, const float2 *a8, const int *a9, const float2 *a10, float2 *a11, hipsparseIndexBase_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseCgemvi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgemvi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgemvi
     #define HIPGEN_DEF_hipsparseZgemvi
-    static inline hipsparseStatus_t hipsparseZgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const double2 *a5, int a6, int a7, const double2 *a8, const int *a9, const double2 *a10, double2 *a11, hipsparseIndexBase_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, const double2 *, const double2 *, int, int, const double2 *, const int *, const double2 *, double2 *, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgemvi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseZgemvi(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, const double2 *a4, const double2 *a5, int a6, int a7, const double2 *a8, const int *a9, const double2 *a10, double2 *a11, hipsparseIndexBase_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseZgemvi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgemvi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrmm
     #define HIPGEN_DEF_hipsparseSbsrmm
-    static inline hipsparseStatus_t hipsparseSbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, int a13, const float *a14, int a15, const float *a16, float *a17, int a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, int a13, const float *a14, int a15, const float *a16, float *a17, int a18) { HIPGEN_CALL(hipsparse, "hipsparseSbsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrmm
     #define HIPGEN_DEF_hipsparseDbsrmm
-    static inline hipsparseStatus_t hipsparseDbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, int a13, const double *a14, int a15, const double *a16, double *a17, int a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, int a13, const double *a14, int a15, const double *a16, double *a17, int a18) { HIPGEN_CALL(hipsparse, "hipsparseDbsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrmm
     #define HIPGEN_DEF_hipsparseCbsrmm
-    static inline hipsparseStatus_t hipsparseCbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float2 *a8, const hipsparseMatDescr_t a9, const float2 *a10, const int *a11, const int *a12, int a13, const float2 *a14, int a15, const float2 *a16, float2 *a17, int a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const float2 *, int, const float2 *, float2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const float2 *a8, const hipsparseMatDescr_t a9, const float2 *a10, const int *a11, const int *a12, int a13, const float2 *a14, int a15, const float2 *a16, float2 *a17, int a18) { HIPGEN_CALL(hipsparse, "hipsparseCbsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrmm
     #define HIPGEN_DEF_hipsparseZbsrmm
-    static inline hipsparseStatus_t hipsparseZbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double2 *a8, const hipsparseMatDescr_t a9, const double2 *a10, const int *a11, const int *a12, int a13, const double2 *a14, int a15, const double2 *a16, double2 *a17, int a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const double2 *, int, const double2 *, double2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrmm(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, int a7, const double2 *a8, const hipsparseMatDescr_t a9, const double2 *a10, const int *a11, const int *a12, int a13, const double2 *a14, int a15, const double2 *a16, double2 *a17, int a18) { HIPGEN_CALL(hipsparse, "hipsparseZbsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrmm
     #define HIPGEN_DEF_hipsparseScsrmm
-    static inline hipsparseStatus_t hipsparseScsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, const float *a11, int a12, const float *a13, float *a14, int a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseScsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float *a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, const float *a11, int a12, const float *a13, float *a14, int a15) { HIPGEN_CALL(hipsparse, "hipsparseScsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrmm
     #define HIPGEN_DEF_hipsparseDcsrmm
-    static inline hipsparseStatus_t hipsparseDcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, const double *a11, int a12, const double *a13, double *a14, int a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double *a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, const double *a11, int a12, const double *a13, double *a14, int a15) { HIPGEN_CALL(hipsparse, "hipsparseDcsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrmm
     #define HIPGEN_DEF_hipsparseCcsrmm
-    static inline hipsparseStatus_t hipsparseCcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, int a12, const float2 *a13, float2 *a14, int a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, const float2 *, float2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const float2 *a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, int a12, const float2 *a13, float2 *a14, int a15) { HIPGEN_CALL(hipsparse, "hipsparseCcsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrmm
     #define HIPGEN_DEF_hipsparseZcsrmm
-    static inline hipsparseStatus_t hipsparseZcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, int a12, const double2 *a13, double2 *a14, int a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, const double2 *, double2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrmm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrmm(hipsparseHandle_t a0, hipsparseOperation_t a1, int a2, int a3, int a4, int a5, const double2 *a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, int a12, const double2 *a13, double2 *a14, int a15) { HIPGEN_CALL(hipsparse, "hipsparseZcsrmm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrmm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrmm2
     #define HIPGEN_DEF_hipsparseScsrmm2
-    static inline hipsparseStatus_t hipsparseScsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, const float *a14, float *a15, int a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrmm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseScsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, const float *a14, float *a15, int a16) { HIPGEN_CALL(hipsparse, "hipsparseScsrmm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrmm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrmm2
     #define HIPGEN_DEF_hipsparseDcsrmm2
-    static inline hipsparseStatus_t hipsparseDcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, const double *a14, double *a15, int a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrmm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, const double *a14, double *a15, int a16) { HIPGEN_CALL(hipsparse, "hipsparseDcsrmm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrmm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrmm2
     #define HIPGEN_DEF_hipsparseCcsrmm2
-    static inline hipsparseStatus_t hipsparseCcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, const float2 *a14, float2 *a15, int a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, const float2 *, float2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrmm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, const float2 *a14, float2 *a15, int a16) { HIPGEN_CALL(hipsparse, "hipsparseCcsrmm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrmm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrmm2
     #define HIPGEN_DEF_hipsparseZcsrmm2
-    static inline hipsparseStatus_t hipsparseZcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, const double2 *a14, double2 *a15, int a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, const double2 *, double2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrmm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrmm2(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, const double2 *a14, double2 *a15, int a16) { HIPGEN_CALL(hipsparse, "hipsparseZcsrmm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrmm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXbsrsm2_zeroPivot
     #define HIPGEN_DEF_hipsparseXbsrsm2_zeroPivot
-    static inline hipsparseStatus_t hipsparseXbsrsm2_zeroPivot(hipsparseHandle_t a0, bsrsm2Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrsm2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXbsrsm2_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXbsrsm2_zeroPivot(hipsparseHandle_t a0, bsrsm2Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXbsrsm2_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXbsrsm2_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrsm2_bufferSize
     #define HIPGEN_DEF_hipsparseSbsrsm2_bufferSize
-    static inline hipsparseStatus_t hipsparseSbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrsm2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrsm2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseSbsrsm2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrsm2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrsm2_bufferSize
     #define HIPGEN_DEF_hipsparseDbsrsm2_bufferSize
-    static inline hipsparseStatus_t hipsparseDbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrsm2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrsm2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseDbsrsm2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrsm2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrsm2_bufferSize
     #define HIPGEN_DEF_hipsparseCbsrsm2_bufferSize
-    static inline hipsparseStatus_t hipsparseCbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrsm2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrsm2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseCbsrsm2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrsm2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrsm2_bufferSize
     #define HIPGEN_DEF_hipsparseZbsrsm2_bufferSize
-    static inline hipsparseStatus_t hipsparseZbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrsm2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrsm2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrsm2_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseZbsrsm2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrsm2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrsm2_analysis
     #define HIPGEN_DEF_hipsparseSbsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseSbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseSbsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrsm2_analysis
     #define HIPGEN_DEF_hipsparseDbsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseDbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseDbsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrsm2_analysis
     #define HIPGEN_DEF_hipsparseCbsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseCbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const float2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseCbsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrsm2_analysis
     #define HIPGEN_DEF_hipsparseZbsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseZbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrsm2_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const hipsparseMatDescr_t a7, const double2 *a8, const int *a9, const int *a10, int a11, bsrsm2Info_t a12, hipsparseSolvePolicy_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseZbsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrsm2_solve
     #define HIPGEN_DEF_hipsparseSbsrsm2_solve
-    static inline hipsparseStatus_t hipsparseSbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float *a14, int a15, float *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsrsm2Info_t, const float *, int, float *, int, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float *a14, int a15, float *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseSbsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrsm2_solve
     #define HIPGEN_DEF_hipsparseDbsrsm2_solve
-    static inline hipsparseStatus_t hipsparseDbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double *a14, int a15, double *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsrsm2Info_t, const double *, int, double *, int, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double *a14, int a15, double *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseDbsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrsm2_solve
     #define HIPGEN_DEF_hipsparseCbsrsm2_solve
-    static inline hipsparseStatus_t hipsparseCbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float2 *a14, int a15, float2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsrsm2Info_t, const float2 *, int, float2 *, int, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const float2 *a14, int a15, float2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseCbsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrsm2_solve
     #define HIPGEN_DEF_hipsparseZbsrsm2_solve
-    static inline hipsparseStatus_t hipsparseZbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double2 *a14, int a15, double2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsrsm2Info_t, const double2 *, int, double2 *, int, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrsm2_solve(hipsparseHandle_t a0, hipsparseDirection_t a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, int a12, bsrsm2Info_t a13, const double2 *a14, int a15, double2 *a16, int a17, hipsparseSolvePolicy_t a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseZbsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrsm2_zeroPivot
     #define HIPGEN_DEF_hipsparseXcsrsm2_zeroPivot
-    static inline hipsparseStatus_t hipsparseXcsrsm2_zeroPivot(hipsparseHandle_t a0, csrsm2Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrsm2Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrsm2_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrsm2_zeroPivot(hipsparseHandle_t a0, csrsm2Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXcsrsm2_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrsm2_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrsm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseScsrsm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseScsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrsm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseScsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) { HIPGEN_CALL(hipsparse, "hipsparseScsrsm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrsm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrsm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDcsrsm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrsm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) { HIPGEN_CALL(hipsparse, "hipsparseDcsrsm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrsm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrsm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCcsrsm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrsm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) { HIPGEN_CALL(hipsparse, "hipsparseCcsrsm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrsm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrsm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZcsrsm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrsm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrsm2_bufferSizeExt(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, size_t *a16) { HIPGEN_CALL(hipsparse, "hipsparseZcsrsm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrsm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrsm2_analysis
     #define HIPGEN_DEF_hipsparseScsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseScsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseScsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, const float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseScsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrsm2_analysis
     #define HIPGEN_DEF_hipsparseDcsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseDcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, const double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseDcsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrsm2_analysis
     #define HIPGEN_DEF_hipsparseCcsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseCcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, const float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseCcsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrsm2_analysis
     #define HIPGEN_DEF_hipsparseZcsrsm2_analysis
-    static inline hipsparseStatus_t hipsparseZcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrsm2_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrsm2_analysis(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, const double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseZcsrsm2_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrsm2_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrsm2_solve
     #define HIPGEN_DEF_hipsparseScsrsm2_solve
-    static inline hipsparseStatus_t hipsparseScsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseScsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float *a7, const hipsparseMatDescr_t a8, const float *a9, const int *a10, const int *a11, float *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseScsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrsm2_solve
     #define HIPGEN_DEF_hipsparseDcsrsm2_solve
-    static inline hipsparseStatus_t hipsparseDcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double *a7, const hipsparseMatDescr_t a8, const double *a9, const int *a10, const int *a11, double *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseDcsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrsm2_solve
     #define HIPGEN_DEF_hipsparseCcsrsm2_solve
-    static inline hipsparseStatus_t hipsparseCcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const float2 *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const float2 *a7, const hipsparseMatDescr_t a8, const float2 *a9, const int *a10, const int *a11, float2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseCcsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrsm2_solve
     #define HIPGEN_DEF_hipsparseZcsrsm2_solve
-    static inline hipsparseStatus_t hipsparseZcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const double2 *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int, csrsm2Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrsm2_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrsm2_solve(hipsparseHandle_t a0, int a1, hipsparseOperation_t a2, hipsparseOperation_t a3, int a4, int a5, int a6, const double2 *a7, const hipsparseMatDescr_t a8, const double2 *a9, const int *a10, const int *a11, double2 *a12, int a13, csrsm2Info_t a14, hipsparseSolvePolicy_t a15, void *a16) { HIPGEN_CALL(hipsparse, "hipsparseZcsrsm2_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrsm2_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgemmi
     #define HIPGEN_DEF_hipsparseSgemmi
-    static inline hipsparseStatus_t hipsparseSgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, const int *a9, const int *a10, const float *a11, float *a12, int a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const float *, const float *, int, const float *, const int *, const int *, const float *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgemmi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float *a5, const float *a6, int a7, const float *a8, const int *a9, const int *a10, const float *a11, float *a12, int a13) { HIPGEN_CALL(hipsparse, "hipsparseSgemmi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgemmi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgemmi
     #define HIPGEN_DEF_hipsparseDgemmi
-    static inline hipsparseStatus_t hipsparseDgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, const int *a9, const int *a10, const double *a11, double *a12, int a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const double *, const double *, int, const double *, const int *, const int *, const double *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgemmi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double *a5, const double *a6, int a7, const double *a8, const int *a9, const int *a10, const double *a11, double *a12, int a13) { HIPGEN_CALL(hipsparse, "hipsparseDgemmi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgemmi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgemmi
     #define HIPGEN_DEF_hipsparseCgemmi
-    static inline hipsparseStatus_t hipsparseCgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float2 *a5, const float2 *a6, int a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, float2 *a12, int a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const float2 *, const float2 *, int, const float2 *, const int *, const int *, const float2 *, float2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgemmi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseCgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const float2 *a5, const float2 *a6, int a7, const float2 *a8, const int *a9, const int *a10, const float2 *a11, float2 *a12, int a13) { HIPGEN_CALL(hipsparse, "hipsparseCgemmi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgemmi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgemmi
     #define HIPGEN_DEF_hipsparseZgemmi
-    static inline hipsparseStatus_t hipsparseZgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double2 *a5, const double2 *a6, int a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, double2 *a12, int a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int, const double2 *, const double2 *, int, const double2 *, const int *, const int *, const double2 *, double2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgemmi");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseZgemmi(hipsparseHandle_t a0, int a1, int a2, int a3, int a4, const double2 *a5, const double2 *a6, int a7, const double2 *a8, const int *a9, const int *a10, const double2 *a11, double2 *a12, int a13) { HIPGEN_CALL(hipsparse, "hipsparseZgemmi", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgemmi, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrgeamNnz
     #define HIPGEN_DEF_hipsparseXcsrgeamNnz
-    static inline hipsparseStatus_t hipsparseXcsrgeamNnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrgeamNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrgeamNnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseXcsrgeamNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrgeamNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrgeam
     #define HIPGEN_DEF_hipsparseScsrgeam
-    static inline hipsparseStatus_t hipsparseScsrgeam(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrgeam");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseScsrgeam(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18) { HIPGEN_CALL(hipsparse, "hipsparseScsrgeam", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrgeam
     #define HIPGEN_DEF_hipsparseDcsrgeam
-    static inline hipsparseStatus_t hipsparseDcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrgeam");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18) { HIPGEN_CALL(hipsparse, "hipsparseDcsrgeam", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrgeam
     #define HIPGEN_DEF_hipsparseCcsrgeam
-    static inline hipsparseStatus_t hipsparseCcsrgeam(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrgeam");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrgeam(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18) { HIPGEN_CALL(hipsparse, "hipsparseCcsrgeam", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrgeam
     #define HIPGEN_DEF_hipsparseZcsrgeam
-    static inline hipsparseStatus_t hipsparseZcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrgeam");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrgeam(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18) { HIPGEN_CALL(hipsparse, "hipsparseZcsrgeam", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrgeam, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrgeam2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseScsrgeam2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseScsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float *a16, const int *a17, const int *a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrgeam2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseScsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float *a16, const int *a17, const int *a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseScsrgeam2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrgeam2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrgeam2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDcsrgeam2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double *a16, const int *a17, const int *a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrgeam2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double *a16, const int *a17, const int *a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseDcsrgeam2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrgeam2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrgeam2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCcsrgeam2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float2 *a16, const int *a17, const int *a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, const float2 *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrgeam2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const float2 *a16, const int *a17, const int *a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseCcsrgeam2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrgeam2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrgeam2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZcsrgeam2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double2 *a16, const int *a17, const int *a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, const double2 *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrgeam2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrgeam2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, const double2 *a16, const int *a17, const int *a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseZcsrgeam2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrgeam2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrgeam2Nnz
     #define HIPGEN_DEF_hipsparseXcsrgeam2Nnz
-    static inline hipsparseStatus_t hipsparseXcsrgeam2Nnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrgeam2Nnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrgeam2Nnz(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, int a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int *a12, int *a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseXcsrgeam2Nnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrgeam2Nnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrgeam2
     #define HIPGEN_DEF_hipsparseScsrgeam2
-    static inline hipsparseStatus_t hipsparseScsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrgeam2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseScsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const hipsparseMatDescr_t a4, int a5, const float *a6, const int *a7, const int *a8, const float *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float *a16, int *a17, int *a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseScsrgeam2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrgeam2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrgeam2
     #define HIPGEN_DEF_hipsparseDcsrgeam2
-    static inline hipsparseStatus_t hipsparseDcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrgeam2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const hipsparseMatDescr_t a4, int a5, const double *a6, const int *a7, const int *a8, const double *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double *a16, int *a17, int *a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseDcsrgeam2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrgeam2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrgeam2
     #define HIPGEN_DEF_hipsparseCcsrgeam2
-    static inline hipsparseStatus_t hipsparseCcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrgeam2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const hipsparseMatDescr_t a4, int a5, const float2 *a6, const int *a7, const int *a8, const float2 *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, float2 *a16, int *a17, int *a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseCcsrgeam2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrgeam2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrgeam2
     #define HIPGEN_DEF_hipsparseZcsrgeam2
-    static inline hipsparseStatus_t hipsparseZcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18, void *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrgeam2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrgeam2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const hipsparseMatDescr_t a4, int a5, const double2 *a6, const int *a7, const int *a8, const double2 *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const hipsparseMatDescr_t a15, double2 *a16, int *a17, int *a18, void *a19) { HIPGEN_CALL(hipsparse, "hipsparseZcsrgeam2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrgeam2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrgemmNnz
     #define HIPGEN_DEF_hipsparseXcsrgemmNnz
-    static inline hipsparseStatus_t hipsparseXcsrgemmNnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const int *a12, const int *a13, const hipsparseMatDescr_t a14, int *a15, int *a16) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrgemmNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrgemmNnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const int *a12, const int *a13, const hipsparseMatDescr_t a14, int *a15, int *a16) { HIPGEN_CALL(hipsparse, "hipsparseXcsrgemmNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrgemmNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrgemm
     #define HIPGEN_DEF_hipsparseScsrgemm
-    static inline hipsparseStatus_t hipsparseScsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float *a17, const int *a18, int *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, const int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrgemm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseScsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float *a17, const int *a18, int *a19) { HIPGEN_CALL(hipsparse, "hipsparseScsrgemm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrgemm
     #define HIPGEN_DEF_hipsparseDcsrgemm
-    static inline hipsparseStatus_t hipsparseDcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double *a17, const int *a18, int *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, const int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrgemm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double *a17, const int *a18, int *a19) { HIPGEN_CALL(hipsparse, "hipsparseDcsrgemm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrgemm
     #define HIPGEN_DEF_hipsparseCcsrgemm
-    static inline hipsparseStatus_t hipsparseCcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float2 *a17, const int *a18, int *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, const int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrgemm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const float2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const float2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, float2 *a17, const int *a18, int *a19) { HIPGEN_CALL(hipsparse, "hipsparseCcsrgemm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrgemm
     #define HIPGEN_DEF_hipsparseZcsrgemm
-    static inline hipsparseStatus_t hipsparseZcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double2 *a17, const int *a18, int *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, int, int, int, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, const int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrgemm");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrgemm(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, int a3, int a4, int a5, const hipsparseMatDescr_t a6, int a7, const double2 *a8, const int *a9, const int *a10, const hipsparseMatDescr_t a11, int a12, const double2 *a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, double2 *a17, const int *a18, int *a19) { HIPGEN_CALL(hipsparse, "hipsparseZcsrgemm", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrgemm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrgemm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseScsrgemm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseScsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrgemm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseScsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseScsrgemm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrgemm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrgemm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDcsrgemm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrgemm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseDcsrgemm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrgemm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrgemm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCcsrgemm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrgemm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const float2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseCcsrgemm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrgemm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrgemm2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZcsrgemm2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const int *, const int *, csrgemm2Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrgemm2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrgemm2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const int *a7, const int *a8, const hipsparseMatDescr_t a9, int a10, const int *a11, const int *a12, const double2 *a13, const hipsparseMatDescr_t a14, int a15, const int *a16, const int *a17, csrgemm2Info_t a18, size_t *a19) { HIPGEN_CALL(hipsparse, "hipsparseZcsrgemm2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrgemm2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrgemm2Nnz
     #define HIPGEN_DEF_hipsparseXcsrgemm2Nnz
-    static inline hipsparseStatus_t hipsparseXcsrgemm2Nnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, int a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, int a9, const int *a10, const int *a11, const hipsparseMatDescr_t a12, int a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, int *a17, int *a18, const csrgemm2Info_t a19, void *a20) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int, const int *, const int *, const hipsparseMatDescr_t, int *, int *, const csrgemm2Info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrgemm2Nnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrgemm2Nnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, int a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, int a9, const int *a10, const int *a11, const hipsparseMatDescr_t a12, int a13, const int *a14, const int *a15, const hipsparseMatDescr_t a16, int *a17, int *a18, const csrgemm2Info_t a19, void *a20) { HIPGEN_CALL(hipsparse, "hipsparseXcsrgemm2Nnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrgemm2Nnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrgemm2
     #define HIPGEN_DEF_hipsparseScsrgemm2
-    static inline hipsparseStatus_t hipsparseScsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const float *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const float *a15, const hipsparseMatDescr_t a16, int a17, const float *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, const int *, int *, const csrgemm2Info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrgemm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
-    }
+    static inline hipsparseStatus_t hipsparseScsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const hipsparseMatDescr_t a5, int a6, const float *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float *a12, const int *a13, const int *a14, const float *a15, const hipsparseMatDescr_t a16, int a17, const float *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) { HIPGEN_CALL(hipsparse, "hipsparseScsrgemm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrgemm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrgemm2
     #define HIPGEN_DEF_hipsparseDcsrgemm2
-    static inline hipsparseStatus_t hipsparseDcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const double *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const double *a15, const hipsparseMatDescr_t a16, int a17, const double *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, const int *, int *, const csrgemm2Info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrgemm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const hipsparseMatDescr_t a5, int a6, const double *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double *a12, const int *a13, const int *a14, const double *a15, const hipsparseMatDescr_t a16, int a17, const double *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) { HIPGEN_CALL(hipsparse, "hipsparseDcsrgemm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrgemm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrgemm2
     #define HIPGEN_DEF_hipsparseCcsrgemm2
-    static inline hipsparseStatus_t hipsparseCcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const float2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const float2 *a15, const hipsparseMatDescr_t a16, int a17, const float2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const float2 *, const hipsparseMatDescr_t, int, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, const int *, int *, const csrgemm2Info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrgemm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const hipsparseMatDescr_t a5, int a6, const float2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const float2 *a12, const int *a13, const int *a14, const float2 *a15, const hipsparseMatDescr_t a16, int a17, const float2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, float2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) { HIPGEN_CALL(hipsparse, "hipsparseCcsrgemm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrgemm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrgemm2
     #define HIPGEN_DEF_hipsparseZcsrgemm2
-    static inline hipsparseStatus_t hipsparseZcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const double2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const double2 *a15, const hipsparseMatDescr_t a16, int a17, const double2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const double2 *, const hipsparseMatDescr_t, int, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, const int *, int *, const csrgemm2Info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrgemm2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrgemm2(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const hipsparseMatDescr_t a5, int a6, const double2 *a7, const int *a8, const int *a9, const hipsparseMatDescr_t a10, int a11, const double2 *a12, const int *a13, const int *a14, const double2 *a15, const hipsparseMatDescr_t a16, int a17, const double2 *a18, const int *a19, const int *a20, const hipsparseMatDescr_t a21, double2 *a22, const int *a23, int *a24, const csrgemm2Info_t a25, void *a26) { HIPGEN_CALL(hipsparse, "hipsparseZcsrgemm2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrgemm2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXbsrilu02_zeroPivot
     #define HIPGEN_DEF_hipsparseXbsrilu02_zeroPivot
-    static inline hipsparseStatus_t hipsparseXbsrilu02_zeroPivot(hipsparseHandle_t a0, bsrilu02Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXbsrilu02_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXbsrilu02_zeroPivot(hipsparseHandle_t a0, bsrilu02Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXbsrilu02_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXbsrilu02_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseSbsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseSbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float *a4) { HIPGEN_CALL(hipsparse, "hipsparseSbsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseDbsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseDbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double *a4) { HIPGEN_CALL(hipsparse, "hipsparseDbsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseCbsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseCbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float2 *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, float2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, float2 *a4) { HIPGEN_CALL(hipsparse, "hipsparseCbsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseZbsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseZbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double2 *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsrilu02Info_t, int, double *, double2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrilu02_numericBoost(hipsparseHandle_t a0, bsrilu02Info_t a1, int a2, double *a3, double2 *a4) { HIPGEN_CALL(hipsparse, "hipsparseZbsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseSbsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseSbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseSbsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseDbsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseDbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseDbsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseCbsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseCbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseCbsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseZbsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseZbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrilu02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseZbsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrilu02_analysis
     #define HIPGEN_DEF_hipsparseSbsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseSbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseSbsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrilu02_analysis
     #define HIPGEN_DEF_hipsparseDbsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseDbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseDbsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrilu02_analysis
     #define HIPGEN_DEF_hipsparseCbsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseCbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseCbsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrilu02_analysis
     #define HIPGEN_DEF_hipsparseZbsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseZbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrilu02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseZbsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsrilu02
     #define HIPGEN_DEF_hipsparseSbsrilu02
-    static inline hipsparseStatus_t hipsparseSbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseSbsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsrilu02
     #define HIPGEN_DEF_hipsparseDbsrilu02
-    static inline hipsparseStatus_t hipsparseDbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseDbsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsrilu02
     #define HIPGEN_DEF_hipsparseCbsrilu02
-    static inline hipsparseStatus_t hipsparseCbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseCbsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsrilu02
     #define HIPGEN_DEF_hipsparseZbsrilu02
-    static inline hipsparseStatus_t hipsparseZbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZbsrilu02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsrilu02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseZbsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrilu02_zeroPivot
     #define HIPGEN_DEF_hipsparseXcsrilu02_zeroPivot
-    static inline hipsparseStatus_t hipsparseXcsrilu02_zeroPivot(hipsparseHandle_t a0, csrilu02Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrilu02_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrilu02_zeroPivot(hipsparseHandle_t a0, csrilu02Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXcsrilu02_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrilu02_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseScsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseScsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseScsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float *a4) { HIPGEN_CALL(hipsparse, "hipsparseScsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseDcsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseDcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double *a4) { HIPGEN_CALL(hipsparse, "hipsparseDcsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseCcsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseCcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float2 *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, float2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, float2 *a4) { HIPGEN_CALL(hipsparse, "hipsparseCcsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrilu02_numericBoost
     #define HIPGEN_DEF_hipsparseZcsrilu02_numericBoost
-    static inline hipsparseStatus_t hipsparseZcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double2 *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csrilu02Info_t, int, double *, double2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrilu02_numericBoost");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrilu02_numericBoost(hipsparseHandle_t a0, csrilu02Info_t a1, int a2, double *a3, double2 *a4) { HIPGEN_CALL(hipsparse, "hipsparseZcsrilu02_numericBoost", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrilu02_numericBoost, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseScsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseScsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseScsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseScsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseDcsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseDcsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseCcsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseCcsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrilu02_bufferSize
     #define HIPGEN_DEF_hipsparseZcsrilu02_bufferSize
-    static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrilu02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseZcsrilu02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrilu02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrilu02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseScsrilu02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseScsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrilu02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseScsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseScsrilu02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrilu02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrilu02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDcsrilu02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrilu02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseDcsrilu02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrilu02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrilu02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCcsrilu02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrilu02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseCcsrilu02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrilu02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrilu02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZcsrilu02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrilu02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrilu02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseZcsrilu02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrilu02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrilu02_analysis
     #define HIPGEN_DEF_hipsparseScsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseScsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrilu02_analysis
     #define HIPGEN_DEF_hipsparseDcsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseDcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrilu02_analysis
     #define HIPGEN_DEF_hipsparseCcsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseCcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrilu02_analysis
     #define HIPGEN_DEF_hipsparseZcsrilu02_analysis
-    static inline hipsparseStatus_t hipsparseZcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrilu02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrilu02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsrilu02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrilu02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrilu02
     #define HIPGEN_DEF_hipsparseScsrilu02
-    static inline hipsparseStatus_t hipsparseScsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrilu02
     #define HIPGEN_DEF_hipsparseDcsrilu02
-    static inline hipsparseStatus_t hipsparseDcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrilu02
     #define HIPGEN_DEF_hipsparseCcsrilu02
-    static inline hipsparseStatus_t hipsparseCcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrilu02
     #define HIPGEN_DEF_hipsparseZcsrilu02
-    static inline hipsparseStatus_t hipsparseZcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csrilu02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrilu02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrilu02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csrilu02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsrilu02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrilu02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXbsric02_zeroPivot
     #define HIPGEN_DEF_hipsparseXbsric02_zeroPivot
-    static inline hipsparseStatus_t hipsparseXbsric02_zeroPivot(hipsparseHandle_t a0, bsric02Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, bsric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXbsric02_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXbsric02_zeroPivot(hipsparseHandle_t a0, bsric02Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXbsric02_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXbsric02_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsric02_bufferSize
     #define HIPGEN_DEF_hipsparseSbsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseSbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseSbsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsric02_bufferSize
     #define HIPGEN_DEF_hipsparseDbsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseDbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseDbsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsric02_bufferSize
     #define HIPGEN_DEF_hipsparseCbsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseCbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseCbsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsric02_bufferSize
     #define HIPGEN_DEF_hipsparseZbsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseZbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseZbsric02_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseZbsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsric02_analysis
     #define HIPGEN_DEF_hipsparseSbsric02_analysis
-    static inline hipsparseStatus_t hipsparseSbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseSbsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsric02_analysis
     #define HIPGEN_DEF_hipsparseDbsric02_analysis
-    static inline hipsparseStatus_t hipsparseDbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseDbsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsric02_analysis
     #define HIPGEN_DEF_hipsparseCbsric02_analysis
-    static inline hipsparseStatus_t hipsparseCbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseCbsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsric02_analysis
     #define HIPGEN_DEF_hipsparseZbsric02_analysis
-    static inline hipsparseStatus_t hipsparseZbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZbsric02_analysis(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseZbsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsric02
     #define HIPGEN_DEF_hipsparseSbsric02
-    static inline hipsparseStatus_t hipsparseSbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseSbsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsric02
     #define HIPGEN_DEF_hipsparseDbsric02
-    static inline hipsparseStatus_t hipsparseDbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseDbsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsric02
     #define HIPGEN_DEF_hipsparseCbsric02
-    static inline hipsparseStatus_t hipsparseCbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseCbsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsric02
     #define HIPGEN_DEF_hipsparseZbsric02
-    static inline hipsparseStatus_t hipsparseZbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, int, bsric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZbsric02(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, const int *a7, int a8, bsric02Info_t a9, hipsparseSolvePolicy_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseZbsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsric02_zeroPivot
     #define HIPGEN_DEF_hipsparseXcsric02_zeroPivot
-    static inline hipsparseStatus_t hipsparseXcsric02_zeroPivot(hipsparseHandle_t a0, csric02Info_t a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, csric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsric02_zeroPivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseXcsric02_zeroPivot(hipsparseHandle_t a0, csric02Info_t a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseXcsric02_zeroPivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsric02_zeroPivot, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsric02_bufferSize
     #define HIPGEN_DEF_hipsparseScsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseScsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseScsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseScsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsric02_bufferSize
     #define HIPGEN_DEF_hipsparseDcsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseDcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseDcsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsric02_bufferSize
     #define HIPGEN_DEF_hipsparseCcsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseCcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseCcsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsric02_bufferSize
     #define HIPGEN_DEF_hipsparseZcsric02_bufferSize
-    static inline hipsparseStatus_t hipsparseZcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsric02_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZcsric02_bufferSize(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseZcsric02_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsric02_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsric02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseScsric02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseScsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsric02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseScsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseScsric02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsric02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsric02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDcsric02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsric02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseDcsric02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsric02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsric02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCcsric02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsric02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseCcsric02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsric02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsric02_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZcsric02_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsric02_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZcsric02_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseZcsric02_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsric02_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsric02_analysis
     #define HIPGEN_DEF_hipsparseScsric02_analysis
-    static inline hipsparseStatus_t hipsparseScsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsric02_analysis
     #define HIPGEN_DEF_hipsparseDcsric02_analysis
-    static inline hipsparseStatus_t hipsparseDcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsric02_analysis
     #define HIPGEN_DEF_hipsparseCcsric02_analysis
-    static inline hipsparseStatus_t hipsparseCcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsric02_analysis
     #define HIPGEN_DEF_hipsparseZcsric02_analysis
-    static inline hipsparseStatus_t hipsparseZcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsric02_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsric02_analysis(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsric02_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsric02_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsric02
     #define HIPGEN_DEF_hipsparseScsric02
-    static inline hipsparseStatus_t hipsparseScsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsric02
     #define HIPGEN_DEF_hipsparseDcsric02
-    static inline hipsparseStatus_t hipsparseDcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsric02
     #define HIPGEN_DEF_hipsparseCcsric02
-    static inline hipsparseStatus_t hipsparseCcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, float2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, float2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsric02
     #define HIPGEN_DEF_hipsparseZcsric02
-    static inline hipsparseStatus_t hipsparseZcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, double2 *, const int *, const int *, csric02Info_t, hipsparseSolvePolicy_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsric02");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsric02(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, double2 *a4, const int *a5, const int *a6, csric02Info_t a7, hipsparseSolvePolicy_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsric02", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsric02, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSgtsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDgtsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCgtsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsv2_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZgtsv2_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsv2_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsv2_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsv2_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsv2_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsv2
     #define HIPGEN_DEF_hipsparseSgtsv2
-    static inline hipsparseStatus_t hipsparseSgtsv2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, float *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsv2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsv2(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsv2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsv2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsv2
     #define HIPGEN_DEF_hipsparseDgtsv2
-    static inline hipsparseStatus_t hipsparseDgtsv2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, double *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsv2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsv2(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsv2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsv2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsv2
     #define HIPGEN_DEF_hipsparseCgtsv2
-    static inline hipsparseStatus_t hipsparseCgtsv2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, float2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsv2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsv2(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsv2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsv2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsv2
     #define HIPGEN_DEF_hipsparseZgtsv2
-    static inline hipsparseStatus_t hipsparseZgtsv2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, double2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsv2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsv2(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsv2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsv2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsv2_nopivot_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSgtsv2_nopivot_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsv2_nopivot_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsv2_nopivot_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsv2_nopivot_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsv2_nopivot_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDgtsv2_nopivot_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsv2_nopivot_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsv2_nopivot_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsv2_nopivot_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsv2_nopivot_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCgtsv2_nopivot_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsv2_nopivot_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsv2_nopivot_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsv2_nopivot_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsv2_nopivot_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZgtsv2_nopivot_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsv2_nopivot_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsv2_nopivot_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsv2_nopivot_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsv2_nopivot_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsv2_nopivot
     #define HIPGEN_DEF_hipsparseSgtsv2_nopivot
-    static inline hipsparseStatus_t hipsparseSgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, float *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsv2_nopivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, float *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsv2_nopivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsv2_nopivot, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsv2_nopivot
     #define HIPGEN_DEF_hipsparseDgtsv2_nopivot
-    static inline hipsparseStatus_t hipsparseDgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, double *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsv2_nopivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, double *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsv2_nopivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsv2_nopivot, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsv2_nopivot
     #define HIPGEN_DEF_hipsparseCgtsv2_nopivot
-    static inline hipsparseStatus_t hipsparseCgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, float2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsv2_nopivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, float2 *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsv2_nopivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsv2_nopivot, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsv2_nopivot
     #define HIPGEN_DEF_hipsparseZgtsv2_nopivot
-    static inline hipsparseStatus_t hipsparseZgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, double2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsv2_nopivot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsv2_nopivot(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, double2 *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsv2_nopivot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsv2_nopivot, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsv2StridedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSgtsv2StridedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, const float *a5, int a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const float *, const float *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsv2StridedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, const float *a5, int a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsv2StridedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsv2StridedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsv2StridedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDgtsv2StridedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, const double *a5, int a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const double *, const double *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsv2StridedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, const double *a5, int a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsv2StridedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsv2StridedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsv2StridedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCgtsv2StridedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, const float2 *a5, int a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const float2 *, const float2 *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsv2StridedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, const float2 *a5, int a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsv2StridedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsv2StridedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsv2StridedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZgtsv2StridedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, const double2 *a5, int a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const double2 *, const double2 *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsv2StridedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, const double2 *a5, int a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsv2StridedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsv2StridedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsv2StridedBatch
     #define HIPGEN_DEF_hipsparseSgtsv2StridedBatch
-    static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, float *a5, int a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float *, const float *, const float *, float *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsv2StridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float *a2, const float *a3, const float *a4, float *a5, int a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsv2StridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsv2StridedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsv2StridedBatch
     #define HIPGEN_DEF_hipsparseDgtsv2StridedBatch
-    static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, double *a5, int a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double *, const double *, const double *, double *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsv2StridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double *a2, const double *a3, const double *a4, double *a5, int a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsv2StridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsv2StridedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsv2StridedBatch
     #define HIPGEN_DEF_hipsparseCgtsv2StridedBatch
-    static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, float2 *a5, int a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const float2 *, const float2 *, const float2 *, float2 *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsv2StridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const float2 *a2, const float2 *a3, const float2 *a4, float2 *a5, int a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsv2StridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsv2StridedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsv2StridedBatch
     #define HIPGEN_DEF_hipsparseZgtsv2StridedBatch
-    static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, double2 *a5, int a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const double2 *, const double2 *, const double2 *, double2 *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsv2StridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsv2StridedBatch(hipsparseHandle_t a0, int a1, const double2 *a2, const double2 *a3, const double2 *a4, double2 *a5, int a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsv2StridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsv2StridedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSgtsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDgtsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCgtsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZgtsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, int a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgtsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseSgtsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float *, float *, float *, float *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgtsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseSgtsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgtsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgtsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseDgtsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double *, double *, double *, double *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgtsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseDgtsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgtsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgtsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseCgtsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float2 *, float2 *, float2 *, float2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgtsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseCgtsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgtsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgtsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseZgtsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, int a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double2 *, double2 *, double2 *, double2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgtsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZgtsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, int a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseZgtsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgtsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgpsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSgpsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, const float *a7, const float *a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, const float *, const float *, const float *, const float *, const float *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgpsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, const float *a4, const float *a5, const float *a6, const float *a7, const float *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseSgpsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgpsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgpsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDgpsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, const double *a7, const double *a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, const double *, const double *, const double *, const double *, const double *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgpsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, const double *a4, const double *a5, const double *a6, const double *a7, const double *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseDgpsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgpsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgpsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCgpsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, const float2 *a7, const float2 *a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float2 *, const float2 *, const float2 *, const float2 *, const float2 *, const float2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgpsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float2 *a3, const float2 *a4, const float2 *a5, const float2 *a6, const float2 *a7, const float2 *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseCgpsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgpsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgpsvInterleavedBatch_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZgpsvInterleavedBatch_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, const double2 *a7, const double2 *a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double2 *, const double2 *, const double2 *, const double2 *, const double2 *, const double2 *, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgpsvInterleavedBatch_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double2 *a3, const double2 *a4, const double2 *a5, const double2 *a6, const double2 *a7, const double2 *a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseZgpsvInterleavedBatch_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgpsvInterleavedBatch_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgpsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseSgpsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, float *a7, float *a8, int a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float *, float *, float *, float *, float *, float *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgpsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float *a3, float *a4, float *a5, float *a6, float *a7, float *a8, int a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSgpsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgpsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgpsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseDgpsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, double *a7, double *a8, int a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double *, double *, double *, double *, double *, double *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgpsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double *a3, double *a4, double *a5, double *a6, double *a7, double *a8, int a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseDgpsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgpsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgpsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseCgpsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, float2 *a7, float2 *a8, int a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, float2 *, float2 *, float2 *, float2 *, float2 *, float2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgpsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, float2 *a3, float2 *a4, float2 *a5, float2 *a6, float2 *a7, float2 *a8, int a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseCgpsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgpsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgpsvInterleavedBatch
     #define HIPGEN_DEF_hipsparseZgpsvInterleavedBatch
-    static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, double2 *a7, double2 *a8, int a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, double2 *, double2 *, double2 *, double2 *, double2 *, double2 *, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgpsvInterleavedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseZgpsvInterleavedBatch(hipsparseHandle_t a0, int a1, int a2, double2 *a3, double2 *a4, double2 *a5, double2 *a6, double2 *a7, double2 *a8, int a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseZgpsvInterleavedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgpsvInterleavedBatch, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSnnz
     #define HIPGEN_DEF_hipsparseSnnz
-    static inline hipsparseStatus_t hipsparseSnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, int a6, int *a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSnnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseSnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseSnnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSnnz, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnnz
     #define HIPGEN_DEF_hipsparseDnnz
-    static inline hipsparseStatus_t hipsparseDnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, int a6, int *a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseDnnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnnz, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCnnz
     #define HIPGEN_DEF_hipsparseCnnz
-    static inline hipsparseStatus_t hipsparseCnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, int a6, int *a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCnnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseCnnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCnnz, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZnnz
     #define HIPGEN_DEF_hipsparseZnnz
-    static inline hipsparseStatus_t hipsparseZnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, int a6, int *a7, int *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, int, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZnnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZnnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, int a6, int *a7, int *a8) { HIPGEN_CALL(hipsparse, "hipsparseZnnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZnnz, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSdense2csr
     #define HIPGEN_DEF_hipsparseSdense2csr
-    static inline hipsparseStatus_t hipsparseSdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, int, const int *, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSdense2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseSdense2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSdense2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDdense2csr
     #define HIPGEN_DEF_hipsparseDdense2csr
-    static inline hipsparseStatus_t hipsparseDdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, int, const int *, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDdense2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseDdense2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDdense2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCdense2csr
     #define HIPGEN_DEF_hipsparseCdense2csr
-    static inline hipsparseStatus_t hipsparseCdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, int, const int *, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCdense2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseCdense2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCdense2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZdense2csr
     #define HIPGEN_DEF_hipsparseZdense2csr
-    static inline hipsparseStatus_t hipsparseZdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, int, const int *, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZdense2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZdense2csr(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseZdense2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZdense2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSize
     #define HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSize
-    static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSize
     #define HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSize
-    static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSpruneDense2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDpruneDense2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrNnz
     #define HIPGEN_DEF_hipsparseSpruneDense2csrNnz
-    static inline hipsparseStatus_t hipsparseSpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csrNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csrNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csrNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrNnz
     #define HIPGEN_DEF_hipsparseDpruneDense2csrNnz
-    static inline hipsparseStatus_t hipsparseDpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csrNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csrNnz(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, int *a7, int *a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csrNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csrNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csr
     #define HIPGEN_DEF_hipsparseSpruneDense2csr
-    static inline hipsparseStatus_t hipsparseSpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, const float *, const hipsparseMatDescr_t, float *, const int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, const float *a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csr
     #define HIPGEN_DEF_hipsparseDpruneDense2csr
-    static inline hipsparseStatus_t hipsparseDpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, const double *, const hipsparseMatDescr_t, double *, const int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csr(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, const double *a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSize
     #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSize
-    static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csrByPercentage_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csrByPercentage_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csrByPercentage_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSize
     #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSize
-    static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csrByPercentage_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csrByPercentage_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csrByPercentage_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csrByPercentage_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, const float *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csrByPercentage_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csrByPercentage_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csrByPercentage_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, const double *a7, const int *a8, const int *a9, pruneInfo_t a10, size_t *a11) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csrByPercentage_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csrByPercentage_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrNnzByPercentage
     #define HIPGEN_DEF_hipsparseSpruneDense2csrNnzByPercentage
-    static inline hipsparseStatus_t hipsparseSpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csrNnzByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csrNnzByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csrNnzByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrNnzByPercentage
     #define HIPGEN_DEF_hipsparseDpruneDense2csrNnzByPercentage
-    static inline hipsparseStatus_t hipsparseDpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csrNnzByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, int *a7, int *a8, pruneInfo_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csrNnzByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csrNnzByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage
     #define HIPGEN_DEF_hipsparseSpruneDense2csrByPercentage
-    static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const float *, int, float, const hipsparseMatDescr_t, float *, const int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneDense2csrByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const float *a3, int a4, float a5, const hipsparseMatDescr_t a6, float *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseSpruneDense2csrByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneDense2csrByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage
     #define HIPGEN_DEF_hipsparseDpruneDense2csrByPercentage
-    static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const double *, int, double, const hipsparseMatDescr_t, double *, const int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneDense2csrByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneDense2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, const double *a3, int a4, double a5, const hipsparseMatDescr_t a6, double *a7, const int *a8, int *a9, pruneInfo_t a10, void *a11) { HIPGEN_CALL(hipsparse, "hipsparseDpruneDense2csrByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneDense2csrByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSdense2csc
     #define HIPGEN_DEF_hipsparseSdense2csc
-    static inline hipsparseStatus_t hipsparseSdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, int, const int *, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSdense2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, int a5, const int *a6, float *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseSdense2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSdense2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDdense2csc
     #define HIPGEN_DEF_hipsparseDdense2csc
-    static inline hipsparseStatus_t hipsparseDdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, int, const int *, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDdense2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, int a5, const int *a6, double *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseDdense2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDdense2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCdense2csc
     #define HIPGEN_DEF_hipsparseCdense2csc
-    static inline hipsparseStatus_t hipsparseCdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, int, const int *, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCdense2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, int a5, const int *a6, float2 *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseCdense2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCdense2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZdense2csc
     #define HIPGEN_DEF_hipsparseZdense2csc
-    static inline hipsparseStatus_t hipsparseZdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, int, const int *, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZdense2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZdense2csc(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, int a5, const int *a6, double2 *a7, int *a8, int *a9) { HIPGEN_CALL(hipsparse, "hipsparseZdense2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZdense2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2dense
     #define HIPGEN_DEF_hipsparseScsr2dense
-    static inline hipsparseStatus_t hipsparseScsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseScsr2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2dense
     #define HIPGEN_DEF_hipsparseDcsr2dense
-    static inline hipsparseStatus_t hipsparseDcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2dense
     #define HIPGEN_DEF_hipsparseCcsr2dense
-    static inline hipsparseStatus_t hipsparseCcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2dense
     #define HIPGEN_DEF_hipsparseZcsr2dense
-    static inline hipsparseStatus_t hipsparseZcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsc2dense
     #define HIPGEN_DEF_hipsparseScsc2dense
-    static inline hipsparseStatus_t hipsparseScsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsc2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseScsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, float *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseScsc2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsc2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsc2dense
     #define HIPGEN_DEF_hipsparseDcsc2dense
-    static inline hipsparseStatus_t hipsparseDcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsc2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, double *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseDcsc2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsc2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsc2dense
     #define HIPGEN_DEF_hipsparseCcsc2dense
-    static inline hipsparseStatus_t hipsparseCcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, float2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsc2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseCcsc2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsc2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsc2dense
     #define HIPGEN_DEF_hipsparseZcsc2dense
-    static inline hipsparseStatus_t hipsparseZcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, double2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsc2dense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZcsc2dense(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int a8) { HIPGEN_CALL(hipsparse, "hipsparseZcsc2dense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsc2dense, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsr2bsrNnz
     #define HIPGEN_DEF_hipsparseXcsr2bsrNnz
-    static inline hipsparseStatus_t hipsparseXcsr2bsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, int a7, const hipsparseMatDescr_t a8, int *a9, int *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const int *, const int *, int, const hipsparseMatDescr_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsr2bsrNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseXcsr2bsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, int a7, const hipsparseMatDescr_t a8, int *a9, int *a10) { HIPGEN_CALL(hipsparse, "hipsparseXcsr2bsrNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsr2bsrNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSnnz_compress
     #define HIPGEN_DEF_hipsparseSnnz_compress
-    static inline hipsparseStatus_t hipsparseSnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float *a3, const int *a4, int *a5, int *a6, float a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const float *, const int *, int *, int *, float);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSnnz_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseSnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float *a3, const int *a4, int *a5, int *a6, float a7) { HIPGEN_CALL(hipsparse, "hipsparseSnnz_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSnnz_compress, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnnz_compress
     #define HIPGEN_DEF_hipsparseDnnz_compress
-    static inline hipsparseStatus_t hipsparseDnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double *a3, const int *a4, int *a5, int *a6, double a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const double *, const int *, int *, int *, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnnz_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseDnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double *a3, const int *a4, int *a5, int *a6, double a7) { HIPGEN_CALL(hipsparse, "hipsparseDnnz_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnnz_compress, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCnnz_compress
     #define HIPGEN_DEF_hipsparseCnnz_compress
-    static inline hipsparseStatus_t hipsparseCnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float2 *a3, const int *a4, int *a5, int *a6, float2 a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const float2 *, const int *, int *, int *, float2);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCnnz_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseCnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const float2 *a3, const int *a4, int *a5, int *a6, float2 a7) { HIPGEN_CALL(hipsparse, "hipsparseCnnz_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCnnz_compress, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZnnz_compress
     #define HIPGEN_DEF_hipsparseZnnz_compress
-    static inline hipsparseStatus_t hipsparseZnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double2 *a3, const int *a4, int *a5, int *a6, double2 a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, const hipsparseMatDescr_t, const double2 *, const int *, int *, int *, double2);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZnnz_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseZnnz_compress(hipsparseHandle_t a0, int a1, const hipsparseMatDescr_t a2, const double2 *a3, const int *a4, int *a5, int *a6, double2 a7) { HIPGEN_CALL(hipsparse, "hipsparseZnnz_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZnnz_compress, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsr2coo
     #define HIPGEN_DEF_hipsparseXcsr2coo
-    static inline hipsparseStatus_t hipsparseXcsr2coo(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const int *, int, int, int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsr2coo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseXcsr2coo(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseXcsr2coo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsr2coo, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2csc
     #define HIPGEN_DEF_hipsparseScsr2csc
-    static inline hipsparseStatus_t hipsparseScsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, float *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, float *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, float *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) { HIPGEN_CALL(hipsparse, "hipsparseScsr2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2csc
     #define HIPGEN_DEF_hipsparseDcsr2csc
-    static inline hipsparseStatus_t hipsparseDcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, double *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, double *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, double *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2csc
     #define HIPGEN_DEF_hipsparseCcsr2csc
-    static inline hipsparseStatus_t hipsparseCcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, float2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, float2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2csc
     #define HIPGEN_DEF_hipsparseZcsr2csc
-    static inline hipsparseStatus_t hipsparseZcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, double2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2csc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2csc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, double2 *a7, int *a8, int *a9, hipsparseAction_t a10, hipsparseIndexBase_t a11) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2csc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2csc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCsr2cscEx2_bufferSize
     #define HIPGEN_DEF_hipsparseCsr2cscEx2_bufferSize
-    static inline hipsparseStatus_t hipsparseCsr2cscEx2_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, size_t *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, hipDataType, hipsparseAction_t, hipsparseIndexBase_t, hipsparseCsr2CscAlg_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCsr2cscEx2_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseCsr2cscEx2_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, size_t *a14) { HIPGEN_CALL(hipsparse, "hipsparseCsr2cscEx2_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCsr2cscEx2_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCsr2cscEx2
     #define HIPGEN_DEF_hipsparseCsr2cscEx2
-    static inline hipsparseStatus_t hipsparseCsr2cscEx2(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const void *, const int *, const int *, void *, int *, int *, hipDataType, hipsparseAction_t, hipsparseIndexBase_t, hipsparseCsr2CscAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCsr2cscEx2");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseCsr2cscEx2(hipsparseHandle_t a0, int a1, int a2, int a3, const void *a4, const int *a5, const int *a6, void *a7, int *a8, int *a9, hipDataType a10, hipsparseAction_t a11, hipsparseIndexBase_t a12, hipsparseCsr2CscAlg_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseCsr2cscEx2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCsr2cscEx2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2hyb
     #define HIPGEN_DEF_hipsparseScsr2hyb
-    static inline hipsparseStatus_t hipsparseScsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2hyb");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) { HIPGEN_CALL(hipsparse, "hipsparseScsr2hyb", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2hyb, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2hyb
     #define HIPGEN_DEF_hipsparseDcsr2hyb
-    static inline hipsparseStatus_t hipsparseDcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2hyb");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2hyb", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2hyb, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2hyb
     #define HIPGEN_DEF_hipsparseCcsr2hyb
-    static inline hipsparseStatus_t hipsparseCcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2hyb");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2hyb", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2hyb, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2hyb
     #define HIPGEN_DEF_hipsparseZcsr2hyb
-    static inline hipsparseStatus_t hipsparseZcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, hipsparseHybMat_t, int, hipsparseHybPartition_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2hyb");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2hyb(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, hipsparseHybMat_t a7, int a8, hipsparseHybPartition_t a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2hyb", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2hyb, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsc_bufferSize
     #define HIPGEN_DEF_hipsparseSgebsr2gebsc_bufferSize
-    static inline hipsparseStatus_t hipsparseSgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgebsr2gebsc_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseSgebsr2gebsc_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgebsr2gebsc_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsc_bufferSize
     #define HIPGEN_DEF_hipsparseDgebsr2gebsc_bufferSize
-    static inline hipsparseStatus_t hipsparseDgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgebsr2gebsc_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseDgebsr2gebsc_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgebsr2gebsc_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsc_bufferSize
     #define HIPGEN_DEF_hipsparseCgebsr2gebsc_bufferSize
-    static inline hipsparseStatus_t hipsparseCgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgebsr2gebsc_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseCgebsr2gebsc_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgebsr2gebsc_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsc_bufferSize
     #define HIPGEN_DEF_hipsparseZgebsr2gebsc_bufferSize
-    static inline hipsparseStatus_t hipsparseZgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgebsr2gebsc_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZgebsr2gebsc_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseZgebsr2gebsc_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgebsr2gebsc_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsc
     #define HIPGEN_DEF_hipsparseSgebsr2gebsc
-    static inline hipsparseStatus_t hipsparseSgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, float *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float *, const int *, const int *, int, int, float *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgebsr2gebsc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseSgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float *a4, const int *a5, const int *a6, int a7, int a8, float *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseSgebsr2gebsc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgebsr2gebsc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsc
     #define HIPGEN_DEF_hipsparseDgebsr2gebsc
-    static inline hipsparseStatus_t hipsparseDgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, double *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double *, const int *, const int *, int, int, double *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgebsr2gebsc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseDgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double *a4, const int *a5, const int *a6, int a7, int a8, double *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseDgebsr2gebsc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgebsr2gebsc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsc
     #define HIPGEN_DEF_hipsparseCgebsr2gebsc
-    static inline hipsparseStatus_t hipsparseCgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, float2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const float2 *, const int *, const int *, int, int, float2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgebsr2gebsc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseCgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const float2 *a4, const int *a5, const int *a6, int a7, int a8, float2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseCgebsr2gebsc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgebsr2gebsc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsc
     #define HIPGEN_DEF_hipsparseZgebsr2gebsc
-    static inline hipsparseStatus_t hipsparseZgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, double2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const double2 *, const int *, const int *, int, int, double2 *, int *, int *, hipsparseAction_t, hipsparseIndexBase_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgebsr2gebsc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseZgebsr2gebsc(hipsparseHandle_t a0, int a1, int a2, int a3, const double2 *a4, const int *a5, const int *a6, int a7, int a8, double2 *a9, int *a10, int *a11, hipsparseAction_t a12, hipsparseIndexBase_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseZgebsr2gebsc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgebsr2gebsc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseScsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseScsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseScsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseDcsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseDcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseCcsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseCcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseZcsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseZcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsr2gebsrNnz
     #define HIPGEN_DEF_hipsparseXcsr2gebsrNnz
-    static inline hipsparseStatus_t hipsparseXcsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int *a8, int a9, int a10, int *a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const int *, const int *, const hipsparseMatDescr_t, int *, int, int, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsr2gebsrNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseXcsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, const int *a6, const hipsparseMatDescr_t a7, int *a8, int a9, int a10, int *a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseXcsr2gebsrNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsr2gebsrNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2gebsr
     #define HIPGEN_DEF_hipsparseScsr2gebsr
-    static inline hipsparseStatus_t hipsparseScsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float *a9, int *a10, int *a11, int a12, int a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const hipsparseMatDescr_t, float *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float *a9, int *a10, int *a11, int a12, int a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseScsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2gebsr
     #define HIPGEN_DEF_hipsparseDcsr2gebsr
-    static inline hipsparseStatus_t hipsparseDcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double *a9, int *a10, int *a11, int a12, int a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const hipsparseMatDescr_t, double *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double *a9, int *a10, int *a11, int a12, int a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2gebsr
     #define HIPGEN_DEF_hipsparseCcsr2gebsr
-    static inline hipsparseStatus_t hipsparseCcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float2 *a9, int *a10, int *a11, int a12, int a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const hipsparseMatDescr_t, float2 *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, float2 *a9, int *a10, int *a11, int a12, int a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2gebsr
     #define HIPGEN_DEF_hipsparseZcsr2gebsr
-    static inline hipsparseStatus_t hipsparseZcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double2 *a9, int *a10, int *a11, int a12, int a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const hipsparseMatDescr_t, double2 *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, const hipsparseMatDescr_t a8, double2 *a9, int *a10, int *a11, int a12, int a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2bsr
     #define HIPGEN_DEF_hipsparseScsr2bsr
-    static inline hipsparseStatus_t hipsparseScsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const hipsparseMatDescr_t, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2bsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseScsr2bsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2bsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2bsr
     #define HIPGEN_DEF_hipsparseDcsr2bsr
-    static inline hipsparseStatus_t hipsparseDcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const hipsparseMatDescr_t, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2bsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2bsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2bsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2bsr
     #define HIPGEN_DEF_hipsparseCcsr2bsr
-    static inline hipsparseStatus_t hipsparseCcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const hipsparseMatDescr_t, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2bsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2bsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2bsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2bsr
     #define HIPGEN_DEF_hipsparseZcsr2bsr
-    static inline hipsparseStatus_t hipsparseZcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const hipsparseMatDescr_t, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2bsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2bsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2bsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2bsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSbsr2csr
     #define HIPGEN_DEF_hipsparseSbsr2csr
-    static inline hipsparseStatus_t hipsparseSbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const hipsparseMatDescr_t, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSbsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseSbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseSbsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSbsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDbsr2csr
     #define HIPGEN_DEF_hipsparseDbsr2csr
-    static inline hipsparseStatus_t hipsparseDbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const hipsparseMatDescr_t, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDbsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseDbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseDbsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDbsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCbsr2csr
     #define HIPGEN_DEF_hipsparseCbsr2csr
-    static inline hipsparseStatus_t hipsparseCbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const hipsparseMatDescr_t, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCbsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseCbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, float2 *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseCbsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCbsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZbsr2csr
     #define HIPGEN_DEF_hipsparseZbsr2csr
-    static inline hipsparseStatus_t hipsparseZbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const hipsparseMatDescr_t, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZbsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseZbsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, const hipsparseMatDescr_t a9, double2 *a10, int *a11, int *a12) { HIPGEN_CALL(hipsparse, "hipsparseZbsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZbsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgebsr2csr
     #define HIPGEN_DEF_hipsparseSgebsr2csr
-    static inline hipsparseStatus_t hipsparseSgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float *a11, int *a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, const hipsparseMatDescr_t, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgebsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float *a11, int *a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseSgebsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgebsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgebsr2csr
     #define HIPGEN_DEF_hipsparseDgebsr2csr
-    static inline hipsparseStatus_t hipsparseDgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double *a11, int *a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, const hipsparseMatDescr_t, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgebsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double *a11, int *a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseDgebsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgebsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgebsr2csr
     #define HIPGEN_DEF_hipsparseCgebsr2csr
-    static inline hipsparseStatus_t hipsparseCgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float2 *a11, int *a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgebsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseCgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const float2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, float2 *a11, int *a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseCgebsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgebsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgebsr2csr
     #define HIPGEN_DEF_hipsparseZgebsr2csr
-    static inline hipsparseStatus_t hipsparseZgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double2 *a11, int *a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgebsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseZgebsr2csr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, const hipsparseMatDescr_t a4, const double2 *a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, double2 *a11, int *a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseZgebsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgebsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2csr_compress
     #define HIPGEN_DEF_hipsparseScsr2csr_compress
-    static inline hipsparseStatus_t hipsparseScsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, int a7, const int *a8, float *a9, int *a10, int *a11, float a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, const int *, float *, int *, int *, float);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2csr_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, int a7, const int *a8, float *a9, int *a10, int *a11, float a12) { HIPGEN_CALL(hipsparse, "hipsparseScsr2csr_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2csr_compress, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2csr_compress
     #define HIPGEN_DEF_hipsparseDcsr2csr_compress
-    static inline hipsparseStatus_t hipsparseDcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, int a7, const int *a8, double *a9, int *a10, int *a11, double a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, const int *, double *, int *, int *, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2csr_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, int a7, const int *a8, double *a9, int *a10, int *a11, double a12) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2csr_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2csr_compress, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2csr_compress
     #define HIPGEN_DEF_hipsparseCcsr2csr_compress
-    static inline hipsparseStatus_t hipsparseCcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, int a7, const int *a8, float2 *a9, int *a10, int *a11, float2 a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, const int *, float2 *, int *, int *, float2);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2csr_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, int a7, const int *a8, float2 *a9, int *a10, int *a11, float2 a12) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2csr_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2csr_compress, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2csr_compress
     #define HIPGEN_DEF_hipsparseZcsr2csr_compress
-    static inline hipsparseStatus_t hipsparseZcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, int a7, const int *a8, double2 *a9, int *a10, int *a11, double2 a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, const int *, double2 *, int *, int *, double2);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2csr_compress");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2csr_compress(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, int a7, const int *a8, double2 *a9, int *a10, int *a11, double2 a12) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2csr_compress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2csr_compress, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSize
     #define HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSize
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSize
     #define HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSize
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSpruneCsr2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, const float *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, size_t *a13) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDpruneCsr2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, const double *, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, size_t *a13) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrNnz
     #define HIPGEN_DEF_hipsparseSpruneCsr2csrNnz
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csrNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csrNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csrNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrNnz
     #define HIPGEN_DEF_hipsparseDpruneCsr2csrNnz
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csrNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnz(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, int *a10, int *a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csrNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csrNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csr
     #define HIPGEN_DEF_hipsparseSpruneCsr2csr
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, const hipsparseMatDescr_t, float *, const int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, const float *a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csr
     #define HIPGEN_DEF_hipsparseDpruneCsr2csr
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, const hipsparseMatDescr_t, double *, const int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, const double *a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSize
     #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSize
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csrByPercentage_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csrByPercentage_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csrByPercentage_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSize
     #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSize
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csrByPercentage_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSize(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csrByPercentage_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csrByPercentage_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt
     #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, const float *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csrByPercentage_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, const float *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csrByPercentage_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csrByPercentage_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, const double *, const int *, const int *, pruneInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csrByPercentage_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, const double *a10, const int *a11, const int *a12, pruneInfo_t a13, size_t *a14) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csrByPercentage_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csrByPercentage_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrNnzByPercentage
     #define HIPGEN_DEF_hipsparseSpruneCsr2csrNnzByPercentage
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csrNnzByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csrNnzByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csrNnzByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrNnzByPercentage
     #define HIPGEN_DEF_hipsparseDpruneCsr2csrNnzByPercentage
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csrNnzByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csrNnzByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, int *a10, int *a11, pruneInfo_t a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csrNnzByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csrNnzByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage
     #define HIPGEN_DEF_hipsparseSpruneCsr2csrByPercentage
-    static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, float, const hipsparseMatDescr_t, float *, const int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpruneCsr2csrByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseSpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const float *a5, const int *a6, const int *a7, float a8, const hipsparseMatDescr_t a9, float *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseSpruneCsr2csrByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpruneCsr2csrByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage
     #define HIPGEN_DEF_hipsparseDpruneCsr2csrByPercentage
-    static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, double, const hipsparseMatDescr_t, double *, const int *, int *, pruneInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDpruneCsr2csrByPercentage");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline hipsparseStatus_t hipsparseDpruneCsr2csrByPercentage(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const double *a5, const int *a6, const int *a7, double a8, const hipsparseMatDescr_t a9, double *a10, const int *a11, int *a12, pruneInfo_t a13, void *a14) { HIPGEN_CALL(hipsparse, "hipsparseDpruneCsr2csrByPercentage", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDpruneCsr2csrByPercentage, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseShyb2csr
     #define HIPGEN_DEF_hipsparseShyb2csr
-    static inline hipsparseStatus_t hipsparseShyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float *a3, int *a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, float *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseShyb2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseShyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float *a3, int *a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseShyb2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseShyb2csr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDhyb2csr
     #define HIPGEN_DEF_hipsparseDhyb2csr
-    static inline hipsparseStatus_t hipsparseDhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double *a3, int *a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, double *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDhyb2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseDhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double *a3, int *a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseDhyb2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDhyb2csr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseChyb2csr
     #define HIPGEN_DEF_hipsparseChyb2csr
-    static inline hipsparseStatus_t hipsparseChyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float2 *a3, int *a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, float2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseChyb2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseChyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, float2 *a3, int *a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseChyb2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseChyb2csr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZhyb2csr
     #define HIPGEN_DEF_hipsparseZhyb2csr
-    static inline hipsparseStatus_t hipsparseZhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double2 *a3, int *a4, int *a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const hipsparseMatDescr_t, const hipsparseHybMat_t, double2 *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZhyb2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseZhyb2csr(hipsparseHandle_t a0, const hipsparseMatDescr_t a1, const hipsparseHybMat_t a2, double2 *a3, int *a4, int *a5) { HIPGEN_CALL(hipsparse, "hipsparseZhyb2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZhyb2csr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcoo2csr
     #define HIPGEN_DEF_hipsparseXcoo2csr
-    static inline hipsparseStatus_t hipsparseXcoo2csr(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const int *, int, int, int *, hipsparseIndexBase_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcoo2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipsparseStatus_t hipsparseXcoo2csr(hipsparseHandle_t a0, const int *a1, int a2, int a3, int *a4, hipsparseIndexBase_t a5) { HIPGEN_CALL(hipsparse, "hipsparseXcoo2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcoo2csr, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateIdentityPermutation
     #define HIPGEN_DEF_hipsparseCreateIdentityPermutation
-    static inline hipsparseStatus_t hipsparseCreateIdentityPermutation(hipsparseHandle_t a0, int a1, int *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateIdentityPermutation");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseCreateIdentityPermutation(hipsparseHandle_t a0, int a1, int *a2) { HIPGEN_CALL(hipsparse, "hipsparseCreateIdentityPermutation", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateIdentityPermutation, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrsort_bufferSizeExt
     #define HIPGEN_DEF_hipsparseXcsrsort_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseXcsrsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrsort_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) { HIPGEN_CALL(hipsparse, "hipsparseXcsrsort_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrsort_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcsrsort
     #define HIPGEN_DEF_hipsparseXcsrsort
-    static inline hipsparseStatus_t hipsparseXcsrsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const int *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcsrsort");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseXcsrsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseXcsrsort", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcsrsort, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcscsort_bufferSizeExt
     #define HIPGEN_DEF_hipsparseXcscsort_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseXcscsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcscsort_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseXcscsort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) { HIPGEN_CALL(hipsparse, "hipsparseXcscsort_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcscsort_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcscsort
     #define HIPGEN_DEF_hipsparseXcscsort
-    static inline hipsparseStatus_t hipsparseXcscsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, const int *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcscsort");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseXcscsort(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, const int *a5, int *a6, int *a7, void *a8) { HIPGEN_CALL(hipsparse, "hipsparseXcscsort", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcscsort, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcoosort_bufferSizeExt
     #define HIPGEN_DEF_hipsparseXcoosort_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseXcoosort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const int *, const int *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcoosort_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseXcoosort_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, const int *a4, const int *a5, size_t *a6) { HIPGEN_CALL(hipsparse, "hipsparseXcoosort_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcoosort_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcoosortByRow
     #define HIPGEN_DEF_hipsparseXcoosortByRow
-    static inline hipsparseStatus_t hipsparseXcoosortByRow(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcoosortByRow");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseXcoosortByRow(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) { HIPGEN_CALL(hipsparse, "hipsparseXcoosortByRow", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcoosortByRow, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXcoosortByColumn
     #define HIPGEN_DEF_hipsparseXcoosortByColumn
-    static inline hipsparseStatus_t hipsparseXcoosortByColumn(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, int *, int *, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXcoosortByColumn");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseXcoosortByColumn(hipsparseHandle_t a0, int a1, int a2, int a3, int *a4, int *a5, int *a6, void *a7) { HIPGEN_CALL(hipsparse, "hipsparseXcoosortByColumn", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXcoosortByColumn, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseSgebsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseSgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgebsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseSgebsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgebsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseDgebsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseDgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgebsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseDgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseDgebsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgebsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseCgebsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseCgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgebsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseCgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseCgebsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgebsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsr_bufferSize
     #define HIPGEN_DEF_hipsparseZgebsr2gebsr_bufferSize
-    static inline hipsparseStatus_t hipsparseZgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, int, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgebsr2gebsr_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseZgebsr2gebsr_bufferSize(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, int a11, int a12, int *a13) { HIPGEN_CALL(hipsparse, "hipsparseZgebsr2gebsr_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgebsr2gebsr_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseXgebsr2gebsrNnz
     #define HIPGEN_DEF_hipsparseXgebsr2gebsrNnz
-    static inline hipsparseStatus_t hipsparseXgebsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, int *a11, int a12, int a13, int *a14, void *a15) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const int *, const int *, int, int, const hipsparseMatDescr_t, int *, int, int, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseXgebsr2gebsrNnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-    }
+    static inline hipsparseStatus_t hipsparseXgebsr2gebsrNnz(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const int *a6, const int *a7, int a8, int a9, const hipsparseMatDescr_t a10, int *a11, int a12, int a13, int *a14, void *a15) { HIPGEN_CALL(hipsparse, "hipsparseXgebsr2gebsrNnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseXgebsr2gebsrNnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSgebsr2gebsr
     #define HIPGEN_DEF_hipsparseSgebsr2gebsr
-    static inline hipsparseStatus_t hipsparseSgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float *a12, int *a13, int *a14, int a15, int a16, void *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, int, int, const hipsparseMatDescr_t, float *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSgebsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseSgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float *a12, int *a13, int *a14, int a15, int a16, void *a17) { HIPGEN_CALL(hipsparse, "hipsparseSgebsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSgebsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDgebsr2gebsr
     #define HIPGEN_DEF_hipsparseDgebsr2gebsr
-    static inline hipsparseStatus_t hipsparseDgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double *a12, int *a13, int *a14, int a15, int a16, void *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, int, int, const hipsparseMatDescr_t, double *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDgebsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseDgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double *a12, int *a13, int *a14, int a15, int a16, void *a17) { HIPGEN_CALL(hipsparse, "hipsparseDgebsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDgebsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCgebsr2gebsr
     #define HIPGEN_DEF_hipsparseCgebsr2gebsr
-    static inline hipsparseStatus_t hipsparseCgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float2 *a12, int *a13, int *a14, int a15, int a16, void *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, float2 *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCgebsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseCgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const float2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, float2 *a12, int *a13, int *a14, int a15, int a16, void *a17) { HIPGEN_CALL(hipsparse, "hipsparseCgebsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCgebsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZgebsr2gebsr
     #define HIPGEN_DEF_hipsparseZgebsr2gebsr
-    static inline hipsparseStatus_t hipsparseZgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double2 *a12, int *a13, int *a14, int a15, int a16, void *a17) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDirection_t, int, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, int, int, const hipsparseMatDescr_t, double2 *, int *, int *, int, int, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZgebsr2gebsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline hipsparseStatus_t hipsparseZgebsr2gebsr(hipsparseHandle_t a0, hipsparseDirection_t a1, int a2, int a3, int a4, const hipsparseMatDescr_t a5, const double2 *a6, const int *a7, const int *a8, int a9, int a10, const hipsparseMatDescr_t a11, double2 *a12, int *a13, int *a14, int a15, int a16, void *a17) { HIPGEN_CALL(hipsparse, "hipsparseZgebsr2gebsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZgebsr2gebsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsru2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseScsru2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseScsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, float *, const int *, int *, csru2csrInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsru2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseScsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseScsru2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsru2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsru2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseDcsru2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseDcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, double *, const int *, int *, csru2csrInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsru2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseDcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseDcsru2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsru2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsru2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseCcsru2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseCcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, float2 *, const int *, int *, csru2csrInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsru2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, float2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseCcsru2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsru2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsru2csr_bufferSizeExt
     #define HIPGEN_DEF_hipsparseZcsru2csr_bufferSizeExt
-    static inline hipsparseStatus_t hipsparseZcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, double2 *, const int *, int *, csru2csrInfo_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsru2csr_bufferSizeExt");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseZcsru2csr_bufferSizeExt(hipsparseHandle_t a0, int a1, int a2, int a3, double2 *a4, const int *a5, int *a6, csru2csrInfo_t a7, size_t *a8) { HIPGEN_CALL(hipsparse, "hipsparseZcsru2csr_bufferSizeExt", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsru2csr_bufferSizeExt, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsru2csr
     #define HIPGEN_DEF_hipsparseScsru2csr
-    static inline hipsparseStatus_t hipsparseScsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsru2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsru2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsru2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsru2csr
     #define HIPGEN_DEF_hipsparseDcsru2csr
-    static inline hipsparseStatus_t hipsparseDcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsru2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsru2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsru2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsru2csr
     #define HIPGEN_DEF_hipsparseCcsru2csr
-    static inline hipsparseStatus_t hipsparseCcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsru2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsru2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsru2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsru2csr
     #define HIPGEN_DEF_hipsparseZcsru2csr
-    static inline hipsparseStatus_t hipsparseZcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsru2csr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsru2csr(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsru2csr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsru2csr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsr2csru
     #define HIPGEN_DEF_hipsparseScsr2csru
-    static inline hipsparseStatus_t hipsparseScsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsr2csru");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseScsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseScsr2csru", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsr2csru, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsr2csru
     #define HIPGEN_DEF_hipsparseDcsr2csru
-    static inline hipsparseStatus_t hipsparseDcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsr2csru");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseDcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseDcsr2csru", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsr2csru, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsr2csru
     #define HIPGEN_DEF_hipsparseCcsr2csru
-    static inline hipsparseStatus_t hipsparseCcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, float2 *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsr2csru");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, float2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseCcsr2csru", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsr2csru, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsr2csru
     #define HIPGEN_DEF_hipsparseZcsr2csru
-    static inline hipsparseStatus_t hipsparseZcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, int, const hipsparseMatDescr_t, double2 *, const int *, int *, csru2csrInfo_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsr2csru");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseZcsr2csru(hipsparseHandle_t a0, int a1, int a2, int a3, const hipsparseMatDescr_t a4, double2 *a5, const int *a6, int *a7, csru2csrInfo_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseZcsr2csru", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsr2csru, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScsrcolor
     #define HIPGEN_DEF_hipsparseScsrcolor
-    static inline hipsparseStatus_t hipsparseScsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float *, const int *, const int *, const float *, int *, int *, int *, hipsparseColorInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScsrcolor");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseScsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) { HIPGEN_CALL(hipsparse, "hipsparseScsrcolor", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScsrcolor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDcsrcolor
     #define HIPGEN_DEF_hipsparseDcsrcolor
-    static inline hipsparseStatus_t hipsparseDcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double *, const int *, const int *, const double *, int *, int *, int *, hipsparseColorInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDcsrcolor");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseDcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) { HIPGEN_CALL(hipsparse, "hipsparseDcsrcolor", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDcsrcolor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCcsrcolor
     #define HIPGEN_DEF_hipsparseCcsrcolor
-    static inline hipsparseStatus_t hipsparseCcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const float2 *, const int *, const int *, const float *, int *, int *, int *, hipsparseColorInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCcsrcolor");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseCcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const float2 *a4, const int *a5, const int *a6, const float *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) { HIPGEN_CALL(hipsparse, "hipsparseCcsrcolor", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCcsrcolor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseZcsrcolor
     #define HIPGEN_DEF_hipsparseZcsrcolor
-    static inline hipsparseStatus_t hipsparseZcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, int, int, const hipsparseMatDescr_t, const double2 *, const int *, const int *, const double *, int *, int *, int *, hipsparseColorInfo_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseZcsrcolor");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipsparseStatus_t hipsparseZcsrcolor(hipsparseHandle_t a0, int a1, int a2, const hipsparseMatDescr_t a3, const double2 *a4, const int *a5, const int *a6, const double *a7, int *a8, int *a9, int *a10, hipsparseColorInfo_t a11) { HIPGEN_CALL(hipsparse, "hipsparseZcsrcolor", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseZcsrcolor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateSpVec
     #define HIPGEN_DEF_hipsparseCreateSpVec
-    static inline hipsparseStatus_t hipsparseCreateSpVec(hipsparseSpVecDescr_t *a0, int64_t a1, int64_t a2, void *a3, void *a4, hipsparseIndexType_t a5, hipsparseIndexBase_t a6, hipDataType a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t *, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateSpVec");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseCreateSpVec(hipsparseSpVecDescr_t *a0, int64_t a1, int64_t a2, void *a3, void *a4, hipsparseIndexType_t a5, hipsparseIndexBase_t a6, hipDataType a7) { HIPGEN_CALL(hipsparse, "hipsparseCreateSpVec", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateSpVec, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroySpVec
     #define HIPGEN_DEF_hipsparseDestroySpVec
-    static inline hipsparseStatus_t hipsparseDestroySpVec(hipsparseSpVecDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroySpVec");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroySpVec(hipsparseSpVecDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroySpVec", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroySpVec, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpVecGet
     #define HIPGEN_DEF_hipsparseSpVecGet
-    static inline hipsparseStatus_t hipsparseSpVecGet(const hipsparseSpVecDescr_t a0, int64_t *a1, int64_t *a2, void **a3, void **a4, hipsparseIndexType_t *a5, hipsparseIndexBase_t *a6, hipDataType *a7) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpVecGet");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hipsparseStatus_t hipsparseSpVecGet(const hipsparseSpVecDescr_t a0, int64_t *a1, int64_t *a2, void **a3, void **a4, hipsparseIndexType_t *a5, hipsparseIndexBase_t *a6, hipDataType *a7) { HIPGEN_CALL(hipsparse, "hipsparseSpVecGet", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpVecGet, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpVecGetIndexBase
     #define HIPGEN_DEF_hipsparseSpVecGetIndexBase
-    static inline hipsparseStatus_t hipsparseSpVecGetIndexBase(const hipsparseSpVecDescr_t a0, hipsparseIndexBase_t *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, hipsparseIndexBase_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpVecGetIndexBase");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpVecGetIndexBase(const hipsparseSpVecDescr_t a0, hipsparseIndexBase_t *a1) { HIPGEN_CALL(hipsparse, "hipsparseSpVecGetIndexBase", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpVecGetIndexBase, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpVecGetValues
     #define HIPGEN_DEF_hipsparseSpVecGetValues
-    static inline hipsparseStatus_t hipsparseSpVecGetValues(const hipsparseSpVecDescr_t a0, void **a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpVecDescr_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpVecGetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpVecGetValues(const hipsparseSpVecDescr_t a0, void **a1) { HIPGEN_CALL(hipsparse, "hipsparseSpVecGetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpVecGetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpVecSetValues
     #define HIPGEN_DEF_hipsparseSpVecSetValues
-    static inline hipsparseStatus_t hipsparseSpVecSetValues(hipsparseSpVecDescr_t a0, void *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpVecDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpVecSetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpVecSetValues(hipsparseSpVecDescr_t a0, void *a1) { HIPGEN_CALL(hipsparse, "hipsparseSpVecSetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpVecSetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCoo
     #define HIPGEN_DEF_hipsparseCreateCoo
-    static inline hipsparseStatus_t hipsparseCreateCoo(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCoo");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCoo(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) { HIPGEN_CALL(hipsparse, "hipsparseCreateCoo", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCoo, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCooAoS
     #define HIPGEN_DEF_hipsparseCreateCooAoS
-    static inline hipsparseStatus_t hipsparseCreateCooAoS(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, hipsparseIndexType_t a6, hipsparseIndexBase_t a7, hipDataType a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCooAoS");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCooAoS(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, hipsparseIndexType_t a6, hipsparseIndexBase_t a7, hipDataType a8) { HIPGEN_CALL(hipsparse, "hipsparseCreateCooAoS", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCooAoS, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsr
     #define HIPGEN_DEF_hipsparseCreateCsr
-    static inline hipsparseStatus_t hipsparseCreateCsr(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsr(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateCsc
     #define HIPGEN_DEF_hipsparseCreateCsc
-    static inline hipsparseStatus_t hipsparseCreateCsc(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, void *, void *, void *, hipsparseIndexType_t, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateCsc");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCreateCsc(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexType_t a8, hipsparseIndexBase_t a9, hipDataType a10) { HIPGEN_CALL(hipsparse, "hipsparseCreateCsc", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateCsc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateBlockedEll
     #define HIPGEN_DEF_hipsparseCreateBlockedEll
-    static inline hipsparseStatus_t hipsparseCreateBlockedEll(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t *, int64_t, int64_t, int64_t, int64_t, void *, void *, hipsparseIndexType_t, hipsparseIndexBase_t, hipDataType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateBlockedEll");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCreateBlockedEll(hipsparseSpMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, int64_t a4, void *a5, void *a6, hipsparseIndexType_t a7, hipsparseIndexBase_t a8, hipDataType a9) { HIPGEN_CALL(hipsparse, "hipsparseCreateBlockedEll", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateBlockedEll, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroySpMat
     #define HIPGEN_DEF_hipsparseDestroySpMat
-    static inline hipsparseStatus_t hipsparseDestroySpMat(hipsparseSpMatDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroySpMat");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroySpMat(hipsparseSpMatDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroySpMat", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroySpMat, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCooGet
     #define HIPGEN_DEF_hipsparseCooGet
-    static inline hipsparseStatus_t hipsparseCooGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCooGet");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseCooGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) { HIPGEN_CALL(hipsparse, "hipsparseCooGet", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCooGet, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCooAoSGet
     #define HIPGEN_DEF_hipsparseCooAoSGet
-    static inline hipsparseStatus_t hipsparseCooAoSGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, hipsparseIndexType_t *a6, hipsparseIndexBase_t *a7, hipDataType *a8) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCooAoSGet");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hipsparseStatus_t hipsparseCooAoSGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, hipsparseIndexType_t *a6, hipsparseIndexBase_t *a7, hipDataType *a8) { HIPGEN_CALL(hipsparse, "hipsparseCooAoSGet", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCooAoSGet, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCsrGet
     #define HIPGEN_DEF_hipsparseCsrGet
-    static inline hipsparseStatus_t hipsparseCsrGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexType_t *a8, hipsparseIndexBase_t *a9, hipDataType *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, void **, void **, void **, hipsparseIndexType_t *, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCsrGet");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseCsrGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexType_t *a8, hipsparseIndexBase_t *a9, hipDataType *a10) { HIPGEN_CALL(hipsparse, "hipsparseCsrGet", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCsrGet, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseBlockedEllGet
     #define HIPGEN_DEF_hipsparseBlockedEllGet
-    static inline hipsparseStatus_t hipsparseBlockedEllGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, int64_t *a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *, int64_t *, void **, void **, hipsparseIndexType_t *, hipsparseIndexBase_t *, hipDataType *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseBlockedEllGet");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseBlockedEllGet(const hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, int64_t *a4, void **a5, void **a6, hipsparseIndexType_t *a7, hipsparseIndexBase_t *a8, hipDataType *a9) { HIPGEN_CALL(hipsparse, "hipsparseBlockedEllGet", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseBlockedEllGet, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCsrSetPointers
     #define HIPGEN_DEF_hipsparseCsrSetPointers
-    static inline hipsparseStatus_t hipsparseCsrSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCsrSetPointers");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseCsrSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) { HIPGEN_CALL(hipsparse, "hipsparseCsrSetPointers", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCsrSetPointers, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCscSetPointers
     #define HIPGEN_DEF_hipsparseCscSetPointers
-    static inline hipsparseStatus_t hipsparseCscSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCscSetPointers");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseCscSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) { HIPGEN_CALL(hipsparse, "hipsparseCscSetPointers", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCscSetPointers, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCooSetPointers
     #define HIPGEN_DEF_hipsparseCooSetPointers
-    static inline hipsparseStatus_t hipsparseCooSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCooSetPointers");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseCooSetPointers(hipsparseSpMatDescr_t a0, void *a1, void *a2, void *a3) { HIPGEN_CALL(hipsparse, "hipsparseCooSetPointers", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCooSetPointers, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatGetSize
     #define HIPGEN_DEF_hipsparseSpMatGetSize
-    static inline hipsparseStatus_t hipsparseSpMatGetSize(hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int64_t *, int64_t *, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatGetSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatGetSize(hipsparseSpMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3) { HIPGEN_CALL(hipsparse, "hipsparseSpMatGetSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatGetSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatGetFormat
     #define HIPGEN_DEF_hipsparseSpMatGetFormat
-    static inline hipsparseStatus_t hipsparseSpMatGetFormat(const hipsparseSpMatDescr_t a0, hipsparseFormat_t *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, hipsparseFormat_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatGetFormat");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatGetFormat(const hipsparseSpMatDescr_t a0, hipsparseFormat_t *a1) { HIPGEN_CALL(hipsparse, "hipsparseSpMatGetFormat", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatGetFormat, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatGetIndexBase
     #define HIPGEN_DEF_hipsparseSpMatGetIndexBase
-    static inline hipsparseStatus_t hipsparseSpMatGetIndexBase(const hipsparseSpMatDescr_t a0, hipsparseIndexBase_t *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseSpMatDescr_t, hipsparseIndexBase_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatGetIndexBase");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatGetIndexBase(const hipsparseSpMatDescr_t a0, hipsparseIndexBase_t *a1) { HIPGEN_CALL(hipsparse, "hipsparseSpMatGetIndexBase", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatGetIndexBase, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatGetValues
     #define HIPGEN_DEF_hipsparseSpMatGetValues
-    static inline hipsparseStatus_t hipsparseSpMatGetValues(hipsparseSpMatDescr_t a0, void **a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatGetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatGetValues(hipsparseSpMatDescr_t a0, void **a1) { HIPGEN_CALL(hipsparse, "hipsparseSpMatGetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatGetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatSetValues
     #define HIPGEN_DEF_hipsparseSpMatSetValues
-    static inline hipsparseStatus_t hipsparseSpMatSetValues(hipsparseSpMatDescr_t a0, void *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatSetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatSetValues(hipsparseSpMatDescr_t a0, void *a1) { HIPGEN_CALL(hipsparse, "hipsparseSpMatSetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatSetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatGetStridedBatch
     #define HIPGEN_DEF_hipsparseSpMatGetStridedBatch
-    static inline hipsparseStatus_t hipsparseSpMatGetStridedBatch(hipsparseSpMatDescr_t a0, int *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatGetStridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatGetStridedBatch(hipsparseSpMatDescr_t a0, int *a1) { HIPGEN_CALL(hipsparse, "hipsparseSpMatGetStridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatGetStridedBatch, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatSetStridedBatch
     #define HIPGEN_DEF_hipsparseSpMatSetStridedBatch
-    static inline hipsparseStatus_t hipsparseSpMatSetStridedBatch(hipsparseSpMatDescr_t a0, int a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatSetStridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatSetStridedBatch(hipsparseSpMatDescr_t a0, int a1) { HIPGEN_CALL(hipsparse, "hipsparseSpMatSetStridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatSetStridedBatch, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCooSetStridedBatch
     #define HIPGEN_DEF_hipsparseCooSetStridedBatch
-    static inline hipsparseStatus_t hipsparseCooSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCooSetStridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseCooSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2) { HIPGEN_CALL(hipsparse, "hipsparseCooSetStridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCooSetStridedBatch, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCsrSetStridedBatch
     #define HIPGEN_DEF_hipsparseCsrSetStridedBatch
-    static inline hipsparseStatus_t hipsparseCsrSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2, int64_t a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, int, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCsrSetStridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseCsrSetStridedBatch(hipsparseSpMatDescr_t a0, int a1, int64_t a2, int64_t a3) { HIPGEN_CALL(hipsparse, "hipsparseCsrSetStridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCsrSetStridedBatch, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatGetAttribute
     #define HIPGEN_DEF_hipsparseSpMatGetAttribute
-    static inline hipsparseStatus_t hipsparseSpMatGetAttribute(hipsparseSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, void *a2, size_t a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, hipsparseSpMatAttribute_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatGetAttribute");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatGetAttribute(hipsparseSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, void *a2, size_t a3) { HIPGEN_CALL(hipsparse, "hipsparseSpMatGetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatGetAttribute, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMatSetAttribute
     #define HIPGEN_DEF_hipsparseSpMatSetAttribute
-    static inline hipsparseStatus_t hipsparseSpMatSetAttribute(hipsparseSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, const void *a2, size_t a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpMatDescr_t, hipsparseSpMatAttribute_t, const void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMatSetAttribute");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseSpMatSetAttribute(hipsparseSpMatDescr_t a0, hipsparseSpMatAttribute_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipsparse, "hipsparseSpMatSetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMatSetAttribute, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateDnVec
     #define HIPGEN_DEF_hipsparseCreateDnVec
-    static inline hipsparseStatus_t hipsparseCreateDnVec(hipsparseDnVecDescr_t *a0, int64_t a1, void *a2, hipDataType a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t *, int64_t, void *, hipDataType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateDnVec");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseCreateDnVec(hipsparseDnVecDescr_t *a0, int64_t a1, void *a2, hipDataType a3) { HIPGEN_CALL(hipsparse, "hipsparseCreateDnVec", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateDnVec, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyDnVec
     #define HIPGEN_DEF_hipsparseDestroyDnVec
-    static inline hipsparseStatus_t hipsparseDestroyDnVec(hipsparseDnVecDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyDnVec");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyDnVec(hipsparseDnVecDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyDnVec", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyDnVec, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnVecGet
     #define HIPGEN_DEF_hipsparseDnVecGet
-    static inline hipsparseStatus_t hipsparseDnVecGet(const hipsparseDnVecDescr_t a0, int64_t *a1, void **a2, hipDataType *a3) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnVecDescr_t, int64_t *, void **, hipDataType *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnVecGet");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipsparseStatus_t hipsparseDnVecGet(const hipsparseDnVecDescr_t a0, int64_t *a1, void **a2, hipDataType *a3) { HIPGEN_CALL(hipsparse, "hipsparseDnVecGet", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnVecGet, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnVecGetValues
     #define HIPGEN_DEF_hipsparseDnVecGetValues
-    static inline hipsparseStatus_t hipsparseDnVecGetValues(const hipsparseDnVecDescr_t a0, void **a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnVecDescr_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnVecGetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseDnVecGetValues(const hipsparseDnVecDescr_t a0, void **a1) { HIPGEN_CALL(hipsparse, "hipsparseDnVecGetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnVecGetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnVecSetValues
     #define HIPGEN_DEF_hipsparseDnVecSetValues
-    static inline hipsparseStatus_t hipsparseDnVecSetValues(hipsparseDnVecDescr_t a0, void *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnVecDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnVecSetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseDnVecSetValues(hipsparseDnVecDescr_t a0, void *a1) { HIPGEN_CALL(hipsparse, "hipsparseDnVecSetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnVecSetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseCreateDnMat
     #define HIPGEN_DEF_hipsparseCreateDnMat
-    static inline hipsparseStatus_t hipsparseCreateDnMat(hipsparseDnMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, hipDataType a5, hipsparseOrder_t a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t *, int64_t, int64_t, int64_t, void *, hipDataType, hipsparseOrder_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseCreateDnMat");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseCreateDnMat(hipsparseDnMatDescr_t *a0, int64_t a1, int64_t a2, int64_t a3, void *a4, hipDataType a5, hipsparseOrder_t a6) { HIPGEN_CALL(hipsparse, "hipsparseCreateDnMat", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseCreateDnMat, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDestroyDnMat
     #define HIPGEN_DEF_hipsparseDestroyDnMat
-    static inline hipsparseStatus_t hipsparseDestroyDnMat(hipsparseDnMatDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDestroyDnMat");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseDestroyDnMat(hipsparseDnMatDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseDestroyDnMat", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDestroyDnMat, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnMatGet
     #define HIPGEN_DEF_hipsparseDnMatGet
-    static inline hipsparseStatus_t hipsparseDnMatGet(const hipsparseDnMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, hipDataType *a5, hipsparseOrder_t *a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnMatDescr_t, int64_t *, int64_t *, int64_t *, void **, hipDataType *, hipsparseOrder_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnMatGet");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseDnMatGet(const hipsparseDnMatDescr_t a0, int64_t *a1, int64_t *a2, int64_t *a3, void **a4, hipDataType *a5, hipsparseOrder_t *a6) { HIPGEN_CALL(hipsparse, "hipsparseDnMatGet", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnMatGet, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnMatGetValues
     #define HIPGEN_DEF_hipsparseDnMatGetValues
-    static inline hipsparseStatus_t hipsparseDnMatGetValues(const hipsparseDnMatDescr_t a0, void **a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(const hipsparseDnMatDescr_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnMatGetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseDnMatGetValues(const hipsparseDnMatDescr_t a0, void **a1) { HIPGEN_CALL(hipsparse, "hipsparseDnMatGetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnMatGetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnMatSetValues
     #define HIPGEN_DEF_hipsparseDnMatSetValues
-    static inline hipsparseStatus_t hipsparseDnMatSetValues(hipsparseDnMatDescr_t a0, void *a1) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnMatSetValues");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipsparseStatus_t hipsparseDnMatSetValues(hipsparseDnMatDescr_t a0, void *a1) { HIPGEN_CALL(hipsparse, "hipsparseDnMatSetValues", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnMatSetValues, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnMatGetStridedBatch
     #define HIPGEN_DEF_hipsparseDnMatGetStridedBatch
-    static inline hipsparseStatus_t hipsparseDnMatGetStridedBatch(hipsparseDnMatDescr_t a0, int *a1, int64_t *a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, int *, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnMatGetStridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseDnMatGetStridedBatch(hipsparseDnMatDescr_t a0, int *a1, int64_t *a2) { HIPGEN_CALL(hipsparse, "hipsparseDnMatGetStridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnMatGetStridedBatch, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDnMatSetStridedBatch
     #define HIPGEN_DEF_hipsparseDnMatSetStridedBatch
-    static inline hipsparseStatus_t hipsparseDnMatSetStridedBatch(hipsparseDnMatDescr_t a0, int a1, int64_t a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseDnMatDescr_t, int, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDnMatSetStridedBatch");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseDnMatSetStridedBatch(hipsparseDnMatDescr_t a0, int a1, int64_t a2) { HIPGEN_CALL(hipsparse, "hipsparseDnMatSetStridedBatch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDnMatSetStridedBatch, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseAxpby
     #define HIPGEN_DEF_hipsparseAxpby
-    static inline hipsparseStatus_t hipsparseAxpby(hipsparseHandle_t a0, const void *a1, hipsparseSpVecDescr_t a2, const void *a3, hipsparseDnVecDescr_t a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const void *, hipsparseSpVecDescr_t, const void *, hipsparseDnVecDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseAxpby");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseAxpby(hipsparseHandle_t a0, const void *a1, hipsparseSpVecDescr_t a2, const void *a3, hipsparseDnVecDescr_t a4) { HIPGEN_CALL(hipsparse, "hipsparseAxpby", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseAxpby, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseGather
     #define HIPGEN_DEF_hipsparseGather
-    static inline hipsparseStatus_t hipsparseGather(hipsparseHandle_t a0, hipsparseDnVecDescr_t a1, hipsparseSpVecDescr_t a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnVecDescr_t, hipsparseSpVecDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseGather");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseGather(hipsparseHandle_t a0, hipsparseDnVecDescr_t a1, hipsparseSpVecDescr_t a2) { HIPGEN_CALL(hipsparse, "hipsparseGather", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseGather, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseScatter
     #define HIPGEN_DEF_hipsparseScatter
-    static inline hipsparseStatus_t hipsparseScatter(hipsparseHandle_t a0, hipsparseSpVecDescr_t a1, hipsparseDnVecDescr_t a2) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseScatter");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipsparseStatus_t hipsparseScatter(hipsparseHandle_t a0, hipsparseSpVecDescr_t a1, hipsparseDnVecDescr_t a2) { HIPGEN_CALL(hipsparse, "hipsparseScatter", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseScatter, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseRot
     #define HIPGEN_DEF_hipsparseRot
-    static inline hipsparseStatus_t hipsparseRot(hipsparseHandle_t a0, const void *a1, const void *a2, hipsparseSpVecDescr_t a3, hipsparseDnVecDescr_t a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, const void *, const void *, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseRot");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseRot(hipsparseHandle_t a0, const void *a1, const void *a2, hipsparseSpVecDescr_t a3, hipsparseDnVecDescr_t a4) { HIPGEN_CALL(hipsparse, "hipsparseRot", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseRot, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSparseToDense_bufferSize
     #define HIPGEN_DEF_hipsparseSparseToDense_bufferSize
-    static inline hipsparseStatus_t hipsparseSparseToDense_bufferSize(hipsparseHandle_t a0, hipsparseSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, size_t *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseSpMatDescr_t, hipsparseDnMatDescr_t, hipsparseSparseToDenseAlg_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSparseToDense_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseSparseToDense_bufferSize(hipsparseHandle_t a0, hipsparseSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, size_t *a4) { HIPGEN_CALL(hipsparse, "hipsparseSparseToDense_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSparseToDense_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSparseToDense
     #define HIPGEN_DEF_hipsparseSparseToDense
-    static inline hipsparseStatus_t hipsparseSparseToDense(hipsparseHandle_t a0, hipsparseSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, void *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseSpMatDescr_t, hipsparseDnMatDescr_t, hipsparseSparseToDenseAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSparseToDense");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseSparseToDense(hipsparseHandle_t a0, hipsparseSpMatDescr_t a1, hipsparseDnMatDescr_t a2, hipsparseSparseToDenseAlg_t a3, void *a4) { HIPGEN_CALL(hipsparse, "hipsparseSparseToDense", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSparseToDense, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDenseToSparse_bufferSize
     #define HIPGEN_DEF_hipsparseDenseToSparse_bufferSize
-    static inline hipsparseStatus_t hipsparseDenseToSparse_bufferSize(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, size_t *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDenseToSparse_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseDenseToSparse_bufferSize(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, size_t *a4) { HIPGEN_CALL(hipsparse, "hipsparseDenseToSparse_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDenseToSparse_bufferSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDenseToSparse_analysis
     #define HIPGEN_DEF_hipsparseDenseToSparse_analysis
-    static inline hipsparseStatus_t hipsparseDenseToSparse_analysis(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDenseToSparse_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseDenseToSparse_analysis(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) { HIPGEN_CALL(hipsparse, "hipsparseDenseToSparse_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDenseToSparse_analysis, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseDenseToSparse_convert
     #define HIPGEN_DEF_hipsparseDenseToSparse_convert
-    static inline hipsparseStatus_t hipsparseDenseToSparse_convert(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseDnMatDescr_t, hipsparseSpMatDescr_t, hipsparseDenseToSparseAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseDenseToSparse_convert");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipsparseStatus_t hipsparseDenseToSparse_convert(hipsparseHandle_t a0, hipsparseDnMatDescr_t a1, hipsparseSpMatDescr_t a2, hipsparseDenseToSparseAlg_t a3, void *a4) { HIPGEN_CALL(hipsparse, "hipsparseDenseToSparse_convert", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseDenseToSparse_convert, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpVV_bufferSize
     #define HIPGEN_DEF_hipsparseSpVV_bufferSize
-    static inline hipsparseStatus_t hipsparseSpVV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseSpVecDescr_t a2, hipsparseDnVecDescr_t a3, void *a4, hipDataType a5, size_t *a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t, void *, hipDataType, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpVV_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseSpVV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseSpVecDescr_t a2, hipsparseDnVecDescr_t a3, void *a4, hipDataType a5, size_t *a6) { HIPGEN_CALL(hipsparse, "hipsparseSpVV_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpVV_bufferSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpVV
     #define HIPGEN_DEF_hipsparseSpVV
-    static inline hipsparseStatus_t hipsparseSpVV(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseSpVecDescr_t a2, hipsparseDnVecDescr_t a3, void *a4, hipDataType a5, void *a6) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseSpVecDescr_t, hipsparseDnVecDescr_t, void *, hipDataType, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpVV");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hipsparseStatus_t hipsparseSpVV(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseSpVecDescr_t a2, hipsparseDnVecDescr_t a3, void *a4, hipDataType a5, void *a6) { HIPGEN_CALL(hipsparse, "hipsparseSpVV", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpVV, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMV_bufferSize
     #define HIPGEN_DEF_hipsparseSpMV_bufferSize
-    static inline hipsparseStatus_t hipsparseSpMV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMV_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpMV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpMV_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMV_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMV_preprocess
     #define HIPGEN_DEF_hipsparseSpMV_preprocess
-    static inline hipsparseStatus_t hipsparseSpMV_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMV_preprocess");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpMV_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpMV_preprocess", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMV_preprocess, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMV
     #define HIPGEN_DEF_hipsparseSpMV
-    static inline hipsparseStatus_t hipsparseSpMV(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const void *, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpMVAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMV");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpMV(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const void *a5, const hipsparseDnVecDescr_t a6, hipDataType a7, hipsparseSpMVAlg_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpMV", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMV, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMM_bufferSize
     #define HIPGEN_DEF_hipsparseSpMM_bufferSize
-    static inline hipsparseStatus_t hipsparseSpMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMM_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpMM_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMM_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMM_preprocess
     #define HIPGEN_DEF_hipsparseSpMM_preprocess
-    static inline hipsparseStatus_t hipsparseSpMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMM_preprocess");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpMM_preprocess", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMM_preprocess, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpMM
     #define HIPGEN_DEF_hipsparseSpMM
-    static inline hipsparseStatus_t hipsparseSpMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpMM");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, const hipsparseDnMatDescr_t a7, hipDataType a8, hipsparseSpMMAlg_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpMM", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpMM, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMM_createDescr
     #define HIPGEN_DEF_hipsparseSpGEMM_createDescr
-    static inline hipsparseStatus_t hipsparseSpGEMM_createDescr(hipsparseSpGEMMDescr_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpGEMMDescr_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMM_createDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMM_createDescr(hipsparseSpGEMMDescr_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMM_createDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMM_createDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMM_destroyDescr
     #define HIPGEN_DEF_hipsparseSpGEMM_destroyDescr
-    static inline hipsparseStatus_t hipsparseSpGEMM_destroyDescr(hipsparseSpGEMMDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpGEMMDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMM_destroyDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMM_destroyDescr(hipsparseSpGEMMDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMM_destroyDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMM_destroyDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMM_workEstimation
     #define HIPGEN_DEF_hipsparseSpGEMM_workEstimation
-    static inline hipsparseStatus_t hipsparseSpGEMM_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMM_workEstimation");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMM_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMM_workEstimation", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMM_workEstimation, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMM_compute
     #define HIPGEN_DEF_hipsparseSpGEMM_compute
-    static inline hipsparseStatus_t hipsparseSpGEMM_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMM_compute");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMM_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10, size_t *a11, void *a12) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMM_compute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMM_compute, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMM_copy
     #define HIPGEN_DEF_hipsparseSpGEMM_copy
-    static inline hipsparseStatus_t hipsparseSpGEMM_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMM_copy");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMM_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMM_copy", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMM_copy, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_workEstimation
     #define HIPGEN_DEF_hipsparseSpGEMMreuse_workEstimation
-    static inline hipsparseStatus_t hipsparseSpGEMMreuse_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMMreuse_workEstimation");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMMreuse_workEstimation(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMMreuse_workEstimation", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMMreuse_workEstimation, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_nnz
     #define HIPGEN_DEF_hipsparseSpGEMMreuse_nnz
-    static inline hipsparseStatus_t hipsparseSpGEMMreuse_nnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9, size_t *a10, void *a11, size_t *a12, void *a13) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *, size_t *, void *, size_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMMreuse_nnz");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMMreuse_nnz(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9, size_t *a10, void *a11, size_t *a12, void *a13) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMMreuse_nnz", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMMreuse_nnz, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_compute
     #define HIPGEN_DEF_hipsparseSpGEMMreuse_compute
-    static inline hipsparseStatus_t hipsparseSpGEMMreuse_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMMreuse_compute");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMMreuse_compute(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSpGEMMAlg_t a9, hipsparseSpGEMMDescr_t a10) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMMreuse_compute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMMreuse_compute, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpGEMMreuse_copy
     #define HIPGEN_DEF_hipsparseSpGEMMreuse_copy
-    static inline hipsparseStatus_t hipsparseSpGEMMreuse_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpMatDescr_t, hipsparseSpGEMMAlg_t, hipsparseSpGEMMDescr_t, size_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpGEMMreuse_copy");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpGEMMreuse_copy(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, hipsparseSpMatDescr_t a3, hipsparseSpMatDescr_t a4, hipsparseSpMatDescr_t a5, hipsparseSpGEMMAlg_t a6, hipsparseSpGEMMDescr_t a7, size_t *a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpGEMMreuse_copy", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpGEMMreuse_copy, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSDDMM_bufferSize
     #define HIPGEN_DEF_hipsparseSDDMM_bufferSize
-    static inline hipsparseStatus_t hipsparseSDDMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSDDMM_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSDDMM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseSDDMM_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSDDMM_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSDDMM_preprocess
     #define HIPGEN_DEF_hipsparseSDDMM_preprocess
-    static inline hipsparseStatus_t hipsparseSDDMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSDDMM_preprocess");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSDDMM_preprocess(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSDDMM_preprocess", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSDDMM_preprocess, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSDDMM
     #define HIPGEN_DEF_hipsparseSDDMM
-    static inline hipsparseStatus_t hipsparseSDDMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, const void *, hipsparseSpMatDescr_t, hipDataType, hipsparseSDDMMAlg_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSDDMM");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSDDMM(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseDnMatDescr_t a4, const hipsparseDnMatDescr_t a5, const void *a6, hipsparseSpMatDescr_t a7, hipDataType a8, hipsparseSDDMMAlg_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSDDMM", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSDDMM, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSV_createDescr
     #define HIPGEN_DEF_hipsparseSpSV_createDescr
-    static inline hipsparseStatus_t hipsparseSpSV_createDescr(hipsparseSpSVDescr_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSVDescr_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSV_createDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseSpSV_createDescr(hipsparseSpSVDescr_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseSpSV_createDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSV_createDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSV_destroyDescr
     #define HIPGEN_DEF_hipsparseSpSV_destroyDescr
-    static inline hipsparseStatus_t hipsparseSpSV_destroyDescr(hipsparseSpSVDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSVDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSV_destroyDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseSpSV_destroyDescr(hipsparseSpSVDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseSpSV_destroyDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSV_destroyDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSV_bufferSize
     #define HIPGEN_DEF_hipsparseSpSV_bufferSize
-    static inline hipsparseStatus_t hipsparseSpSV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, size_t *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSV_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpSV_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, size_t *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpSV_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSV_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSV_analysis
     #define HIPGEN_DEF_hipsparseSpSV_analysis
-    static inline hipsparseStatus_t hipsparseSpSV_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSV_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpSV_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpSV_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSV_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSV_solve
     #define HIPGEN_DEF_hipsparseSpSV_solve
-    static inline hipsparseStatus_t hipsparseSpSV_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, void *a9) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnVecDescr_t, const hipsparseDnVecDescr_t, hipDataType, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSV_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hipsparseStatus_t hipsparseSpSV_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, const void *a2, const hipsparseSpMatDescr_t a3, const hipsparseDnVecDescr_t a4, const hipsparseDnVecDescr_t a5, hipDataType a6, hipsparseSpSVAlg_t a7, hipsparseSpSVDescr_t a8, void *a9) { HIPGEN_CALL(hipsparse, "hipsparseSpSV_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSV_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSM_createDescr
     #define HIPGEN_DEF_hipsparseSpSM_createDescr
-    static inline hipsparseStatus_t hipsparseSpSM_createDescr(hipsparseSpSMDescr_t *a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSMDescr_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSM_createDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseSpSM_createDescr(hipsparseSpSMDescr_t *a0) { HIPGEN_CALL(hipsparse, "hipsparseSpSM_createDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSM_createDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSM_destroyDescr
     #define HIPGEN_DEF_hipsparseSpSM_destroyDescr
-    static inline hipsparseStatus_t hipsparseSpSM_destroyDescr(hipsparseSpSMDescr_t a0) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseSpSMDescr_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSM_destroyDescr");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipsparseStatus_t hipsparseSpSM_destroyDescr(hipsparseSpSMDescr_t a0) { HIPGEN_CALL(hipsparse, "hipsparseSpSM_destroyDescr", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSM_destroyDescr, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSM_bufferSize
     #define HIPGEN_DEF_hipsparseSpSM_bufferSize
-    static inline hipsparseStatus_t hipsparseSpSM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, size_t *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSM_bufferSize");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpSM_bufferSize(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, size_t *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpSM_bufferSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSM_bufferSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSM_analysis
     #define HIPGEN_DEF_hipsparseSpSM_analysis
-    static inline hipsparseStatus_t hipsparseSpSM_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSM_analysis");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpSM_analysis(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpSM_analysis", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSM_analysis, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseSpSM_solve
     #define HIPGEN_DEF_hipsparseSpSM_solve
-    static inline hipsparseStatus_t hipsparseSpSM_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) {
-      typedef hipsparseStatus_t (*hipgen_fn)(hipsparseHandle_t, hipsparseOperation_t, hipsparseOperation_t, const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipsparse("hipsparseSpSM_solve");
-        if (!g) return HIPSPARSE_STATUS_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipsparseStatus_t hipsparseSpSM_solve(hipsparseHandle_t a0, hipsparseOperation_t a1, hipsparseOperation_t a2, const void *a3, const hipsparseSpMatDescr_t a4, const hipsparseDnMatDescr_t a5, const hipsparseDnMatDescr_t a6, hipDataType a7, hipsparseSpSMAlg_t a8, hipsparseSpSMDescr_t a9, void *a10) { HIPGEN_CALL(hipsparse, "hipsparseSpSM_solve", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseSpSM_solve, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #endif
     """

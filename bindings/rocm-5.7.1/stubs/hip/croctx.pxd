@@ -35,6 +35,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_roctx(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -50,101 +70,31 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_roctx_version_major
     #define HIPGEN_DEF_roctx_version_major
-    static inline uint32_t roctx_version_major(void) {
-      typedef uint32_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_roctx("roctx_version_major");
-        if (!g) return (uint32_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline uint32_t roctx_version_major(void) { HIPGEN_CALL(roctx, "roctx_version_major", (uint32_t)0, roctx_version_major) }
     #endif
     #ifndef HIPGEN_DEF_roctx_version_minor
     #define HIPGEN_DEF_roctx_version_minor
-    static inline uint32_t roctx_version_minor(void) {
-      typedef uint32_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_roctx("roctx_version_minor");
-        if (!g) return (uint32_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline uint32_t roctx_version_minor(void) { HIPGEN_CALL(roctx, "roctx_version_minor", (uint32_t)0, roctx_version_minor) }
     #endif
     #ifndef HIPGEN_DEF_roctxMarkA
     #define HIPGEN_DEF_roctxMarkA
-    static inline void roctxMarkA(const char *a0) {
-      typedef void (*hipgen_fn)(const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_roctx("roctxMarkA");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0);
-    }
+    static inline void roctxMarkA(const char *a0) { HIPGEN_CALL_VOID(roctx, "roctxMarkA", roctxMarkA, a0) }
     #endif
     #ifndef HIPGEN_DEF_roctxRangePushA
     #define HIPGEN_DEF_roctxRangePushA
-    static inline int32_t roctxRangePushA(const char *a0) {
-      typedef int32_t (*hipgen_fn)(const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_roctx("roctxRangePushA");
-        if (!g) return (int32_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline int32_t roctxRangePushA(const char *a0) { HIPGEN_CALL(roctx, "roctxRangePushA", (int32_t)0, roctxRangePushA, a0) }
     #endif
     #ifndef HIPGEN_DEF_roctxRangePop
     #define HIPGEN_DEF_roctxRangePop
-    static inline int32_t roctxRangePop(void) {
-      typedef int32_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_roctx("roctxRangePop");
-        if (!g) return (int32_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline int32_t roctxRangePop(void) { HIPGEN_CALL(roctx, "roctxRangePop", (int32_t)0, roctxRangePop) }
     #endif
     #ifndef HIPGEN_DEF_roctxRangeStartA
     #define HIPGEN_DEF_roctxRangeStartA
-    static inline uint64_t roctxRangeStartA(const char *a0) {
-      typedef uint64_t (*hipgen_fn)(const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_roctx("roctxRangeStartA");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline uint64_t roctxRangeStartA(const char *a0) { HIPGEN_CALL(roctx, "roctxRangeStartA", (uint64_t)0, roctxRangeStartA, a0) }
     #endif
     #ifndef HIPGEN_DEF_roctxRangeStop
     #define HIPGEN_DEF_roctxRangeStop
-    static inline void roctxRangeStop(uint64_t a0) {
-      typedef void (*hipgen_fn)(uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_roctx("roctxRangeStop");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0);
-    }
+    static inline void roctxRangeStop(uint64_t a0) { HIPGEN_CALL_VOID(roctx, "roctxRangeStop", roctxRangeStop, a0) }
     #endif
     #endif
     """

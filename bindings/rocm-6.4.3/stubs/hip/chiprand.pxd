@@ -36,6 +36,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hiprand(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -191,423 +211,123 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hiprandCreateGenerator
     #define HIPGEN_DEF_hiprandCreateGenerator
-    static inline hiprandStatus hiprandCreateGenerator(hiprandGenerator_t *a0, hiprandRngType_t a1) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t *, hiprandRngType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandCreateGenerator");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandCreateGenerator(hiprandGenerator_t *a0, hiprandRngType_t a1) { HIPGEN_CALL(hiprand, "hiprandCreateGenerator", (hiprandStatus)0, hiprandCreateGenerator, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandCreateGeneratorHost
     #define HIPGEN_DEF_hiprandCreateGeneratorHost
-    static inline hiprandStatus hiprandCreateGeneratorHost(hiprandGenerator_t *a0, hiprandRngType_t a1) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t *, hiprandRngType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandCreateGeneratorHost");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandCreateGeneratorHost(hiprandGenerator_t *a0, hiprandRngType_t a1) { HIPGEN_CALL(hiprand, "hiprandCreateGeneratorHost", (hiprandStatus)0, hiprandCreateGeneratorHost, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandDestroyGenerator
     #define HIPGEN_DEF_hiprandDestroyGenerator
-    static inline hiprandStatus hiprandDestroyGenerator(hiprandGenerator_t a0) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandDestroyGenerator");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprandStatus hiprandDestroyGenerator(hiprandGenerator_t a0) { HIPGEN_CALL(hiprand, "hiprandDestroyGenerator", (hiprandStatus)0, hiprandDestroyGenerator, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerate
     #define HIPGEN_DEF_hiprandGenerate
-    static inline hiprandStatus hiprandGenerate(hiprandGenerator_t a0, unsigned int *a1, size_t a2) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned int *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerate");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprandStatus hiprandGenerate(hiprandGenerator_t a0, unsigned int *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerate", (hiprandStatus)0, hiprandGenerate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateChar
     #define HIPGEN_DEF_hiprandGenerateChar
-    static inline hiprandStatus hiprandGenerateChar(hiprandGenerator_t a0, unsigned char *a1, size_t a2) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned char *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateChar");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprandStatus hiprandGenerateChar(hiprandGenerator_t a0, unsigned char *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateChar", (hiprandStatus)0, hiprandGenerateChar, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateShort
     #define HIPGEN_DEF_hiprandGenerateShort
-    static inline hiprandStatus hiprandGenerateShort(hiprandGenerator_t a0, unsigned short *a1, size_t a2) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned short *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateShort");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprandStatus hiprandGenerateShort(hiprandGenerator_t a0, unsigned short *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateShort", (hiprandStatus)0, hiprandGenerateShort, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLongLong
     #define HIPGEN_DEF_hiprandGenerateLongLong
-    static inline hiprandStatus hiprandGenerateLongLong(hiprandGenerator_t a0, unsigned long long *a1, size_t a2) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned long long *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateLongLong");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprandStatus hiprandGenerateLongLong(hiprandGenerator_t a0, unsigned long long *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateLongLong", (hiprandStatus)0, hiprandGenerateLongLong, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateUniform
     #define HIPGEN_DEF_hiprandGenerateUniform
-    static inline hiprandStatus hiprandGenerateUniform(hiprandGenerator_t a0, float *a1, size_t a2) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, float *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateUniform");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprandStatus hiprandGenerateUniform(hiprandGenerator_t a0, float *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniform", (hiprandStatus)0, hiprandGenerateUniform, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateUniformDouble
     #define HIPGEN_DEF_hiprandGenerateUniformDouble
-    static inline hiprandStatus hiprandGenerateUniformDouble(hiprandGenerator_t a0, double *a1, size_t a2) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, double *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateUniformDouble");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprandStatus hiprandGenerateUniformDouble(hiprandGenerator_t a0, double *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniformDouble", (hiprandStatus)0, hiprandGenerateUniformDouble, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateUniformHalf
     #define HIPGEN_DEF_hiprandGenerateUniformHalf
-    static inline hiprandStatus hiprandGenerateUniformHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, uint16_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateUniformHalf");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprandStatus hiprandGenerateUniformHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniformHalf", (hiprandStatus)0, hiprandGenerateUniformHalf, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateNormal
     #define HIPGEN_DEF_hiprandGenerateNormal
-    static inline hiprandStatus hiprandGenerateNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, float *, size_t, float, float);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateNormal");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hiprandStatus hiprandGenerateNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormal", (hiprandStatus)0, hiprandGenerateNormal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateNormalDouble
     #define HIPGEN_DEF_hiprandGenerateNormalDouble
-    static inline hiprandStatus hiprandGenerateNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, double *, size_t, double, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateNormalDouble");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hiprandStatus hiprandGenerateNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormalDouble", (hiprandStatus)0, hiprandGenerateNormalDouble, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateNormalHalf
     #define HIPGEN_DEF_hiprandGenerateNormalHalf
-    static inline hiprandStatus hiprandGenerateNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, uint16_t *, size_t, uint16_t, uint16_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateNormalHalf");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hiprandStatus hiprandGenerateNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormalHalf", (hiprandStatus)0, hiprandGenerateNormalHalf, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLogNormal
     #define HIPGEN_DEF_hiprandGenerateLogNormal
-    static inline hiprandStatus hiprandGenerateLogNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, float *, size_t, float, float);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateLogNormal");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hiprandStatus hiprandGenerateLogNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormal", (hiprandStatus)0, hiprandGenerateLogNormal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLogNormalDouble
     #define HIPGEN_DEF_hiprandGenerateLogNormalDouble
-    static inline hiprandStatus hiprandGenerateLogNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, double *, size_t, double, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateLogNormalDouble");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hiprandStatus hiprandGenerateLogNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormalDouble", (hiprandStatus)0, hiprandGenerateLogNormalDouble, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLogNormalHalf
     #define HIPGEN_DEF_hiprandGenerateLogNormalHalf
-    static inline hiprandStatus hiprandGenerateLogNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, uint16_t *, size_t, uint16_t, uint16_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateLogNormalHalf");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hiprandStatus hiprandGenerateLogNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormalHalf", (hiprandStatus)0, hiprandGenerateLogNormalHalf, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGeneratePoisson
     #define HIPGEN_DEF_hiprandGeneratePoisson
-    static inline hiprandStatus hiprandGeneratePoisson(hiprandGenerator_t a0, unsigned int *a1, size_t a2, double a3) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned int *, size_t, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGeneratePoisson");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hiprandStatus hiprandGeneratePoisson(hiprandGenerator_t a0, unsigned int *a1, size_t a2, double a3) { HIPGEN_CALL(hiprand, "hiprandGeneratePoisson", (hiprandStatus)0, hiprandGeneratePoisson, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateSeeds
     #define HIPGEN_DEF_hiprandGenerateSeeds
-    static inline hiprandStatus hiprandGenerateSeeds(hiprandGenerator_t a0) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGenerateSeeds");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprandStatus hiprandGenerateSeeds(hiprandGenerator_t a0) { HIPGEN_CALL(hiprand, "hiprandGenerateSeeds", (hiprandStatus)0, hiprandGenerateSeeds, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetStream
     #define HIPGEN_DEF_hiprandSetStream
-    static inline hiprandStatus hiprandSetStream(hiprandGenerator_t a0, hipStream_t a1) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandSetStream");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandSetStream(hiprandGenerator_t a0, hipStream_t a1) { HIPGEN_CALL(hiprand, "hiprandSetStream", (hiprandStatus)0, hiprandSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetPseudoRandomGeneratorSeed
     #define HIPGEN_DEF_hiprandSetPseudoRandomGeneratorSeed
-    static inline hiprandStatus hiprandSetPseudoRandomGeneratorSeed(hiprandGenerator_t a0, unsigned long long a1) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned long long);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandSetPseudoRandomGeneratorSeed");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandSetPseudoRandomGeneratorSeed(hiprandGenerator_t a0, unsigned long long a1) { HIPGEN_CALL(hiprand, "hiprandSetPseudoRandomGeneratorSeed", (hiprandStatus)0, hiprandSetPseudoRandomGeneratorSeed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetGeneratorOffset
     #define HIPGEN_DEF_hiprandSetGeneratorOffset
-    static inline hiprandStatus hiprandSetGeneratorOffset(hiprandGenerator_t a0, unsigned long long a1) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned long long);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandSetGeneratorOffset");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandSetGeneratorOffset(hiprandGenerator_t a0, unsigned long long a1) { HIPGEN_CALL(hiprand, "hiprandSetGeneratorOffset", (hiprandStatus)0, hiprandSetGeneratorOffset, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetGeneratorOrdering
     #define HIPGEN_DEF_hiprandSetGeneratorOrdering
-    static inline hiprandStatus hiprandSetGeneratorOrdering(hiprandGenerator_t a0, hiprandOrdering_t a1) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, hiprandOrdering_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandSetGeneratorOrdering");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandSetGeneratorOrdering(hiprandGenerator_t a0, hiprandOrdering_t a1) { HIPGEN_CALL(hiprand, "hiprandSetGeneratorOrdering", (hiprandStatus)0, hiprandSetGeneratorOrdering, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetQuasiRandomGeneratorDimensions
     #define HIPGEN_DEF_hiprandSetQuasiRandomGeneratorDimensions
-    static inline hiprandStatus hiprandSetQuasiRandomGeneratorDimensions(hiprandGenerator_t a0, unsigned int a1) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandGenerator_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandSetQuasiRandomGeneratorDimensions");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandSetQuasiRandomGeneratorDimensions(hiprandGenerator_t a0, unsigned int a1) { HIPGEN_CALL(hiprand, "hiprandSetQuasiRandomGeneratorDimensions", (hiprandStatus)0, hiprandSetQuasiRandomGeneratorDimensions, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetVersion
     #define HIPGEN_DEF_hiprandGetVersion
-    static inline hiprandStatus hiprandGetVersion(int *a0) {
-      typedef hiprandStatus (*hipgen_fn)(int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGetVersion");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprandStatus hiprandGetVersion(int *a0) { HIPGEN_CALL(hiprand, "hiprandGetVersion", (hiprandStatus)0, hiprandGetVersion, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandCreatePoissonDistribution
     #define HIPGEN_DEF_hiprandCreatePoissonDistribution
-    static inline hiprandStatus hiprandCreatePoissonDistribution(double a0, hiprandDiscreteDistribution_t *a1) {
-      typedef hiprandStatus (*hipgen_fn)(double, hiprandDiscreteDistribution_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandCreatePoissonDistribution");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandCreatePoissonDistribution(double a0, hiprandDiscreteDistribution_t *a1) { HIPGEN_CALL(hiprand, "hiprandCreatePoissonDistribution", (hiprandStatus)0, hiprandCreatePoissonDistribution, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandDestroyDistribution
     #define HIPGEN_DEF_hiprandDestroyDistribution
-    static inline hiprandStatus hiprandDestroyDistribution(hiprandDiscreteDistribution_t a0) {
-      typedef hiprandStatus (*hipgen_fn)(hiprandDiscreteDistribution_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandDestroyDistribution");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprandStatus hiprandDestroyDistribution(hiprandDiscreteDistribution_t a0) { HIPGEN_CALL(hiprand, "hiprandDestroyDistribution", (hiprandStatus)0, hiprandDestroyDistribution, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetDirectionVectors32
     #define HIPGEN_DEF_hiprandGetDirectionVectors32
-    static inline hiprandStatus hiprandGetDirectionVectors32(uint32_t * * *a0, hiprandDirectionVectorSet_t a1) {
-      typedef hiprandStatus (*hipgen_fn)(uint32_t * * *, hiprandDirectionVectorSet_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGetDirectionVectors32");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandGetDirectionVectors32(uint32_t * * *a0, hiprandDirectionVectorSet_t a1) { HIPGEN_CALL(hiprand, "hiprandGetDirectionVectors32", (hiprandStatus)0, hiprandGetDirectionVectors32, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetDirectionVectors64
     #define HIPGEN_DEF_hiprandGetDirectionVectors64
-    static inline hiprandStatus hiprandGetDirectionVectors64(uint64_t * * *a0, hiprandDirectionVectorSet_t a1) {
-      typedef hiprandStatus (*hipgen_fn)(uint64_t * * *, hiprandDirectionVectorSet_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGetDirectionVectors64");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprandStatus hiprandGetDirectionVectors64(uint64_t * * *a0, hiprandDirectionVectorSet_t a1) { HIPGEN_CALL(hiprand, "hiprandGetDirectionVectors64", (hiprandStatus)0, hiprandGetDirectionVectors64, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetScrambleConstants32
     #define HIPGEN_DEF_hiprandGetScrambleConstants32
-    static inline hiprandStatus hiprandGetScrambleConstants32(const unsigned int **a0) {
-      typedef hiprandStatus (*hipgen_fn)(const unsigned int **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGetScrambleConstants32");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprandStatus hiprandGetScrambleConstants32(const unsigned int **a0) { HIPGEN_CALL(hiprand, "hiprandGetScrambleConstants32", (hiprandStatus)0, hiprandGetScrambleConstants32, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetScrambleConstants64
     #define HIPGEN_DEF_hiprandGetScrambleConstants64
-    static inline hiprandStatus hiprandGetScrambleConstants64(const unsigned long long **a0) {
-      typedef hiprandStatus (*hipgen_fn)(const unsigned long long **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprand("hiprandGetScrambleConstants64");
-        if (!g) return (hiprandStatus)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprandStatus hiprandGetScrambleConstants64(const unsigned long long **a0) { HIPGEN_CALL(hiprand, "hiprandGetScrambleConstants64", (hiprandStatus)0, hiprandGetScrambleConstants64, a0) }
     #endif
     #endif
     """

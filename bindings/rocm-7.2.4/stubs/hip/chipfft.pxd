@@ -36,6 +36,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hipfft(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -96,465 +116,135 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hipfftPlan1d
     #define HIPGEN_DEF_hipfftPlan1d
-    static inline hipfftResult_t hipfftPlan1d(hipfftHandle *a0, int a1, hipfftType a2, int a3) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, hipfftType, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftPlan1d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipfftResult_t hipfftPlan1d(hipfftHandle *a0, int a1, hipfftType a2, int a3) { HIPGEN_CALL(hipfft, "hipfftPlan1d", HIPFFT_NOT_SUPPORTED, hipfftPlan1d, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipfftPlan2d
     #define HIPGEN_DEF_hipfftPlan2d
-    static inline hipfftResult_t hipfftPlan2d(hipfftHandle *a0, int a1, int a2, hipfftType a3) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, int, hipfftType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftPlan2d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipfftResult_t hipfftPlan2d(hipfftHandle *a0, int a1, int a2, hipfftType a3) { HIPGEN_CALL(hipfft, "hipfftPlan2d", HIPFFT_NOT_SUPPORTED, hipfftPlan2d, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipfftPlan3d
     #define HIPGEN_DEF_hipfftPlan3d
-    static inline hipfftResult_t hipfftPlan3d(hipfftHandle *a0, int a1, int a2, int a3, hipfftType a4) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, int, int, hipfftType);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftPlan3d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipfftResult_t hipfftPlan3d(hipfftHandle *a0, int a1, int a2, int a3, hipfftType a4) { HIPGEN_CALL(hipfft, "hipfftPlan3d", HIPFFT_NOT_SUPPORTED, hipfftPlan3d, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipfftPlanMany
     #define HIPGEN_DEF_hipfftPlanMany
-    static inline hipfftResult_t hipfftPlanMany(hipfftHandle *a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *, int, int *, int *, int, int, int *, int, int, hipfftType, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftPlanMany");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipfftResult_t hipfftPlanMany(hipfftHandle *a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10) { HIPGEN_CALL(hipfft, "hipfftPlanMany", HIPFFT_NOT_SUPPORTED, hipfftPlanMany, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipfftCreate
     #define HIPGEN_DEF_hipfftCreate
-    static inline hipfftResult_t hipfftCreate(hipfftHandle *a0) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftCreate");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipfftResult_t hipfftCreate(hipfftHandle *a0) { HIPGEN_CALL(hipfft, "hipfftCreate", HIPFFT_NOT_SUPPORTED, hipfftCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipfftExtPlanScaleFactor
     #define HIPGEN_DEF_hipfftExtPlanScaleFactor
-    static inline hipfftResult_t hipfftExtPlanScaleFactor(hipfftHandle a0, double a1) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftExtPlanScaleFactor");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipfftResult_t hipfftExtPlanScaleFactor(hipfftHandle a0, double a1) { HIPGEN_CALL(hipfft, "hipfftExtPlanScaleFactor", HIPFFT_NOT_SUPPORTED, hipfftExtPlanScaleFactor, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipfftMakePlan1d
     #define HIPGEN_DEF_hipfftMakePlan1d
-    static inline hipfftResult_t hipfftMakePlan1d(hipfftHandle a0, int a1, hipfftType a2, int a3, size_t *a4) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, hipfftType, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftMakePlan1d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipfftResult_t hipfftMakePlan1d(hipfftHandle a0, int a1, hipfftType a2, int a3, size_t *a4) { HIPGEN_CALL(hipfft, "hipfftMakePlan1d", HIPFFT_NOT_SUPPORTED, hipfftMakePlan1d, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipfftMakePlan2d
     #define HIPGEN_DEF_hipfftMakePlan2d
-    static inline hipfftResult_t hipfftMakePlan2d(hipfftHandle a0, int a1, int a2, hipfftType a3, size_t *a4) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, hipfftType, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftMakePlan2d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipfftResult_t hipfftMakePlan2d(hipfftHandle a0, int a1, int a2, hipfftType a3, size_t *a4) { HIPGEN_CALL(hipfft, "hipfftMakePlan2d", HIPFFT_NOT_SUPPORTED, hipfftMakePlan2d, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipfftMakePlan3d
     #define HIPGEN_DEF_hipfftMakePlan3d
-    static inline hipfftResult_t hipfftMakePlan3d(hipfftHandle a0, int a1, int a2, int a3, hipfftType a4, size_t *a5) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, int, hipfftType, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftMakePlan3d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipfftResult_t hipfftMakePlan3d(hipfftHandle a0, int a1, int a2, int a3, hipfftType a4, size_t *a5) { HIPGEN_CALL(hipfft, "hipfftMakePlan3d", HIPFFT_NOT_SUPPORTED, hipfftMakePlan3d, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipfftMakePlanMany
     #define HIPGEN_DEF_hipfftMakePlanMany
-    static inline hipfftResult_t hipfftMakePlanMany(hipfftHandle a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10, size_t *a11) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int *, int *, int, int, int *, int, int, hipfftType, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftMakePlanMany");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipfftResult_t hipfftMakePlanMany(hipfftHandle a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10, size_t *a11) { HIPGEN_CALL(hipfft, "hipfftMakePlanMany", HIPFFT_NOT_SUPPORTED, hipfftMakePlanMany, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipfftMakePlanMany64
     #define HIPGEN_DEF_hipfftMakePlanMany64
-    static inline hipfftResult_t hipfftMakePlanMany64(hipfftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, long long *a6, long long a7, long long a8, hipfftType a9, long long a10, size_t *a11) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, long long *, long long *, long long, long long, long long *, long long, long long, hipfftType, long long, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftMakePlanMany64");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipfftResult_t hipfftMakePlanMany64(hipfftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, long long *a6, long long a7, long long a8, hipfftType a9, long long a10, size_t *a11) { HIPGEN_CALL(hipfft, "hipfftMakePlanMany64", HIPFFT_NOT_SUPPORTED, hipfftMakePlanMany64, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipfftEstimate1d
     #define HIPGEN_DEF_hipfftEstimate1d
-    static inline hipfftResult_t hipfftEstimate1d(int a0, hipfftType a1, int a2, size_t *a3) {
-      typedef hipfftResult_t (*hipgen_fn)(int, hipfftType, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftEstimate1d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipfftResult_t hipfftEstimate1d(int a0, hipfftType a1, int a2, size_t *a3) { HIPGEN_CALL(hipfft, "hipfftEstimate1d", HIPFFT_NOT_SUPPORTED, hipfftEstimate1d, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipfftEstimate2d
     #define HIPGEN_DEF_hipfftEstimate2d
-    static inline hipfftResult_t hipfftEstimate2d(int a0, int a1, hipfftType a2, size_t *a3) {
-      typedef hipfftResult_t (*hipgen_fn)(int, int, hipfftType, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftEstimate2d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipfftResult_t hipfftEstimate2d(int a0, int a1, hipfftType a2, size_t *a3) { HIPGEN_CALL(hipfft, "hipfftEstimate2d", HIPFFT_NOT_SUPPORTED, hipfftEstimate2d, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipfftEstimate3d
     #define HIPGEN_DEF_hipfftEstimate3d
-    static inline hipfftResult_t hipfftEstimate3d(int a0, int a1, int a2, hipfftType a3, size_t *a4) {
-      typedef hipfftResult_t (*hipgen_fn)(int, int, int, hipfftType, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftEstimate3d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipfftResult_t hipfftEstimate3d(int a0, int a1, int a2, hipfftType a3, size_t *a4) { HIPGEN_CALL(hipfft, "hipfftEstimate3d", HIPFFT_NOT_SUPPORTED, hipfftEstimate3d, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipfftEstimateMany
     #define HIPGEN_DEF_hipfftEstimateMany
-    static inline hipfftResult_t hipfftEstimateMany(int a0, int *a1, int *a2, int a3, int a4, int *a5, int a6, int a7, hipfftType a8, int a9, size_t *a10) {
-      typedef hipfftResult_t (*hipgen_fn)(int, int *, int *, int, int, int *, int, int, hipfftType, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftEstimateMany");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline hipfftResult_t hipfftEstimateMany(int a0, int *a1, int *a2, int a3, int a4, int *a5, int a6, int a7, hipfftType a8, int a9, size_t *a10) { HIPGEN_CALL(hipfft, "hipfftEstimateMany", HIPFFT_NOT_SUPPORTED, hipfftEstimateMany, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetSize1d
     #define HIPGEN_DEF_hipfftGetSize1d
-    static inline hipfftResult_t hipfftGetSize1d(hipfftHandle a0, int a1, hipfftType a2, int a3, size_t *a4) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, hipfftType, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetSize1d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipfftResult_t hipfftGetSize1d(hipfftHandle a0, int a1, hipfftType a2, int a3, size_t *a4) { HIPGEN_CALL(hipfft, "hipfftGetSize1d", HIPFFT_NOT_SUPPORTED, hipfftGetSize1d, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetSize2d
     #define HIPGEN_DEF_hipfftGetSize2d
-    static inline hipfftResult_t hipfftGetSize2d(hipfftHandle a0, int a1, int a2, hipfftType a3, size_t *a4) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, hipfftType, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetSize2d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hipfftResult_t hipfftGetSize2d(hipfftHandle a0, int a1, int a2, hipfftType a3, size_t *a4) { HIPGEN_CALL(hipfft, "hipfftGetSize2d", HIPFFT_NOT_SUPPORTED, hipfftGetSize2d, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetSize3d
     #define HIPGEN_DEF_hipfftGetSize3d
-    static inline hipfftResult_t hipfftGetSize3d(hipfftHandle a0, int a1, int a2, int a3, hipfftType a4, size_t *a5) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int, int, hipfftType, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetSize3d");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hipfftResult_t hipfftGetSize3d(hipfftHandle a0, int a1, int a2, int a3, hipfftType a4, size_t *a5) { HIPGEN_CALL(hipfft, "hipfftGetSize3d", HIPFFT_NOT_SUPPORTED, hipfftGetSize3d, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetSizeMany
     #define HIPGEN_DEF_hipfftGetSizeMany
-    static inline hipfftResult_t hipfftGetSizeMany(hipfftHandle a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10, size_t *a11) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, int *, int *, int, int, int *, int, int, hipfftType, int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetSizeMany");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipfftResult_t hipfftGetSizeMany(hipfftHandle a0, int a1, int *a2, int *a3, int a4, int a5, int *a6, int a7, int a8, hipfftType a9, int a10, size_t *a11) { HIPGEN_CALL(hipfft, "hipfftGetSizeMany", HIPFFT_NOT_SUPPORTED, hipfftGetSizeMany, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetSizeMany64
     #define HIPGEN_DEF_hipfftGetSizeMany64
-    static inline hipfftResult_t hipfftGetSizeMany64(hipfftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, long long *a6, long long a7, long long a8, hipfftType a9, long long a10, size_t *a11) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int, long long *, long long *, long long, long long, long long *, long long, long long, hipfftType, long long, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetSizeMany64");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline hipfftResult_t hipfftGetSizeMany64(hipfftHandle a0, int a1, long long *a2, long long *a3, long long a4, long long a5, long long *a6, long long a7, long long a8, hipfftType a9, long long a10, size_t *a11) { HIPGEN_CALL(hipfft, "hipfftGetSizeMany64", HIPFFT_NOT_SUPPORTED, hipfftGetSizeMany64, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetSize
     #define HIPGEN_DEF_hipfftGetSize
-    static inline hipfftResult_t hipfftGetSize(hipfftHandle a0, size_t *a1) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetSize");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipfftResult_t hipfftGetSize(hipfftHandle a0, size_t *a1) { HIPGEN_CALL(hipfft, "hipfftGetSize", HIPFFT_NOT_SUPPORTED, hipfftGetSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipfftSetAutoAllocation
     #define HIPGEN_DEF_hipfftSetAutoAllocation
-    static inline hipfftResult_t hipfftSetAutoAllocation(hipfftHandle a0, int a1) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftSetAutoAllocation");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipfftResult_t hipfftSetAutoAllocation(hipfftHandle a0, int a1) { HIPGEN_CALL(hipfft, "hipfftSetAutoAllocation", HIPFFT_NOT_SUPPORTED, hipfftSetAutoAllocation, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipfftSetWorkArea
     #define HIPGEN_DEF_hipfftSetWorkArea
-    static inline hipfftResult_t hipfftSetWorkArea(hipfftHandle a0, void *a1) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftSetWorkArea");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipfftResult_t hipfftSetWorkArea(hipfftHandle a0, void *a1) { HIPGEN_CALL(hipfft, "hipfftSetWorkArea", HIPFFT_NOT_SUPPORTED, hipfftSetWorkArea, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipfftExecC2C
     #define HIPGEN_DEF_hipfftExecC2C
-    static inline hipfftResult_t hipfftExecC2C(hipfftHandle a0, float2 *a1, float2 *a2, int a3) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, float2 *, float2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftExecC2C");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipfftResult_t hipfftExecC2C(hipfftHandle a0, float2 *a1, float2 *a2, int a3) { HIPGEN_CALL(hipfft, "hipfftExecC2C", HIPFFT_NOT_SUPPORTED, hipfftExecC2C, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipfftExecR2C
     #define HIPGEN_DEF_hipfftExecR2C
-    static inline hipfftResult_t hipfftExecR2C(hipfftHandle a0, float *a1, float2 *a2) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, float *, float2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftExecR2C");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipfftResult_t hipfftExecR2C(hipfftHandle a0, float *a1, float2 *a2) { HIPGEN_CALL(hipfft, "hipfftExecR2C", HIPFFT_NOT_SUPPORTED, hipfftExecR2C, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipfftExecC2R
     #define HIPGEN_DEF_hipfftExecC2R
-    static inline hipfftResult_t hipfftExecC2R(hipfftHandle a0, float2 *a1, float *a2) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, float2 *, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftExecC2R");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipfftResult_t hipfftExecC2R(hipfftHandle a0, float2 *a1, float *a2) { HIPGEN_CALL(hipfft, "hipfftExecC2R", HIPFFT_NOT_SUPPORTED, hipfftExecC2R, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipfftExecZ2Z
     #define HIPGEN_DEF_hipfftExecZ2Z
-    static inline hipfftResult_t hipfftExecZ2Z(hipfftHandle a0, double2 *a1, double2 *a2, int a3) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double2 *, double2 *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftExecZ2Z");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hipfftResult_t hipfftExecZ2Z(hipfftHandle a0, double2 *a1, double2 *a2, int a3) { HIPGEN_CALL(hipfft, "hipfftExecZ2Z", HIPFFT_NOT_SUPPORTED, hipfftExecZ2Z, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipfftExecD2Z
     #define HIPGEN_DEF_hipfftExecD2Z
-    static inline hipfftResult_t hipfftExecD2Z(hipfftHandle a0, double *a1, double2 *a2) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double *, double2 *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftExecD2Z");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipfftResult_t hipfftExecD2Z(hipfftHandle a0, double *a1, double2 *a2) { HIPGEN_CALL(hipfft, "hipfftExecD2Z", HIPFFT_NOT_SUPPORTED, hipfftExecD2Z, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipfftExecZ2D
     #define HIPGEN_DEF_hipfftExecZ2D
-    static inline hipfftResult_t hipfftExecZ2D(hipfftHandle a0, double2 *a1, double *a2) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, double2 *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftExecZ2D");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hipfftResult_t hipfftExecZ2D(hipfftHandle a0, double2 *a1, double *a2) { HIPGEN_CALL(hipfft, "hipfftExecZ2D", HIPFFT_NOT_SUPPORTED, hipfftExecZ2D, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipfftSetStream
     #define HIPGEN_DEF_hipfftSetStream
-    static inline hipfftResult_t hipfftSetStream(hipfftHandle a0, hipStream_t a1) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle, hipStream_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftSetStream");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipfftResult_t hipfftSetStream(hipfftHandle a0, hipStream_t a1) { HIPGEN_CALL(hipfft, "hipfftSetStream", HIPFFT_NOT_SUPPORTED, hipfftSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipfftDestroy
     #define HIPGEN_DEF_hipfftDestroy
-    static inline hipfftResult_t hipfftDestroy(hipfftHandle a0) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftHandle);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftDestroy");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipfftResult_t hipfftDestroy(hipfftHandle a0) { HIPGEN_CALL(hipfft, "hipfftDestroy", HIPFFT_NOT_SUPPORTED, hipfftDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetVersion
     #define HIPGEN_DEF_hipfftGetVersion
-    static inline hipfftResult_t hipfftGetVersion(int *a0) {
-      typedef hipfftResult_t (*hipgen_fn)(int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetVersion");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hipfftResult_t hipfftGetVersion(int *a0) { HIPGEN_CALL(hipfft, "hipfftGetVersion", HIPFFT_NOT_SUPPORTED, hipfftGetVersion, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipfftGetProperty
     #define HIPGEN_DEF_hipfftGetProperty
-    static inline hipfftResult_t hipfftGetProperty(hipfftLibraryPropertyType a0, int *a1) {
-      typedef hipfftResult_t (*hipgen_fn)(hipfftLibraryPropertyType, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hipfft("hipfftGetProperty");
-        if (!g) return HIPFFT_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hipfftResult_t hipfftGetProperty(hipfftLibraryPropertyType a0, int *a1) { HIPGEN_CALL(hipfft, "hipfftGetProperty", HIPFFT_NOT_SUPPORTED, hipfftGetProperty, a0, a1) }
     #endif
     #endif
     """

@@ -35,6 +35,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hiprtc(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -187,255 +207,75 @@ cdef extern from *:
     typedef struct _hiprtcProgram *hiprtcProgram;
     #ifndef HIPGEN_DEF_hiprtcGetErrorString
     #define HIPGEN_DEF_hiprtcGetErrorString
-    static inline const char * hiprtcGetErrorString(hiprtcResult a0) {
-      typedef const char * (*hipgen_fn)(hiprtcResult);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetErrorString");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline const char * hiprtcGetErrorString(hiprtcResult a0) { HIPGEN_CALL(hiprtc, "hiprtcGetErrorString", NULL, hiprtcGetErrorString, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcVersion
     #define HIPGEN_DEF_hiprtcVersion
-    static inline hiprtcResult hiprtcVersion(int *a0, int *a1) {
-      typedef hiprtcResult (*hipgen_fn)(int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcVersion");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcVersion(int *a0, int *a1) { HIPGEN_CALL(hiprtc, "hiprtcVersion", (hiprtcResult)0, hiprtcVersion, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcAddNameExpression
     #define HIPGEN_DEF_hiprtcAddNameExpression
-    static inline hiprtcResult hiprtcAddNameExpression(hiprtcProgram a0, const char *a1) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcAddNameExpression");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcAddNameExpression(hiprtcProgram a0, const char *a1) { HIPGEN_CALL(hiprtc, "hiprtcAddNameExpression", (hiprtcResult)0, hiprtcAddNameExpression, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcCompileProgram
     #define HIPGEN_DEF_hiprtcCompileProgram
-    static inline hiprtcResult hiprtcCompileProgram(hiprtcProgram a0, int a1, const char *const *a2) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, int, const char *const *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcCompileProgram");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprtcResult hiprtcCompileProgram(hiprtcProgram a0, int a1, const char *const *a2) { HIPGEN_CALL(hiprtc, "hiprtcCompileProgram", (hiprtcResult)0, hiprtcCompileProgram, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcCreateProgram
     #define HIPGEN_DEF_hiprtcCreateProgram
-    static inline hiprtcResult hiprtcCreateProgram(hiprtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram *, const char *, const char *, int, const char *const *, const char *const *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcCreateProgram");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hiprtcResult hiprtcCreateProgram(hiprtcProgram *a0, const char *a1, const char *a2, int a3, const char *const *a4, const char *const *a5) { HIPGEN_CALL(hiprtc, "hiprtcCreateProgram", (hiprtcResult)0, hiprtcCreateProgram, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcDestroyProgram
     #define HIPGEN_DEF_hiprtcDestroyProgram
-    static inline hiprtcResult hiprtcDestroyProgram(hiprtcProgram *a0) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcDestroyProgram");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprtcResult hiprtcDestroyProgram(hiprtcProgram *a0) { HIPGEN_CALL(hiprtc, "hiprtcDestroyProgram", (hiprtcResult)0, hiprtcDestroyProgram, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcGetLoweredName
     #define HIPGEN_DEF_hiprtcGetLoweredName
-    static inline hiprtcResult hiprtcGetLoweredName(hiprtcProgram a0, const char *a1, const char **a2) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, const char *, const char **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetLoweredName");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprtcResult hiprtcGetLoweredName(hiprtcProgram a0, const char *a1, const char **a2) { HIPGEN_CALL(hiprtc, "hiprtcGetLoweredName", (hiprtcResult)0, hiprtcGetLoweredName, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcGetProgramLog
     #define HIPGEN_DEF_hiprtcGetProgramLog
-    static inline hiprtcResult hiprtcGetProgramLog(hiprtcProgram a0, char *a1) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetProgramLog");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcGetProgramLog(hiprtcProgram a0, char *a1) { HIPGEN_CALL(hiprtc, "hiprtcGetProgramLog", (hiprtcResult)0, hiprtcGetProgramLog, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcGetProgramLogSize
     #define HIPGEN_DEF_hiprtcGetProgramLogSize
-    static inline hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram a0, size_t *a1) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetProgramLogSize");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram a0, size_t *a1) { HIPGEN_CALL(hiprtc, "hiprtcGetProgramLogSize", (hiprtcResult)0, hiprtcGetProgramLogSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcGetCode
     #define HIPGEN_DEF_hiprtcGetCode
-    static inline hiprtcResult hiprtcGetCode(hiprtcProgram a0, char *a1) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetCode");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcGetCode(hiprtcProgram a0, char *a1) { HIPGEN_CALL(hiprtc, "hiprtcGetCode", (hiprtcResult)0, hiprtcGetCode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcGetCodeSize
     #define HIPGEN_DEF_hiprtcGetCodeSize
-    static inline hiprtcResult hiprtcGetCodeSize(hiprtcProgram a0, size_t *a1) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetCodeSize");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcGetCodeSize(hiprtcProgram a0, size_t *a1) { HIPGEN_CALL(hiprtc, "hiprtcGetCodeSize", (hiprtcResult)0, hiprtcGetCodeSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcGetBitcode
     #define HIPGEN_DEF_hiprtcGetBitcode
-    static inline hiprtcResult hiprtcGetBitcode(hiprtcProgram a0, char *a1) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetBitcode");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcGetBitcode(hiprtcProgram a0, char *a1) { HIPGEN_CALL(hiprtc, "hiprtcGetBitcode", (hiprtcResult)0, hiprtcGetBitcode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcGetBitcodeSize
     #define HIPGEN_DEF_hiprtcGetBitcodeSize
-    static inline hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram a0, size_t *a1) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcProgram, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcGetBitcodeSize");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram a0, size_t *a1) { HIPGEN_CALL(hiprtc, "hiprtcGetBitcodeSize", (hiprtcResult)0, hiprtcGetBitcodeSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcLinkCreate
     #define HIPGEN_DEF_hiprtcLinkCreate
-    static inline hiprtcResult hiprtcLinkCreate(unsigned int a0, hipJitOption *a1, void **a2, hiprtcLinkState *a3) {
-      typedef hiprtcResult (*hipgen_fn)(unsigned int, hipJitOption *, void **, hiprtcLinkState *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcLinkCreate");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hiprtcResult hiprtcLinkCreate(unsigned int a0, hipJitOption *a1, void **a2, hiprtcLinkState *a3) { HIPGEN_CALL(hiprtc, "hiprtcLinkCreate", (hiprtcResult)0, hiprtcLinkCreate, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcLinkAddFile
     #define HIPGEN_DEF_hiprtcLinkAddFile
-    static inline hiprtcResult hiprtcLinkAddFile(hiprtcLinkState a0, hipJitInputType a1, const char *a2, unsigned int a3, hipJitOption *a4, void **a5) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, hipJitInputType, const char *, unsigned int, hipJitOption *, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcLinkAddFile");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hiprtcResult hiprtcLinkAddFile(hiprtcLinkState a0, hipJitInputType a1, const char *a2, unsigned int a3, hipJitOption *a4, void **a5) { HIPGEN_CALL(hiprtc, "hiprtcLinkAddFile", (hiprtcResult)0, hiprtcLinkAddFile, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcLinkAddData
     #define HIPGEN_DEF_hiprtcLinkAddData
-    static inline hiprtcResult hiprtcLinkAddData(hiprtcLinkState a0, hipJitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, hipJitOption *a6, void **a7) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, hipJitInputType, void *, size_t, const char *, unsigned int, hipJitOption *, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcLinkAddData");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hiprtcResult hiprtcLinkAddData(hiprtcLinkState a0, hipJitInputType a1, void *a2, size_t a3, const char *a4, unsigned int a5, hipJitOption *a6, void **a7) { HIPGEN_CALL(hiprtc, "hiprtcLinkAddData", (hiprtcResult)0, hiprtcLinkAddData, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcLinkComplete
     #define HIPGEN_DEF_hiprtcLinkComplete
-    static inline hiprtcResult hiprtcLinkComplete(hiprtcLinkState a0, void **a1, size_t *a2) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState, void **, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcLinkComplete");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hiprtcResult hiprtcLinkComplete(hiprtcLinkState a0, void **a1, size_t *a2) { HIPGEN_CALL(hiprtc, "hiprtcLinkComplete", (hiprtcResult)0, hiprtcLinkComplete, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprtcLinkDestroy
     #define HIPGEN_DEF_hiprtcLinkDestroy
-    static inline hiprtcResult hiprtcLinkDestroy(hiprtcLinkState a0) {
-      typedef hiprtcResult (*hipgen_fn)(hiprtcLinkState);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hiprtc("hiprtcLinkDestroy");
-        if (!g) return (hiprtcResult)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hiprtcResult hiprtcLinkDestroy(hiprtcLinkState a0) { HIPGEN_CALL(hiprtc, "hiprtcLinkDestroy", (hiprtcResult)0, hiprtcLinkDestroy, a0) }
     #endif
     #endif
     """

@@ -35,6 +35,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hsa(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -1795,3559 +1815,1019 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hsa_status_string
     #define HIPGEN_DEF_hsa_status_string
-    static inline hsa_status_t hsa_status_string(hsa_status_t a0, const char **a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_status_t, const char **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_status_string");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_status_string(hsa_status_t a0, const char **a1) { HIPGEN_CALL(hsa, "hsa_status_string", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_status_string, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_init
     #define HIPGEN_DEF_hsa_init
-    static inline hsa_status_t hsa_init(void) {
-      typedef hsa_status_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_init");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hsa_status_t hsa_init(void) { HIPGEN_CALL(hsa, "hsa_init", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_init) }
     #endif
     #ifndef HIPGEN_DEF_hsa_shut_down
     #define HIPGEN_DEF_hsa_shut_down
-    static inline hsa_status_t hsa_shut_down(void) {
-      typedef hsa_status_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_shut_down");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline hsa_status_t hsa_shut_down(void) { HIPGEN_CALL(hsa, "hsa_shut_down", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_shut_down) }
     #endif
     #ifndef HIPGEN_DEF_hsa_system_get_info
     #define HIPGEN_DEF_hsa_system_get_info
-    static inline hsa_status_t hsa_system_get_info(hsa_system_info_t a0, void *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_system_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_system_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_system_get_info(hsa_system_info_t a0, void *a1) { HIPGEN_CALL(hsa, "hsa_system_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_system_get_info, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_extension_get_name
     #define HIPGEN_DEF_hsa_extension_get_name
-    static inline hsa_status_t hsa_extension_get_name(uint16_t a0, const char **a1) {
-      typedef hsa_status_t (*hipgen_fn)(uint16_t, const char **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_extension_get_name");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_extension_get_name(uint16_t a0, const char **a1) { HIPGEN_CALL(hsa, "hsa_extension_get_name", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_extension_get_name, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_system_extension_supported
     #define HIPGEN_DEF_hsa_system_extension_supported
-    static inline hsa_status_t hsa_system_extension_supported(uint16_t a0, uint16_t a1, uint16_t a2, bool *a3) {
-      typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, uint16_t, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_system_extension_supported");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_system_extension_supported(uint16_t a0, uint16_t a1, uint16_t a2, bool *a3) { HIPGEN_CALL(hsa, "hsa_system_extension_supported", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_system_extension_supported, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_system_major_extension_supported
     #define HIPGEN_DEF_hsa_system_major_extension_supported
-    static inline hsa_status_t hsa_system_major_extension_supported(uint16_t a0, uint16_t a1, uint16_t *a2, bool *a3) {
-      typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, uint16_t *, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_system_major_extension_supported");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_system_major_extension_supported(uint16_t a0, uint16_t a1, uint16_t *a2, bool *a3) { HIPGEN_CALL(hsa, "hsa_system_major_extension_supported", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_system_major_extension_supported, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_system_get_extension_table
     #define HIPGEN_DEF_hsa_system_get_extension_table
-    static inline hsa_status_t hsa_system_get_extension_table(uint16_t a0, uint16_t a1, uint16_t a2, void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, uint16_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_system_get_extension_table");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_system_get_extension_table(uint16_t a0, uint16_t a1, uint16_t a2, void *a3) { HIPGEN_CALL(hsa, "hsa_system_get_extension_table", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_system_get_extension_table, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_system_get_major_extension_table
     #define HIPGEN_DEF_hsa_system_get_major_extension_table
-    static inline hsa_status_t hsa_system_get_major_extension_table(uint16_t a0, uint16_t a1, size_t a2, void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(uint16_t, uint16_t, size_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_system_get_major_extension_table");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_system_get_major_extension_table(uint16_t a0, uint16_t a1, size_t a2, void *a3) { HIPGEN_CALL(hsa, "hsa_system_get_major_extension_table", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_system_get_major_extension_table, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_agent_get_info
     #define HIPGEN_DEF_hsa_agent_get_info
-    static inline hsa_status_t hsa_agent_get_info(hsa_agent_t a0, hsa_agent_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_agent_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_agent_get_info(hsa_agent_t a0, hsa_agent_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_agent_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_agent_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_iterate_agents
     #define HIPGEN_DEF_hsa_iterate_agents
-    static inline hsa_status_t hsa_iterate_agents(void *a0, void *a1) {
-      typedef hsa_status_t (*hipgen_fn)(void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_iterate_agents");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_iterate_agents(void *a0, void *a1) { HIPGEN_CALL(hsa, "hsa_iterate_agents", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_iterate_agents, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_agent_get_exception_policies
     #define HIPGEN_DEF_hsa_agent_get_exception_policies
-    static inline hsa_status_t hsa_agent_get_exception_policies(hsa_agent_t a0, hsa_profile_t a1, uint16_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_profile_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_agent_get_exception_policies");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_agent_get_exception_policies(hsa_agent_t a0, hsa_profile_t a1, uint16_t *a2) { HIPGEN_CALL(hsa, "hsa_agent_get_exception_policies", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_agent_get_exception_policies, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_cache_get_info
     #define HIPGEN_DEF_hsa_cache_get_info
-    static inline hsa_status_t hsa_cache_get_info(hsa_cache_t a0, hsa_cache_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_cache_t, hsa_cache_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_cache_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_cache_get_info(hsa_cache_t a0, hsa_cache_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_cache_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_cache_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_agent_iterate_caches
     #define HIPGEN_DEF_hsa_agent_iterate_caches
-    static inline hsa_status_t hsa_agent_iterate_caches(hsa_agent_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_agent_iterate_caches");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_agent_iterate_caches(hsa_agent_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_agent_iterate_caches", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_agent_iterate_caches, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_agent_extension_supported
     #define HIPGEN_DEF_hsa_agent_extension_supported
-    static inline hsa_status_t hsa_agent_extension_supported(uint16_t a0, hsa_agent_t a1, uint16_t a2, uint16_t a3, bool *a4) {
-      typedef hsa_status_t (*hipgen_fn)(uint16_t, hsa_agent_t, uint16_t, uint16_t, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_agent_extension_supported");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_agent_extension_supported(uint16_t a0, hsa_agent_t a1, uint16_t a2, uint16_t a3, bool *a4) { HIPGEN_CALL(hsa, "hsa_agent_extension_supported", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_agent_extension_supported, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_agent_major_extension_supported
     #define HIPGEN_DEF_hsa_agent_major_extension_supported
-    static inline hsa_status_t hsa_agent_major_extension_supported(uint16_t a0, hsa_agent_t a1, uint16_t a2, uint16_t *a3, bool *a4) {
-      typedef hsa_status_t (*hipgen_fn)(uint16_t, hsa_agent_t, uint16_t, uint16_t *, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_agent_major_extension_supported");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_agent_major_extension_supported(uint16_t a0, hsa_agent_t a1, uint16_t a2, uint16_t *a3, bool *a4) { HIPGEN_CALL(hsa, "hsa_agent_major_extension_supported", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_agent_major_extension_supported, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_create
     #define HIPGEN_DEF_hsa_signal_create
-    static inline hsa_status_t hsa_signal_create(int64_t a0, uint32_t a1, const hsa_agent_t *a2, hsa_signal_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(int64_t, uint32_t, const hsa_agent_t *, hsa_signal_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_signal_create(int64_t a0, uint32_t a1, const hsa_agent_t *a2, hsa_signal_t *a3) { HIPGEN_CALL(hsa, "hsa_signal_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_signal_create, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_destroy
     #define HIPGEN_DEF_hsa_signal_destroy
-    static inline hsa_status_t hsa_signal_destroy(hsa_signal_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_signal_destroy(hsa_signal_t a0) { HIPGEN_CALL(hsa, "hsa_signal_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_signal_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_load_scacquire
     #define HIPGEN_DEF_hsa_signal_load_scacquire
-    static inline int64_t hsa_signal_load_scacquire(hsa_signal_t a0) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_load_scacquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline int64_t hsa_signal_load_scacquire(hsa_signal_t a0) { HIPGEN_CALL(hsa, "hsa_signal_load_scacquire", (int64_t)0, hsa_signal_load_scacquire, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_load_relaxed
     #define HIPGEN_DEF_hsa_signal_load_relaxed
-    static inline int64_t hsa_signal_load_relaxed(hsa_signal_t a0) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_load_relaxed");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline int64_t hsa_signal_load_relaxed(hsa_signal_t a0) { HIPGEN_CALL(hsa, "hsa_signal_load_relaxed", (int64_t)0, hsa_signal_load_relaxed, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_load_acquire
     #define HIPGEN_DEF_hsa_signal_load_acquire
-    static inline int64_t hsa_signal_load_acquire(hsa_signal_t a0) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_load_acquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline int64_t hsa_signal_load_acquire(hsa_signal_t a0) { HIPGEN_CALL(hsa, "hsa_signal_load_acquire", (int64_t)0, hsa_signal_load_acquire, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_store_relaxed
     #define HIPGEN_DEF_hsa_signal_store_relaxed
-    static inline void hsa_signal_store_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_store_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_store_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_store_relaxed", hsa_signal_store_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_store_screlease
     #define HIPGEN_DEF_hsa_signal_store_screlease
-    static inline void hsa_signal_store_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_store_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_store_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_store_screlease", hsa_signal_store_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_store_release
     #define HIPGEN_DEF_hsa_signal_store_release
-    static inline void hsa_signal_store_release(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_store_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_store_release(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_store_release", hsa_signal_store_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_silent_store_relaxed
     #define HIPGEN_DEF_hsa_signal_silent_store_relaxed
-    static inline void hsa_signal_silent_store_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_silent_store_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_silent_store_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_silent_store_relaxed", hsa_signal_silent_store_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_silent_store_screlease
     #define HIPGEN_DEF_hsa_signal_silent_store_screlease
-    static inline void hsa_signal_silent_store_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_silent_store_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_silent_store_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_silent_store_screlease", hsa_signal_silent_store_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_exchange_scacq_screl
     #define HIPGEN_DEF_hsa_signal_exchange_scacq_screl
-    static inline int64_t hsa_signal_exchange_scacq_screl(hsa_signal_t a0, int64_t a1) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_exchange_scacq_screl");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline int64_t hsa_signal_exchange_scacq_screl(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL(hsa, "hsa_signal_exchange_scacq_screl", (int64_t)0, hsa_signal_exchange_scacq_screl, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_exchange_acq_rel
     #define HIPGEN_DEF_hsa_signal_exchange_acq_rel
-    static inline int64_t hsa_signal_exchange_acq_rel(hsa_signal_t a0, int64_t a1) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_exchange_acq_rel");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline int64_t hsa_signal_exchange_acq_rel(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL(hsa, "hsa_signal_exchange_acq_rel", (int64_t)0, hsa_signal_exchange_acq_rel, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_exchange_scacquire
     #define HIPGEN_DEF_hsa_signal_exchange_scacquire
-    static inline int64_t hsa_signal_exchange_scacquire(hsa_signal_t a0, int64_t a1) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_exchange_scacquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline int64_t hsa_signal_exchange_scacquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL(hsa, "hsa_signal_exchange_scacquire", (int64_t)0, hsa_signal_exchange_scacquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_exchange_acquire
     #define HIPGEN_DEF_hsa_signal_exchange_acquire
-    static inline int64_t hsa_signal_exchange_acquire(hsa_signal_t a0, int64_t a1) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_exchange_acquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline int64_t hsa_signal_exchange_acquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL(hsa, "hsa_signal_exchange_acquire", (int64_t)0, hsa_signal_exchange_acquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_exchange_relaxed
     #define HIPGEN_DEF_hsa_signal_exchange_relaxed
-    static inline int64_t hsa_signal_exchange_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_exchange_relaxed");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline int64_t hsa_signal_exchange_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL(hsa, "hsa_signal_exchange_relaxed", (int64_t)0, hsa_signal_exchange_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_exchange_screlease
     #define HIPGEN_DEF_hsa_signal_exchange_screlease
-    static inline int64_t hsa_signal_exchange_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_exchange_screlease");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline int64_t hsa_signal_exchange_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL(hsa, "hsa_signal_exchange_screlease", (int64_t)0, hsa_signal_exchange_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_exchange_release
     #define HIPGEN_DEF_hsa_signal_exchange_release
-    static inline int64_t hsa_signal_exchange_release(hsa_signal_t a0, int64_t a1) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_exchange_release");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline int64_t hsa_signal_exchange_release(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL(hsa, "hsa_signal_exchange_release", (int64_t)0, hsa_signal_exchange_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_cas_scacq_screl
     #define HIPGEN_DEF_hsa_signal_cas_scacq_screl
-    static inline int64_t hsa_signal_cas_scacq_screl(hsa_signal_t a0, int64_t a1, int64_t a2) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_cas_scacq_screl");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline int64_t hsa_signal_cas_scacq_screl(hsa_signal_t a0, int64_t a1, int64_t a2) { HIPGEN_CALL(hsa, "hsa_signal_cas_scacq_screl", (int64_t)0, hsa_signal_cas_scacq_screl, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_cas_acq_rel
     #define HIPGEN_DEF_hsa_signal_cas_acq_rel
-    static inline int64_t hsa_signal_cas_acq_rel(hsa_signal_t a0, int64_t a1, int64_t a2) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_cas_acq_rel");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline int64_t hsa_signal_cas_acq_rel(hsa_signal_t a0, int64_t a1, int64_t a2) { HIPGEN_CALL(hsa, "hsa_signal_cas_acq_rel", (int64_t)0, hsa_signal_cas_acq_rel, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_cas_scacquire
     #define HIPGEN_DEF_hsa_signal_cas_scacquire
-    static inline int64_t hsa_signal_cas_scacquire(hsa_signal_t a0, int64_t a1, int64_t a2) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_cas_scacquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline int64_t hsa_signal_cas_scacquire(hsa_signal_t a0, int64_t a1, int64_t a2) { HIPGEN_CALL(hsa, "hsa_signal_cas_scacquire", (int64_t)0, hsa_signal_cas_scacquire, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_cas_acquire
     #define HIPGEN_DEF_hsa_signal_cas_acquire
-    static inline int64_t hsa_signal_cas_acquire(hsa_signal_t a0, int64_t a1, int64_t a2) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_cas_acquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline int64_t hsa_signal_cas_acquire(hsa_signal_t a0, int64_t a1, int64_t a2) { HIPGEN_CALL(hsa, "hsa_signal_cas_acquire", (int64_t)0, hsa_signal_cas_acquire, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_cas_relaxed
     #define HIPGEN_DEF_hsa_signal_cas_relaxed
-    static inline int64_t hsa_signal_cas_relaxed(hsa_signal_t a0, int64_t a1, int64_t a2) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_cas_relaxed");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline int64_t hsa_signal_cas_relaxed(hsa_signal_t a0, int64_t a1, int64_t a2) { HIPGEN_CALL(hsa, "hsa_signal_cas_relaxed", (int64_t)0, hsa_signal_cas_relaxed, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_cas_screlease
     #define HIPGEN_DEF_hsa_signal_cas_screlease
-    static inline int64_t hsa_signal_cas_screlease(hsa_signal_t a0, int64_t a1, int64_t a2) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_cas_screlease");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline int64_t hsa_signal_cas_screlease(hsa_signal_t a0, int64_t a1, int64_t a2) { HIPGEN_CALL(hsa, "hsa_signal_cas_screlease", (int64_t)0, hsa_signal_cas_screlease, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_cas_release
     #define HIPGEN_DEF_hsa_signal_cas_release
-    static inline int64_t hsa_signal_cas_release(hsa_signal_t a0, int64_t a1, int64_t a2) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, int64_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_cas_release");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline int64_t hsa_signal_cas_release(hsa_signal_t a0, int64_t a1, int64_t a2) { HIPGEN_CALL(hsa, "hsa_signal_cas_release", (int64_t)0, hsa_signal_cas_release, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_add_scacq_screl
     #define HIPGEN_DEF_hsa_signal_add_scacq_screl
-    static inline void hsa_signal_add_scacq_screl(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_add_scacq_screl");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_add_scacq_screl(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_add_scacq_screl", hsa_signal_add_scacq_screl, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_add_acq_rel
     #define HIPGEN_DEF_hsa_signal_add_acq_rel
-    static inline void hsa_signal_add_acq_rel(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_add_acq_rel");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_add_acq_rel(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_add_acq_rel", hsa_signal_add_acq_rel, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_add_scacquire
     #define HIPGEN_DEF_hsa_signal_add_scacquire
-    static inline void hsa_signal_add_scacquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_add_scacquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_add_scacquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_add_scacquire", hsa_signal_add_scacquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_add_acquire
     #define HIPGEN_DEF_hsa_signal_add_acquire
-    static inline void hsa_signal_add_acquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_add_acquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_add_acquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_add_acquire", hsa_signal_add_acquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_add_relaxed
     #define HIPGEN_DEF_hsa_signal_add_relaxed
-    static inline void hsa_signal_add_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_add_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_add_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_add_relaxed", hsa_signal_add_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_add_screlease
     #define HIPGEN_DEF_hsa_signal_add_screlease
-    static inline void hsa_signal_add_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_add_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_add_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_add_screlease", hsa_signal_add_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_add_release
     #define HIPGEN_DEF_hsa_signal_add_release
-    static inline void hsa_signal_add_release(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_add_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_add_release(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_add_release", hsa_signal_add_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_subtract_scacq_screl
     #define HIPGEN_DEF_hsa_signal_subtract_scacq_screl
-    static inline void hsa_signal_subtract_scacq_screl(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_subtract_scacq_screl");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_subtract_scacq_screl(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_subtract_scacq_screl", hsa_signal_subtract_scacq_screl, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_subtract_acq_rel
     #define HIPGEN_DEF_hsa_signal_subtract_acq_rel
-    static inline void hsa_signal_subtract_acq_rel(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_subtract_acq_rel");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_subtract_acq_rel(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_subtract_acq_rel", hsa_signal_subtract_acq_rel, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_subtract_scacquire
     #define HIPGEN_DEF_hsa_signal_subtract_scacquire
-    static inline void hsa_signal_subtract_scacquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_subtract_scacquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_subtract_scacquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_subtract_scacquire", hsa_signal_subtract_scacquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_subtract_acquire
     #define HIPGEN_DEF_hsa_signal_subtract_acquire
-    static inline void hsa_signal_subtract_acquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_subtract_acquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_subtract_acquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_subtract_acquire", hsa_signal_subtract_acquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_subtract_relaxed
     #define HIPGEN_DEF_hsa_signal_subtract_relaxed
-    static inline void hsa_signal_subtract_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_subtract_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_subtract_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_subtract_relaxed", hsa_signal_subtract_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_subtract_screlease
     #define HIPGEN_DEF_hsa_signal_subtract_screlease
-    static inline void hsa_signal_subtract_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_subtract_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_subtract_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_subtract_screlease", hsa_signal_subtract_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_subtract_release
     #define HIPGEN_DEF_hsa_signal_subtract_release
-    static inline void hsa_signal_subtract_release(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_subtract_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_subtract_release(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_subtract_release", hsa_signal_subtract_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_and_scacq_screl
     #define HIPGEN_DEF_hsa_signal_and_scacq_screl
-    static inline void hsa_signal_and_scacq_screl(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_and_scacq_screl");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_and_scacq_screl(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_and_scacq_screl", hsa_signal_and_scacq_screl, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_and_acq_rel
     #define HIPGEN_DEF_hsa_signal_and_acq_rel
-    static inline void hsa_signal_and_acq_rel(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_and_acq_rel");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_and_acq_rel(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_and_acq_rel", hsa_signal_and_acq_rel, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_and_scacquire
     #define HIPGEN_DEF_hsa_signal_and_scacquire
-    static inline void hsa_signal_and_scacquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_and_scacquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_and_scacquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_and_scacquire", hsa_signal_and_scacquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_and_acquire
     #define HIPGEN_DEF_hsa_signal_and_acquire
-    static inline void hsa_signal_and_acquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_and_acquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_and_acquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_and_acquire", hsa_signal_and_acquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_and_relaxed
     #define HIPGEN_DEF_hsa_signal_and_relaxed
-    static inline void hsa_signal_and_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_and_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_and_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_and_relaxed", hsa_signal_and_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_and_screlease
     #define HIPGEN_DEF_hsa_signal_and_screlease
-    static inline void hsa_signal_and_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_and_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_and_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_and_screlease", hsa_signal_and_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_and_release
     #define HIPGEN_DEF_hsa_signal_and_release
-    static inline void hsa_signal_and_release(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_and_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_and_release(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_and_release", hsa_signal_and_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_or_scacq_screl
     #define HIPGEN_DEF_hsa_signal_or_scacq_screl
-    static inline void hsa_signal_or_scacq_screl(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_or_scacq_screl");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_or_scacq_screl(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_or_scacq_screl", hsa_signal_or_scacq_screl, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_or_acq_rel
     #define HIPGEN_DEF_hsa_signal_or_acq_rel
-    static inline void hsa_signal_or_acq_rel(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_or_acq_rel");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_or_acq_rel(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_or_acq_rel", hsa_signal_or_acq_rel, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_or_scacquire
     #define HIPGEN_DEF_hsa_signal_or_scacquire
-    static inline void hsa_signal_or_scacquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_or_scacquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_or_scacquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_or_scacquire", hsa_signal_or_scacquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_or_acquire
     #define HIPGEN_DEF_hsa_signal_or_acquire
-    static inline void hsa_signal_or_acquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_or_acquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_or_acquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_or_acquire", hsa_signal_or_acquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_or_relaxed
     #define HIPGEN_DEF_hsa_signal_or_relaxed
-    static inline void hsa_signal_or_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_or_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_or_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_or_relaxed", hsa_signal_or_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_or_screlease
     #define HIPGEN_DEF_hsa_signal_or_screlease
-    static inline void hsa_signal_or_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_or_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_or_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_or_screlease", hsa_signal_or_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_or_release
     #define HIPGEN_DEF_hsa_signal_or_release
-    static inline void hsa_signal_or_release(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_or_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_or_release(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_or_release", hsa_signal_or_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_xor_scacq_screl
     #define HIPGEN_DEF_hsa_signal_xor_scacq_screl
-    static inline void hsa_signal_xor_scacq_screl(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_xor_scacq_screl");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_xor_scacq_screl(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_xor_scacq_screl", hsa_signal_xor_scacq_screl, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_xor_acq_rel
     #define HIPGEN_DEF_hsa_signal_xor_acq_rel
-    static inline void hsa_signal_xor_acq_rel(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_xor_acq_rel");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_xor_acq_rel(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_xor_acq_rel", hsa_signal_xor_acq_rel, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_xor_scacquire
     #define HIPGEN_DEF_hsa_signal_xor_scacquire
-    static inline void hsa_signal_xor_scacquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_xor_scacquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_xor_scacquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_xor_scacquire", hsa_signal_xor_scacquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_xor_acquire
     #define HIPGEN_DEF_hsa_signal_xor_acquire
-    static inline void hsa_signal_xor_acquire(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_xor_acquire");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_xor_acquire(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_xor_acquire", hsa_signal_xor_acquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_xor_relaxed
     #define HIPGEN_DEF_hsa_signal_xor_relaxed
-    static inline void hsa_signal_xor_relaxed(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_xor_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_xor_relaxed(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_xor_relaxed", hsa_signal_xor_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_xor_screlease
     #define HIPGEN_DEF_hsa_signal_xor_screlease
-    static inline void hsa_signal_xor_screlease(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_xor_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_xor_screlease(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_xor_screlease", hsa_signal_xor_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_xor_release
     #define HIPGEN_DEF_hsa_signal_xor_release
-    static inline void hsa_signal_xor_release(hsa_signal_t a0, int64_t a1) {
-      typedef void (*hipgen_fn)(hsa_signal_t, int64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_xor_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_signal_xor_release(hsa_signal_t a0, int64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_signal_xor_release", hsa_signal_xor_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_wait_scacquire
     #define HIPGEN_DEF_hsa_signal_wait_scacquire
-    static inline int64_t hsa_signal_wait_scacquire(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, uint64_t, hsa_wait_state_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_wait_scacquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline int64_t hsa_signal_wait_scacquire(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) { HIPGEN_CALL(hsa, "hsa_signal_wait_scacquire", (int64_t)0, hsa_signal_wait_scacquire, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_wait_relaxed
     #define HIPGEN_DEF_hsa_signal_wait_relaxed
-    static inline int64_t hsa_signal_wait_relaxed(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, uint64_t, hsa_wait_state_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_wait_relaxed");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline int64_t hsa_signal_wait_relaxed(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) { HIPGEN_CALL(hsa, "hsa_signal_wait_relaxed", (int64_t)0, hsa_signal_wait_relaxed, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_wait_acquire
     #define HIPGEN_DEF_hsa_signal_wait_acquire
-    static inline int64_t hsa_signal_wait_acquire(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) {
-      typedef int64_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, uint64_t, hsa_wait_state_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_wait_acquire");
-        if (!g) return (int64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline int64_t hsa_signal_wait_acquire(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, uint64_t a3, hsa_wait_state_t a4) { HIPGEN_CALL(hsa, "hsa_signal_wait_acquire", (int64_t)0, hsa_signal_wait_acquire, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_group_create
     #define HIPGEN_DEF_hsa_signal_group_create
-    static inline hsa_status_t hsa_signal_group_create(uint32_t a0, const hsa_signal_t *a1, uint32_t a2, const hsa_agent_t *a3, hsa_signal_group_t *a4) {
-      typedef hsa_status_t (*hipgen_fn)(uint32_t, const hsa_signal_t *, uint32_t, const hsa_agent_t *, hsa_signal_group_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_group_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_signal_group_create(uint32_t a0, const hsa_signal_t *a1, uint32_t a2, const hsa_agent_t *a3, hsa_signal_group_t *a4) { HIPGEN_CALL(hsa, "hsa_signal_group_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_signal_group_create, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_group_destroy
     #define HIPGEN_DEF_hsa_signal_group_destroy
-    static inline hsa_status_t hsa_signal_group_destroy(hsa_signal_group_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_group_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_group_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_signal_group_destroy(hsa_signal_group_t a0) { HIPGEN_CALL(hsa, "hsa_signal_group_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_signal_group_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_group_wait_any_scacquire
     #define HIPGEN_DEF_hsa_signal_group_wait_any_scacquire
-    static inline hsa_status_t hsa_signal_group_wait_any_scacquire(hsa_signal_group_t a0, const hsa_signal_condition_t *a1, const int64_t *a2, hsa_wait_state_t a3, hsa_signal_t *a4, int64_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_group_t, const hsa_signal_condition_t *, const int64_t *, hsa_wait_state_t, hsa_signal_t *, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_group_wait_any_scacquire");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_signal_group_wait_any_scacquire(hsa_signal_group_t a0, const hsa_signal_condition_t *a1, const int64_t *a2, hsa_wait_state_t a3, hsa_signal_t *a4, int64_t *a5) { HIPGEN_CALL(hsa, "hsa_signal_group_wait_any_scacquire", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_signal_group_wait_any_scacquire, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_signal_group_wait_any_relaxed
     #define HIPGEN_DEF_hsa_signal_group_wait_any_relaxed
-    static inline hsa_status_t hsa_signal_group_wait_any_relaxed(hsa_signal_group_t a0, const hsa_signal_condition_t *a1, const int64_t *a2, hsa_wait_state_t a3, hsa_signal_t *a4, int64_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_group_t, const hsa_signal_condition_t *, const int64_t *, hsa_wait_state_t, hsa_signal_t *, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_signal_group_wait_any_relaxed");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_signal_group_wait_any_relaxed(hsa_signal_group_t a0, const hsa_signal_condition_t *a1, const int64_t *a2, hsa_wait_state_t a3, hsa_signal_t *a4, int64_t *a5) { HIPGEN_CALL(hsa, "hsa_signal_group_wait_any_relaxed", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_signal_group_wait_any_relaxed, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_create
     #define HIPGEN_DEF_hsa_queue_create
-    static inline hsa_status_t hsa_queue_create(hsa_agent_t a0, uint32_t a1, uint32_t a2, void *a3, void *a4, uint32_t a5, uint32_t a6, hsa_queue_t **a7) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, uint32_t, uint32_t, void *, void *, uint32_t, uint32_t, hsa_queue_t **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hsa_status_t hsa_queue_create(hsa_agent_t a0, uint32_t a1, uint32_t a2, void *a3, void *a4, uint32_t a5, uint32_t a6, hsa_queue_t **a7) { HIPGEN_CALL(hsa, "hsa_queue_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_queue_create, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hsa_soft_queue_create
     #define HIPGEN_DEF_hsa_soft_queue_create
-    static inline hsa_status_t hsa_soft_queue_create(hsa_region_t a0, uint32_t a1, uint32_t a2, uint32_t a3, hsa_signal_t a4, hsa_queue_t **a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_region_t, uint32_t, uint32_t, uint32_t, hsa_signal_t, hsa_queue_t **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_soft_queue_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_soft_queue_create(hsa_region_t a0, uint32_t a1, uint32_t a2, uint32_t a3, hsa_signal_t a4, hsa_queue_t **a5) { HIPGEN_CALL(hsa, "hsa_soft_queue_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_soft_queue_create, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_destroy
     #define HIPGEN_DEF_hsa_queue_destroy
-    static inline hsa_status_t hsa_queue_destroy(hsa_queue_t *a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_queue_destroy(hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_queue_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_inactivate
     #define HIPGEN_DEF_hsa_queue_inactivate
-    static inline hsa_status_t hsa_queue_inactivate(hsa_queue_t *a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_inactivate");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_queue_inactivate(hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_inactivate", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_queue_inactivate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_load_read_index_acquire
     #define HIPGEN_DEF_hsa_queue_load_read_index_acquire
-    static inline uint64_t hsa_queue_load_read_index_acquire(const hsa_queue_t *a0) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_load_read_index_acquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline uint64_t hsa_queue_load_read_index_acquire(const hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_load_read_index_acquire", (uint64_t)0, hsa_queue_load_read_index_acquire, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_load_read_index_scacquire
     #define HIPGEN_DEF_hsa_queue_load_read_index_scacquire
-    static inline uint64_t hsa_queue_load_read_index_scacquire(const hsa_queue_t *a0) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_load_read_index_scacquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline uint64_t hsa_queue_load_read_index_scacquire(const hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_load_read_index_scacquire", (uint64_t)0, hsa_queue_load_read_index_scacquire, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_load_read_index_relaxed
     #define HIPGEN_DEF_hsa_queue_load_read_index_relaxed
-    static inline uint64_t hsa_queue_load_read_index_relaxed(const hsa_queue_t *a0) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_load_read_index_relaxed");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline uint64_t hsa_queue_load_read_index_relaxed(const hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_load_read_index_relaxed", (uint64_t)0, hsa_queue_load_read_index_relaxed, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_load_write_index_acquire
     #define HIPGEN_DEF_hsa_queue_load_write_index_acquire
-    static inline uint64_t hsa_queue_load_write_index_acquire(const hsa_queue_t *a0) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_load_write_index_acquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline uint64_t hsa_queue_load_write_index_acquire(const hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_load_write_index_acquire", (uint64_t)0, hsa_queue_load_write_index_acquire, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_load_write_index_scacquire
     #define HIPGEN_DEF_hsa_queue_load_write_index_scacquire
-    static inline uint64_t hsa_queue_load_write_index_scacquire(const hsa_queue_t *a0) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_load_write_index_scacquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline uint64_t hsa_queue_load_write_index_scacquire(const hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_load_write_index_scacquire", (uint64_t)0, hsa_queue_load_write_index_scacquire, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_load_write_index_relaxed
     #define HIPGEN_DEF_hsa_queue_load_write_index_relaxed
-    static inline uint64_t hsa_queue_load_write_index_relaxed(const hsa_queue_t *a0) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_load_write_index_relaxed");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline uint64_t hsa_queue_load_write_index_relaxed(const hsa_queue_t *a0) { HIPGEN_CALL(hsa, "hsa_queue_load_write_index_relaxed", (uint64_t)0, hsa_queue_load_write_index_relaxed, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_store_write_index_relaxed
     #define HIPGEN_DEF_hsa_queue_store_write_index_relaxed
-    static inline void hsa_queue_store_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1) {
-      typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_store_write_index_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_queue_store_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_queue_store_write_index_relaxed", hsa_queue_store_write_index_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_store_write_index_release
     #define HIPGEN_DEF_hsa_queue_store_write_index_release
-    static inline void hsa_queue_store_write_index_release(const hsa_queue_t *a0, uint64_t a1) {
-      typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_store_write_index_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_queue_store_write_index_release(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_queue_store_write_index_release", hsa_queue_store_write_index_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_store_write_index_screlease
     #define HIPGEN_DEF_hsa_queue_store_write_index_screlease
-    static inline void hsa_queue_store_write_index_screlease(const hsa_queue_t *a0, uint64_t a1) {
-      typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_store_write_index_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_queue_store_write_index_screlease(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_queue_store_write_index_screlease", hsa_queue_store_write_index_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_acq_rel
     #define HIPGEN_DEF_hsa_queue_cas_write_index_acq_rel
-    static inline uint64_t hsa_queue_cas_write_index_acq_rel(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_cas_write_index_acq_rel");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline uint64_t hsa_queue_cas_write_index_acq_rel(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_queue_cas_write_index_acq_rel", (uint64_t)0, hsa_queue_cas_write_index_acq_rel, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_scacq_screl
     #define HIPGEN_DEF_hsa_queue_cas_write_index_scacq_screl
-    static inline uint64_t hsa_queue_cas_write_index_scacq_screl(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_cas_write_index_scacq_screl");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline uint64_t hsa_queue_cas_write_index_scacq_screl(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_queue_cas_write_index_scacq_screl", (uint64_t)0, hsa_queue_cas_write_index_scacq_screl, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_acquire
     #define HIPGEN_DEF_hsa_queue_cas_write_index_acquire
-    static inline uint64_t hsa_queue_cas_write_index_acquire(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_cas_write_index_acquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline uint64_t hsa_queue_cas_write_index_acquire(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_queue_cas_write_index_acquire", (uint64_t)0, hsa_queue_cas_write_index_acquire, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_scacquire
     #define HIPGEN_DEF_hsa_queue_cas_write_index_scacquire
-    static inline uint64_t hsa_queue_cas_write_index_scacquire(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_cas_write_index_scacquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline uint64_t hsa_queue_cas_write_index_scacquire(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_queue_cas_write_index_scacquire", (uint64_t)0, hsa_queue_cas_write_index_scacquire, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_relaxed
     #define HIPGEN_DEF_hsa_queue_cas_write_index_relaxed
-    static inline uint64_t hsa_queue_cas_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_cas_write_index_relaxed");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline uint64_t hsa_queue_cas_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_queue_cas_write_index_relaxed", (uint64_t)0, hsa_queue_cas_write_index_relaxed, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_release
     #define HIPGEN_DEF_hsa_queue_cas_write_index_release
-    static inline uint64_t hsa_queue_cas_write_index_release(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_cas_write_index_release");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline uint64_t hsa_queue_cas_write_index_release(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_queue_cas_write_index_release", (uint64_t)0, hsa_queue_cas_write_index_release, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_cas_write_index_screlease
     #define HIPGEN_DEF_hsa_queue_cas_write_index_screlease
-    static inline uint64_t hsa_queue_cas_write_index_screlease(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_cas_write_index_screlease");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline uint64_t hsa_queue_cas_write_index_screlease(const hsa_queue_t *a0, uint64_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_queue_cas_write_index_screlease", (uint64_t)0, hsa_queue_cas_write_index_screlease, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_add_write_index_acq_rel
     #define HIPGEN_DEF_hsa_queue_add_write_index_acq_rel
-    static inline uint64_t hsa_queue_add_write_index_acq_rel(const hsa_queue_t *a0, uint64_t a1) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_add_write_index_acq_rel");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline uint64_t hsa_queue_add_write_index_acq_rel(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL(hsa, "hsa_queue_add_write_index_acq_rel", (uint64_t)0, hsa_queue_add_write_index_acq_rel, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_add_write_index_scacq_screl
     #define HIPGEN_DEF_hsa_queue_add_write_index_scacq_screl
-    static inline uint64_t hsa_queue_add_write_index_scacq_screl(const hsa_queue_t *a0, uint64_t a1) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_add_write_index_scacq_screl");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline uint64_t hsa_queue_add_write_index_scacq_screl(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL(hsa, "hsa_queue_add_write_index_scacq_screl", (uint64_t)0, hsa_queue_add_write_index_scacq_screl, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_add_write_index_acquire
     #define HIPGEN_DEF_hsa_queue_add_write_index_acquire
-    static inline uint64_t hsa_queue_add_write_index_acquire(const hsa_queue_t *a0, uint64_t a1) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_add_write_index_acquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline uint64_t hsa_queue_add_write_index_acquire(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL(hsa, "hsa_queue_add_write_index_acquire", (uint64_t)0, hsa_queue_add_write_index_acquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_add_write_index_scacquire
     #define HIPGEN_DEF_hsa_queue_add_write_index_scacquire
-    static inline uint64_t hsa_queue_add_write_index_scacquire(const hsa_queue_t *a0, uint64_t a1) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_add_write_index_scacquire");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline uint64_t hsa_queue_add_write_index_scacquire(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL(hsa, "hsa_queue_add_write_index_scacquire", (uint64_t)0, hsa_queue_add_write_index_scacquire, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_add_write_index_relaxed
     #define HIPGEN_DEF_hsa_queue_add_write_index_relaxed
-    static inline uint64_t hsa_queue_add_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_add_write_index_relaxed");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline uint64_t hsa_queue_add_write_index_relaxed(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL(hsa, "hsa_queue_add_write_index_relaxed", (uint64_t)0, hsa_queue_add_write_index_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_add_write_index_release
     #define HIPGEN_DEF_hsa_queue_add_write_index_release
-    static inline uint64_t hsa_queue_add_write_index_release(const hsa_queue_t *a0, uint64_t a1) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_add_write_index_release");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline uint64_t hsa_queue_add_write_index_release(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL(hsa, "hsa_queue_add_write_index_release", (uint64_t)0, hsa_queue_add_write_index_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_add_write_index_screlease
     #define HIPGEN_DEF_hsa_queue_add_write_index_screlease
-    static inline uint64_t hsa_queue_add_write_index_screlease(const hsa_queue_t *a0, uint64_t a1) {
-      typedef uint64_t (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_add_write_index_screlease");
-        if (!g) return (uint64_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline uint64_t hsa_queue_add_write_index_screlease(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL(hsa, "hsa_queue_add_write_index_screlease", (uint64_t)0, hsa_queue_add_write_index_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_store_read_index_relaxed
     #define HIPGEN_DEF_hsa_queue_store_read_index_relaxed
-    static inline void hsa_queue_store_read_index_relaxed(const hsa_queue_t *a0, uint64_t a1) {
-      typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_store_read_index_relaxed");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_queue_store_read_index_relaxed(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_queue_store_read_index_relaxed", hsa_queue_store_read_index_relaxed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_store_read_index_release
     #define HIPGEN_DEF_hsa_queue_store_read_index_release
-    static inline void hsa_queue_store_read_index_release(const hsa_queue_t *a0, uint64_t a1) {
-      typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_store_read_index_release");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_queue_store_read_index_release(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_queue_store_read_index_release", hsa_queue_store_read_index_release, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_queue_store_read_index_screlease
     #define HIPGEN_DEF_hsa_queue_store_read_index_screlease
-    static inline void hsa_queue_store_read_index_screlease(const hsa_queue_t *a0, uint64_t a1) {
-      typedef void (*hipgen_fn)(const hsa_queue_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_queue_store_read_index_screlease");
-        if (!g) return ;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      g(a0, a1);
-    }
+    static inline void hsa_queue_store_read_index_screlease(const hsa_queue_t *a0, uint64_t a1) { HIPGEN_CALL_VOID(hsa, "hsa_queue_store_read_index_screlease", hsa_queue_store_read_index_screlease, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_region_get_info
     #define HIPGEN_DEF_hsa_region_get_info
-    static inline hsa_status_t hsa_region_get_info(hsa_region_t a0, hsa_region_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_region_t, hsa_region_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_region_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_region_get_info(hsa_region_t a0, hsa_region_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_region_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_region_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_agent_iterate_regions
     #define HIPGEN_DEF_hsa_agent_iterate_regions
-    static inline hsa_status_t hsa_agent_iterate_regions(hsa_agent_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_agent_iterate_regions");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_agent_iterate_regions(hsa_agent_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_agent_iterate_regions", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_agent_iterate_regions, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_memory_allocate
     #define HIPGEN_DEF_hsa_memory_allocate
-    static inline hsa_status_t hsa_memory_allocate(hsa_region_t a0, size_t a1, void **a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_region_t, size_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_memory_allocate");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_memory_allocate(hsa_region_t a0, size_t a1, void **a2) { HIPGEN_CALL(hsa, "hsa_memory_allocate", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_memory_allocate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_memory_free
     #define HIPGEN_DEF_hsa_memory_free
-    static inline hsa_status_t hsa_memory_free(void *a0) {
-      typedef hsa_status_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_memory_free");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_memory_free(void *a0) { HIPGEN_CALL(hsa, "hsa_memory_free", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_memory_free, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_memory_copy
     #define HIPGEN_DEF_hsa_memory_copy
-    static inline hsa_status_t hsa_memory_copy(void *a0, const void *a1, size_t a2) {
-      typedef hsa_status_t (*hipgen_fn)(void *, const void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_memory_copy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_memory_copy(void *a0, const void *a1, size_t a2) { HIPGEN_CALL(hsa, "hsa_memory_copy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_memory_copy, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_memory_assign_agent
     #define HIPGEN_DEF_hsa_memory_assign_agent
-    static inline hsa_status_t hsa_memory_assign_agent(void *a0, hsa_agent_t a1, hsa_access_permission_t a2) {
-      typedef hsa_status_t (*hipgen_fn)(void *, hsa_agent_t, hsa_access_permission_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_memory_assign_agent");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_memory_assign_agent(void *a0, hsa_agent_t a1, hsa_access_permission_t a2) { HIPGEN_CALL(hsa, "hsa_memory_assign_agent", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_memory_assign_agent, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_memory_register
     #define HIPGEN_DEF_hsa_memory_register
-    static inline hsa_status_t hsa_memory_register(void *a0, size_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_memory_register");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_memory_register(void *a0, size_t a1) { HIPGEN_CALL(hsa, "hsa_memory_register", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_memory_register, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_memory_deregister
     #define HIPGEN_DEF_hsa_memory_deregister
-    static inline hsa_status_t hsa_memory_deregister(void *a0, size_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_memory_deregister");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_memory_deregister(void *a0, size_t a1) { HIPGEN_CALL(hsa, "hsa_memory_deregister", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_memory_deregister, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_isa_from_name
     #define HIPGEN_DEF_hsa_isa_from_name
-    static inline hsa_status_t hsa_isa_from_name(const char *a0, hsa_isa_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(const char *, hsa_isa_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_isa_from_name");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_isa_from_name(const char *a0, hsa_isa_t *a1) { HIPGEN_CALL(hsa, "hsa_isa_from_name", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_isa_from_name, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_agent_iterate_isas
     #define HIPGEN_DEF_hsa_agent_iterate_isas
-    static inline hsa_status_t hsa_agent_iterate_isas(hsa_agent_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_agent_iterate_isas");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_agent_iterate_isas(hsa_agent_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_agent_iterate_isas", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_agent_iterate_isas, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_isa_get_info
     #define HIPGEN_DEF_hsa_isa_get_info
-    static inline hsa_status_t hsa_isa_get_info(hsa_isa_t a0, hsa_isa_info_t a1, uint32_t a2, void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_isa_info_t, uint32_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_isa_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_isa_get_info(hsa_isa_t a0, hsa_isa_info_t a1, uint32_t a2, void *a3) { HIPGEN_CALL(hsa, "hsa_isa_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_isa_get_info, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_isa_get_info_alt
     #define HIPGEN_DEF_hsa_isa_get_info_alt
-    static inline hsa_status_t hsa_isa_get_info_alt(hsa_isa_t a0, hsa_isa_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_isa_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_isa_get_info_alt");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_isa_get_info_alt(hsa_isa_t a0, hsa_isa_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_isa_get_info_alt", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_isa_get_info_alt, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_isa_get_exception_policies
     #define HIPGEN_DEF_hsa_isa_get_exception_policies
-    static inline hsa_status_t hsa_isa_get_exception_policies(hsa_isa_t a0, hsa_profile_t a1, uint16_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_profile_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_isa_get_exception_policies");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_isa_get_exception_policies(hsa_isa_t a0, hsa_profile_t a1, uint16_t *a2) { HIPGEN_CALL(hsa, "hsa_isa_get_exception_policies", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_isa_get_exception_policies, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_isa_get_round_method
     #define HIPGEN_DEF_hsa_isa_get_round_method
-    static inline hsa_status_t hsa_isa_get_round_method(hsa_isa_t a0, hsa_fp_type_t a1, hsa_flush_mode_t a2, hsa_round_method_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_fp_type_t, hsa_flush_mode_t, hsa_round_method_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_isa_get_round_method");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_isa_get_round_method(hsa_isa_t a0, hsa_fp_type_t a1, hsa_flush_mode_t a2, hsa_round_method_t *a3) { HIPGEN_CALL(hsa, "hsa_isa_get_round_method", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_isa_get_round_method, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_wavefront_get_info
     #define HIPGEN_DEF_hsa_wavefront_get_info
-    static inline hsa_status_t hsa_wavefront_get_info(hsa_wavefront_t a0, hsa_wavefront_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_wavefront_t, hsa_wavefront_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_wavefront_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_wavefront_get_info(hsa_wavefront_t a0, hsa_wavefront_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_wavefront_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_wavefront_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_isa_iterate_wavefronts
     #define HIPGEN_DEF_hsa_isa_iterate_wavefronts
-    static inline hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_isa_iterate_wavefronts");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_isa_iterate_wavefronts", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_isa_iterate_wavefronts, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_isa_compatible
     #define HIPGEN_DEF_hsa_isa_compatible
-    static inline hsa_status_t hsa_isa_compatible(hsa_isa_t a0, hsa_isa_t a1, bool *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_isa_t, hsa_isa_t, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_isa_compatible");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_isa_compatible(hsa_isa_t a0, hsa_isa_t a1, bool *a2) { HIPGEN_CALL(hsa, "hsa_isa_compatible", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_isa_compatible, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_reader_create_from_file
     #define HIPGEN_DEF_hsa_code_object_reader_create_from_file
-    static inline hsa_status_t hsa_code_object_reader_create_from_file(int32_t a0, hsa_code_object_reader_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(int32_t, hsa_code_object_reader_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_reader_create_from_file");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_code_object_reader_create_from_file(int32_t a0, hsa_code_object_reader_t *a1) { HIPGEN_CALL(hsa, "hsa_code_object_reader_create_from_file", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_reader_create_from_file, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_reader_create_from_memory
     #define HIPGEN_DEF_hsa_code_object_reader_create_from_memory
-    static inline hsa_status_t hsa_code_object_reader_create_from_memory(const void *a0, size_t a1, hsa_code_object_reader_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(const void *, size_t, hsa_code_object_reader_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_reader_create_from_memory");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_code_object_reader_create_from_memory(const void *a0, size_t a1, hsa_code_object_reader_t *a2) { HIPGEN_CALL(hsa, "hsa_code_object_reader_create_from_memory", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_reader_create_from_memory, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_reader_destroy
     #define HIPGEN_DEF_hsa_code_object_reader_destroy
-    static inline hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_object_reader_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_reader_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t a0) { HIPGEN_CALL(hsa, "hsa_code_object_reader_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_reader_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_create
     #define HIPGEN_DEF_hsa_executable_create
-    static inline hsa_status_t hsa_executable_create(hsa_profile_t a0, hsa_executable_state_t a1, const char *a2, hsa_executable_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_profile_t, hsa_executable_state_t, const char *, hsa_executable_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_create(hsa_profile_t a0, hsa_executable_state_t a1, const char *a2, hsa_executable_t *a3) { HIPGEN_CALL(hsa, "hsa_executable_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_create, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_create_alt
     #define HIPGEN_DEF_hsa_executable_create_alt
-    static inline hsa_status_t hsa_executable_create_alt(hsa_profile_t a0, hsa_default_float_rounding_mode_t a1, const char *a2, hsa_executable_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_profile_t, hsa_default_float_rounding_mode_t, const char *, hsa_executable_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_create_alt");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_create_alt(hsa_profile_t a0, hsa_default_float_rounding_mode_t a1, const char *a2, hsa_executable_t *a3) { HIPGEN_CALL(hsa, "hsa_executable_create_alt", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_create_alt, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_destroy
     #define HIPGEN_DEF_hsa_executable_destroy
-    static inline hsa_status_t hsa_executable_destroy(hsa_executable_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_executable_destroy(hsa_executable_t a0) { HIPGEN_CALL(hsa, "hsa_executable_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_load_program_code_object
     #define HIPGEN_DEF_hsa_executable_load_program_code_object
-    static inline hsa_status_t hsa_executable_load_program_code_object(hsa_executable_t a0, hsa_code_object_reader_t a1, const char *a2, hsa_loaded_code_object_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_code_object_reader_t, const char *, hsa_loaded_code_object_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_load_program_code_object");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_load_program_code_object(hsa_executable_t a0, hsa_code_object_reader_t a1, const char *a2, hsa_loaded_code_object_t *a3) { HIPGEN_CALL(hsa, "hsa_executable_load_program_code_object", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_load_program_code_object, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_load_agent_code_object
     #define HIPGEN_DEF_hsa_executable_load_agent_code_object
-    static inline hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t a0, hsa_agent_t a1, hsa_code_object_reader_t a2, const char *a3, hsa_loaded_code_object_t *a4) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, hsa_code_object_reader_t, const char *, hsa_loaded_code_object_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_load_agent_code_object");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t a0, hsa_agent_t a1, hsa_code_object_reader_t a2, const char *a3, hsa_loaded_code_object_t *a4) { HIPGEN_CALL(hsa, "hsa_executable_load_agent_code_object", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_load_agent_code_object, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_freeze
     #define HIPGEN_DEF_hsa_executable_freeze
-    static inline hsa_status_t hsa_executable_freeze(hsa_executable_t a0, const char *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_freeze");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_executable_freeze(hsa_executable_t a0, const char *a1) { HIPGEN_CALL(hsa, "hsa_executable_freeze", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_freeze, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_get_info
     #define HIPGEN_DEF_hsa_executable_get_info
-    static inline hsa_status_t hsa_executable_get_info(hsa_executable_t a0, hsa_executable_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_executable_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_executable_get_info(hsa_executable_t a0, hsa_executable_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_executable_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_global_variable_define
     #define HIPGEN_DEF_hsa_executable_global_variable_define
-    static inline hsa_status_t hsa_executable_global_variable_define(hsa_executable_t a0, const char *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_global_variable_define");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_executable_global_variable_define(hsa_executable_t a0, const char *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_executable_global_variable_define", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_global_variable_define, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_agent_global_variable_define
     #define HIPGEN_DEF_hsa_executable_agent_global_variable_define
-    static inline hsa_status_t hsa_executable_agent_global_variable_define(hsa_executable_t a0, hsa_agent_t a1, const char *a2, void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, const char *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_agent_global_variable_define");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_agent_global_variable_define(hsa_executable_t a0, hsa_agent_t a1, const char *a2, void *a3) { HIPGEN_CALL(hsa, "hsa_executable_agent_global_variable_define", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_agent_global_variable_define, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_readonly_variable_define
     #define HIPGEN_DEF_hsa_executable_readonly_variable_define
-    static inline hsa_status_t hsa_executable_readonly_variable_define(hsa_executable_t a0, hsa_agent_t a1, const char *a2, void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, const char *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_readonly_variable_define");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_readonly_variable_define(hsa_executable_t a0, hsa_agent_t a1, const char *a2, void *a3) { HIPGEN_CALL(hsa, "hsa_executable_readonly_variable_define", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_readonly_variable_define, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_validate
     #define HIPGEN_DEF_hsa_executable_validate
-    static inline hsa_status_t hsa_executable_validate(hsa_executable_t a0, uint32_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_validate");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_executable_validate(hsa_executable_t a0, uint32_t *a1) { HIPGEN_CALL(hsa, "hsa_executable_validate", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_validate, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_validate_alt
     #define HIPGEN_DEF_hsa_executable_validate_alt
-    static inline hsa_status_t hsa_executable_validate_alt(hsa_executable_t a0, const char *a1, uint32_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_validate_alt");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_executable_validate_alt(hsa_executable_t a0, const char *a1, uint32_t *a2) { HIPGEN_CALL(hsa, "hsa_executable_validate_alt", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_validate_alt, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_get_symbol
     #define HIPGEN_DEF_hsa_executable_get_symbol
-    static inline hsa_status_t hsa_executable_get_symbol(hsa_executable_t a0, const char *a1, const char *a2, hsa_agent_t a3, int32_t a4, hsa_executable_symbol_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, const char *, hsa_agent_t, int32_t, hsa_executable_symbol_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_get_symbol");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_executable_get_symbol(hsa_executable_t a0, const char *a1, const char *a2, hsa_agent_t a3, int32_t a4, hsa_executable_symbol_t *a5) { HIPGEN_CALL(hsa, "hsa_executable_get_symbol", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_get_symbol, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_get_symbol_by_name
     #define HIPGEN_DEF_hsa_executable_get_symbol_by_name
-    static inline hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t a0, const char *a1, const hsa_agent_t *a2, hsa_executable_symbol_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, const char *, const hsa_agent_t *, hsa_executable_symbol_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_get_symbol_by_name");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t a0, const char *a1, const hsa_agent_t *a2, hsa_executable_symbol_t *a3) { HIPGEN_CALL(hsa, "hsa_executable_get_symbol_by_name", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_get_symbol_by_name, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_symbol_get_info
     #define HIPGEN_DEF_hsa_executable_symbol_get_info
-    static inline hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t a0, hsa_executable_symbol_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_symbol_t, hsa_executable_symbol_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_symbol_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t a0, hsa_executable_symbol_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_executable_symbol_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_symbol_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_iterate_symbols
     #define HIPGEN_DEF_hsa_executable_iterate_symbols
-    static inline hsa_status_t hsa_executable_iterate_symbols(hsa_executable_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_iterate_symbols");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_executable_iterate_symbols(hsa_executable_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_executable_iterate_symbols", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_iterate_symbols, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_iterate_agent_symbols
     #define HIPGEN_DEF_hsa_executable_iterate_agent_symbols
-    static inline hsa_status_t hsa_executable_iterate_agent_symbols(hsa_executable_t a0, hsa_agent_t a1, void *a2, void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_iterate_agent_symbols");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_iterate_agent_symbols(hsa_executable_t a0, hsa_agent_t a1, void *a2, void *a3) { HIPGEN_CALL(hsa, "hsa_executable_iterate_agent_symbols", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_iterate_agent_symbols, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_iterate_program_symbols
     #define HIPGEN_DEF_hsa_executable_iterate_program_symbols
-    static inline hsa_status_t hsa_executable_iterate_program_symbols(hsa_executable_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_iterate_program_symbols");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_executable_iterate_program_symbols(hsa_executable_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_executable_iterate_program_symbols", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_iterate_program_symbols, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_serialize
     #define HIPGEN_DEF_hsa_code_object_serialize
-    static inline hsa_status_t hsa_code_object_serialize(hsa_code_object_t a0, void *a1, hsa_callback_data_t a2, const char *a3, void **a4, size_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, void *, hsa_callback_data_t, const char *, void **, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_serialize");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_code_object_serialize(hsa_code_object_t a0, void *a1, hsa_callback_data_t a2, const char *a3, void **a4, size_t *a5) { HIPGEN_CALL(hsa, "hsa_code_object_serialize", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_serialize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_deserialize
     #define HIPGEN_DEF_hsa_code_object_deserialize
-    static inline hsa_status_t hsa_code_object_deserialize(void *a0, size_t a1, const char *a2, hsa_code_object_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, const char *, hsa_code_object_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_deserialize");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_code_object_deserialize(void *a0, size_t a1, const char *a2, hsa_code_object_t *a3) { HIPGEN_CALL(hsa, "hsa_code_object_deserialize", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_deserialize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_destroy
     #define HIPGEN_DEF_hsa_code_object_destroy
-    static inline hsa_status_t hsa_code_object_destroy(hsa_code_object_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_code_object_destroy(hsa_code_object_t a0) { HIPGEN_CALL(hsa, "hsa_code_object_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_get_info
     #define HIPGEN_DEF_hsa_code_object_get_info
-    static inline hsa_status_t hsa_code_object_get_info(hsa_code_object_t a0, hsa_code_object_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, hsa_code_object_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_code_object_get_info(hsa_code_object_t a0, hsa_code_object_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_code_object_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_executable_load_code_object
     #define HIPGEN_DEF_hsa_executable_load_code_object
-    static inline hsa_status_t hsa_executable_load_code_object(hsa_executable_t a0, hsa_agent_t a1, hsa_code_object_t a2, const char *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_executable_t, hsa_agent_t, hsa_code_object_t, const char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_executable_load_code_object");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_executable_load_code_object(hsa_executable_t a0, hsa_agent_t a1, hsa_code_object_t a2, const char *a3) { HIPGEN_CALL(hsa, "hsa_executable_load_code_object", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_executable_load_code_object, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_get_symbol
     #define HIPGEN_DEF_hsa_code_object_get_symbol
-    static inline hsa_status_t hsa_code_object_get_symbol(hsa_code_object_t a0, const char *a1, hsa_code_symbol_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, const char *, hsa_code_symbol_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_get_symbol");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_code_object_get_symbol(hsa_code_object_t a0, const char *a1, hsa_code_symbol_t *a2) { HIPGEN_CALL(hsa, "hsa_code_object_get_symbol", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_get_symbol, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_get_symbol_from_name
     #define HIPGEN_DEF_hsa_code_object_get_symbol_from_name
-    static inline hsa_status_t hsa_code_object_get_symbol_from_name(hsa_code_object_t a0, const char *a1, const char *a2, hsa_code_symbol_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, const char *, const char *, hsa_code_symbol_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_get_symbol_from_name");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_code_object_get_symbol_from_name(hsa_code_object_t a0, const char *a1, const char *a2, hsa_code_symbol_t *a3) { HIPGEN_CALL(hsa, "hsa_code_object_get_symbol_from_name", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_get_symbol_from_name, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_symbol_get_info
     #define HIPGEN_DEF_hsa_code_symbol_get_info
-    static inline hsa_status_t hsa_code_symbol_get_info(hsa_code_symbol_t a0, hsa_code_symbol_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_symbol_t, hsa_code_symbol_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_symbol_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_code_symbol_get_info(hsa_code_symbol_t a0, hsa_code_symbol_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_code_symbol_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_symbol_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_code_object_iterate_symbols
     #define HIPGEN_DEF_hsa_code_object_iterate_symbols
-    static inline hsa_status_t hsa_code_object_iterate_symbols(hsa_code_object_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_code_object_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_code_object_iterate_symbols");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_code_object_iterate_symbols(hsa_code_object_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_code_object_iterate_symbols", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_code_object_iterate_symbols, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_get_capability
     #define HIPGEN_DEF_hsa_ext_image_get_capability
-    static inline hsa_status_t hsa_ext_image_get_capability(hsa_agent_t a0, hsa_ext_image_geometry_t a1, const hsa_ext_image_format_t *a2, uint32_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_geometry_t, const hsa_ext_image_format_t *, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_get_capability");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_ext_image_get_capability(hsa_agent_t a0, hsa_ext_image_geometry_t a1, const hsa_ext_image_format_t *a2, uint32_t *a3) { HIPGEN_CALL(hsa, "hsa_ext_image_get_capability", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_get_capability, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_get_capability_with_layout
     #define HIPGEN_DEF_hsa_ext_image_get_capability_with_layout
-    static inline hsa_status_t hsa_ext_image_get_capability_with_layout(hsa_agent_t a0, hsa_ext_image_geometry_t a1, const hsa_ext_image_format_t *a2, hsa_ext_image_data_layout_t a3, uint32_t *a4) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_geometry_t, const hsa_ext_image_format_t *, hsa_ext_image_data_layout_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_get_capability_with_layout");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_ext_image_get_capability_with_layout(hsa_agent_t a0, hsa_ext_image_geometry_t a1, const hsa_ext_image_format_t *a2, hsa_ext_image_data_layout_t a3, uint32_t *a4) { HIPGEN_CALL(hsa, "hsa_ext_image_get_capability_with_layout", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_get_capability_with_layout, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_data_get_info
     #define HIPGEN_DEF_hsa_ext_image_data_get_info
-    static inline hsa_status_t hsa_ext_image_data_get_info(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, hsa_access_permission_t a2, hsa_ext_image_data_info_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, hsa_access_permission_t, hsa_ext_image_data_info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_data_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_ext_image_data_get_info(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, hsa_access_permission_t a2, hsa_ext_image_data_info_t *a3) { HIPGEN_CALL(hsa, "hsa_ext_image_data_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_data_get_info, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_data_get_info_with_layout
     #define HIPGEN_DEF_hsa_ext_image_data_get_info_with_layout
-    static inline hsa_status_t hsa_ext_image_data_get_info_with_layout(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, hsa_access_permission_t a2, hsa_ext_image_data_layout_t a3, size_t a4, size_t a5, hsa_ext_image_data_info_t *a6) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, hsa_access_permission_t, hsa_ext_image_data_layout_t, size_t, size_t, hsa_ext_image_data_info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_data_get_info_with_layout");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hsa_status_t hsa_ext_image_data_get_info_with_layout(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, hsa_access_permission_t a2, hsa_ext_image_data_layout_t a3, size_t a4, size_t a5, hsa_ext_image_data_info_t *a6) { HIPGEN_CALL(hsa, "hsa_ext_image_data_get_info_with_layout", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_data_get_info_with_layout, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_create
     #define HIPGEN_DEF_hsa_ext_image_create
-    static inline hsa_status_t hsa_ext_image_create(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const void *a2, hsa_access_permission_t a3, hsa_ext_image_t *a4) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_ext_image_create(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const void *a2, hsa_access_permission_t a3, hsa_ext_image_t *a4) { HIPGEN_CALL(hsa, "hsa_ext_image_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_create, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_create_with_layout
     #define HIPGEN_DEF_hsa_ext_image_create_with_layout
-    static inline hsa_status_t hsa_ext_image_create_with_layout(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const void *a2, hsa_access_permission_t a3, hsa_ext_image_data_layout_t a4, size_t a5, size_t a6, hsa_ext_image_t *a7) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_data_layout_t, size_t, size_t, hsa_ext_image_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_create_with_layout");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hsa_status_t hsa_ext_image_create_with_layout(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const void *a2, hsa_access_permission_t a3, hsa_ext_image_data_layout_t a4, size_t a5, size_t a6, hsa_ext_image_t *a7) { HIPGEN_CALL(hsa, "hsa_ext_image_create_with_layout", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_create_with_layout, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_destroy
     #define HIPGEN_DEF_hsa_ext_image_destroy
-    static inline hsa_status_t hsa_ext_image_destroy(hsa_agent_t a0, hsa_ext_image_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_ext_image_destroy(hsa_agent_t a0, hsa_ext_image_t a1) { HIPGEN_CALL(hsa, "hsa_ext_image_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_destroy, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_copy
     #define HIPGEN_DEF_hsa_ext_image_copy
-    static inline hsa_status_t hsa_ext_image_copy(hsa_agent_t a0, hsa_ext_image_t a1, const hsa_dim3_t *a2, hsa_ext_image_t a3, const hsa_dim3_t *a4, const hsa_dim3_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t, const hsa_dim3_t *, hsa_ext_image_t, const hsa_dim3_t *, const hsa_dim3_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_copy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_ext_image_copy(hsa_agent_t a0, hsa_ext_image_t a1, const hsa_dim3_t *a2, hsa_ext_image_t a3, const hsa_dim3_t *a4, const hsa_dim3_t *a5) { HIPGEN_CALL(hsa, "hsa_ext_image_copy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_copy, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_import
     #define HIPGEN_DEF_hsa_ext_image_import
-    static inline hsa_status_t hsa_ext_image_import(hsa_agent_t a0, const void *a1, size_t a2, size_t a3, hsa_ext_image_t a4, const hsa_ext_image_region_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const void *, size_t, size_t, hsa_ext_image_t, const hsa_ext_image_region_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_import");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_ext_image_import(hsa_agent_t a0, const void *a1, size_t a2, size_t a3, hsa_ext_image_t a4, const hsa_ext_image_region_t *a5) { HIPGEN_CALL(hsa, "hsa_ext_image_import", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_import, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_export
     #define HIPGEN_DEF_hsa_ext_image_export
-    static inline hsa_status_t hsa_ext_image_export(hsa_agent_t a0, hsa_ext_image_t a1, void *a2, size_t a3, size_t a4, const hsa_ext_image_region_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t, void *, size_t, size_t, const hsa_ext_image_region_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_export");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_ext_image_export(hsa_agent_t a0, hsa_ext_image_t a1, void *a2, size_t a3, size_t a4, const hsa_ext_image_region_t *a5) { HIPGEN_CALL(hsa, "hsa_ext_image_export", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_export, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_image_clear
     #define HIPGEN_DEF_hsa_ext_image_clear
-    static inline hsa_status_t hsa_ext_image_clear(hsa_agent_t a0, hsa_ext_image_t a1, const void *a2, const hsa_ext_image_region_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_image_t, const void *, const hsa_ext_image_region_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_image_clear");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_ext_image_clear(hsa_agent_t a0, hsa_ext_image_t a1, const void *a2, const hsa_ext_image_region_t *a3) { HIPGEN_CALL(hsa, "hsa_ext_image_clear", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_image_clear, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_sampler_create
     #define HIPGEN_DEF_hsa_ext_sampler_create
-    static inline hsa_status_t hsa_ext_sampler_create(hsa_agent_t a0, const hsa_ext_sampler_descriptor_t *a1, hsa_ext_sampler_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_sampler_descriptor_t *, hsa_ext_sampler_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_sampler_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_ext_sampler_create(hsa_agent_t a0, const hsa_ext_sampler_descriptor_t *a1, hsa_ext_sampler_t *a2) { HIPGEN_CALL(hsa, "hsa_ext_sampler_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_sampler_create, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_sampler_create_v2
     #define HIPGEN_DEF_hsa_ext_sampler_create_v2
-    static inline hsa_status_t hsa_ext_sampler_create_v2(hsa_agent_t a0, const hsa_ext_sampler_descriptor_v2_t *a1, hsa_ext_sampler_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_sampler_descriptor_v2_t *, hsa_ext_sampler_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_sampler_create_v2");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_ext_sampler_create_v2(hsa_agent_t a0, const hsa_ext_sampler_descriptor_v2_t *a1, hsa_ext_sampler_t *a2) { HIPGEN_CALL(hsa, "hsa_ext_sampler_create_v2", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_sampler_create_v2, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ext_sampler_destroy
     #define HIPGEN_DEF_hsa_ext_sampler_destroy
-    static inline hsa_status_t hsa_ext_sampler_destroy(hsa_agent_t a0, hsa_ext_sampler_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ext_sampler_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ext_sampler_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_ext_sampler_destroy(hsa_agent_t a0, hsa_ext_sampler_t a1) { HIPGEN_CALL(hsa, "hsa_ext_sampler_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ext_sampler_destroy, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_iterate_configuration
     #define HIPGEN_DEF_hsa_ven_amd_pcs_iterate_configuration
-    static inline hsa_status_t hsa_ven_amd_pcs_iterate_configuration(hsa_agent_t a0, hsa_ven_amd_pcs_iterate_configuration_callback_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ven_amd_pcs_iterate_configuration_callback_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ven_amd_pcs_iterate_configuration");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_ven_amd_pcs_iterate_configuration(hsa_agent_t a0, hsa_ven_amd_pcs_iterate_configuration_callback_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_ven_amd_pcs_iterate_configuration", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ven_amd_pcs_iterate_configuration, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_create
     #define HIPGEN_DEF_hsa_ven_amd_pcs_create
-    static inline hsa_status_t hsa_ven_amd_pcs_create(hsa_agent_t a0, hsa_ven_amd_pcs_method_kind_t a1, hsa_ven_amd_pcs_units_t a2, size_t a3, size_t a4, size_t a5, hsa_ven_amd_pcs_data_ready_callback_t a6, void *a7, hsa_ven_amd_pcs_t *a8) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_ven_amd_pcs_method_kind_t, hsa_ven_amd_pcs_units_t, size_t, size_t, size_t, hsa_ven_amd_pcs_data_ready_callback_t, void *, hsa_ven_amd_pcs_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ven_amd_pcs_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline hsa_status_t hsa_ven_amd_pcs_create(hsa_agent_t a0, hsa_ven_amd_pcs_method_kind_t a1, hsa_ven_amd_pcs_units_t a2, size_t a3, size_t a4, size_t a5, hsa_ven_amd_pcs_data_ready_callback_t a6, void *a7, hsa_ven_amd_pcs_t *a8) { HIPGEN_CALL(hsa, "hsa_ven_amd_pcs_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ven_amd_pcs_create, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_create_from_id
     #define HIPGEN_DEF_hsa_ven_amd_pcs_create_from_id
-    static inline hsa_status_t hsa_ven_amd_pcs_create_from_id(uint32_t a0, hsa_agent_t a1, hsa_ven_amd_pcs_method_kind_t a2, hsa_ven_amd_pcs_units_t a3, size_t a4, size_t a5, size_t a6, hsa_ven_amd_pcs_data_ready_callback_t a7, void *a8, hsa_ven_amd_pcs_t *a9) {
-      typedef hsa_status_t (*hipgen_fn)(uint32_t, hsa_agent_t, hsa_ven_amd_pcs_method_kind_t, hsa_ven_amd_pcs_units_t, size_t, size_t, size_t, hsa_ven_amd_pcs_data_ready_callback_t, void *, hsa_ven_amd_pcs_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ven_amd_pcs_create_from_id");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hsa_status_t hsa_ven_amd_pcs_create_from_id(uint32_t a0, hsa_agent_t a1, hsa_ven_amd_pcs_method_kind_t a2, hsa_ven_amd_pcs_units_t a3, size_t a4, size_t a5, size_t a6, hsa_ven_amd_pcs_data_ready_callback_t a7, void *a8, hsa_ven_amd_pcs_t *a9) { HIPGEN_CALL(hsa, "hsa_ven_amd_pcs_create_from_id", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ven_amd_pcs_create_from_id, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_destroy
     #define HIPGEN_DEF_hsa_ven_amd_pcs_destroy
-    static inline hsa_status_t hsa_ven_amd_pcs_destroy(hsa_ven_amd_pcs_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ven_amd_pcs_destroy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_ven_amd_pcs_destroy(hsa_ven_amd_pcs_t a0) { HIPGEN_CALL(hsa, "hsa_ven_amd_pcs_destroy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ven_amd_pcs_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_start
     #define HIPGEN_DEF_hsa_ven_amd_pcs_start
-    static inline hsa_status_t hsa_ven_amd_pcs_start(hsa_ven_amd_pcs_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ven_amd_pcs_start");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_ven_amd_pcs_start(hsa_ven_amd_pcs_t a0) { HIPGEN_CALL(hsa, "hsa_ven_amd_pcs_start", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ven_amd_pcs_start, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_stop
     #define HIPGEN_DEF_hsa_ven_amd_pcs_stop
-    static inline hsa_status_t hsa_ven_amd_pcs_stop(hsa_ven_amd_pcs_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ven_amd_pcs_stop");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_ven_amd_pcs_stop(hsa_ven_amd_pcs_t a0) { HIPGEN_CALL(hsa, "hsa_ven_amd_pcs_stop", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ven_amd_pcs_stop, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_ven_amd_pcs_flush
     #define HIPGEN_DEF_hsa_ven_amd_pcs_flush
-    static inline hsa_status_t hsa_ven_amd_pcs_flush(hsa_ven_amd_pcs_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_ven_amd_pcs_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_ven_amd_pcs_flush");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_ven_amd_pcs_flush(hsa_ven_amd_pcs_t a0) { HIPGEN_CALL(hsa, "hsa_ven_amd_pcs_flush", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_ven_amd_pcs_flush, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_coherency_get_type
     #define HIPGEN_DEF_hsa_amd_coherency_get_type
-    static inline hsa_status_t hsa_amd_coherency_get_type(hsa_agent_t a0, hsa_amd_coherency_type_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_amd_coherency_type_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_coherency_get_type");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_coherency_get_type(hsa_agent_t a0, hsa_amd_coherency_type_t *a1) { HIPGEN_CALL(hsa, "hsa_amd_coherency_get_type", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_coherency_get_type, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_coherency_set_type
     #define HIPGEN_DEF_hsa_amd_coherency_set_type
-    static inline hsa_status_t hsa_amd_coherency_set_type(hsa_agent_t a0, hsa_amd_coherency_type_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_amd_coherency_type_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_coherency_set_type");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_coherency_set_type(hsa_agent_t a0, hsa_amd_coherency_type_t a1) { HIPGEN_CALL(hsa, "hsa_amd_coherency_set_type", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_coherency_set_type, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_profiling_set_profiler_enabled
     #define HIPGEN_DEF_hsa_amd_profiling_set_profiler_enabled
-    static inline hsa_status_t hsa_amd_profiling_set_profiler_enabled(hsa_queue_t *a0, int a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_profiling_set_profiler_enabled");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_profiling_set_profiler_enabled(hsa_queue_t *a0, int a1) { HIPGEN_CALL(hsa, "hsa_amd_profiling_set_profiler_enabled", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_profiling_set_profiler_enabled, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_profiling_async_copy_enable
     #define HIPGEN_DEF_hsa_amd_profiling_async_copy_enable
-    static inline hsa_status_t hsa_amd_profiling_async_copy_enable(bool a0) {
-      typedef hsa_status_t (*hipgen_fn)(bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_profiling_async_copy_enable");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_profiling_async_copy_enable(bool a0) { HIPGEN_CALL(hsa, "hsa_amd_profiling_async_copy_enable", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_profiling_async_copy_enable, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_profiling_get_dispatch_time
     #define HIPGEN_DEF_hsa_amd_profiling_get_dispatch_time
-    static inline hsa_status_t hsa_amd_profiling_get_dispatch_time(hsa_agent_t a0, hsa_signal_t a1, hsa_amd_profiling_dispatch_time_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_signal_t, hsa_amd_profiling_dispatch_time_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_profiling_get_dispatch_time");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_profiling_get_dispatch_time(hsa_agent_t a0, hsa_signal_t a1, hsa_amd_profiling_dispatch_time_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_profiling_get_dispatch_time", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_profiling_get_dispatch_time, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_profiling_get_async_copy_time
     #define HIPGEN_DEF_hsa_amd_profiling_get_async_copy_time
-    static inline hsa_status_t hsa_amd_profiling_get_async_copy_time(hsa_signal_t a0, hsa_amd_profiling_async_copy_time_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, hsa_amd_profiling_async_copy_time_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_profiling_get_async_copy_time");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_profiling_get_async_copy_time(hsa_signal_t a0, hsa_amd_profiling_async_copy_time_t *a1) { HIPGEN_CALL(hsa, "hsa_amd_profiling_get_async_copy_time", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_profiling_get_async_copy_time, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_profiling_convert_tick_to_system_domain
     #define HIPGEN_DEF_hsa_amd_profiling_convert_tick_to_system_domain
-    static inline hsa_status_t hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t a0, uint64_t a1, uint64_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, uint64_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_profiling_convert_tick_to_system_domain");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t a0, uint64_t a1, uint64_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_profiling_convert_tick_to_system_domain", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_profiling_convert_tick_to_system_domain, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_signal_create
     #define HIPGEN_DEF_hsa_amd_signal_create
-    static inline hsa_status_t hsa_amd_signal_create(int64_t a0, uint32_t a1, const hsa_agent_t *a2, uint64_t a3, hsa_signal_t *a4) {
-      typedef hsa_status_t (*hipgen_fn)(int64_t, uint32_t, const hsa_agent_t *, uint64_t, hsa_signal_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_signal_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_signal_create(int64_t a0, uint32_t a1, const hsa_agent_t *a2, uint64_t a3, hsa_signal_t *a4) { HIPGEN_CALL(hsa, "hsa_amd_signal_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_signal_create, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_signal_value_pointer
     #define HIPGEN_DEF_hsa_amd_signal_value_pointer
-    static inline hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t a0, int64_t * *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, int64_t * *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_signal_value_pointer");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t a0, int64_t * *a1) { HIPGEN_CALL(hsa, "hsa_amd_signal_value_pointer", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_signal_value_pointer, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_signal_async_handler
     #define HIPGEN_DEF_hsa_amd_signal_async_handler
-    static inline hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, hsa_amd_signal_handler a3, void *a4) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, hsa_signal_condition_t, int64_t, hsa_amd_signal_handler, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_signal_async_handler");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t a0, hsa_signal_condition_t a1, int64_t a2, hsa_amd_signal_handler a3, void *a4) { HIPGEN_CALL(hsa, "hsa_amd_signal_async_handler", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_signal_async_handler, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_signal_wait_all
     #define HIPGEN_DEF_hsa_amd_signal_wait_all
-    static inline uint32_t hsa_amd_signal_wait_all(uint32_t a0, hsa_signal_t *a1, hsa_signal_condition_t *a2, int64_t *a3, uint64_t a4, hsa_wait_state_t a5, int64_t *a6) {
-      typedef uint32_t (*hipgen_fn)(uint32_t, hsa_signal_t *, hsa_signal_condition_t *, int64_t *, uint64_t, hsa_wait_state_t, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_signal_wait_all");
-        if (!g) return (uint32_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline uint32_t hsa_amd_signal_wait_all(uint32_t a0, hsa_signal_t *a1, hsa_signal_condition_t *a2, int64_t *a3, uint64_t a4, hsa_wait_state_t a5, int64_t *a6) { HIPGEN_CALL(hsa, "hsa_amd_signal_wait_all", (uint32_t)0, hsa_amd_signal_wait_all, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_signal_wait_any
     #define HIPGEN_DEF_hsa_amd_signal_wait_any
-    static inline uint32_t hsa_amd_signal_wait_any(uint32_t a0, hsa_signal_t *a1, hsa_signal_condition_t *a2, int64_t *a3, uint64_t a4, hsa_wait_state_t a5, int64_t *a6) {
-      typedef uint32_t (*hipgen_fn)(uint32_t, hsa_signal_t *, hsa_signal_condition_t *, int64_t *, uint64_t, hsa_wait_state_t, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_signal_wait_any");
-        if (!g) return (uint32_t)0;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline uint32_t hsa_amd_signal_wait_any(uint32_t a0, hsa_signal_t *a1, hsa_signal_condition_t *a2, int64_t *a3, uint64_t a4, hsa_wait_state_t a5, int64_t *a6) { HIPGEN_CALL(hsa, "hsa_amd_signal_wait_any", (uint32_t)0, hsa_amd_signal_wait_any, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_async_function
     #define HIPGEN_DEF_hsa_amd_async_function
-    static inline hsa_status_t hsa_amd_async_function(void *a0, void *a1) {
-      typedef hsa_status_t (*hipgen_fn)(void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_async_function");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_async_function(void *a0, void *a1) { HIPGEN_CALL(hsa, "hsa_amd_async_function", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_async_function, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_image_create
     #define HIPGEN_DEF_hsa_amd_image_create
-    static inline hsa_status_t hsa_amd_image_create(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const hsa_amd_image_descriptor_t *a2, const void *a3, hsa_access_permission_t a4, hsa_ext_image_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const hsa_amd_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_image_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_amd_image_create(hsa_agent_t a0, const hsa_ext_image_descriptor_t *a1, const hsa_amd_image_descriptor_t *a2, const void *a3, hsa_access_permission_t a4, hsa_ext_image_t *a5) { HIPGEN_CALL(hsa, "hsa_amd_image_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_image_create, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_image_get_info_max_dim
     #define HIPGEN_DEF_hsa_amd_image_get_info_max_dim
-    static inline hsa_status_t hsa_amd_image_get_info_max_dim(hsa_agent_t a0, hsa_agent_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_image_get_info_max_dim");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_image_get_info_max_dim(hsa_agent_t a0, hsa_agent_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_amd_image_get_info_max_dim", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_image_get_info_max_dim, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_queue_cu_set_mask
     #define HIPGEN_DEF_hsa_amd_queue_cu_set_mask
-    static inline hsa_status_t hsa_amd_queue_cu_set_mask(const hsa_queue_t *a0, uint32_t a1, const uint32_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(const hsa_queue_t *, uint32_t, const uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_queue_cu_set_mask");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_queue_cu_set_mask(const hsa_queue_t *a0, uint32_t a1, const uint32_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_queue_cu_set_mask", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_queue_cu_set_mask, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_queue_cu_get_mask
     #define HIPGEN_DEF_hsa_amd_queue_cu_get_mask
-    static inline hsa_status_t hsa_amd_queue_cu_get_mask(const hsa_queue_t *a0, uint32_t a1, uint32_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(const hsa_queue_t *, uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_queue_cu_get_mask");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_queue_cu_get_mask(const hsa_queue_t *a0, uint32_t a1, uint32_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_queue_cu_get_mask", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_queue_cu_get_mask, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_pool_get_info
     #define HIPGEN_DEF_hsa_amd_memory_pool_get_info
-    static inline hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t a0, hsa_amd_memory_pool_info_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, hsa_amd_memory_pool_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_pool_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t a0, hsa_amd_memory_pool_info_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_amd_memory_pool_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_pool_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_agent_iterate_memory_pools
     #define HIPGEN_DEF_hsa_amd_agent_iterate_memory_pools
-    static inline hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t a0, void *a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_agent_iterate_memory_pools");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t a0, void *a1, void *a2) { HIPGEN_CALL(hsa, "hsa_amd_agent_iterate_memory_pools", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_agent_iterate_memory_pools, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_pool_allocate
     #define HIPGEN_DEF_hsa_amd_memory_pool_allocate
-    static inline hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t a0, size_t a1, uint32_t a2, void **a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, size_t, uint32_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_pool_allocate");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t a0, size_t a1, uint32_t a2, void **a3) { HIPGEN_CALL(hsa, "hsa_amd_memory_pool_allocate", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_pool_allocate, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_pool_free
     #define HIPGEN_DEF_hsa_amd_memory_pool_free
-    static inline hsa_status_t hsa_amd_memory_pool_free(void *a0) {
-      typedef hsa_status_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_pool_free");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_memory_pool_free(void *a0) { HIPGEN_CALL(hsa, "hsa_amd_memory_pool_free", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_pool_free, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_async_copy
     #define HIPGEN_DEF_hsa_amd_memory_async_copy
-    static inline hsa_status_t hsa_amd_memory_async_copy(void *a0, hsa_agent_t a1, const void *a2, hsa_agent_t a3, size_t a4, uint32_t a5, const hsa_signal_t *a6, hsa_signal_t a7) {
-      typedef hsa_status_t (*hipgen_fn)(void *, hsa_agent_t, const void *, hsa_agent_t, size_t, uint32_t, const hsa_signal_t *, hsa_signal_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_async_copy");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hsa_status_t hsa_amd_memory_async_copy(void *a0, hsa_agent_t a1, const void *a2, hsa_agent_t a3, size_t a4, uint32_t a5, const hsa_signal_t *a6, hsa_signal_t a7) { HIPGEN_CALL(hsa, "hsa_amd_memory_async_copy", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_async_copy, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_async_copy_on_engine
     #define HIPGEN_DEF_hsa_amd_memory_async_copy_on_engine
-    static inline hsa_status_t hsa_amd_memory_async_copy_on_engine(void *a0, hsa_agent_t a1, const void *a2, hsa_agent_t a3, size_t a4, uint32_t a5, const hsa_signal_t *a6, hsa_signal_t a7, hsa_amd_sdma_engine_id_t a8, bool a9) {
-      typedef hsa_status_t (*hipgen_fn)(void *, hsa_agent_t, const void *, hsa_agent_t, size_t, uint32_t, const hsa_signal_t *, hsa_signal_t, hsa_amd_sdma_engine_id_t, bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_async_copy_on_engine");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hsa_status_t hsa_amd_memory_async_copy_on_engine(void *a0, hsa_agent_t a1, const void *a2, hsa_agent_t a3, size_t a4, uint32_t a5, const hsa_signal_t *a6, hsa_signal_t a7, hsa_amd_sdma_engine_id_t a8, bool a9) { HIPGEN_CALL(hsa, "hsa_amd_memory_async_copy_on_engine", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_async_copy_on_engine, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_copy_engine_status
     #define HIPGEN_DEF_hsa_amd_memory_copy_engine_status
-    static inline hsa_status_t hsa_amd_memory_copy_engine_status(hsa_agent_t a0, hsa_agent_t a1, uint32_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_copy_engine_status");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_memory_copy_engine_status(hsa_agent_t a0, hsa_agent_t a1, uint32_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_memory_copy_engine_status", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_copy_engine_status, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_get_preferred_copy_engine
     #define HIPGEN_DEF_hsa_amd_memory_get_preferred_copy_engine
-    static inline hsa_status_t hsa_amd_memory_get_preferred_copy_engine(hsa_agent_t a0, hsa_agent_t a1, uint32_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_agent_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_get_preferred_copy_engine");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_memory_get_preferred_copy_engine(hsa_agent_t a0, hsa_agent_t a1, uint32_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_memory_get_preferred_copy_engine", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_get_preferred_copy_engine, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_async_copy_rect
     #define HIPGEN_DEF_hsa_amd_memory_async_copy_rect
-    static inline hsa_status_t hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t *a0, const hsa_dim3_t *a1, const hsa_pitched_ptr_t *a2, const hsa_dim3_t *a3, const hsa_dim3_t *a4, hsa_agent_t a5, hsa_amd_copy_direction_t a6, uint32_t a7, const hsa_signal_t *a8, hsa_signal_t a9) {
-      typedef hsa_status_t (*hipgen_fn)(const hsa_pitched_ptr_t *, const hsa_dim3_t *, const hsa_pitched_ptr_t *, const hsa_dim3_t *, const hsa_dim3_t *, hsa_agent_t, hsa_amd_copy_direction_t, uint32_t, const hsa_signal_t *, hsa_signal_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_async_copy_rect");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline hsa_status_t hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t *a0, const hsa_dim3_t *a1, const hsa_pitched_ptr_t *a2, const hsa_dim3_t *a3, const hsa_dim3_t *a4, hsa_agent_t a5, hsa_amd_copy_direction_t a6, uint32_t a7, const hsa_signal_t *a8, hsa_signal_t a9) { HIPGEN_CALL(hsa, "hsa_amd_memory_async_copy_rect", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_async_copy_rect, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_agent_memory_pool_get_info
     #define HIPGEN_DEF_hsa_amd_agent_memory_pool_get_info
-    static inline hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t a0, hsa_amd_memory_pool_t a1, hsa_amd_agent_memory_pool_info_t a2, void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, hsa_amd_memory_pool_t, hsa_amd_agent_memory_pool_info_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_agent_memory_pool_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t a0, hsa_amd_memory_pool_t a1, hsa_amd_agent_memory_pool_info_t a2, void *a3) { HIPGEN_CALL(hsa, "hsa_amd_agent_memory_pool_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_agent_memory_pool_get_info, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_agents_allow_access
     #define HIPGEN_DEF_hsa_amd_agents_allow_access
-    static inline hsa_status_t hsa_amd_agents_allow_access(uint32_t a0, const hsa_agent_t *a1, const uint32_t *a2, const void *a3) {
-      typedef hsa_status_t (*hipgen_fn)(uint32_t, const hsa_agent_t *, const uint32_t *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_agents_allow_access");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_agents_allow_access(uint32_t a0, const hsa_agent_t *a1, const uint32_t *a2, const void *a3) { HIPGEN_CALL(hsa, "hsa_amd_agents_allow_access", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_agents_allow_access, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_pool_can_migrate
     #define HIPGEN_DEF_hsa_amd_memory_pool_can_migrate
-    static inline hsa_status_t hsa_amd_memory_pool_can_migrate(hsa_amd_memory_pool_t a0, hsa_amd_memory_pool_t a1, bool *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, hsa_amd_memory_pool_t, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_pool_can_migrate");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_memory_pool_can_migrate(hsa_amd_memory_pool_t a0, hsa_amd_memory_pool_t a1, bool *a2) { HIPGEN_CALL(hsa, "hsa_amd_memory_pool_can_migrate", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_pool_can_migrate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_migrate
     #define HIPGEN_DEF_hsa_amd_memory_migrate
-    static inline hsa_status_t hsa_amd_memory_migrate(const void *a0, hsa_amd_memory_pool_t a1, uint32_t a2) {
-      typedef hsa_status_t (*hipgen_fn)(const void *, hsa_amd_memory_pool_t, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_migrate");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_memory_migrate(const void *a0, hsa_amd_memory_pool_t a1, uint32_t a2) { HIPGEN_CALL(hsa, "hsa_amd_memory_migrate", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_migrate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_lock
     #define HIPGEN_DEF_hsa_amd_memory_lock
-    static inline hsa_status_t hsa_amd_memory_lock(void *a0, size_t a1, hsa_agent_t *a2, int a3, void **a4) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_agent_t *, int, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_lock");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_memory_lock(void *a0, size_t a1, hsa_agent_t *a2, int a3, void **a4) { HIPGEN_CALL(hsa, "hsa_amd_memory_lock", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_lock, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_lock_to_pool
     #define HIPGEN_DEF_hsa_amd_memory_lock_to_pool
-    static inline hsa_status_t hsa_amd_memory_lock_to_pool(void *a0, size_t a1, hsa_agent_t *a2, int a3, hsa_amd_memory_pool_t a4, uint32_t a5, void **a6) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_agent_t *, int, hsa_amd_memory_pool_t, uint32_t, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_lock_to_pool");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline hsa_status_t hsa_amd_memory_lock_to_pool(void *a0, size_t a1, hsa_agent_t *a2, int a3, hsa_amd_memory_pool_t a4, uint32_t a5, void **a6) { HIPGEN_CALL(hsa, "hsa_amd_memory_lock_to_pool", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_lock_to_pool, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_unlock
     #define HIPGEN_DEF_hsa_amd_memory_unlock
-    static inline hsa_status_t hsa_amd_memory_unlock(void *a0) {
-      typedef hsa_status_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_unlock");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_memory_unlock(void *a0) { HIPGEN_CALL(hsa, "hsa_amd_memory_unlock", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_unlock, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_memory_fill
     #define HIPGEN_DEF_hsa_amd_memory_fill
-    static inline hsa_status_t hsa_amd_memory_fill(void *a0, uint32_t a1, size_t a2) {
-      typedef hsa_status_t (*hipgen_fn)(void *, uint32_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_memory_fill");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_memory_fill(void *a0, uint32_t a1, size_t a2) { HIPGEN_CALL(hsa, "hsa_amd_memory_fill", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_memory_fill, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_interop_map_buffer
     #define HIPGEN_DEF_hsa_amd_interop_map_buffer
-    static inline hsa_status_t hsa_amd_interop_map_buffer(uint32_t a0, hsa_agent_t *a1, int32_t a2, uint32_t a3, size_t *a4, void **a5, size_t *a6, const void **a7) {
-      typedef hsa_status_t (*hipgen_fn)(uint32_t, hsa_agent_t *, int32_t, uint32_t, size_t *, void **, size_t *, const void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_interop_map_buffer");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline hsa_status_t hsa_amd_interop_map_buffer(uint32_t a0, hsa_agent_t *a1, int32_t a2, uint32_t a3, size_t *a4, void **a5, size_t *a6, const void **a7) { HIPGEN_CALL(hsa, "hsa_amd_interop_map_buffer", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_interop_map_buffer, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_interop_unmap_buffer
     #define HIPGEN_DEF_hsa_amd_interop_unmap_buffer
-    static inline hsa_status_t hsa_amd_interop_unmap_buffer(void *a0) {
-      typedef hsa_status_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_interop_unmap_buffer");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_interop_unmap_buffer(void *a0) { HIPGEN_CALL(hsa, "hsa_amd_interop_unmap_buffer", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_interop_unmap_buffer, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_pointer_info
     #define HIPGEN_DEF_hsa_amd_pointer_info
-    static inline hsa_status_t hsa_amd_pointer_info(const void *a0, hsa_amd_pointer_info_t *a1, void *a2, uint32_t *a3, hsa_agent_t **a4) {
-      typedef hsa_status_t (*hipgen_fn)(const void *, hsa_amd_pointer_info_t *, void *, uint32_t *, hsa_agent_t **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_pointer_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_pointer_info(const void *a0, hsa_amd_pointer_info_t *a1, void *a2, uint32_t *a3, hsa_agent_t **a4) { HIPGEN_CALL(hsa, "hsa_amd_pointer_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_pointer_info, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_pointer_info_set_userdata
     #define HIPGEN_DEF_hsa_amd_pointer_info_set_userdata
-    static inline hsa_status_t hsa_amd_pointer_info_set_userdata(const void *a0, void *a1) {
-      typedef hsa_status_t (*hipgen_fn)(const void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_pointer_info_set_userdata");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_pointer_info_set_userdata(const void *a0, void *a1) { HIPGEN_CALL(hsa, "hsa_amd_pointer_info_set_userdata", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_pointer_info_set_userdata, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_ipc_memory_create
     #define HIPGEN_DEF_hsa_amd_ipc_memory_create
-    static inline hsa_status_t hsa_amd_ipc_memory_create(void *a0, size_t a1, hsa_amd_ipc_memory_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_amd_ipc_memory_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_ipc_memory_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_ipc_memory_create(void *a0, size_t a1, hsa_amd_ipc_memory_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_ipc_memory_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_ipc_memory_create, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_ipc_memory_attach
     #define HIPGEN_DEF_hsa_amd_ipc_memory_attach
-    static inline hsa_status_t hsa_amd_ipc_memory_attach(const hsa_amd_ipc_memory_t *a0, size_t a1, uint32_t a2, const hsa_agent_t *a3, void **a4) {
-      typedef hsa_status_t (*hipgen_fn)(const hsa_amd_ipc_memory_t *, size_t, uint32_t, const hsa_agent_t *, void **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_ipc_memory_attach");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_ipc_memory_attach(const hsa_amd_ipc_memory_t *a0, size_t a1, uint32_t a2, const hsa_agent_t *a3, void **a4) { HIPGEN_CALL(hsa, "hsa_amd_ipc_memory_attach", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_ipc_memory_attach, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_ipc_memory_detach
     #define HIPGEN_DEF_hsa_amd_ipc_memory_detach
-    static inline hsa_status_t hsa_amd_ipc_memory_detach(void *a0) {
-      typedef hsa_status_t (*hipgen_fn)(void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_ipc_memory_detach");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_ipc_memory_detach(void *a0) { HIPGEN_CALL(hsa, "hsa_amd_ipc_memory_detach", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_ipc_memory_detach, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_ipc_signal_create
     #define HIPGEN_DEF_hsa_amd_ipc_signal_create
-    static inline hsa_status_t hsa_amd_ipc_signal_create(hsa_signal_t a0, hsa_amd_ipc_signal_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_signal_t, hsa_amd_ipc_signal_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_ipc_signal_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_ipc_signal_create(hsa_signal_t a0, hsa_amd_ipc_signal_t *a1) { HIPGEN_CALL(hsa, "hsa_amd_ipc_signal_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_ipc_signal_create, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_ipc_signal_attach
     #define HIPGEN_DEF_hsa_amd_ipc_signal_attach
-    static inline hsa_status_t hsa_amd_ipc_signal_attach(const hsa_amd_ipc_signal_t *a0, hsa_signal_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(const hsa_amd_ipc_signal_t *, hsa_signal_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_ipc_signal_attach");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_ipc_signal_attach(const hsa_amd_ipc_signal_t *a0, hsa_signal_t *a1) { HIPGEN_CALL(hsa, "hsa_amd_ipc_signal_attach", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_ipc_signal_attach, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_register_system_event_handler
     #define HIPGEN_DEF_hsa_amd_register_system_event_handler
-    static inline hsa_status_t hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t a0, void *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_system_event_callback_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_register_system_event_handler");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t a0, void *a1) { HIPGEN_CALL(hsa, "hsa_amd_register_system_event_handler", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_register_system_event_handler, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_queue_set_priority
     #define HIPGEN_DEF_hsa_amd_queue_set_priority
-    static inline hsa_status_t hsa_amd_queue_set_priority(hsa_queue_t *a0, hsa_amd_queue_priority_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *, hsa_amd_queue_priority_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_queue_set_priority");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_queue_set_priority(hsa_queue_t *a0, hsa_amd_queue_priority_t a1) { HIPGEN_CALL(hsa, "hsa_amd_queue_set_priority", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_queue_set_priority, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_register_deallocation_callback
     #define HIPGEN_DEF_hsa_amd_register_deallocation_callback
-    static inline hsa_status_t hsa_amd_register_deallocation_callback(void *a0, hsa_amd_deallocation_callback_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(void *, hsa_amd_deallocation_callback_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_register_deallocation_callback");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_register_deallocation_callback(void *a0, hsa_amd_deallocation_callback_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_amd_register_deallocation_callback", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_register_deallocation_callback, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_deregister_deallocation_callback
     #define HIPGEN_DEF_hsa_amd_deregister_deallocation_callback
-    static inline hsa_status_t hsa_amd_deregister_deallocation_callback(void *a0, hsa_amd_deallocation_callback_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(void *, hsa_amd_deallocation_callback_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_deregister_deallocation_callback");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_deregister_deallocation_callback(void *a0, hsa_amd_deallocation_callback_t a1) { HIPGEN_CALL(hsa, "hsa_amd_deregister_deallocation_callback", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_deregister_deallocation_callback, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_svm_attributes_set
     #define HIPGEN_DEF_hsa_amd_svm_attributes_set
-    static inline hsa_status_t hsa_amd_svm_attributes_set(void *a0, size_t a1, hsa_amd_svm_attribute_pair_t *a2, size_t a3) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_amd_svm_attribute_pair_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_svm_attributes_set");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_svm_attributes_set(void *a0, size_t a1, hsa_amd_svm_attribute_pair_t *a2, size_t a3) { HIPGEN_CALL(hsa, "hsa_amd_svm_attributes_set", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_svm_attributes_set, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_svm_attributes_get
     #define HIPGEN_DEF_hsa_amd_svm_attributes_get
-    static inline hsa_status_t hsa_amd_svm_attributes_get(void *a0, size_t a1, hsa_amd_svm_attribute_pair_t *a2, size_t a3) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_amd_svm_attribute_pair_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_svm_attributes_get");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_svm_attributes_get(void *a0, size_t a1, hsa_amd_svm_attribute_pair_t *a2, size_t a3) { HIPGEN_CALL(hsa, "hsa_amd_svm_attributes_get", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_svm_attributes_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_svm_prefetch_async
     #define HIPGEN_DEF_hsa_amd_svm_prefetch_async
-    static inline hsa_status_t hsa_amd_svm_prefetch_async(void *a0, size_t a1, hsa_agent_t a2, uint32_t a3, const hsa_signal_t *a4, hsa_signal_t a5) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, hsa_agent_t, uint32_t, const hsa_signal_t *, hsa_signal_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_svm_prefetch_async");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_amd_svm_prefetch_async(void *a0, size_t a1, hsa_agent_t a2, uint32_t a3, const hsa_signal_t *a4, hsa_signal_t a5) { HIPGEN_CALL(hsa, "hsa_amd_svm_prefetch_async", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_svm_prefetch_async, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_spm_acquire
     #define HIPGEN_DEF_hsa_amd_spm_acquire
-    static inline hsa_status_t hsa_amd_spm_acquire(hsa_agent_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_spm_acquire");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_spm_acquire(hsa_agent_t a0) { HIPGEN_CALL(hsa, "hsa_amd_spm_acquire", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_spm_acquire, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_spm_release
     #define HIPGEN_DEF_hsa_amd_spm_release
-    static inline hsa_status_t hsa_amd_spm_release(hsa_agent_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_spm_release");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_spm_release(hsa_agent_t a0) { HIPGEN_CALL(hsa, "hsa_amd_spm_release", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_spm_release, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_spm_set_dest_buffer
     #define HIPGEN_DEF_hsa_amd_spm_set_dest_buffer
-    static inline hsa_status_t hsa_amd_spm_set_dest_buffer(hsa_agent_t a0, size_t a1, uint32_t *a2, uint32_t *a3, void *a4, bool *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, size_t, uint32_t *, uint32_t *, void *, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_spm_set_dest_buffer");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_amd_spm_set_dest_buffer(hsa_agent_t a0, size_t a1, uint32_t *a2, uint32_t *a3, void *a4, bool *a5) { HIPGEN_CALL(hsa, "hsa_amd_spm_set_dest_buffer", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_spm_set_dest_buffer, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_portable_export_dmabuf
     #define HIPGEN_DEF_hsa_amd_portable_export_dmabuf
-    static inline hsa_status_t hsa_amd_portable_export_dmabuf(const void *a0, size_t a1, int *a2, uint64_t *a3) {
-      typedef hsa_status_t (*hipgen_fn)(const void *, size_t, int *, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_portable_export_dmabuf");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_portable_export_dmabuf(const void *a0, size_t a1, int *a2, uint64_t *a3) { HIPGEN_CALL(hsa, "hsa_amd_portable_export_dmabuf", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_portable_export_dmabuf, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_portable_export_dmabuf_v2
     #define HIPGEN_DEF_hsa_amd_portable_export_dmabuf_v2
-    static inline hsa_status_t hsa_amd_portable_export_dmabuf_v2(const void *a0, size_t a1, int *a2, uint64_t *a3, uint64_t a4) {
-      typedef hsa_status_t (*hipgen_fn)(const void *, size_t, int *, uint64_t *, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_portable_export_dmabuf_v2");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_portable_export_dmabuf_v2(const void *a0, size_t a1, int *a2, uint64_t *a3, uint64_t a4) { HIPGEN_CALL(hsa, "hsa_amd_portable_export_dmabuf_v2", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_portable_export_dmabuf_v2, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_portable_close_dmabuf
     #define HIPGEN_DEF_hsa_amd_portable_close_dmabuf
-    static inline hsa_status_t hsa_amd_portable_close_dmabuf(int a0) {
-      typedef hsa_status_t (*hipgen_fn)(int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_portable_close_dmabuf");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_portable_close_dmabuf(int a0) { HIPGEN_CALL(hsa, "hsa_amd_portable_close_dmabuf", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_portable_close_dmabuf, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_address_reserve
     #define HIPGEN_DEF_hsa_amd_vmem_address_reserve
-    static inline hsa_status_t hsa_amd_vmem_address_reserve(void **a0, size_t a1, uint64_t a2, uint64_t a3) {
-      typedef hsa_status_t (*hipgen_fn)(void **, size_t, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_address_reserve");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_vmem_address_reserve(void **a0, size_t a1, uint64_t a2, uint64_t a3) { HIPGEN_CALL(hsa, "hsa_amd_vmem_address_reserve", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_address_reserve, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_address_reserve_align
     #define HIPGEN_DEF_hsa_amd_vmem_address_reserve_align
-    static inline hsa_status_t hsa_amd_vmem_address_reserve_align(void **a0, size_t a1, uint64_t a2, uint64_t a3, uint64_t a4) {
-      typedef hsa_status_t (*hipgen_fn)(void **, size_t, uint64_t, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_address_reserve_align");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_vmem_address_reserve_align(void **a0, size_t a1, uint64_t a2, uint64_t a3, uint64_t a4) { HIPGEN_CALL(hsa, "hsa_amd_vmem_address_reserve_align", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_address_reserve_align, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_address_free
     #define HIPGEN_DEF_hsa_amd_vmem_address_free
-    static inline hsa_status_t hsa_amd_vmem_address_free(void *a0, size_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_address_free");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_vmem_address_free(void *a0, size_t a1) { HIPGEN_CALL(hsa, "hsa_amd_vmem_address_free", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_address_free, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_handle_create
     #define HIPGEN_DEF_hsa_amd_vmem_handle_create
-    static inline hsa_status_t hsa_amd_vmem_handle_create(hsa_amd_memory_pool_t a0, size_t a1, hsa_amd_memory_type_t a2, uint64_t a3, hsa_amd_vmem_alloc_handle_t *a4) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_memory_pool_t, size_t, hsa_amd_memory_type_t, uint64_t, hsa_amd_vmem_alloc_handle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_handle_create");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_vmem_handle_create(hsa_amd_memory_pool_t a0, size_t a1, hsa_amd_memory_type_t a2, uint64_t a3, hsa_amd_vmem_alloc_handle_t *a4) { HIPGEN_CALL(hsa, "hsa_amd_vmem_handle_create", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_handle_create, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_handle_release
     #define HIPGEN_DEF_hsa_amd_vmem_handle_release
-    static inline hsa_status_t hsa_amd_vmem_handle_release(hsa_amd_vmem_alloc_handle_t a0) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_vmem_alloc_handle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_handle_release");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline hsa_status_t hsa_amd_vmem_handle_release(hsa_amd_vmem_alloc_handle_t a0) { HIPGEN_CALL(hsa, "hsa_amd_vmem_handle_release", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_handle_release, a0) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_map
     #define HIPGEN_DEF_hsa_amd_vmem_map
-    static inline hsa_status_t hsa_amd_vmem_map(void *a0, size_t a1, size_t a2, hsa_amd_vmem_alloc_handle_t a3, uint64_t a4) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, size_t, hsa_amd_vmem_alloc_handle_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_map");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline hsa_status_t hsa_amd_vmem_map(void *a0, size_t a1, size_t a2, hsa_amd_vmem_alloc_handle_t a3, uint64_t a4) { HIPGEN_CALL(hsa, "hsa_amd_vmem_map", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_map, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_unmap
     #define HIPGEN_DEF_hsa_amd_vmem_unmap
-    static inline hsa_status_t hsa_amd_vmem_unmap(void *a0, size_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_unmap");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_vmem_unmap(void *a0, size_t a1) { HIPGEN_CALL(hsa, "hsa_amd_vmem_unmap", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_unmap, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_set_access
     #define HIPGEN_DEF_hsa_amd_vmem_set_access
-    static inline hsa_status_t hsa_amd_vmem_set_access(void *a0, size_t a1, const hsa_amd_memory_access_desc_t *a2, size_t a3) {
-      typedef hsa_status_t (*hipgen_fn)(void *, size_t, const hsa_amd_memory_access_desc_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_set_access");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline hsa_status_t hsa_amd_vmem_set_access(void *a0, size_t a1, const hsa_amd_memory_access_desc_t *a2, size_t a3) { HIPGEN_CALL(hsa, "hsa_amd_vmem_set_access", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_set_access, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_get_access
     #define HIPGEN_DEF_hsa_amd_vmem_get_access
-    static inline hsa_status_t hsa_amd_vmem_get_access(void *a0, hsa_access_permission_t *a1, hsa_agent_t a2) {
-      typedef hsa_status_t (*hipgen_fn)(void *, hsa_access_permission_t *, hsa_agent_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_get_access");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_vmem_get_access(void *a0, hsa_access_permission_t *a1, hsa_agent_t a2) { HIPGEN_CALL(hsa, "hsa_amd_vmem_get_access", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_get_access, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_export_shareable_handle
     #define HIPGEN_DEF_hsa_amd_vmem_export_shareable_handle
-    static inline hsa_status_t hsa_amd_vmem_export_shareable_handle(int *a0, hsa_amd_vmem_alloc_handle_t a1, uint64_t a2) {
-      typedef hsa_status_t (*hipgen_fn)(int *, hsa_amd_vmem_alloc_handle_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_export_shareable_handle");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_vmem_export_shareable_handle(int *a0, hsa_amd_vmem_alloc_handle_t a1, uint64_t a2) { HIPGEN_CALL(hsa, "hsa_amd_vmem_export_shareable_handle", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_export_shareable_handle, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_import_shareable_handle
     #define HIPGEN_DEF_hsa_amd_vmem_import_shareable_handle
-    static inline hsa_status_t hsa_amd_vmem_import_shareable_handle(int a0, hsa_amd_vmem_alloc_handle_t *a1) {
-      typedef hsa_status_t (*hipgen_fn)(int, hsa_amd_vmem_alloc_handle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_import_shareable_handle");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_vmem_import_shareable_handle(int a0, hsa_amd_vmem_alloc_handle_t *a1) { HIPGEN_CALL(hsa, "hsa_amd_vmem_import_shareable_handle", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_import_shareable_handle, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_retain_alloc_handle
     #define HIPGEN_DEF_hsa_amd_vmem_retain_alloc_handle
-    static inline hsa_status_t hsa_amd_vmem_retain_alloc_handle(hsa_amd_vmem_alloc_handle_t *a0, void *a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_vmem_alloc_handle_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_retain_alloc_handle");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_vmem_retain_alloc_handle(hsa_amd_vmem_alloc_handle_t *a0, void *a1) { HIPGEN_CALL(hsa, "hsa_amd_vmem_retain_alloc_handle", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_retain_alloc_handle, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_vmem_get_alloc_properties_from_handle
     #define HIPGEN_DEF_hsa_amd_vmem_get_alloc_properties_from_handle
-    static inline hsa_status_t hsa_amd_vmem_get_alloc_properties_from_handle(hsa_amd_vmem_alloc_handle_t a0, hsa_amd_memory_pool_t *a1, hsa_amd_memory_type_t *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_vmem_alloc_handle_t, hsa_amd_memory_pool_t *, hsa_amd_memory_type_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_vmem_get_alloc_properties_from_handle");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_vmem_get_alloc_properties_from_handle(hsa_amd_vmem_alloc_handle_t a0, hsa_amd_memory_pool_t *a1, hsa_amd_memory_type_t *a2) { HIPGEN_CALL(hsa, "hsa_amd_vmem_get_alloc_properties_from_handle", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_vmem_get_alloc_properties_from_handle, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_agent_set_async_scratch_limit
     #define HIPGEN_DEF_hsa_amd_agent_set_async_scratch_limit
-    static inline hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t a0, size_t a1) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_agent_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_agent_set_async_scratch_limit");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t a0, size_t a1) { HIPGEN_CALL(hsa, "hsa_amd_agent_set_async_scratch_limit", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_agent_set_async_scratch_limit, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_queue_get_info
     #define HIPGEN_DEF_hsa_amd_queue_get_info
-    static inline hsa_status_t hsa_amd_queue_get_info(hsa_queue_t *a0, hsa_queue_info_attribute_t a1, void *a2) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_queue_t *, hsa_queue_info_attribute_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_queue_get_info");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline hsa_status_t hsa_amd_queue_get_info(hsa_queue_t *a0, hsa_queue_info_attribute_t a1, void *a2) { HIPGEN_CALL(hsa, "hsa_amd_queue_get_info", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_queue_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_ais_file_write
     #define HIPGEN_DEF_hsa_amd_ais_file_write
-    static inline hsa_status_t hsa_amd_ais_file_write(hsa_amd_ais_file_handle_t a0, void *a1, uint64_t a2, int64_t a3, uint64_t *a4, int32_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_ais_file_handle_t, void *, uint64_t, int64_t, uint64_t *, int32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_ais_file_write");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_amd_ais_file_write(hsa_amd_ais_file_handle_t a0, void *a1, uint64_t a2, int64_t a3, uint64_t *a4, int32_t *a5) { HIPGEN_CALL(hsa, "hsa_amd_ais_file_write", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_ais_file_write, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_ais_file_read
     #define HIPGEN_DEF_hsa_amd_ais_file_read
-    static inline hsa_status_t hsa_amd_ais_file_read(hsa_amd_ais_file_handle_t a0, void *a1, uint64_t a2, int64_t a3, uint64_t *a4, int32_t *a5) {
-      typedef hsa_status_t (*hipgen_fn)(hsa_amd_ais_file_handle_t, void *, uint64_t, int64_t, uint64_t *, int32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_ais_file_read");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline hsa_status_t hsa_amd_ais_file_read(hsa_amd_ais_file_handle_t a0, void *a1, uint64_t a2, int64_t a3, uint64_t *a4, int32_t *a5) { HIPGEN_CALL(hsa, "hsa_amd_ais_file_read", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_ais_file_read, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hsa_amd_enable_logging
     #define HIPGEN_DEF_hsa_amd_enable_logging
-    static inline hsa_status_t hsa_amd_enable_logging(uint8_t *a0, void *a1) {
-      typedef hsa_status_t (*hipgen_fn)(uint8_t *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_hsa("hsa_amd_enable_logging");
-        if (!g) return HSA_STATUS_ERROR_NOT_INITIALIZED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline hsa_status_t hsa_amd_enable_logging(uint8_t *a0, void *a1) { HIPGEN_CALL(hsa, "hsa_amd_enable_logging", HSA_STATUS_ERROR_NOT_INITIALIZED, hsa_amd_enable_logging, a0, a1) }
     #endif
     #endif
     """

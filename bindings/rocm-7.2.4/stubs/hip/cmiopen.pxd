@@ -36,6 +36,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_miopen(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -648,3111 +668,891 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_miopenGetErrorString
     #define HIPGEN_DEF_miopenGetErrorString
-    static inline const char * miopenGetErrorString(miopenStatus_t a0) {
-      typedef const char * (*hipgen_fn)(miopenStatus_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetErrorString");
-        if (!g) return NULL;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline const char * miopenGetErrorString(miopenStatus_t a0) { HIPGEN_CALL(miopen, "miopenGetErrorString", NULL, miopenGetErrorString, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetVersion
     #define HIPGEN_DEF_miopenGetVersion
-    static inline miopenStatus_t miopenGetVersion(size_t *a0, size_t *a1, size_t *a2) {
-      typedef miopenStatus_t (*hipgen_fn)(size_t *, size_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetVersion");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenGetVersion(size_t *a0, size_t *a1, size_t *a2) { HIPGEN_CALL(miopen, "miopenGetVersion", miopenStatusNotInitialized, miopenGetVersion, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreate
     #define HIPGEN_DEF_miopenCreate
-    static inline miopenStatus_t miopenCreate(miopenHandle_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreate");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreate(miopenHandle_t *a0) { HIPGEN_CALL(miopen, "miopenCreate", miopenStatusNotInitialized, miopenCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateWithStream
     #define HIPGEN_DEF_miopenCreateWithStream
-    static inline miopenStatus_t miopenCreateWithStream(miopenHandle_t *a0, miopenAcceleratorQueue_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t *, miopenAcceleratorQueue_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateWithStream");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenCreateWithStream(miopenHandle_t *a0, miopenAcceleratorQueue_t a1) { HIPGEN_CALL(miopen, "miopenCreateWithStream", miopenStatusNotInitialized, miopenCreateWithStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroy
     #define HIPGEN_DEF_miopenDestroy
-    static inline miopenStatus_t miopenDestroy(miopenHandle_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroy");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroy(miopenHandle_t a0) { HIPGEN_CALL(miopen, "miopenDestroy", miopenStatusNotInitialized, miopenDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetStream
     #define HIPGEN_DEF_miopenSetStream
-    static inline miopenStatus_t miopenSetStream(miopenHandle_t a0, miopenAcceleratorQueue_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenAcceleratorQueue_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetStream");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetStream(miopenHandle_t a0, miopenAcceleratorQueue_t a1) { HIPGEN_CALL(miopen, "miopenSetStream", miopenStatusNotInitialized, miopenSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetStream
     #define HIPGEN_DEF_miopenGetStream
-    static inline miopenStatus_t miopenGetStream(miopenHandle_t a0, miopenAcceleratorQueue_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenAcceleratorQueue_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetStream");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetStream(miopenHandle_t a0, miopenAcceleratorQueue_t *a1) { HIPGEN_CALL(miopen, "miopenGetStream", miopenStatusNotInitialized, miopenGetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetAllocator
     #define HIPGEN_DEF_miopenSetAllocator
-    static inline miopenStatus_t miopenSetAllocator(miopenHandle_t a0, miopenAllocatorFunction a1, miopenDeallocatorFunction a2, void *a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenAllocatorFunction, miopenDeallocatorFunction, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetAllocator");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenSetAllocator(miopenHandle_t a0, miopenAllocatorFunction a1, miopenDeallocatorFunction a2, void *a3) { HIPGEN_CALL(miopen, "miopenSetAllocator", miopenStatusNotInitialized, miopenSetAllocator, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetKernelTime
     #define HIPGEN_DEF_miopenGetKernelTime
-    static inline miopenStatus_t miopenGetKernelTime(miopenHandle_t a0, float *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetKernelTime");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetKernelTime(miopenHandle_t a0, float *a1) { HIPGEN_CALL(miopen, "miopenGetKernelTime", miopenStatusNotInitialized, miopenGetKernelTime, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenEnableProfiling
     #define HIPGEN_DEF_miopenEnableProfiling
-    static inline miopenStatus_t miopenEnableProfiling(miopenHandle_t a0, bool a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenEnableProfiling");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenEnableProfiling(miopenHandle_t a0, bool a1) { HIPGEN_CALL(miopen, "miopenEnableProfiling", miopenStatusNotInitialized, miopenEnableProfiling, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateTensorDescriptor
     #define HIPGEN_DEF_miopenCreateTensorDescriptor
-    static inline miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateTensorDescriptor", miopenStatusNotInitialized, miopenCreateTensorDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSet4dTensorDescriptor
     #define HIPGEN_DEF_miopenSet4dTensorDescriptor
-    static inline miopenStatus_t miopenSet4dTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, int a3, int a4, int a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, int, int, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSet4dTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenSet4dTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, int a3, int a4, int a5) { HIPGEN_CALL(miopen, "miopenSet4dTensorDescriptor", miopenStatusNotInitialized, miopenSet4dTensorDescriptor, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetNdTensorDescriptorWithLayout
     #define HIPGEN_DEF_miopenSetNdTensorDescriptorWithLayout
-    static inline miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDescriptor_t a0, miopenDataType_t a1, miopenTensorLayout_t a2, const int *a3, int a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, miopenTensorLayout_t, const int *, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetNdTensorDescriptorWithLayout");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDescriptor_t a0, miopenDataType_t a1, miopenTensorLayout_t a2, const int *a3, int a4) { HIPGEN_CALL(miopen, "miopenSetNdTensorDescriptorWithLayout", miopenStatusNotInitialized, miopenSetNdTensorDescriptorWithLayout, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenSet4dTensorDescriptorEx
     #define HIPGEN_DEF_miopenSet4dTensorDescriptorEx
-    static inline miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, int, int, int, int, int, int, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSet4dTensorDescriptorEx");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9) { HIPGEN_CALL(miopen, "miopenSet4dTensorDescriptorEx", miopenStatusNotInitialized, miopenSet4dTensorDescriptorEx, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_miopenGet4dTensorDescriptor
     #define HIPGEN_DEF_miopenGet4dTensorDescriptor
-    static inline miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7, int *a8, int *a9) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t *, int *, int *, int *, int *, int *, int *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGet4dTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7, int *a8, int *a9) { HIPGEN_CALL(miopen, "miopenGet4dTensorDescriptor", miopenStatusNotInitialized, miopenGet4dTensorDescriptor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetTensorDescriptor
     #define HIPGEN_DEF_miopenSetTensorDescriptor
-    static inline miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, const int *a3, const int *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t, int, const int *, const int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t a1, int a2, const int *a3, const int *a4) { HIPGEN_CALL(miopen, "miopenSetTensorDescriptor", miopenStatusNotInitialized, miopenSetTensorDescriptor, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetTensorDescriptorSize
     #define HIPGEN_DEF_miopenGetTensorDescriptorSize
-    static inline miopenStatus_t miopenGetTensorDescriptorSize(miopenTensorDescriptor_t a0, int *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetTensorDescriptorSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetTensorDescriptorSize(miopenTensorDescriptor_t a0, int *a1) { HIPGEN_CALL(miopen, "miopenGetTensorDescriptorSize", miopenStatusNotInitialized, miopenGetTensorDescriptorSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetTensorDescriptor
     #define HIPGEN_DEF_miopenGetTensorDescriptor
-    static inline miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t *a1, int *a2, int *a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, miopenDataType_t *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t a0, miopenDataType_t *a1, int *a2, int *a3) { HIPGEN_CALL(miopen, "miopenGetTensorDescriptor", miopenStatusNotInitialized, miopenGetTensorDescriptor, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyTensorDescriptor
     #define HIPGEN_DEF_miopenDestroyTensorDescriptor
-    static inline miopenStatus_t miopenDestroyTensorDescriptor(miopenTensorDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyTensorDescriptor(miopenTensorDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyTensorDescriptor", miopenStatusNotInitialized, miopenDestroyTensorDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateSeqTensorDescriptor
     #define HIPGEN_DEF_miopenCreateSeqTensorDescriptor
-    static inline miopenStatus_t miopenCreateSeqTensorDescriptor(miopenSeqTensorDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateSeqTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateSeqTensorDescriptor(miopenSeqTensorDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateSeqTensorDescriptor", miopenStatusNotInitialized, miopenCreateSeqTensorDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroySeqTensorDescriptor
     #define HIPGEN_DEF_miopenDestroySeqTensorDescriptor
-    static inline miopenStatus_t miopenDestroySeqTensorDescriptor(miopenSeqTensorDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroySeqTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroySeqTensorDescriptor(miopenSeqTensorDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroySeqTensorDescriptor", miopenStatusNotInitialized, miopenDestroySeqTensorDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenOpTensor
     #define HIPGEN_DEF_miopenOpTensor
-    static inline miopenStatus_t miopenOpTensor(miopenHandle_t a0, miopenTensorOp_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenTensorOp_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenOpTensor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline miopenStatus_t miopenOpTensor(miopenHandle_t a0, miopenTensorOp_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10) { HIPGEN_CALL(miopen, "miopenOpTensor", miopenStatusNotInitialized, miopenOpTensor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetTensor
     #define HIPGEN_DEF_miopenSetTensor
-    static inline miopenStatus_t miopenSetTensor(miopenHandle_t a0, const miopenTensorDescriptor_t a1, void *a2, const void *a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetTensor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenSetTensor(miopenHandle_t a0, const miopenTensorDescriptor_t a1, void *a2, const void *a3) { HIPGEN_CALL(miopen, "miopenSetTensor", miopenStatusNotInitialized, miopenSetTensor, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenScaleTensor
     #define HIPGEN_DEF_miopenScaleTensor
-    static inline miopenStatus_t miopenScaleTensor(miopenHandle_t a0, const miopenTensorDescriptor_t a1, void *a2, const void *a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenScaleTensor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenScaleTensor(miopenHandle_t a0, const miopenTensorDescriptor_t a1, void *a2, const void *a3) { HIPGEN_CALL(miopen, "miopenScaleTensor", miopenStatusNotInitialized, miopenScaleTensor, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetTensorNumBytes
     #define HIPGEN_DEF_miopenGetTensorNumBytes
-    static inline miopenStatus_t miopenGetTensorNumBytes(miopenTensorDescriptor_t a0, size_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetTensorNumBytes");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetTensorNumBytes(miopenTensorDescriptor_t a0, size_t *a1) { HIPGEN_CALL(miopen, "miopenGetTensorNumBytes", miopenStatusNotInitialized, miopenGetTensorNumBytes, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenTransformTensor
     #define HIPGEN_DEF_miopenTransformTensor
-    static inline miopenStatus_t miopenTransformTensor(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenTransformTensor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenTransformTensor(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) { HIPGEN_CALL(miopen, "miopenTransformTensor", miopenStatusNotInitialized, miopenTransformTensor, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateConvolutionDescriptor
     #define HIPGEN_DEF_miopenCreateConvolutionDescriptor
-    static inline miopenStatus_t miopenCreateConvolutionDescriptor(miopenConvolutionDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateConvolutionDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateConvolutionDescriptor(miopenConvolutionDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateConvolutionDescriptor", miopenStatusNotInitialized, miopenCreateConvolutionDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenInitConvolutionDescriptor
     #define HIPGEN_DEF_miopenInitConvolutionDescriptor
-    static inline miopenStatus_t miopenInitConvolutionDescriptor(miopenConvolutionDescriptor_t a0, miopenConvolutionMode_t a1, int a2, int a3, int a4, int a5, int a6, int a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, miopenConvolutionMode_t, int, int, int, int, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenInitConvolutionDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenInitConvolutionDescriptor(miopenConvolutionDescriptor_t a0, miopenConvolutionMode_t a1, int a2, int a3, int a4, int a5, int a6, int a7) { HIPGEN_CALL(miopen, "miopenInitConvolutionDescriptor", miopenStatusNotInitialized, miopenInitConvolutionDescriptor, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenInitConvolutionNdDescriptor
     #define HIPGEN_DEF_miopenInitConvolutionNdDescriptor
-    static inline miopenStatus_t miopenInitConvolutionNdDescriptor(miopenConvolutionDescriptor_t a0, int a1, const int *a2, const int *a3, const int *a4, miopenConvolutionMode_t a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, const int *, const int *, const int *, miopenConvolutionMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenInitConvolutionNdDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenInitConvolutionNdDescriptor(miopenConvolutionDescriptor_t a0, int a1, const int *a2, const int *a3, const int *a4, miopenConvolutionMode_t a5) { HIPGEN_CALL(miopen, "miopenInitConvolutionNdDescriptor", miopenStatusNotInitialized, miopenInitConvolutionNdDescriptor, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionSpatialDim
     #define HIPGEN_DEF_miopenGetConvolutionSpatialDim
-    static inline miopenStatus_t miopenGetConvolutionSpatialDim(miopenConvolutionDescriptor_t a0, int *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionSpatialDim");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetConvolutionSpatialDim(miopenConvolutionDescriptor_t a0, int *a1) { HIPGEN_CALL(miopen, "miopenGetConvolutionSpatialDim", miopenStatusNotInitialized, miopenGetConvolutionSpatialDim, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionDescriptor
     #define HIPGEN_DEF_miopenGetConvolutionDescriptor
-    static inline miopenStatus_t miopenGetConvolutionDescriptor(miopenConvolutionDescriptor_t a0, miopenConvolutionMode_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, miopenConvolutionMode_t *, int *, int *, int *, int *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenGetConvolutionDescriptor(miopenConvolutionDescriptor_t a0, miopenConvolutionMode_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7) { HIPGEN_CALL(miopen, "miopenGetConvolutionDescriptor", miopenStatusNotInitialized, miopenGetConvolutionDescriptor, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionNdDescriptor
     #define HIPGEN_DEF_miopenGetConvolutionNdDescriptor
-    static inline miopenStatus_t miopenGetConvolutionNdDescriptor(miopenConvolutionDescriptor_t a0, int a1, int *a2, int *a3, int *a4, int *a5, miopenConvolutionMode_t *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, int *, int *, int *, int *, miopenConvolutionMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionNdDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenGetConvolutionNdDescriptor(miopenConvolutionDescriptor_t a0, int a1, int *a2, int *a3, int *a4, int *a5, miopenConvolutionMode_t *a6) { HIPGEN_CALL(miopen, "miopenGetConvolutionNdDescriptor", miopenStatusNotInitialized, miopenGetConvolutionNdDescriptor, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionGroupCount
     #define HIPGEN_DEF_miopenGetConvolutionGroupCount
-    static inline miopenStatus_t miopenGetConvolutionGroupCount(miopenConvolutionDescriptor_t a0, int *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionGroupCount");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetConvolutionGroupCount(miopenConvolutionDescriptor_t a0, int *a1) { HIPGEN_CALL(miopen, "miopenGetConvolutionGroupCount", miopenStatusNotInitialized, miopenGetConvolutionGroupCount, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetConvolutionGroupCount
     #define HIPGEN_DEF_miopenSetConvolutionGroupCount
-    static inline miopenStatus_t miopenSetConvolutionGroupCount(miopenConvolutionDescriptor_t a0, int a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetConvolutionGroupCount");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetConvolutionGroupCount(miopenConvolutionDescriptor_t a0, int a1) { HIPGEN_CALL(miopen, "miopenSetConvolutionGroupCount", miopenStatusNotInitialized, miopenSetConvolutionGroupCount, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetTransposeConvOutputPadding
     #define HIPGEN_DEF_miopenSetTransposeConvOutputPadding
-    static inline miopenStatus_t miopenSetTransposeConvOutputPadding(miopenConvolutionDescriptor_t a0, int a1, int a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetTransposeConvOutputPadding");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenSetTransposeConvOutputPadding(miopenConvolutionDescriptor_t a0, int a1, int a2) { HIPGEN_CALL(miopen, "miopenSetTransposeConvOutputPadding", miopenStatusNotInitialized, miopenSetTransposeConvOutputPadding, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetTransposeConvNdOutputPadding
     #define HIPGEN_DEF_miopenSetTransposeConvNdOutputPadding
-    static inline miopenStatus_t miopenSetTransposeConvNdOutputPadding(miopenConvolutionDescriptor_t a0, int a1, const int *a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, int, const int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetTransposeConvNdOutputPadding");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenSetTransposeConvNdOutputPadding(miopenConvolutionDescriptor_t a0, int a1, const int *a2) { HIPGEN_CALL(miopen, "miopenSetTransposeConvNdOutputPadding", miopenStatusNotInitialized, miopenSetTransposeConvNdOutputPadding, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionForwardOutputDim
     #define HIPGEN_DEF_miopenGetConvolutionForwardOutputDim
-    static inline miopenStatus_t miopenGetConvolutionForwardOutputDim(miopenConvolutionDescriptor_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, int *a3, int *a4, int *a5, int *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, int *, int *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionForwardOutputDim");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenGetConvolutionForwardOutputDim(miopenConvolutionDescriptor_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, int *a3, int *a4, int *a5, int *a6) { HIPGEN_CALL(miopen, "miopenGetConvolutionForwardOutputDim", miopenStatusNotInitialized, miopenGetConvolutionForwardOutputDim, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionNdForwardOutputDim
     #define HIPGEN_DEF_miopenGetConvolutionNdForwardOutputDim
-    static inline miopenStatus_t miopenGetConvolutionNdForwardOutputDim(miopenConvolutionDescriptor_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, int *a3, int *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionNdForwardOutputDim");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetConvolutionNdForwardOutputDim(miopenConvolutionDescriptor_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, int *a3, int *a4) { HIPGEN_CALL(miopen, "miopenGetConvolutionNdForwardOutputDim", miopenStatusNotInitialized, miopenGetConvolutionNdForwardOutputDim, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyConvolutionDescriptor
     #define HIPGEN_DEF_miopenDestroyConvolutionDescriptor
-    static inline miopenStatus_t miopenDestroyConvolutionDescriptor(miopenConvolutionDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyConvolutionDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyConvolutionDescriptor(miopenConvolutionDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyConvolutionDescriptor", miopenStatusNotInitialized, miopenDestroyConvolutionDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetConvolutionAttribute
     #define HIPGEN_DEF_miopenSetConvolutionAttribute
-    static inline miopenStatus_t miopenSetConvolutionAttribute(miopenConvolutionDescriptor_t a0, const miopenConvolutionAttrib_t a1, int a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenConvolutionAttrib_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetConvolutionAttribute");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenSetConvolutionAttribute(miopenConvolutionDescriptor_t a0, const miopenConvolutionAttrib_t a1, int a2) { HIPGEN_CALL(miopen, "miopenSetConvolutionAttribute", miopenStatusNotInitialized, miopenSetConvolutionAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionAttribute
     #define HIPGEN_DEF_miopenGetConvolutionAttribute
-    static inline miopenStatus_t miopenGetConvolutionAttribute(miopenConvolutionDescriptor_t a0, const miopenConvolutionAttrib_t a1, int *a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, const miopenConvolutionAttrib_t, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionAttribute");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenGetConvolutionAttribute(miopenConvolutionDescriptor_t a0, const miopenConvolutionAttrib_t a1, int *a2) { HIPGEN_CALL(miopen, "miopenGetConvolutionAttribute", miopenStatusNotInitialized, miopenGetConvolutionAttribute, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetConvolutionFindMode
     #define HIPGEN_DEF_miopenSetConvolutionFindMode
-    static inline miopenStatus_t miopenSetConvolutionFindMode(miopenConvolutionDescriptor_t a0, miopenConvolutionFindMode_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenConvolutionDescriptor_t, miopenConvolutionFindMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetConvolutionFindMode");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetConvolutionFindMode(miopenConvolutionDescriptor_t a0, miopenConvolutionFindMode_t a1) { HIPGEN_CALL(miopen, "miopenSetConvolutionFindMode", miopenStatusNotInitialized, miopenSetConvolutionFindMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetConvolutionFindMode
     #define HIPGEN_DEF_miopenGetConvolutionFindMode
-    static inline miopenStatus_t miopenGetConvolutionFindMode(const miopenConvolutionDescriptor_t a0, miopenConvolutionFindMode_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenConvolutionDescriptor_t, miopenConvolutionFindMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetConvolutionFindMode");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetConvolutionFindMode(const miopenConvolutionDescriptor_t a0, miopenConvolutionFindMode_t *a1) { HIPGEN_CALL(miopen, "miopenGetConvolutionFindMode", miopenStatusNotInitialized, miopenGetConvolutionFindMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForwardGetSolutionCount
     #define HIPGEN_DEF_miopenConvolutionForwardGetSolutionCount
-    static inline miopenStatus_t miopenConvolutionForwardGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForwardGetSolutionCount");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionForwardGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenConvolutionForwardGetSolutionCount", miopenStatusNotInitialized, miopenConvolutionForwardGetSolutionCount, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForwardGetSolution
     #define HIPGEN_DEF_miopenConvolutionForwardGetSolution
-    static inline miopenStatus_t miopenConvolutionForwardGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const size_t, size_t *, miopenConvSolution_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForwardGetSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenConvolutionForwardGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) { HIPGEN_CALL(miopen, "miopenConvolutionForwardGetSolution", miopenStatusNotInitialized, miopenConvolutionForwardGetSolution, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForwardGetSolutionWorkspaceSize
     #define HIPGEN_DEF_miopenConvolutionForwardGetSolutionWorkspaceSize
-    static inline miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForwardGetSolutionWorkspaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) { HIPGEN_CALL(miopen, "miopenConvolutionForwardGetSolutionWorkspaceSize", miopenStatusNotInitialized, miopenConvolutionForwardGetSolutionWorkspaceSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForwardCompileSolution
     #define HIPGEN_DEF_miopenConvolutionForwardCompileSolution
-    static inline miopenStatus_t miopenConvolutionForwardCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForwardCompileSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionForwardCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) { HIPGEN_CALL(miopen, "miopenConvolutionForwardCompileSolution", miopenStatusNotInitialized, miopenConvolutionForwardCompileSolution, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForwardImmediate
     #define HIPGEN_DEF_miopenConvolutionForwardImmediate
-    static inline miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, void *, size_t, const uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForwardImmediate");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) { HIPGEN_CALL(miopen, "miopenConvolutionForwardImmediate", miopenStatusNotInitialized, miopenConvolutionForwardImmediate, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionCount
     #define HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionCount
-    static inline miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardDataGetSolutionCount");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardDataGetSolutionCount", miopenStatusNotInitialized, miopenConvolutionBackwardDataGetSolutionCount, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetSolution
     #define HIPGEN_DEF_miopenConvolutionBackwardDataGetSolution
-    static inline miopenStatus_t miopenConvolutionBackwardDataGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const size_t, size_t *, miopenConvSolution_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardDataGetSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardDataGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardDataGetSolution", miopenStatusNotInitialized, miopenConvolutionBackwardDataGetSolution, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionWorkspaceSize
     #define HIPGEN_DEF_miopenConvolutionBackwardDataGetSolutionWorkspaceSize
-    static inline miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardDataGetSolutionWorkspaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardDataGetSolutionWorkspaceSize", miopenStatusNotInitialized, miopenConvolutionBackwardDataGetSolutionWorkspaceSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataCompileSolution
     #define HIPGEN_DEF_miopenConvolutionBackwardDataCompileSolution
-    static inline miopenStatus_t miopenConvolutionBackwardDataCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardDataCompileSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardDataCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardDataCompileSolution", miopenStatusNotInitialized, miopenConvolutionBackwardDataCompileSolution, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataImmediate
     #define HIPGEN_DEF_miopenConvolutionBackwardDataImmediate
-    static inline miopenStatus_t miopenConvolutionBackwardDataImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, void *, size_t, const uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardDataImmediate");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardDataImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardDataImmediate", miopenStatusNotInitialized, miopenConvolutionBackwardDataImmediate, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionCount
     #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionCount
-    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardWeightsGetSolutionCount");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardWeightsGetSolutionCount", miopenStatusNotInitialized, miopenConvolutionBackwardWeightsGetSolutionCount, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolution
     #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolution
-    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const size_t, size_t *, miopenConvSolution_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardWeightsGetSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const size_t a5, size_t *a6, miopenConvSolution_t *a7) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardWeightsGetSolution", miopenStatusNotInitialized, miopenConvolutionBackwardWeightsGetSolution, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize
     #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize
-    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5, size_t *a6) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", miopenStatusNotInitialized, miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsCompileSolution
     #define HIPGEN_DEF_miopenConvolutionBackwardWeightsCompileSolution
-    static inline miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, const uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardWeightsCompileSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, const uint64_t a5) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardWeightsCompileSolution", miopenStatusNotInitialized, miopenConvolutionBackwardWeightsCompileSolution, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsImmediate
     #define HIPGEN_DEF_miopenConvolutionBackwardWeightsImmediate
-    static inline miopenStatus_t miopenConvolutionBackwardWeightsImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, void *, size_t, const uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardWeightsImmediate");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardWeightsImmediate(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, void *a8, size_t a9, const uint64_t a10) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardWeightsImmediate", miopenStatusNotInitialized, miopenConvolutionBackwardWeightsImmediate, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForwardGetWorkSpaceSize
     #define HIPGEN_DEF_miopenConvolutionForwardGetWorkSpaceSize
-    static inline miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForwardGetWorkSpaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenConvolutionForwardGetWorkSpaceSize", miopenStatusNotInitialized, miopenConvolutionForwardGetWorkSpaceSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenFindConvolutionForwardAlgorithm
     #define HIPGEN_DEF_miopenFindConvolutionForwardAlgorithm
-    static inline miopenStatus_t miopenFindConvolutionForwardAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, const int, int *, miopenConvAlgoPerf_t *, void *, size_t, bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFindConvolutionForwardAlgorithm");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline miopenStatus_t miopenFindConvolutionForwardAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) { HIPGEN_CALL(miopen, "miopenFindConvolutionForwardAlgorithm", miopenStatusNotInitialized, miopenFindConvolutionForwardAlgorithm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForward
     #define HIPGEN_DEF_miopenConvolutionForward
-    static inline miopenStatus_t miopenConvolutionForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvFwdAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvFwdAlgorithm_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline miopenStatus_t miopenConvolutionForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvFwdAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) { HIPGEN_CALL(miopen, "miopenConvolutionForward", miopenStatusNotInitialized, miopenConvolutionForward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionForwardBias
     #define HIPGEN_DEF_miopenConvolutionForwardBias
-    static inline miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionForwardBias");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) { HIPGEN_CALL(miopen, "miopenConvolutionForwardBias", miopenStatusNotInitialized, miopenConvolutionForwardBias, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardDataGetWorkSpaceSize
     #define HIPGEN_DEF_miopenConvolutionBackwardDataGetWorkSpaceSize
-    static inline miopenStatus_t miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardDataGetWorkSpaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardDataGetWorkSpaceSize", miopenStatusNotInitialized, miopenConvolutionBackwardDataGetWorkSpaceSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenFindConvolutionBackwardDataAlgorithm
     #define HIPGEN_DEF_miopenFindConvolutionBackwardDataAlgorithm
-    static inline miopenStatus_t miopenFindConvolutionBackwardDataAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, const int, int *, miopenConvAlgoPerf_t *, void *, size_t, bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFindConvolutionBackwardDataAlgorithm");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline miopenStatus_t miopenFindConvolutionBackwardDataAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) { HIPGEN_CALL(miopen, "miopenFindConvolutionBackwardDataAlgorithm", miopenStatusNotInitialized, miopenFindConvolutionBackwardDataAlgorithm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardData
     #define HIPGEN_DEF_miopenConvolutionBackwardData
-    static inline miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvBwdDataAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvBwdDataAlgorithm_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardData");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvBwdDataAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardData", miopenStatusNotInitialized, miopenConvolutionBackwardData, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeightsGetWorkSpaceSize
     #define HIPGEN_DEF_miopenConvolutionBackwardWeightsGetWorkSpaceSize
-    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardWeightsGetWorkSpaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardWeightsGetWorkSpaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenConvolutionDescriptor_t a3, const miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardWeightsGetWorkSpaceSize", miopenStatusNotInitialized, miopenConvolutionBackwardWeightsGetWorkSpaceSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenFindConvolutionBackwardWeightsAlgorithm
     #define HIPGEN_DEF_miopenFindConvolutionBackwardWeightsAlgorithm
-    static inline miopenStatus_t miopenFindConvolutionBackwardWeightsAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t, void *, const int, int *, miopenConvAlgoPerf_t *, void *, size_t, bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFindConvolutionBackwardWeightsAlgorithm");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline miopenStatus_t miopenFindConvolutionBackwardWeightsAlgorithm(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenConvolutionDescriptor_t a5, const miopenTensorDescriptor_t a6, void *a7, const int a8, int *a9, miopenConvAlgoPerf_t *a10, void *a11, size_t a12, bool a13) { HIPGEN_CALL(miopen, "miopenFindConvolutionBackwardWeightsAlgorithm", miopenStatusNotInitialized, miopenFindConvolutionBackwardWeightsAlgorithm, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardWeights
     #define HIPGEN_DEF_miopenConvolutionBackwardWeights
-    static inline miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvBwdWeightsAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvBwdWeightsAlgorithm_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardWeights");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvBwdWeightsAlgorithm_t a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardWeights", miopenStatusNotInitialized, miopenConvolutionBackwardWeights, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBackwardBias
     #define HIPGEN_DEF_miopenConvolutionBackwardBias
-    static inline miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBackwardBias");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) { HIPGEN_CALL(miopen, "miopenConvolutionBackwardBias", miopenStatusNotInitialized, miopenConvolutionBackwardBias, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreatePoolingDescriptor
     #define HIPGEN_DEF_miopenCreatePoolingDescriptor
-    static inline miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreatePoolingDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreatePoolingDescriptor", miopenStatusNotInitialized, miopenCreatePoolingDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetPoolingIndexType
     #define HIPGEN_DEF_miopenSetPoolingIndexType
-    static inline miopenStatus_t miopenSetPoolingIndexType(miopenPoolingDescriptor_t a0, miopenIndexType_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenIndexType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetPoolingIndexType");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetPoolingIndexType(miopenPoolingDescriptor_t a0, miopenIndexType_t a1) { HIPGEN_CALL(miopen, "miopenSetPoolingIndexType", miopenStatusNotInitialized, miopenSetPoolingIndexType, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetPoolingIndexType
     #define HIPGEN_DEF_miopenGetPoolingIndexType
-    static inline miopenStatus_t miopenGetPoolingIndexType(miopenPoolingDescriptor_t a0, miopenIndexType_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenIndexType_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetPoolingIndexType");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetPoolingIndexType(miopenPoolingDescriptor_t a0, miopenIndexType_t *a1) { HIPGEN_CALL(miopen, "miopenGetPoolingIndexType", miopenStatusNotInitialized, miopenGetPoolingIndexType, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetPoolingWorkSpaceIndexMode
     #define HIPGEN_DEF_miopenSetPoolingWorkSpaceIndexMode
-    static inline miopenStatus_t miopenSetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t a0, miopenPoolingWorkspaceIndexMode_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenPoolingWorkspaceIndexMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetPoolingWorkSpaceIndexMode");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t a0, miopenPoolingWorkspaceIndexMode_t a1) { HIPGEN_CALL(miopen, "miopenSetPoolingWorkSpaceIndexMode", miopenStatusNotInitialized, miopenSetPoolingWorkSpaceIndexMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetPoolingWorkSpaceIndexMode
     #define HIPGEN_DEF_miopenGetPoolingWorkSpaceIndexMode
-    static inline miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t a0, miopenPoolingWorkspaceIndexMode_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenPoolingWorkspaceIndexMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetPoolingWorkSpaceIndexMode");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t a0, miopenPoolingWorkspaceIndexMode_t *a1) { HIPGEN_CALL(miopen, "miopenGetPoolingWorkSpaceIndexMode", miopenStatusNotInitialized, miopenGetPoolingWorkSpaceIndexMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSet2dPoolingDescriptor
     #define HIPGEN_DEF_miopenSet2dPoolingDescriptor
-    static inline miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t a0, miopenPoolingMode_t a1, int a2, int a3, int a4, int a5, int a6, int a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, miopenPoolingMode_t, int, int, int, int, int, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSet2dPoolingDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t a0, miopenPoolingMode_t a1, int a2, int a3, int a4, int a5, int a6, int a7) { HIPGEN_CALL(miopen, "miopenSet2dPoolingDescriptor", miopenStatusNotInitialized, miopenSet2dPoolingDescriptor, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenGet2dPoolingDescriptor
     #define HIPGEN_DEF_miopenGet2dPoolingDescriptor
-    static inline miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescriptor_t a0, miopenPoolingMode_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, miopenPoolingMode_t *, int *, int *, int *, int *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGet2dPoolingDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescriptor_t a0, miopenPoolingMode_t *a1, int *a2, int *a3, int *a4, int *a5, int *a6, int *a7) { HIPGEN_CALL(miopen, "miopenGet2dPoolingDescriptor", miopenStatusNotInitialized, miopenGet2dPoolingDescriptor, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetPoolingForwardOutputDim
     #define HIPGEN_DEF_miopenGetPoolingForwardOutputDim
-    static inline miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, int *a2, int *a3, int *a4, int *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, const miopenTensorDescriptor_t, int *, int *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetPoolingForwardOutputDim");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, int *a2, int *a3, int *a4, int *a5) { HIPGEN_CALL(miopen, "miopenGetPoolingForwardOutputDim", miopenStatusNotInitialized, miopenGetPoolingForwardOutputDim, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetNdPoolingDescriptor
     #define HIPGEN_DEF_miopenSetNdPoolingDescriptor
-    static inline miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t a0, const miopenPoolingMode_t a1, int a2, const int *a3, const int *a4, const int *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t, const miopenPoolingMode_t, int, const int *, const int *, const int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetNdPoolingDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t a0, const miopenPoolingMode_t a1, int a2, const int *a3, const int *a4, const int *a5) { HIPGEN_CALL(miopen, "miopenSetNdPoolingDescriptor", miopenStatusNotInitialized, miopenSetNdPoolingDescriptor, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetNdPoolingDescriptor
     #define HIPGEN_DEF_miopenGetNdPoolingDescriptor
-    static inline miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescriptor_t a0, int a1, miopenPoolingMode_t *a2, int *a3, int *a4, int *a5, int *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, int, miopenPoolingMode_t *, int *, int *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetNdPoolingDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescriptor_t a0, int a1, miopenPoolingMode_t *a2, int *a3, int *a4, int *a5, int *a6) { HIPGEN_CALL(miopen, "miopenGetNdPoolingDescriptor", miopenStatusNotInitialized, miopenGetNdPoolingDescriptor, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetPoolingNdForwardOutputDim
     #define HIPGEN_DEF_miopenGetPoolingNdForwardOutputDim
-    static inline miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, int a2, int *a3) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, const miopenTensorDescriptor_t, int, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetPoolingNdForwardOutputDim");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, int a2, int *a3) { HIPGEN_CALL(miopen, "miopenGetPoolingNdForwardOutputDim", miopenStatusNotInitialized, miopenGetPoolingNdForwardOutputDim, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenPoolingGetWorkSpaceSize
     #define HIPGEN_DEF_miopenPoolingGetWorkSpaceSize
-    static inline miopenStatus_t miopenPoolingGetWorkSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenPoolingGetWorkSpaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenPoolingGetWorkSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) { HIPGEN_CALL(miopen, "miopenPoolingGetWorkSpaceSize", miopenStatusNotInitialized, miopenPoolingGetWorkSpaceSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenPoolingGetWorkSpaceSizeV2
     #define HIPGEN_DEF_miopenPoolingGetWorkSpaceSizeV2
-    static inline miopenStatus_t miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, size_t *a2) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenPoolingDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenPoolingGetWorkSpaceSizeV2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDescriptor_t a0, const miopenTensorDescriptor_t a1, size_t *a2) { HIPGEN_CALL(miopen, "miopenPoolingGetWorkSpaceSizeV2", miopenStatusNotInitialized, miopenPoolingGetWorkSpaceSizeV2, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenPoolingForward
     #define HIPGEN_DEF_miopenPoolingForward
-    static inline miopenStatus_t miopenPoolingForward(miopenHandle_t a0, const miopenPoolingDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, bool a8, void *a9, size_t a10) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenPoolingDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, bool, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenPoolingForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline miopenStatus_t miopenPoolingForward(miopenHandle_t a0, const miopenPoolingDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, bool a8, void *a9, size_t a10) { HIPGEN_CALL(miopen, "miopenPoolingForward", miopenStatusNotInitialized, miopenPoolingForward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_miopenPoolingBackward
     #define HIPGEN_DEF_miopenPoolingBackward
-    static inline miopenStatus_t miopenPoolingBackward(miopenHandle_t a0, const miopenPoolingDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, void *a12) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenPoolingDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenPoolingBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline miopenStatus_t miopenPoolingBackward(miopenHandle_t a0, const miopenPoolingDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, void *a12) { HIPGEN_CALL(miopen, "miopenPoolingBackward", miopenStatusNotInitialized, miopenPoolingBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyPoolingDescriptor
     #define HIPGEN_DEF_miopenDestroyPoolingDescriptor
-    static inline miopenStatus_t miopenDestroyPoolingDescriptor(miopenPoolingDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenPoolingDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyPoolingDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyPoolingDescriptor(miopenPoolingDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyPoolingDescriptor", miopenStatusNotInitialized, miopenDestroyPoolingDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateLRNDescriptor
     #define HIPGEN_DEF_miopenCreateLRNDescriptor
-    static inline miopenStatus_t miopenCreateLRNDescriptor(miopenLRNDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenLRNDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateLRNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateLRNDescriptor(miopenLRNDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateLRNDescriptor", miopenStatusNotInitialized, miopenCreateLRNDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetLRNDescriptor
     #define HIPGEN_DEF_miopenSetLRNDescriptor
-    static inline miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t a0, miopenLRNMode_t a1, unsigned int a2, double a3, double a4, double a5) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenLRNDescriptor_t, miopenLRNMode_t, unsigned int, double, double, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetLRNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t a0, miopenLRNMode_t a1, unsigned int a2, double a3, double a4, double a5) { HIPGEN_CALL(miopen, "miopenSetLRNDescriptor", miopenStatusNotInitialized, miopenSetLRNDescriptor, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetLRNDescriptor
     #define HIPGEN_DEF_miopenGetLRNDescriptor
-    static inline miopenStatus_t miopenGetLRNDescriptor(const miopenLRNDescriptor_t a0, miopenLRNMode_t *a1, unsigned int *a2, double *a3, double *a4, double *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenLRNDescriptor_t, miopenLRNMode_t *, unsigned int *, double *, double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetLRNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenGetLRNDescriptor(const miopenLRNDescriptor_t a0, miopenLRNMode_t *a1, unsigned int *a2, double *a3, double *a4, double *a5) { HIPGEN_CALL(miopen, "miopenGetLRNDescriptor", miopenStatusNotInitialized, miopenGetLRNDescriptor, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenLRNGetWorkSpaceSize
     #define HIPGEN_DEF_miopenLRNGetWorkSpaceSize
-    static inline miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenLRNGetWorkSpaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) { HIPGEN_CALL(miopen, "miopenLRNGetWorkSpaceSize", miopenStatusNotInitialized, miopenLRNGetWorkSpaceSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenLRNForward
     #define HIPGEN_DEF_miopenLRNForward
-    static inline miopenStatus_t miopenLRNForward(miopenHandle_t a0, const miopenLRNDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, bool a8, void *a9) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenLRNDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, bool, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenLRNForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline miopenStatus_t miopenLRNForward(miopenHandle_t a0, const miopenLRNDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, bool a8, void *a9) { HIPGEN_CALL(miopen, "miopenLRNForward", miopenStatusNotInitialized, miopenLRNForward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_miopenLRNBackward
     #define HIPGEN_DEF_miopenLRNBackward
-    static inline miopenStatus_t miopenLRNBackward(miopenHandle_t a0, const miopenLRNDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const void *a12) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenLRNDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenLRNBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline miopenStatus_t miopenLRNBackward(miopenHandle_t a0, const miopenLRNDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const void *a12) { HIPGEN_CALL(miopen, "miopenLRNBackward", miopenStatusNotInitialized, miopenLRNBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyLRNDescriptor
     #define HIPGEN_DEF_miopenDestroyLRNDescriptor
-    static inline miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenLRNDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyLRNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyLRNDescriptor", miopenStatusNotInitialized, miopenDestroyLRNDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenDeriveBNTensorDescriptor
     #define HIPGEN_DEF_miopenDeriveBNTensorDescriptor
-    static inline miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t a0, const miopenTensorDescriptor_t a1, miopenBatchNormMode_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenTensorDescriptor_t, const miopenTensorDescriptor_t, miopenBatchNormMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDeriveBNTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t a0, const miopenTensorDescriptor_t a1, miopenBatchNormMode_t a2) { HIPGEN_CALL(miopen, "miopenDeriveBNTensorDescriptor", miopenStatusNotInitialized, miopenDeriveBNTensorDescriptor, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardTraining
     #define HIPGEN_DEF_miopenBatchNormalizationForwardTraining
-    static inline miopenStatus_t miopenBatchNormalizationForwardTraining(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, void *a9, void *a10, double a11, void *a12, void *a13, double a14, void *a15, void *a16) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, double, void *, void *, double, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormalizationForwardTraining");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline miopenStatus_t miopenBatchNormalizationForwardTraining(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, void *a9, void *a10, double a11, void *a12, void *a13, double a14, void *a15, void *a16) { HIPGEN_CALL(miopen, "miopenBatchNormalizationForwardTraining", miopenStatusNotInitialized, miopenBatchNormalizationForwardTraining, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardTraining_V2
     #define HIPGEN_DEF_miopenBatchNormalizationForwardTraining_V2
-    static inline miopenStatus_t miopenBatchNormalizationForwardTraining_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, double a14, void *a15, void *a16, double a17, void *a18, void *a19) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, double, void *, void *, double, void *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormalizationForwardTraining_V2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19);
-    }
+    static inline miopenStatus_t miopenBatchNormalizationForwardTraining_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, double a14, void *a15, void *a16, double a17, void *a18, void *a19) { HIPGEN_CALL(miopen, "miopenBatchNormalizationForwardTraining_V2", miopenStatusNotInitialized, miopenBatchNormalizationForwardTraining_V2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormForwardTrainingActivation
     #define HIPGEN_DEF_miopenBatchNormForwardTrainingActivation
-    static inline miopenStatus_t miopenBatchNormForwardTrainingActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, double a14, void *a15, void *a16, double a17, void *a18, void *a19, const miopenActivationDescriptor_t a20) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, double, void *, void *, double, void *, void *, const miopenActivationDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormForwardTrainingActivation");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline miopenStatus_t miopenBatchNormForwardTrainingActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, double a14, void *a15, void *a16, double a17, void *a18, void *a19, const miopenActivationDescriptor_t a20) { HIPGEN_CALL(miopen, "miopenBatchNormForwardTrainingActivation", miopenStatusNotInitialized, miopenBatchNormForwardTrainingActivation, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardInference
     #define HIPGEN_DEF_miopenBatchNormalizationForwardInference
-    static inline miopenStatus_t miopenBatchNormalizationForwardInference(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, void *a9, void *a10, void *a11, void *a12, double a13) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, void *, void *, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormalizationForwardInference");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline miopenStatus_t miopenBatchNormalizationForwardInference(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, void *a9, void *a10, void *a11, void *a12, double a13) { HIPGEN_CALL(miopen, "miopenBatchNormalizationForwardInference", miopenStatusNotInitialized, miopenBatchNormalizationForwardInference, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormalizationForwardInference_V2
     #define HIPGEN_DEF_miopenBatchNormalizationForwardInference_V2
-    static inline miopenStatus_t miopenBatchNormalizationForwardInference_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, void *a14, void *a15, double a16) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, void *, void *, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormalizationForwardInference_V2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16);
-    }
+    static inline miopenStatus_t miopenBatchNormalizationForwardInference_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, void *a14, void *a15, double a16) { HIPGEN_CALL(miopen, "miopenBatchNormalizationForwardInference_V2", miopenStatusNotInitialized, miopenBatchNormalizationForwardInference_V2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormForwardInferenceActivation
     #define HIPGEN_DEF_miopenBatchNormForwardInferenceActivation
-    static inline miopenStatus_t miopenBatchNormForwardInferenceActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, void *a14, void *a15, double a16, const miopenActivationDescriptor_t a17) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, void *, void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, void *, void *, void *, void *, double, const miopenActivationDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormForwardInferenceActivation");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline miopenStatus_t miopenBatchNormForwardInferenceActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, void *a2, void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7, const miopenTensorDescriptor_t a8, const miopenTensorDescriptor_t a9, const miopenTensorDescriptor_t a10, const miopenTensorDescriptor_t a11, void *a12, void *a13, void *a14, void *a15, double a16, const miopenActivationDescriptor_t a17) { HIPGEN_CALL(miopen, "miopenBatchNormForwardInferenceActivation", miopenStatusNotInitialized, miopenBatchNormForwardInferenceActivation, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormalizationBackward
     #define HIPGEN_DEF_miopenBatchNormalizationBackward
-    static inline miopenStatus_t miopenBatchNormalizationBackward(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const void *a13, void *a14, void *a15, double a16, const void *a17, const void *a18) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, const void *, const void *, const void *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const void *, void *, void *, double, const void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormalizationBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline miopenStatus_t miopenBatchNormalizationBackward(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const void *a13, void *a14, void *a15, double a16, const void *a17, const void *a18) { HIPGEN_CALL(miopen, "miopenBatchNormalizationBackward", miopenStatusNotInitialized, miopenBatchNormalizationBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormalizationBackward_V2
     #define HIPGEN_DEF_miopenBatchNormalizationBackward_V2
-    static inline miopenStatus_t miopenBatchNormalizationBackward_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const miopenTensorDescriptor_t a13, const miopenTensorDescriptor_t a14, const miopenTensorDescriptor_t a15, const void *a16, void *a17, void *a18, double a19, const void *a20, const void *a21) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, const void *, const void *, const void *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, void *, void *, double, const void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormalizationBackward_V2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21);
-    }
+    static inline miopenStatus_t miopenBatchNormalizationBackward_V2(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const miopenTensorDescriptor_t a13, const miopenTensorDescriptor_t a14, const miopenTensorDescriptor_t a15, const void *a16, void *a17, void *a18, double a19, const void *a20, const void *a21) { HIPGEN_CALL(miopen, "miopenBatchNormalizationBackward_V2", miopenStatusNotInitialized, miopenBatchNormalizationBackward_V2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21) }
     #endif
     #ifndef HIPGEN_DEF_miopenBatchNormBackwardActivation
     #define HIPGEN_DEF_miopenBatchNormBackwardActivation
-    static inline miopenStatus_t miopenBatchNormBackwardActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const miopenTensorDescriptor_t a13, const miopenTensorDescriptor_t a14, const miopenTensorDescriptor_t a15, const void *a16, const void *a17, void *a18, void *a19, double a20, const void *a21, const void *a22, const miopenActivationDescriptor_t a23) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenBatchNormMode_t, const void *, const void *, const void *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, const void *, void *, void *, double, const void *, const void *, const miopenActivationDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenBatchNormBackwardActivation");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23);
-    }
+    static inline miopenStatus_t miopenBatchNormBackwardActivation(miopenHandle_t a0, miopenBatchNormMode_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, const void *a7, const miopenTensorDescriptor_t a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11, const miopenTensorDescriptor_t a12, const miopenTensorDescriptor_t a13, const miopenTensorDescriptor_t a14, const miopenTensorDescriptor_t a15, const void *a16, const void *a17, void *a18, void *a19, double a20, const void *a21, const void *a22, const miopenActivationDescriptor_t a23) { HIPGEN_CALL(miopen, "miopenBatchNormBackwardActivation", miopenStatusNotInitialized, miopenBatchNormBackwardActivation, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateActivationDescriptor
     #define HIPGEN_DEF_miopenCreateActivationDescriptor
-    static inline miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenActivationDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateActivationDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateActivationDescriptor", miopenStatusNotInitialized, miopenCreateActivationDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetActivationDescriptor
     #define HIPGEN_DEF_miopenSetActivationDescriptor
-    static inline miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t a0, miopenActivationMode_t a1, double a2, double a3, double a4) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenActivationDescriptor_t, miopenActivationMode_t, double, double, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetActivationDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t a0, miopenActivationMode_t a1, double a2, double a3, double a4) { HIPGEN_CALL(miopen, "miopenSetActivationDescriptor", miopenStatusNotInitialized, miopenSetActivationDescriptor, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetActivationDescriptor
     #define HIPGEN_DEF_miopenGetActivationDescriptor
-    static inline miopenStatus_t miopenGetActivationDescriptor(const miopenActivationDescriptor_t a0, miopenActivationMode_t *a1, double *a2, double *a3, double *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenActivationDescriptor_t, miopenActivationMode_t *, double *, double *, double *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetActivationDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetActivationDescriptor(const miopenActivationDescriptor_t a0, miopenActivationMode_t *a1, double *a2, double *a3, double *a4) { HIPGEN_CALL(miopen, "miopenGetActivationDescriptor", miopenStatusNotInitialized, miopenGetActivationDescriptor, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenActivationForward
     #define HIPGEN_DEF_miopenActivationForward
-    static inline miopenStatus_t miopenActivationForward(miopenHandle_t a0, const miopenActivationDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenActivationDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenActivationForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenActivationForward(miopenHandle_t a0, const miopenActivationDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const void *a5, const miopenTensorDescriptor_t a6, void *a7) { HIPGEN_CALL(miopen, "miopenActivationForward", miopenStatusNotInitialized, miopenActivationForward, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenActivationBackward
     #define HIPGEN_DEF_miopenActivationBackward
-    static inline miopenStatus_t miopenActivationBackward(miopenHandle_t a0, const miopenActivationDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenActivationDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenActivationBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline miopenStatus_t miopenActivationBackward(miopenHandle_t a0, const miopenActivationDescriptor_t a1, const void *a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11) { HIPGEN_CALL(miopen, "miopenActivationBackward", miopenStatusNotInitialized, miopenActivationBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyActivationDescriptor
     #define HIPGEN_DEF_miopenDestroyActivationDescriptor
-    static inline miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenActivationDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyActivationDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyActivationDescriptor", miopenStatusNotInitialized, miopenDestroyActivationDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSoftmaxForward
     #define HIPGEN_DEF_miopenSoftmaxForward
-    static inline miopenStatus_t miopenSoftmaxForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSoftmaxForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenSoftmaxForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6) { HIPGEN_CALL(miopen, "miopenSoftmaxForward", miopenStatusNotInitialized, miopenSoftmaxForward, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenSoftmaxBackward
     #define HIPGEN_DEF_miopenSoftmaxBackward
-    static inline miopenStatus_t miopenSoftmaxBackward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const void *a6, const miopenTensorDescriptor_t a7, void *a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSoftmaxBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSoftmaxBackward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const void *a6, const miopenTensorDescriptor_t a7, void *a8) { HIPGEN_CALL(miopen, "miopenSoftmaxBackward", miopenStatusNotInitialized, miopenSoftmaxBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSoftmaxForward_V2
     #define HIPGEN_DEF_miopenSoftmaxForward_V2
-    static inline miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, miopenSoftmaxAlgorithm_t a7, miopenSoftmaxMode_t a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSoftmaxForward_V2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, miopenSoftmaxAlgorithm_t a7, miopenSoftmaxMode_t a8) { HIPGEN_CALL(miopen, "miopenSoftmaxForward_V2", miopenStatusNotInitialized, miopenSoftmaxForward_V2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSoftmaxBackward_V2
     #define HIPGEN_DEF_miopenSoftmaxBackward_V2
-    static inline miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const void *a6, const miopenTensorDescriptor_t a7, void *a8, miopenSoftmaxAlgorithm_t a9, miopenSoftmaxMode_t a10) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSoftmaxBackward_V2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const void *a6, const miopenTensorDescriptor_t a7, void *a8, miopenSoftmaxAlgorithm_t a9, miopenSoftmaxMode_t a10) { HIPGEN_CALL(miopen, "miopenSoftmaxBackward_V2", miopenStatusNotInitialized, miopenSoftmaxBackward_V2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateFusionPlan
     #define HIPGEN_DEF_miopenCreateFusionPlan
-    static inline miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t *a0, const miopenFusionDirection_t a1, const miopenTensorDescriptor_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t *, const miopenFusionDirection_t, const miopenTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateFusionPlan");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t *a0, const miopenFusionDirection_t a1, const miopenTensorDescriptor_t a2) { HIPGEN_CALL(miopen, "miopenCreateFusionPlan", miopenStatusNotInitialized, miopenCreateFusionPlan, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyFusionPlan
     #define HIPGEN_DEF_miopenDestroyFusionPlan
-    static inline miopenStatus_t miopenDestroyFusionPlan(miopenFusionPlanDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyFusionPlan");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyFusionPlan(miopenFusionPlanDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyFusionPlan", miopenStatusNotInitialized, miopenDestroyFusionPlan, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenCompileFusionPlan
     #define HIPGEN_DEF_miopenCompileFusionPlan
-    static inline miopenStatus_t miopenCompileFusionPlan(miopenHandle_t a0, miopenFusionPlanDescriptor_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenFusionPlanDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCompileFusionPlan");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenCompileFusionPlan(miopenHandle_t a0, miopenFusionPlanDescriptor_t a1) { HIPGEN_CALL(miopen, "miopenCompileFusionPlan", miopenStatusNotInitialized, miopenCompileFusionPlan, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenFusionPlanGetOp
     #define HIPGEN_DEF_miopenFusionPlanGetOp
-    static inline miopenStatus_t miopenFusionPlanGetOp(miopenFusionPlanDescriptor_t a0, const int a1, miopenFusionOpDescriptor_t *a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, const int, miopenFusionOpDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFusionPlanGetOp");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenFusionPlanGetOp(miopenFusionPlanDescriptor_t a0, const int a1, miopenFusionOpDescriptor_t *a2) { HIPGEN_CALL(miopen, "miopenFusionPlanGetOp", miopenStatusNotInitialized, miopenFusionPlanGetOp, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenFusionPlanGetWorkSpaceSize
     #define HIPGEN_DEF_miopenFusionPlanGetWorkSpaceSize
-    static inline miopenStatus_t miopenFusionPlanGetWorkSpaceSize(miopenHandle_t a0, miopenFusionPlanDescriptor_t a1, size_t *a2, miopenConvFwdAlgorithm_t a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenFusionPlanDescriptor_t, size_t *, miopenConvFwdAlgorithm_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFusionPlanGetWorkSpaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenFusionPlanGetWorkSpaceSize(miopenHandle_t a0, miopenFusionPlanDescriptor_t a1, size_t *a2, miopenConvFwdAlgorithm_t a3) { HIPGEN_CALL(miopen, "miopenFusionPlanGetWorkSpaceSize", miopenStatusNotInitialized, miopenFusionPlanGetWorkSpaceSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenFusionPlanConvolutionGetAlgo
     #define HIPGEN_DEF_miopenFusionPlanConvolutionGetAlgo
-    static inline miopenStatus_t miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDescriptor_t a0, const int a1, int *a2, miopenConvFwdAlgorithm_t *a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, const int, int *, miopenConvFwdAlgorithm_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFusionPlanConvolutionGetAlgo");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDescriptor_t a0, const int a1, int *a2, miopenConvFwdAlgorithm_t *a3) { HIPGEN_CALL(miopen, "miopenFusionPlanConvolutionGetAlgo", miopenStatusNotInitialized, miopenFusionPlanConvolutionGetAlgo, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenFusionPlanConvolutionSetAlgo
     #define HIPGEN_DEF_miopenFusionPlanConvolutionSetAlgo
-    static inline miopenStatus_t miopenFusionPlanConvolutionSetAlgo(miopenFusionPlanDescriptor_t a0, miopenConvFwdAlgorithm_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenConvFwdAlgorithm_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFusionPlanConvolutionSetAlgo");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenFusionPlanConvolutionSetAlgo(miopenFusionPlanDescriptor_t a0, miopenConvFwdAlgorithm_t a1) { HIPGEN_CALL(miopen, "miopenFusionPlanConvolutionSetAlgo", miopenStatusNotInitialized, miopenFusionPlanConvolutionSetAlgo, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOpConvForward
     #define HIPGEN_DEF_miopenCreateOpConvForward
-    static inline miopenStatus_t miopenCreateOpConvForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenConvolutionDescriptor_t a2, const miopenTensorDescriptor_t a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, miopenConvolutionDescriptor_t, const miopenTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOpConvForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenCreateOpConvForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenConvolutionDescriptor_t a2, const miopenTensorDescriptor_t a3) { HIPGEN_CALL(miopen, "miopenCreateOpConvForward", miopenStatusNotInitialized, miopenCreateOpConvForward, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOpActivationForward
     #define HIPGEN_DEF_miopenCreateOpActivationForward
-    static inline miopenStatus_t miopenCreateOpActivationForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenActivationMode_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, miopenActivationMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOpActivationForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenCreateOpActivationForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenActivationMode_t a2) { HIPGEN_CALL(miopen, "miopenCreateOpActivationForward", miopenStatusNotInitialized, miopenCreateOpActivationForward, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOpActivationBackward
     #define HIPGEN_DEF_miopenCreateOpActivationBackward
-    static inline miopenStatus_t miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenActivationMode_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, miopenActivationMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOpActivationBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, miopenActivationMode_t a2) { HIPGEN_CALL(miopen, "miopenCreateOpActivationBackward", miopenStatusNotInitialized, miopenCreateOpActivationBackward, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOpBiasForward
     #define HIPGEN_DEF_miopenCreateOpBiasForward
-    static inline miopenStatus_t miopenCreateOpBiasForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenTensorDescriptor_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOpBiasForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenCreateOpBiasForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenTensorDescriptor_t a2) { HIPGEN_CALL(miopen, "miopenCreateOpBiasForward", miopenStatusNotInitialized, miopenCreateOpBiasForward, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOpBatchNormInference
     #define HIPGEN_DEF_miopenCreateOpBatchNormInference
-    static inline miopenStatus_t miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2, const miopenTensorDescriptor_t a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenBatchNormMode_t, const miopenTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOpBatchNormInference");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2, const miopenTensorDescriptor_t a3) { HIPGEN_CALL(miopen, "miopenCreateOpBatchNormInference", miopenStatusNotInitialized, miopenCreateOpBatchNormInference, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOpBatchNormForward
     #define HIPGEN_DEF_miopenCreateOpBatchNormForward
-    static inline miopenStatus_t miopenCreateOpBatchNormForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2, bool a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenBatchNormMode_t, bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOpBatchNormForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenCreateOpBatchNormForward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2, bool a3) { HIPGEN_CALL(miopen, "miopenCreateOpBatchNormForward", miopenStatusNotInitialized, miopenCreateOpBatchNormForward, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOpBatchNormBackward
     #define HIPGEN_DEF_miopenCreateOpBatchNormBackward
-    static inline miopenStatus_t miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFusionPlanDescriptor_t, miopenFusionOpDescriptor_t *, const miopenBatchNormMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOpBatchNormBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t a0, miopenFusionOpDescriptor_t *a1, const miopenBatchNormMode_t a2) { HIPGEN_CALL(miopen, "miopenCreateOpBatchNormBackward", miopenStatusNotInitialized, miopenCreateOpBatchNormBackward, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateOperatorArgs
     #define HIPGEN_DEF_miopenCreateOperatorArgs
-    static inline miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateOperatorArgs");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t *a0) { HIPGEN_CALL(miopen, "miopenCreateOperatorArgs", miopenStatusNotInitialized, miopenCreateOperatorArgs, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyOperatorArgs
     #define HIPGEN_DEF_miopenDestroyOperatorArgs
-    static inline miopenStatus_t miopenDestroyOperatorArgs(miopenOperatorArgs_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyOperatorArgs");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyOperatorArgs(miopenOperatorArgs_t a0) { HIPGEN_CALL(miopen, "miopenDestroyOperatorArgs", miopenStatusNotInitialized, miopenDestroyOperatorArgs, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetOpArgsConvForward
     #define HIPGEN_DEF_miopenSetOpArgsConvForward
-    static inline miopenStatus_t miopenSetOpArgsConvForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetOpArgsConvForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenSetOpArgsConvForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4) { HIPGEN_CALL(miopen, "miopenSetOpArgsConvForward", miopenStatusNotInitialized, miopenSetOpArgsConvForward, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetOpArgsActivForward
     #define HIPGEN_DEF_miopenSetOpArgsActivForward
-    static inline miopenStatus_t miopenSetOpArgsActivForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, double a4, double a5, double a6) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, double, double, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetOpArgsActivForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenSetOpArgsActivForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, double a4, double a5, double a6) { HIPGEN_CALL(miopen, "miopenSetOpArgsActivForward", miopenStatusNotInitialized, miopenSetOpArgsActivForward, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetOpArgsActivBackward
     #define HIPGEN_DEF_miopenSetOpArgsActivBackward
-    static inline miopenStatus_t miopenSetOpArgsActivBackward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, double a6, double a7, double a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, double, double, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetOpArgsActivBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSetOpArgsActivBackward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, double a6, double a7, double a8) { HIPGEN_CALL(miopen, "miopenSetOpArgsActivBackward", miopenStatusNotInitialized, miopenSetOpArgsActivBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetOpArgsBatchNormInference
     #define HIPGEN_DEF_miopenSetOpArgsBatchNormInference
-    static inline miopenStatus_t miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, const void *a7, double a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, const void *, const void *, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetOpArgsBatchNormInference");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, const void *a7, double a8) { HIPGEN_CALL(miopen, "miopenSetOpArgsBatchNormInference", miopenStatusNotInitialized, miopenSetOpArgsBatchNormInference, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetOpArgsBatchNormForward
     #define HIPGEN_DEF_miopenSetOpArgsBatchNormForward
-    static inline miopenStatus_t miopenSetOpArgsBatchNormForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, void *a6, void *a7, void *a8, void *a9, double a10, double a11) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, void *, void *, void *, void *, double, double);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetOpArgsBatchNormForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline miopenStatus_t miopenSetOpArgsBatchNormForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, void *a6, void *a7, void *a8, void *a9, double a10, double a11) { HIPGEN_CALL(miopen, "miopenSetOpArgsBatchNormForward", miopenStatusNotInitialized, miopenSetOpArgsBatchNormForward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetOpArgsBatchNormBackward
     #define HIPGEN_DEF_miopenSetOpArgsBatchNormBackward
-    static inline miopenStatus_t miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, const void *a9, const void *a10) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *, const void *, const void *, void *, void *, const void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetOpArgsBatchNormBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    }
+    static inline miopenStatus_t miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, const void *a9, const void *a10) { HIPGEN_CALL(miopen, "miopenSetOpArgsBatchNormBackward", miopenStatusNotInitialized, miopenSetOpArgsBatchNormBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetOpArgsBiasForward
     #define HIPGEN_DEF_miopenSetOpArgsBiasForward
-    static inline miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenOperatorArgs_t, const miopenFusionOpDescriptor_t, const void *, const void *, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetOpArgsBiasForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t a0, const miopenFusionOpDescriptor_t a1, const void *a2, const void *a3, const void *a4) { HIPGEN_CALL(miopen, "miopenSetOpArgsBiasForward", miopenStatusNotInitialized, miopenSetOpArgsBiasForward, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenExecuteFusionPlan
     #define HIPGEN_DEF_miopenExecuteFusionPlan
-    static inline miopenStatus_t miopenExecuteFusionPlan(const miopenHandle_t a0, const miopenFusionPlanDescriptor_t a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, void *a5, miopenOperatorArgs_t a6) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenHandle_t, const miopenFusionPlanDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, miopenOperatorArgs_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenExecuteFusionPlan");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6);
-    }
+    static inline miopenStatus_t miopenExecuteFusionPlan(const miopenHandle_t a0, const miopenFusionPlanDescriptor_t a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, void *a5, miopenOperatorArgs_t a6) { HIPGEN_CALL(miopen, "miopenExecuteFusionPlan", miopenStatusNotInitialized, miopenExecuteFusionPlan, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_miopenExecuteFusionPlan_v2
     #define HIPGEN_DEF_miopenExecuteFusionPlan_v2
-    static inline miopenStatus_t miopenExecuteFusionPlan_v2(const miopenHandle_t a0, const miopenFusionPlanDescriptor_t a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, void *a5, miopenOperatorArgs_t a6, void *a7, size_t a8) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenHandle_t, const miopenFusionPlanDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, miopenOperatorArgs_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenExecuteFusionPlan_v2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenExecuteFusionPlan_v2(const miopenHandle_t a0, const miopenFusionPlanDescriptor_t a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, void *a5, miopenOperatorArgs_t a6, void *a7, size_t a8) { HIPGEN_CALL(miopen, "miopenExecuteFusionPlan_v2", miopenStatusNotInitialized, miopenExecuteFusionPlan_v2, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenConvolutionBiasActivationForward
     #define HIPGEN_DEF_miopenConvolutionBiasActivationForward
-    static inline miopenStatus_t miopenConvolutionBiasActivationForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvFwdAlgorithm_t a7, void *a8, size_t a9, const void *a10, const miopenTensorDescriptor_t a11, const void *a12, const miopenTensorDescriptor_t a13, const void *a14, const miopenActivationDescriptor_t a15, const miopenTensorDescriptor_t a16, void *a17) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenConvolutionDescriptor_t, miopenConvFwdAlgorithm_t, void *, size_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenActivationDescriptor_t, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenConvolutionBiasActivationForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17);
-    }
+    static inline miopenStatus_t miopenConvolutionBiasActivationForward(miopenHandle_t a0, const void *a1, const miopenTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenConvolutionDescriptor_t a6, miopenConvFwdAlgorithm_t a7, void *a8, size_t a9, const void *a10, const miopenTensorDescriptor_t a11, const void *a12, const miopenTensorDescriptor_t a13, const void *a14, const miopenActivationDescriptor_t a15, const miopenTensorDescriptor_t a16, void *a17) { HIPGEN_CALL(miopen, "miopenConvolutionBiasActivationForward", miopenStatusNotInitialized, miopenConvolutionBiasActivationForward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateRNNDescriptor
     #define HIPGEN_DEF_miopenCreateRNNDescriptor
-    static inline miopenStatus_t miopenCreateRNNDescriptor(miopenRNNDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateRNNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateRNNDescriptor(miopenRNNDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateRNNDescriptor", miopenStatusNotInitialized, miopenCreateRNNDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNDescriptor
     #define HIPGEN_DEF_miopenGetRNNDescriptor
-    static inline miopenStatus_t miopenGetRNNDescriptor(miopenRNNDescriptor_t a0, miopenRNNMode_t *a1, miopenRNNAlgo_t *a2, miopenRNNInputMode_t *a3, miopenRNNDirectionMode_t *a4, miopenRNNBiasMode_t *a5, int *a6, int *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, miopenRNNMode_t *, miopenRNNAlgo_t *, miopenRNNInputMode_t *, miopenRNNDirectionMode_t *, miopenRNNBiasMode_t *, int *, int *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenGetRNNDescriptor(miopenRNNDescriptor_t a0, miopenRNNMode_t *a1, miopenRNNAlgo_t *a2, miopenRNNInputMode_t *a3, miopenRNNDirectionMode_t *a4, miopenRNNBiasMode_t *a5, int *a6, int *a7) { HIPGEN_CALL(miopen, "miopenGetRNNDescriptor", miopenStatusNotInitialized, miopenGetRNNDescriptor, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNDescriptor_V2
     #define HIPGEN_DEF_miopenGetRNNDescriptor_V2
-    static inline miopenStatus_t miopenGetRNNDescriptor_V2(miopenRNNDescriptor_t a0, int *a1, int *a2, miopenDropoutDescriptor_t *a3, miopenRNNInputMode_t *a4, miopenRNNDirectionMode_t *a5, miopenRNNMode_t *a6, miopenRNNBiasMode_t *a7, miopenRNNAlgo_t *a8, miopenDataType_t *a9) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, int *, int *, miopenDropoutDescriptor_t *, miopenRNNInputMode_t *, miopenRNNDirectionMode_t *, miopenRNNMode_t *, miopenRNNBiasMode_t *, miopenRNNAlgo_t *, miopenDataType_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNDescriptor_V2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline miopenStatus_t miopenGetRNNDescriptor_V2(miopenRNNDescriptor_t a0, int *a1, int *a2, miopenDropoutDescriptor_t *a3, miopenRNNInputMode_t *a4, miopenRNNDirectionMode_t *a5, miopenRNNMode_t *a6, miopenRNNBiasMode_t *a7, miopenRNNAlgo_t *a8, miopenDataType_t *a9) { HIPGEN_CALL(miopen, "miopenGetRNNDescriptor_V2", miopenStatusNotInitialized, miopenGetRNNDescriptor_V2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyRNNDescriptor
     #define HIPGEN_DEF_miopenDestroyRNNDescriptor
-    static inline miopenStatus_t miopenDestroyRNNDescriptor(miopenRNNDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyRNNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyRNNDescriptor(miopenRNNDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyRNNDescriptor", miopenStatusNotInitialized, miopenDestroyRNNDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetRNNDescriptor
     #define HIPGEN_DEF_miopenSetRNNDescriptor
-    static inline miopenStatus_t miopenSetRNNDescriptor(miopenRNNDescriptor_t a0, const int a1, const int a2, miopenRNNInputMode_t a3, miopenRNNDirectionMode_t a4, miopenRNNMode_t a5, miopenRNNBiasMode_t a6, miopenRNNAlgo_t a7, miopenDataType_t a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, const int, miopenRNNInputMode_t, miopenRNNDirectionMode_t, miopenRNNMode_t, miopenRNNBiasMode_t, miopenRNNAlgo_t, miopenDataType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetRNNDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSetRNNDescriptor(miopenRNNDescriptor_t a0, const int a1, const int a2, miopenRNNInputMode_t a3, miopenRNNDirectionMode_t a4, miopenRNNMode_t a5, miopenRNNBiasMode_t a6, miopenRNNAlgo_t a7, miopenDataType_t a8) { HIPGEN_CALL(miopen, "miopenSetRNNDescriptor", miopenStatusNotInitialized, miopenSetRNNDescriptor, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetRNNDescriptor_V2
     #define HIPGEN_DEF_miopenSetRNNDescriptor_V2
-    static inline miopenStatus_t miopenSetRNNDescriptor_V2(miopenRNNDescriptor_t a0, const int a1, const int a2, miopenDropoutDescriptor_t a3, miopenRNNInputMode_t a4, miopenRNNDirectionMode_t a5, miopenRNNMode_t a6, miopenRNNBiasMode_t a7, miopenRNNAlgo_t a8, miopenDataType_t a9) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, const int, miopenDropoutDescriptor_t, miopenRNNInputMode_t, miopenRNNDirectionMode_t, miopenRNNMode_t, miopenRNNBiasMode_t, miopenRNNAlgo_t, miopenDataType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetRNNDescriptor_V2");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    }
+    static inline miopenStatus_t miopenSetRNNDescriptor_V2(miopenRNNDescriptor_t a0, const int a1, const int a2, miopenDropoutDescriptor_t a3, miopenRNNInputMode_t a4, miopenRNNDirectionMode_t a5, miopenRNNMode_t a6, miopenRNNBiasMode_t a7, miopenRNNAlgo_t a8, miopenDataType_t a9) { HIPGEN_CALL(miopen, "miopenSetRNNDescriptor_V2", miopenStatusNotInitialized, miopenSetRNNDescriptor_V2, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetRNNDataSeqTensorDescriptor
     #define HIPGEN_DEF_miopenSetRNNDataSeqTensorDescriptor
-    static inline miopenStatus_t miopenSetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t a0, miopenDataType_t a1, miopenRNNBaseLayout_t a2, int a3, int a4, int a5, const int *a6, void *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t, miopenDataType_t, miopenRNNBaseLayout_t, int, int, int, const int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetRNNDataSeqTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenSetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t a0, miopenDataType_t a1, miopenRNNBaseLayout_t a2, int a3, int a4, int a5, const int *a6, void *a7) { HIPGEN_CALL(miopen, "miopenSetRNNDataSeqTensorDescriptor", miopenStatusNotInitialized, miopenSetRNNDataSeqTensorDescriptor, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNDataSeqTensorDescriptor
     #define HIPGEN_DEF_miopenGetRNNDataSeqTensorDescriptor
-    static inline miopenStatus_t miopenGetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t a0, miopenDataType_t *a1, miopenRNNBaseLayout_t *a2, int *a3, int *a4, int *a5, int a6, int *a7, void *a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSeqTensorDescriptor_t, miopenDataType_t *, miopenRNNBaseLayout_t *, int *, int *, int *, int, int *, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNDataSeqTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenGetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t a0, miopenDataType_t *a1, miopenRNNBaseLayout_t *a2, int *a3, int *a4, int *a5, int a6, int *a7, void *a8) { HIPGEN_CALL(miopen, "miopenGetRNNDataSeqTensorDescriptor", miopenStatusNotInitialized, miopenGetRNNDataSeqTensorDescriptor, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNWorkspaceSize
     #define HIPGEN_DEF_miopenGetRNNWorkspaceSize
-    static inline miopenStatus_t miopenGetRNNWorkspaceSize(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, size_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNWorkspaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetRNNWorkspaceSize(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, size_t *a4) { HIPGEN_CALL(miopen, "miopenGetRNNWorkspaceSize", miopenStatusNotInitialized, miopenGetRNNWorkspaceSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNTrainingReserveSize
     #define HIPGEN_DEF_miopenGetRNNTrainingReserveSize
-    static inline miopenStatus_t miopenGetRNNTrainingReserveSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, size_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNTrainingReserveSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetRNNTrainingReserveSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, size_t *a4) { HIPGEN_CALL(miopen, "miopenGetRNNTrainingReserveSize", miopenStatusNotInitialized, miopenGetRNNTrainingReserveSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNTempSpaceSizes
     #define HIPGEN_DEF_miopenGetRNNTempSpaceSizes
-    static inline miopenStatus_t miopenGetRNNTempSpaceSizes(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenSeqTensorDescriptor_t a2, miopenRNNFWDMode_t a3, size_t *a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, miopenSeqTensorDescriptor_t, miopenRNNFWDMode_t, size_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNTempSpaceSizes");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenGetRNNTempSpaceSizes(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenSeqTensorDescriptor_t a2, miopenRNNFWDMode_t a3, size_t *a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenGetRNNTempSpaceSizes", miopenStatusNotInitialized, miopenGetRNNTempSpaceSizes, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNParamsSize
     #define HIPGEN_DEF_miopenGetRNNParamsSize
-    static inline miopenStatus_t miopenGetRNNParamsSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenTensorDescriptor_t a2, size_t *a3, miopenDataType_t a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, miopenTensorDescriptor_t, size_t *, miopenDataType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNParamsSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetRNNParamsSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenTensorDescriptor_t a2, size_t *a3, miopenDataType_t a4) { HIPGEN_CALL(miopen, "miopenGetRNNParamsSize", miopenStatusNotInitialized, miopenGetRNNParamsSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNParamsDescriptor
     #define HIPGEN_DEF_miopenGetRNNParamsDescriptor
-    static inline miopenStatus_t miopenGetRNNParamsDescriptor(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenTensorDescriptor_t a2, miopenTensorDescriptor_t a3, miopenDataType_t a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, miopenTensorDescriptor_t, miopenTensorDescriptor_t, miopenDataType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNParamsDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetRNNParamsDescriptor(miopenHandle_t a0, miopenRNNDescriptor_t a1, miopenTensorDescriptor_t a2, miopenTensorDescriptor_t a3, miopenDataType_t a4) { HIPGEN_CALL(miopen, "miopenGetRNNParamsDescriptor", miopenStatusNotInitialized, miopenGetRNNParamsDescriptor, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNInputTensorSize
     #define HIPGEN_DEF_miopenGetRNNInputTensorSize
-    static inline miopenStatus_t miopenGetRNNInputTensorSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t *a3, size_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNInputTensorSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetRNNInputTensorSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t *a3, size_t *a4) { HIPGEN_CALL(miopen, "miopenGetRNNInputTensorSize", miopenStatusNotInitialized, miopenGetRNNInputTensorSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNHiddenTensorSize
     #define HIPGEN_DEF_miopenGetRNNHiddenTensorSize
-    static inline miopenStatus_t miopenGetRNNHiddenTensorSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t *a3, size_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t *, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNHiddenTensorSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetRNNHiddenTensorSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t *a3, size_t *a4) { HIPGEN_CALL(miopen, "miopenGetRNNHiddenTensorSize", miopenStatusNotInitialized, miopenGetRNNHiddenTensorSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNLayerParamSize
     #define HIPGEN_DEF_miopenGetRNNLayerParamSize
-    static inline miopenStatus_t miopenGetRNNLayerParamSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, const int a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, const int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNLayerParamSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenGetRNNLayerParamSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, const int a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenGetRNNLayerParamSize", miopenStatusNotInitialized, miopenGetRNNLayerParamSize, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNLayerBiasSize
     #define HIPGEN_DEF_miopenGetRNNLayerBiasSize
-    static inline miopenStatus_t miopenGetRNNLayerBiasSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const int a3, size_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, const int, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNLayerBiasSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetRNNLayerBiasSize(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const int a3, size_t *a4) { HIPGEN_CALL(miopen, "miopenGetRNNLayerBiasSize", miopenStatusNotInitialized, miopenGetRNNLayerBiasSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNLayerParam
     #define HIPGEN_DEF_miopenGetRNNLayerParam
-    static inline miopenStatus_t miopenGetRNNLayerParam(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, const void *a5, const int a6, miopenTensorDescriptor_t a7, void *a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, const void *, const int, miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNLayerParam");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenGetRNNLayerParam(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, const void *a5, const int a6, miopenTensorDescriptor_t a7, void *a8) { HIPGEN_CALL(miopen, "miopenGetRNNLayerParam", miopenStatusNotInitialized, miopenGetRNNLayerParam, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNLayerBias
     #define HIPGEN_DEF_miopenGetRNNLayerBias
-    static inline miopenStatus_t miopenGetRNNLayerBias(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, const void *a5, const int a6, miopenTensorDescriptor_t a7, void *a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, const void *, const int, miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNLayerBias");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenGetRNNLayerBias(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, const void *a5, const int a6, miopenTensorDescriptor_t a7, void *a8) { HIPGEN_CALL(miopen, "miopenGetRNNLayerBias", miopenStatusNotInitialized, miopenGetRNNLayerBias, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNLayerParamOffset
     #define HIPGEN_DEF_miopenGetRNNLayerParamOffset
-    static inline miopenStatus_t miopenGetRNNLayerParamOffset(miopenRNNDescriptor_t a0, const int a1, miopenTensorDescriptor_t a2, const int a3, miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, const int, miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNLayerParamOffset");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenGetRNNLayerParamOffset(miopenRNNDescriptor_t a0, const int a1, miopenTensorDescriptor_t a2, const int a3, miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenGetRNNLayerParamOffset", miopenStatusNotInitialized, miopenGetRNNLayerParamOffset, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNLayerBiasOffset
     #define HIPGEN_DEF_miopenGetRNNLayerBiasOffset
-    static inline miopenStatus_t miopenGetRNNLayerBiasOffset(miopenRNNDescriptor_t a0, const int a1, miopenTensorDescriptor_t a2, const int a3, miopenTensorDescriptor_t a4, size_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, const int, miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNLayerBiasOffset");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenGetRNNLayerBiasOffset(miopenRNNDescriptor_t a0, const int a1, miopenTensorDescriptor_t a2, const int a3, miopenTensorDescriptor_t a4, size_t *a5) { HIPGEN_CALL(miopen, "miopenGetRNNLayerBiasOffset", miopenStatusNotInitialized, miopenGetRNNLayerBiasOffset, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetRNNLayerParam
     #define HIPGEN_DEF_miopenSetRNNLayerParam
-    static inline miopenStatus_t miopenSetRNNLayerParam(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, void *a5, const int a6, miopenTensorDescriptor_t a7, const void *a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, void *, const int, miopenTensorDescriptor_t, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetRNNLayerParam");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSetRNNLayerParam(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, void *a5, const int a6, miopenTensorDescriptor_t a7, const void *a8) { HIPGEN_CALL(miopen, "miopenSetRNNLayerParam", miopenStatusNotInitialized, miopenSetRNNLayerParam, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetRNNLayerBias
     #define HIPGEN_DEF_miopenSetRNNLayerBias
-    static inline miopenStatus_t miopenSetRNNLayerBias(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, void *a5, const int a6, miopenTensorDescriptor_t a7, const void *a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, miopenTensorDescriptor_t, miopenTensorDescriptor_t, void *, const int, miopenTensorDescriptor_t, const void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetRNNLayerBias");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSetRNNLayerBias(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, miopenTensorDescriptor_t a3, miopenTensorDescriptor_t a4, void *a5, const int a6, miopenTensorDescriptor_t a7, const void *a8) { HIPGEN_CALL(miopen, "miopenSetRNNLayerBias", miopenStatusNotInitialized, miopenSetRNNLayerBias, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetRNNPaddingMode
     #define HIPGEN_DEF_miopenSetRNNPaddingMode
-    static inline miopenStatus_t miopenSetRNNPaddingMode(miopenRNNDescriptor_t a0, miopenRNNPaddingMode_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, miopenRNNPaddingMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetRNNPaddingMode");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetRNNPaddingMode(miopenRNNDescriptor_t a0, miopenRNNPaddingMode_t a1) { HIPGEN_CALL(miopen, "miopenSetRNNPaddingMode", miopenStatusNotInitialized, miopenSetRNNPaddingMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetRNNPaddingMode
     #define HIPGEN_DEF_miopenGetRNNPaddingMode
-    static inline miopenStatus_t miopenGetRNNPaddingMode(miopenRNNDescriptor_t a0, miopenRNNPaddingMode_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenRNNDescriptor_t, miopenRNNPaddingMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetRNNPaddingMode");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetRNNPaddingMode(miopenRNNDescriptor_t a0, miopenRNNPaddingMode_t *a1) { HIPGEN_CALL(miopen, "miopenGetRNNPaddingMode", miopenStatusNotInitialized, miopenGetRNNPaddingMode, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenRNNForward
     #define HIPGEN_DEF_miopenRNNForward
-    static inline miopenStatus_t miopenRNNForward(miopenHandle_t a0, const miopenRNNDescriptor_t a1, miopenRNNFWDMode_t a2, const miopenSeqTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, void *a7, const miopenTensorDescriptor_t a8, const void *a9, void *a10, const miopenSeqTensorDescriptor_t a11, void *a12, const void *a13, size_t a14, void *a15, size_t a16, void *a17, size_t a18) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, miopenRNNFWDMode_t, const miopenSeqTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, void *, const miopenTensorDescriptor_t, const void *, void *, const miopenSeqTensorDescriptor_t, void *, const void *, size_t, void *, size_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRNNForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline miopenStatus_t miopenRNNForward(miopenHandle_t a0, const miopenRNNDescriptor_t a1, miopenRNNFWDMode_t a2, const miopenSeqTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, void *a7, const miopenTensorDescriptor_t a8, const void *a9, void *a10, const miopenSeqTensorDescriptor_t a11, void *a12, const void *a13, size_t a14, void *a15, size_t a16, void *a17, size_t a18) { HIPGEN_CALL(miopen, "miopenRNNForward", miopenStatusNotInitialized, miopenRNNForward, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_miopenRNNBackwardSeqData
     #define HIPGEN_DEF_miopenRNNBackwardSeqData
-    static inline miopenStatus_t miopenRNNBackwardSeqData(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const miopenSeqTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const void *a7, void *a8, const miopenTensorDescriptor_t a9, const void *a10, const void *a11, void *a12, const miopenSeqTensorDescriptor_t a13, void *a14, const void *a15, size_t a16, void *a17, size_t a18, void *a19, size_t a20) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const miopenSeqTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, const void *, const void *, void *, const miopenTensorDescriptor_t, const void *, const void *, void *, const miopenSeqTensorDescriptor_t, void *, const void *, size_t, void *, size_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRNNBackwardSeqData");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline miopenStatus_t miopenRNNBackwardSeqData(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const miopenSeqTensorDescriptor_t a2, const void *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const void *a7, void *a8, const miopenTensorDescriptor_t a9, const void *a10, const void *a11, void *a12, const miopenSeqTensorDescriptor_t a13, void *a14, const void *a15, size_t a16, void *a17, size_t a18, void *a19, size_t a20) { HIPGEN_CALL(miopen, "miopenRNNBackwardSeqData", miopenStatusNotInitialized, miopenRNNBackwardSeqData, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_miopenRNNBackwardWeightsSeqTensor
     #define HIPGEN_DEF_miopenRNNBackwardWeightsSeqTensor
-    static inline miopenStatus_t miopenRNNBackwardWeightsSeqTensor(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const miopenSeqTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenSeqTensorDescriptor_t a6, const void *a7, void *a8, size_t a9, void *a10, size_t a11, const void *a12, size_t a13) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const miopenSeqTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenSeqTensorDescriptor_t, const void *, void *, size_t, void *, size_t, const void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRNNBackwardWeightsSeqTensor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13);
-    }
+    static inline miopenStatus_t miopenRNNBackwardWeightsSeqTensor(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const miopenSeqTensorDescriptor_t a2, const void *a3, const miopenTensorDescriptor_t a4, const void *a5, const miopenSeqTensorDescriptor_t a6, const void *a7, void *a8, size_t a9, void *a10, size_t a11, const void *a12, size_t a13) { HIPGEN_CALL(miopen, "miopenRNNBackwardWeightsSeqTensor", miopenStatusNotInitialized, miopenRNNBackwardWeightsSeqTensor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
     #endif
     #ifndef HIPGEN_DEF_miopenRNNForwardTraining
     #define HIPGEN_DEF_miopenRNNForwardTraining
-    static inline miopenStatus_t miopenRNNForwardTraining(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t *a11, void *a12, const miopenTensorDescriptor_t a13, void *a14, const miopenTensorDescriptor_t a15, void *a16, void *a17, size_t a18, void *a19, size_t a20) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, size_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRNNForwardTraining");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20);
-    }
+    static inline miopenStatus_t miopenRNNForwardTraining(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t *a11, void *a12, const miopenTensorDescriptor_t a13, void *a14, const miopenTensorDescriptor_t a15, void *a16, void *a17, size_t a18, void *a19, size_t a20) { HIPGEN_CALL(miopen, "miopenRNNForwardTraining", miopenStatusNotInitialized, miopenRNNForwardTraining, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20) }
     #endif
     #ifndef HIPGEN_DEF_miopenRNNBackwardData
     #define HIPGEN_DEF_miopenRNNBackwardData
-    static inline miopenStatus_t miopenRNNBackwardData(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t *a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t a11, const void *a12, const miopenTensorDescriptor_t a13, const void *a14, const miopenTensorDescriptor_t a15, const void *a16, const miopenTensorDescriptor_t *a17, void *a18, const miopenTensorDescriptor_t a19, void *a20, const miopenTensorDescriptor_t a21, void *a22, void *a23, size_t a24, void *a25, size_t a26) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, size_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRNNBackwardData");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26);
-    }
+    static inline miopenStatus_t miopenRNNBackwardData(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t *a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t a11, const void *a12, const miopenTensorDescriptor_t a13, const void *a14, const miopenTensorDescriptor_t a15, const void *a16, const miopenTensorDescriptor_t *a17, void *a18, const miopenTensorDescriptor_t a19, void *a20, const miopenTensorDescriptor_t a21, void *a22, void *a23, size_t a24, void *a25, size_t a26) { HIPGEN_CALL(miopen, "miopenRNNBackwardData", miopenStatusNotInitialized, miopenRNNBackwardData, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26) }
     #endif
     #ifndef HIPGEN_DEF_miopenRNNBackwardWeights
     #define HIPGEN_DEF_miopenRNNBackwardWeights
-    static inline miopenStatus_t miopenRNNBackwardWeights(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t *a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12, const void *a13, size_t a14) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, void *, void *, size_t, const void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRNNBackwardWeights");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
-    }
+    static inline miopenStatus_t miopenRNNBackwardWeights(miopenHandle_t a0, const miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t *a7, const void *a8, const miopenTensorDescriptor_t a9, void *a10, void *a11, size_t a12, const void *a13, size_t a14) { HIPGEN_CALL(miopen, "miopenRNNBackwardWeights", miopenStatusNotInitialized, miopenRNNBackwardWeights, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) }
     #endif
     #ifndef HIPGEN_DEF_miopenRNNForwardInference
     #define HIPGEN_DEF_miopenRNNForwardInference
-    static inline miopenStatus_t miopenRNNForwardInference(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t *a11, void *a12, const miopenTensorDescriptor_t a13, void *a14, const miopenTensorDescriptor_t a15, void *a16, void *a17, size_t a18) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenRNNDescriptor_t, const int, const miopenTensorDescriptor_t *, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t *, void *, const miopenTensorDescriptor_t, void *, const miopenTensorDescriptor_t, void *, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRNNForwardInference");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18);
-    }
+    static inline miopenStatus_t miopenRNNForwardInference(miopenHandle_t a0, miopenRNNDescriptor_t a1, const int a2, const miopenTensorDescriptor_t *a3, const void *a4, const miopenTensorDescriptor_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const miopenTensorDescriptor_t a9, const void *a10, const miopenTensorDescriptor_t *a11, void *a12, const miopenTensorDescriptor_t a13, void *a14, const miopenTensorDescriptor_t a15, void *a16, void *a17, size_t a18) { HIPGEN_CALL(miopen, "miopenRNNForwardInference", miopenStatusNotInitialized, miopenRNNForwardInference, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateCTCLossDescriptor
     #define HIPGEN_DEF_miopenCreateCTCLossDescriptor
-    static inline miopenStatus_t miopenCreateCTCLossDescriptor(miopenCTCLossDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateCTCLossDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateCTCLossDescriptor(miopenCTCLossDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateCTCLossDescriptor", miopenStatusNotInitialized, miopenCreateCTCLossDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetCTCLossDescriptor
     #define HIPGEN_DEF_miopenGetCTCLossDescriptor
-    static inline miopenStatus_t miopenGetCTCLossDescriptor(miopenCTCLossDescriptor_t a0, miopenDataType_t *a1, int *a2, bool *a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t, miopenDataType_t *, int *, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetCTCLossDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenGetCTCLossDescriptor(miopenCTCLossDescriptor_t a0, miopenDataType_t *a1, int *a2, bool *a3) { HIPGEN_CALL(miopen, "miopenGetCTCLossDescriptor", miopenStatusNotInitialized, miopenGetCTCLossDescriptor, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyCTCLossDescriptor
     #define HIPGEN_DEF_miopenDestroyCTCLossDescriptor
-    static inline miopenStatus_t miopenDestroyCTCLossDescriptor(miopenCTCLossDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyCTCLossDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyCTCLossDescriptor(miopenCTCLossDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyCTCLossDescriptor", miopenStatusNotInitialized, miopenDestroyCTCLossDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetCTCLossDescriptor
     #define HIPGEN_DEF_miopenSetCTCLossDescriptor
-    static inline miopenStatus_t miopenSetCTCLossDescriptor(miopenCTCLossDescriptor_t a0, miopenDataType_t a1, const int a2, bool a3) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenCTCLossDescriptor_t, miopenDataType_t, const int, bool);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetCTCLossDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline miopenStatus_t miopenSetCTCLossDescriptor(miopenCTCLossDescriptor_t a0, miopenDataType_t a1, const int a2, bool a3) { HIPGEN_CALL(miopen, "miopenSetCTCLossDescriptor", miopenStatusNotInitialized, miopenSetCTCLossDescriptor, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetCTCLossWorkspaceSize
     #define HIPGEN_DEF_miopenGetCTCLossWorkspaceSize
-    static inline miopenStatus_t miopenGetCTCLossWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const int *a3, const int *a4, const int *a5, miopenCTCLossAlgo_t a6, const miopenCTCLossDescriptor_t a7, size_t *a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const int *, const int *, const int *, miopenCTCLossAlgo_t, const miopenCTCLossDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetCTCLossWorkspaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenGetCTCLossWorkspaceSize(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const int *a3, const int *a4, const int *a5, miopenCTCLossAlgo_t a6, const miopenCTCLossDescriptor_t a7, size_t *a8) { HIPGEN_CALL(miopen, "miopenGetCTCLossWorkspaceSize", miopenStatusNotInitialized, miopenGetCTCLossWorkspaceSize, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenCTCLoss
     #define HIPGEN_DEF_miopenCTCLoss
-    static inline miopenStatus_t miopenCTCLoss(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const int *a3, const int *a4, const int *a5, void *a6, const miopenTensorDescriptor_t a7, void *a8, miopenCTCLossAlgo_t a9, const miopenCTCLossDescriptor_t a10, void *a11, size_t a12) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenTensorDescriptor_t, const void *, const int *, const int *, const int *, void *, const miopenTensorDescriptor_t, void *, miopenCTCLossAlgo_t, const miopenCTCLossDescriptor_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCTCLoss");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
-    }
+    static inline miopenStatus_t miopenCTCLoss(miopenHandle_t a0, const miopenTensorDescriptor_t a1, const void *a2, const int *a3, const int *a4, const int *a5, void *a6, const miopenTensorDescriptor_t a7, void *a8, miopenCTCLossAlgo_t a9, const miopenCTCLossDescriptor_t a10, void *a11, size_t a12) { HIPGEN_CALL(miopen, "miopenCTCLoss", miopenStatusNotInitialized, miopenCTCLoss, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateDropoutDescriptor
     #define HIPGEN_DEF_miopenCreateDropoutDescriptor
-    static inline miopenStatus_t miopenCreateDropoutDescriptor(miopenDropoutDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateDropoutDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateDropoutDescriptor(miopenDropoutDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateDropoutDescriptor", miopenStatusNotInitialized, miopenCreateDropoutDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyDropoutDescriptor
     #define HIPGEN_DEF_miopenDestroyDropoutDescriptor
-    static inline miopenStatus_t miopenDestroyDropoutDescriptor(miopenDropoutDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyDropoutDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyDropoutDescriptor(miopenDropoutDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyDropoutDescriptor", miopenStatusNotInitialized, miopenDestroyDropoutDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenDropoutGetReserveSpaceSize
     #define HIPGEN_DEF_miopenDropoutGetReserveSpaceSize
-    static inline miopenStatus_t miopenDropoutGetReserveSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDropoutGetReserveSpaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenDropoutGetReserveSpaceSize(const miopenTensorDescriptor_t a0, size_t *a1) { HIPGEN_CALL(miopen, "miopenDropoutGetReserveSpaceSize", miopenStatusNotInitialized, miopenDropoutGetReserveSpaceSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenDropoutGetStatesSize
     #define HIPGEN_DEF_miopenDropoutGetStatesSize
-    static inline miopenStatus_t miopenDropoutGetStatesSize(miopenHandle_t a0, size_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDropoutGetStatesSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenDropoutGetStatesSize(miopenHandle_t a0, size_t *a1) { HIPGEN_CALL(miopen, "miopenDropoutGetStatesSize", miopenStatusNotInitialized, miopenDropoutGetStatesSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetDropoutDescriptor
     #define HIPGEN_DEF_miopenGetDropoutDescriptor
-    static inline miopenStatus_t miopenGetDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float *a2, void **a3, unsigned long long *a4, bool *a5, bool *a6, miopenRNGType_t *a7) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t, miopenHandle_t, float *, void **, unsigned long long *, bool *, bool *, miopenRNGType_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetDropoutDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7);
-    }
+    static inline miopenStatus_t miopenGetDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float *a2, void **a3, unsigned long long *a4, bool *a5, bool *a6, miopenRNGType_t *a7) { HIPGEN_CALL(miopen, "miopenGetDropoutDescriptor", miopenStatusNotInitialized, miopenGetDropoutDescriptor, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_miopenRestoreDropoutDescriptor
     #define HIPGEN_DEF_miopenRestoreDropoutDescriptor
-    static inline miopenStatus_t miopenRestoreDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float a2, void *a3, size_t a4, unsigned long long a5, bool a6, bool a7, miopenRNGType_t a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t, miopenHandle_t, float, void *, size_t, unsigned long long, bool, bool, miopenRNGType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRestoreDropoutDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenRestoreDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float a2, void *a3, size_t a4, unsigned long long a5, bool a6, bool a7, miopenRNGType_t a8) { HIPGEN_CALL(miopen, "miopenRestoreDropoutDescriptor", miopenStatusNotInitialized, miopenRestoreDropoutDescriptor, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetDropoutDescriptor
     #define HIPGEN_DEF_miopenSetDropoutDescriptor
-    static inline miopenStatus_t miopenSetDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float a2, void *a3, size_t a4, unsigned long long a5, bool a6, bool a7, miopenRNGType_t a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenDropoutDescriptor_t, miopenHandle_t, float, void *, size_t, unsigned long long, bool, bool, miopenRNGType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetDropoutDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenSetDropoutDescriptor(miopenDropoutDescriptor_t a0, miopenHandle_t a1, float a2, void *a3, size_t a4, unsigned long long a5, bool a6, bool a7, miopenRNGType_t a8) { HIPGEN_CALL(miopen, "miopenSetDropoutDescriptor", miopenStatusNotInitialized, miopenSetDropoutDescriptor, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenDropoutForward
     #define HIPGEN_DEF_miopenDropoutForward
-    static inline miopenStatus_t miopenDropoutForward(miopenHandle_t a0, const miopenDropoutDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, void *a7, size_t a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenDropoutDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDropoutForward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenDropoutForward(miopenHandle_t a0, const miopenDropoutDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, void *a7, size_t a8) { HIPGEN_CALL(miopen, "miopenDropoutForward", miopenStatusNotInitialized, miopenDropoutForward, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenDropoutBackward
     #define HIPGEN_DEF_miopenDropoutBackward
-    static inline miopenStatus_t miopenDropoutBackward(miopenHandle_t a0, const miopenDropoutDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, void *a7, size_t a8) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenDropoutDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, const void *, const miopenTensorDescriptor_t, void *, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDropoutBackward");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-    }
+    static inline miopenStatus_t miopenDropoutBackward(miopenHandle_t a0, const miopenDropoutDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, const void *a4, const miopenTensorDescriptor_t a5, void *a6, void *a7, size_t a8) { HIPGEN_CALL(miopen, "miopenDropoutBackward", miopenStatusNotInitialized, miopenDropoutBackward, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateReduceTensorDescriptor
     #define HIPGEN_DEF_miopenCreateReduceTensorDescriptor
-    static inline miopenStatus_t miopenCreateReduceTensorDescriptor(miopenReduceTensorDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenReduceTensorDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateReduceTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateReduceTensorDescriptor(miopenReduceTensorDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateReduceTensorDescriptor", miopenStatusNotInitialized, miopenCreateReduceTensorDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyReduceTensorDescriptor
     #define HIPGEN_DEF_miopenDestroyReduceTensorDescriptor
-    static inline miopenStatus_t miopenDestroyReduceTensorDescriptor(miopenReduceTensorDescriptor_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenReduceTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyReduceTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyReduceTensorDescriptor(miopenReduceTensorDescriptor_t a0) { HIPGEN_CALL(miopen, "miopenDestroyReduceTensorDescriptor", miopenStatusNotInitialized, miopenDestroyReduceTensorDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetReduceTensorDescriptor
     #define HIPGEN_DEF_miopenSetReduceTensorDescriptor
-    static inline miopenStatus_t miopenSetReduceTensorDescriptor(miopenReduceTensorDescriptor_t a0, miopenReduceTensorOp_t a1, miopenDataType_t a2, miopenNanPropagation_t a3, miopenReduceTensorIndices_t a4, miopenIndicesType_t a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenReduceTensorDescriptor_t, miopenReduceTensorOp_t, miopenDataType_t, miopenNanPropagation_t, miopenReduceTensorIndices_t, miopenIndicesType_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetReduceTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenSetReduceTensorDescriptor(miopenReduceTensorDescriptor_t a0, miopenReduceTensorOp_t a1, miopenDataType_t a2, miopenNanPropagation_t a3, miopenReduceTensorIndices_t a4, miopenIndicesType_t a5) { HIPGEN_CALL(miopen, "miopenSetReduceTensorDescriptor", miopenStatusNotInitialized, miopenSetReduceTensorDescriptor, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetReduceTensorDescriptor
     #define HIPGEN_DEF_miopenGetReduceTensorDescriptor
-    static inline miopenStatus_t miopenGetReduceTensorDescriptor(const miopenReduceTensorDescriptor_t a0, miopenReduceTensorOp_t *a1, miopenDataType_t *a2, miopenNanPropagation_t *a3, miopenReduceTensorIndices_t *a4, miopenIndicesType_t *a5) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenReduceTensorDescriptor_t, miopenReduceTensorOp_t *, miopenDataType_t *, miopenNanPropagation_t *, miopenReduceTensorIndices_t *, miopenIndicesType_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetReduceTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenGetReduceTensorDescriptor(const miopenReduceTensorDescriptor_t a0, miopenReduceTensorOp_t *a1, miopenDataType_t *a2, miopenNanPropagation_t *a3, miopenReduceTensorIndices_t *a4, miopenIndicesType_t *a5) { HIPGEN_CALL(miopen, "miopenGetReduceTensorDescriptor", miopenStatusNotInitialized, miopenGetReduceTensorDescriptor, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetReductionIndicesSize
     #define HIPGEN_DEF_miopenGetReductionIndicesSize
-    static inline miopenStatus_t miopenGetReductionIndicesSize(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, size_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenReduceTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetReductionIndicesSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetReductionIndicesSize(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, size_t *a4) { HIPGEN_CALL(miopen, "miopenGetReductionIndicesSize", miopenStatusNotInitialized, miopenGetReductionIndicesSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetReductionWorkspaceSize
     #define HIPGEN_DEF_miopenGetReductionWorkspaceSize
-    static inline miopenStatus_t miopenGetReductionWorkspaceSize(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, size_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenReduceTensorDescriptor_t, const miopenTensorDescriptor_t, const miopenTensorDescriptor_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetReductionWorkspaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetReductionWorkspaceSize(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, const miopenTensorDescriptor_t a2, const miopenTensorDescriptor_t a3, size_t *a4) { HIPGEN_CALL(miopen, "miopenGetReductionWorkspaceSize", miopenStatusNotInitialized, miopenGetReductionWorkspaceSize, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenReduceTensor
     #define HIPGEN_DEF_miopenReduceTensor
-    static inline miopenStatus_t miopenReduceTensor(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, void *a2, size_t a3, void *a4, size_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, const miopenReduceTensorDescriptor_t, void *, size_t, void *, size_t, const void *, const miopenTensorDescriptor_t, const void *, const void *, const miopenTensorDescriptor_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenReduceTensor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
-    }
+    static inline miopenStatus_t miopenReduceTensor(miopenHandle_t a0, const miopenReduceTensorDescriptor_t a1, void *a2, size_t a3, void *a4, size_t a5, const void *a6, const miopenTensorDescriptor_t a7, const void *a8, const void *a9, const miopenTensorDescriptor_t a10, void *a11) { HIPGEN_CALL(miopen, "miopenReduceTensor", miopenStatusNotInitialized, miopenReduceTensor, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateConvProblem
     #define HIPGEN_DEF_miopenCreateConvProblem
-    static inline miopenStatus_t miopenCreateConvProblem(miopenProblem_t *a0, miopenConvolutionDescriptor_t a1, miopenProblemDirection_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t *, miopenConvolutionDescriptor_t, miopenProblemDirection_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateConvProblem");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenCreateConvProblem(miopenProblem_t *a0, miopenConvolutionDescriptor_t a1, miopenProblemDirection_t a2) { HIPGEN_CALL(miopen, "miopenCreateConvProblem", miopenStatusNotInitialized, miopenCreateConvProblem, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateMhaProblem
     #define HIPGEN_DEF_miopenCreateMhaProblem
-    static inline miopenStatus_t miopenCreateMhaProblem(miopenProblem_t *a0, miopenMhaDescriptor_t a1, miopenProblemDirection_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t *, miopenMhaDescriptor_t, miopenProblemDirection_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateMhaProblem");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenCreateMhaProblem(miopenProblem_t *a0, miopenMhaDescriptor_t a1, miopenProblemDirection_t a2) { HIPGEN_CALL(miopen, "miopenCreateMhaProblem", miopenStatusNotInitialized, miopenCreateMhaProblem, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateMhaDescriptor
     #define HIPGEN_DEF_miopenCreateMhaDescriptor
-    static inline miopenStatus_t miopenCreateMhaDescriptor(miopenMhaDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenMhaDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateMhaDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateMhaDescriptor(miopenMhaDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateMhaDescriptor", miopenStatusNotInitialized, miopenCreateMhaDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetMhaDescriptor
     #define HIPGEN_DEF_miopenSetMhaDescriptor
-    static inline miopenStatus_t miopenSetMhaDescriptor(miopenMhaDescriptor_t a0, float a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenMhaDescriptor_t, float);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetMhaDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetMhaDescriptor(miopenMhaDescriptor_t a0, float a1) { HIPGEN_CALL(miopen, "miopenSetMhaDescriptor", miopenStatusNotInitialized, miopenSetMhaDescriptor, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetMhaDescriptor
     #define HIPGEN_DEF_miopenGetMhaDescriptor
-    static inline miopenStatus_t miopenGetMhaDescriptor(miopenMhaDescriptor_t a0, float *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenMhaDescriptor_t, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetMhaDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetMhaDescriptor(miopenMhaDescriptor_t a0, float *a1) { HIPGEN_CALL(miopen, "miopenGetMhaDescriptor", miopenStatusNotInitialized, miopenGetMhaDescriptor, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateSoftmaxDescriptor
     #define HIPGEN_DEF_miopenCreateSoftmaxDescriptor
-    static inline miopenStatus_t miopenCreateSoftmaxDescriptor(miopenSoftmaxDescriptor_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSoftmaxDescriptor_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateSoftmaxDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateSoftmaxDescriptor(miopenSoftmaxDescriptor_t *a0) { HIPGEN_CALL(miopen, "miopenCreateSoftmaxDescriptor", miopenStatusNotInitialized, miopenCreateSoftmaxDescriptor, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetSoftmaxDescriptor
     #define HIPGEN_DEF_miopenSetSoftmaxDescriptor
-    static inline miopenStatus_t miopenSetSoftmaxDescriptor(miopenSoftmaxDescriptor_t a0, float a1, float a2, miopenSoftmaxAlgorithm_t a3, miopenSoftmaxMode_t a4) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSoftmaxDescriptor_t, float, float, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetSoftmaxDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenSetSoftmaxDescriptor(miopenSoftmaxDescriptor_t a0, float a1, float a2, miopenSoftmaxAlgorithm_t a3, miopenSoftmaxMode_t a4) { HIPGEN_CALL(miopen, "miopenSetSoftmaxDescriptor", miopenStatusNotInitialized, miopenSetSoftmaxDescriptor, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetSoftmaxDescriptor
     #define HIPGEN_DEF_miopenGetSoftmaxDescriptor
-    static inline miopenStatus_t miopenGetSoftmaxDescriptor(const miopenSoftmaxDescriptor_t a0, float *a1, float *a2, miopenSoftmaxAlgorithm_t *a3, miopenSoftmaxMode_t *a4) {
-      typedef miopenStatus_t (*hipgen_fn)(const miopenSoftmaxDescriptor_t, float *, float *, miopenSoftmaxAlgorithm_t *, miopenSoftmaxMode_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetSoftmaxDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4);
-    }
+    static inline miopenStatus_t miopenGetSoftmaxDescriptor(const miopenSoftmaxDescriptor_t a0, float *a1, float *a2, miopenSoftmaxAlgorithm_t *a3, miopenSoftmaxMode_t *a4) { HIPGEN_CALL(miopen, "miopenGetSoftmaxDescriptor", miopenStatusNotInitialized, miopenGetSoftmaxDescriptor, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyProblem
     #define HIPGEN_DEF_miopenDestroyProblem
-    static inline miopenStatus_t miopenDestroyProblem(miopenProblem_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyProblem");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyProblem(miopenProblem_t a0) { HIPGEN_CALL(miopen, "miopenDestroyProblem", miopenStatusNotInitialized, miopenDestroyProblem, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetProblemTensorDescriptor
     #define HIPGEN_DEF_miopenSetProblemTensorDescriptor
-    static inline miopenStatus_t miopenSetProblemTensorDescriptor(miopenProblem_t a0, miopenTensorArgumentId_t a1, const miopenTensorDescriptor_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenProblem_t, miopenTensorArgumentId_t, const miopenTensorDescriptor_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetProblemTensorDescriptor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenSetProblemTensorDescriptor(miopenProblem_t a0, miopenTensorArgumentId_t a1, const miopenTensorDescriptor_t a2) { HIPGEN_CALL(miopen, "miopenSetProblemTensorDescriptor", miopenStatusNotInitialized, miopenSetProblemTensorDescriptor, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenCreateFindOptions
     #define HIPGEN_DEF_miopenCreateFindOptions
-    static inline miopenStatus_t miopenCreateFindOptions(miopenFindOptions_t *a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenCreateFindOptions");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenCreateFindOptions(miopenFindOptions_t *a0) { HIPGEN_CALL(miopen, "miopenCreateFindOptions", miopenStatusNotInitialized, miopenCreateFindOptions, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroyFindOptions
     #define HIPGEN_DEF_miopenDestroyFindOptions
-    static inline miopenStatus_t miopenDestroyFindOptions(miopenFindOptions_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroyFindOptions");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroyFindOptions(miopenFindOptions_t a0) { HIPGEN_CALL(miopen, "miopenDestroyFindOptions", miopenStatusNotInitialized, miopenDestroyFindOptions, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetFindOptionTuning
     #define HIPGEN_DEF_miopenSetFindOptionTuning
-    static inline miopenStatus_t miopenSetFindOptionTuning(miopenFindOptions_t a0, int a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetFindOptionTuning");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetFindOptionTuning(miopenFindOptions_t a0, int a1) { HIPGEN_CALL(miopen, "miopenSetFindOptionTuning", miopenStatusNotInitialized, miopenSetFindOptionTuning, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetFindOptionResultsOrder
     #define HIPGEN_DEF_miopenSetFindOptionResultsOrder
-    static inline miopenStatus_t miopenSetFindOptionResultsOrder(miopenFindOptions_t a0, miopenFindResultsOrder_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, miopenFindResultsOrder_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetFindOptionResultsOrder");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetFindOptionResultsOrder(miopenFindOptions_t a0, miopenFindResultsOrder_t a1) { HIPGEN_CALL(miopen, "miopenSetFindOptionResultsOrder", miopenStatusNotInitialized, miopenSetFindOptionResultsOrder, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetFindOptionWorkspaceLimit
     #define HIPGEN_DEF_miopenSetFindOptionWorkspaceLimit
-    static inline miopenStatus_t miopenSetFindOptionWorkspaceLimit(miopenFindOptions_t a0, size_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetFindOptionWorkspaceLimit");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetFindOptionWorkspaceLimit(miopenFindOptions_t a0, size_t a1) { HIPGEN_CALL(miopen, "miopenSetFindOptionWorkspaceLimit", miopenStatusNotInitialized, miopenSetFindOptionWorkspaceLimit, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetFindOptionPreallocatedWorkspace
     #define HIPGEN_DEF_miopenSetFindOptionPreallocatedWorkspace
-    static inline miopenStatus_t miopenSetFindOptionPreallocatedWorkspace(miopenFindOptions_t a0, void *a1, size_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetFindOptionPreallocatedWorkspace");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenSetFindOptionPreallocatedWorkspace(miopenFindOptions_t a0, void *a1, size_t a2) { HIPGEN_CALL(miopen, "miopenSetFindOptionPreallocatedWorkspace", miopenStatusNotInitialized, miopenSetFindOptionPreallocatedWorkspace, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetFindOptionPreallocatedTensor
     #define HIPGEN_DEF_miopenSetFindOptionPreallocatedTensor
-    static inline miopenStatus_t miopenSetFindOptionPreallocatedTensor(miopenFindOptions_t a0, miopenTensorArgumentId_t a1, void *a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, miopenTensorArgumentId_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetFindOptionPreallocatedTensor");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenSetFindOptionPreallocatedTensor(miopenFindOptions_t a0, miopenTensorArgumentId_t a1, void *a2) { HIPGEN_CALL(miopen, "miopenSetFindOptionPreallocatedTensor", miopenStatusNotInitialized, miopenSetFindOptionPreallocatedTensor, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetFindOptionAttachBinaries
     #define HIPGEN_DEF_miopenSetFindOptionAttachBinaries
-    static inline miopenStatus_t miopenSetFindOptionAttachBinaries(miopenFindOptions_t a0, unsigned int a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenFindOptions_t, unsigned int);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetFindOptionAttachBinaries");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetFindOptionAttachBinaries(miopenFindOptions_t a0, unsigned int a1) { HIPGEN_CALL(miopen, "miopenSetFindOptionAttachBinaries", miopenStatusNotInitialized, miopenSetFindOptionAttachBinaries, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenFindSolutions
     #define HIPGEN_DEF_miopenFindSolutions
-    static inline miopenStatus_t miopenFindSolutions(miopenHandle_t a0, miopenProblem_t a1, miopenFindOptions_t a2, miopenSolution_t *a3, size_t *a4, size_t a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenProblem_t, miopenFindOptions_t, miopenSolution_t *, size_t *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenFindSolutions");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenFindSolutions(miopenHandle_t a0, miopenProblem_t a1, miopenFindOptions_t a2, miopenSolution_t *a3, size_t *a4, size_t a5) { HIPGEN_CALL(miopen, "miopenFindSolutions", miopenStatusNotInitialized, miopenFindSolutions, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenRunSolution
     #define HIPGEN_DEF_miopenRunSolution
-    static inline miopenStatus_t miopenRunSolution(miopenHandle_t a0, miopenSolution_t a1, size_t a2, const miopenTensorArgument_t *a3, void *a4, size_t a5) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenSolution_t, size_t, const miopenTensorArgument_t *, void *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenRunSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3, a4, a5);
-    }
+    static inline miopenStatus_t miopenRunSolution(miopenHandle_t a0, miopenSolution_t a1, size_t a2, const miopenTensorArgument_t *a3, void *a4, size_t a5) { HIPGEN_CALL(miopen, "miopenRunSolution", miopenStatusNotInitialized, miopenRunSolution, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_miopenDestroySolution
     #define HIPGEN_DEF_miopenDestroySolution
-    static inline miopenStatus_t miopenDestroySolution(miopenSolution_t a0) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenDestroySolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline miopenStatus_t miopenDestroySolution(miopenSolution_t a0) { HIPGEN_CALL(miopen, "miopenDestroySolution", miopenStatusNotInitialized, miopenDestroySolution, a0) }
     #endif
     #ifndef HIPGEN_DEF_miopenLoadSolution
     #define HIPGEN_DEF_miopenLoadSolution
-    static inline miopenStatus_t miopenLoadSolution(miopenSolution_t *a0, const char *a1, size_t a2) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t *, const char *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenLoadSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline miopenStatus_t miopenLoadSolution(miopenSolution_t *a0, const char *a1, size_t a2) { HIPGEN_CALL(miopen, "miopenLoadSolution", miopenStatusNotInitialized, miopenLoadSolution, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_miopenSaveSolution
     #define HIPGEN_DEF_miopenSaveSolution
-    static inline miopenStatus_t miopenSaveSolution(miopenSolution_t a0, char *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, char *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSaveSolution");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSaveSolution(miopenSolution_t a0, char *a1) { HIPGEN_CALL(miopen, "miopenSaveSolution", miopenStatusNotInitialized, miopenSaveSolution, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetSolutionSize
     #define HIPGEN_DEF_miopenGetSolutionSize
-    static inline miopenStatus_t miopenGetSolutionSize(miopenSolution_t a0, size_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetSolutionSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetSolutionSize(miopenSolution_t a0, size_t *a1) { HIPGEN_CALL(miopen, "miopenGetSolutionSize", miopenStatusNotInitialized, miopenGetSolutionSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetSolutionWorkspaceSize
     #define HIPGEN_DEF_miopenGetSolutionWorkspaceSize
-    static inline miopenStatus_t miopenGetSolutionWorkspaceSize(miopenSolution_t a0, size_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, size_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetSolutionWorkspaceSize");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetSolutionWorkspaceSize(miopenSolution_t a0, size_t *a1) { HIPGEN_CALL(miopen, "miopenGetSolutionWorkspaceSize", miopenStatusNotInitialized, miopenGetSolutionWorkspaceSize, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetSolutionTime
     #define HIPGEN_DEF_miopenGetSolutionTime
-    static inline miopenStatus_t miopenGetSolutionTime(miopenSolution_t a0, float *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, float *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetSolutionTime");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetSolutionTime(miopenSolution_t a0, float *a1) { HIPGEN_CALL(miopen, "miopenGetSolutionTime", miopenStatusNotInitialized, miopenGetSolutionTime, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetSolutionSolverId
     #define HIPGEN_DEF_miopenGetSolutionSolverId
-    static inline miopenStatus_t miopenGetSolutionSolverId(miopenSolution_t a0, uint64_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenSolution_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetSolutionSolverId");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetSolutionSolverId(miopenSolution_t a0, uint64_t *a1) { HIPGEN_CALL(miopen, "miopenGetSolutionSolverId", miopenStatusNotInitialized, miopenGetSolutionSolverId, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetSolverIdConvAlgorithm
     #define HIPGEN_DEF_miopenGetSolverIdConvAlgorithm
-    static inline miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t a0, miopenConvAlgorithm_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(uint64_t, miopenConvAlgorithm_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetSolverIdConvAlgorithm");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t a0, miopenConvAlgorithm_t *a1) { HIPGEN_CALL(miopen, "miopenGetSolverIdConvAlgorithm", miopenStatusNotInitialized, miopenGetSolverIdConvAlgorithm, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenSetTuningPolicy
     #define HIPGEN_DEF_miopenSetTuningPolicy
-    static inline miopenStatus_t miopenSetTuningPolicy(miopenHandle_t a0, miopenTuningPolicy_t a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenTuningPolicy_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenSetTuningPolicy");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenSetTuningPolicy(miopenHandle_t a0, miopenTuningPolicy_t a1) { HIPGEN_CALL(miopen, "miopenSetTuningPolicy", miopenStatusNotInitialized, miopenSetTuningPolicy, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_miopenGetTuningPolicy
     #define HIPGEN_DEF_miopenGetTuningPolicy
-    static inline miopenStatus_t miopenGetTuningPolicy(miopenHandle_t a0, miopenTuningPolicy_t *a1) {
-      typedef miopenStatus_t (*hipgen_fn)(miopenHandle_t, miopenTuningPolicy_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_miopen("miopenGetTuningPolicy");
-        if (!g) return miopenStatusNotInitialized;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline miopenStatus_t miopenGetTuningPolicy(miopenHandle_t a0, miopenTuningPolicy_t *a1) { HIPGEN_CALL(miopen, "miopenGetTuningPolicy", miopenStatusNotInitialized, miopenGetTuningPolicy, a0, a1) }
     #endif
     #endif
     """

@@ -35,6 +35,26 @@ cdef extern from *:
       }
       return l;
     }
+    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
+       status (or nothing) where it cannot be. */
+    #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return fail; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      return g(__VA_ARGS__);
+    #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
+      static __typeof__(name) *f; \\
+      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
+        if (!g) return; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      } \\
+      g(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_rocm_smi(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
@@ -770,1655 +790,475 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_rsmi_init
     #define HIPGEN_DEF_rsmi_init
-    static inline rsmi_status_t rsmi_init(uint64_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_init");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_init(uint64_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_init", RSMI_STATUS_NOT_SUPPORTED, rsmi_init, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_shut_down
     #define HIPGEN_DEF_rsmi_shut_down
-    static inline rsmi_status_t rsmi_shut_down(void) {
-      typedef rsmi_status_t (*hipgen_fn)(void);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_shut_down");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g();
-    }
+    static inline rsmi_status_t rsmi_shut_down(void) { HIPGEN_CALL(rocm_smi, "rsmi_shut_down", RSMI_STATUS_NOT_SUPPORTED, rsmi_shut_down) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_num_monitor_devices
     #define HIPGEN_DEF_rsmi_num_monitor_devices
-    static inline rsmi_status_t rsmi_num_monitor_devices(uint32_t *a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_num_monitor_devices");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_num_monitor_devices(uint32_t *a0) { HIPGEN_CALL(rocm_smi, "rsmi_num_monitor_devices", RSMI_STATUS_NOT_SUPPORTED, rsmi_num_monitor_devices, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_id_get
     #define HIPGEN_DEF_rsmi_dev_id_get
-    static inline rsmi_status_t rsmi_dev_id_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_id_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_revision_get
     #define HIPGEN_DEF_rsmi_dev_revision_get
-    static inline rsmi_status_t rsmi_dev_revision_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_revision_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_revision_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_revision_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_revision_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_sku_get
     #define HIPGEN_DEF_rsmi_dev_sku_get
-    static inline rsmi_status_t rsmi_dev_sku_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_sku_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_sku_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_sku_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_sku_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_vendor_id_get
     #define HIPGEN_DEF_rsmi_dev_vendor_id_get
-    static inline rsmi_status_t rsmi_dev_vendor_id_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_vendor_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_vendor_id_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_vendor_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_vendor_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_name_get
     #define HIPGEN_DEF_rsmi_dev_name_get
-    static inline rsmi_status_t rsmi_dev_name_get(uint32_t a0, char *a1, size_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_name_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_name_get(uint32_t a0, char *a1, size_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_name_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_name_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_brand_get
     #define HIPGEN_DEF_rsmi_dev_brand_get
-    static inline rsmi_status_t rsmi_dev_brand_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_brand_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_brand_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_brand_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_brand_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_vendor_name_get
     #define HIPGEN_DEF_rsmi_dev_vendor_name_get
-    static inline rsmi_status_t rsmi_dev_vendor_name_get(uint32_t a0, char *a1, size_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_vendor_name_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_vendor_name_get(uint32_t a0, char *a1, size_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_vendor_name_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_vendor_name_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_market_name_get
     #define HIPGEN_DEF_rsmi_dev_market_name_get
-    static inline rsmi_status_t rsmi_dev_market_name_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_market_name_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_market_name_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_market_name_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_market_name_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_vram_vendor_get
     #define HIPGEN_DEF_rsmi_dev_vram_vendor_get
-    static inline rsmi_status_t rsmi_dev_vram_vendor_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_vram_vendor_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_vram_vendor_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_vram_vendor_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_vram_vendor_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_serial_number_get
     #define HIPGEN_DEF_rsmi_dev_serial_number_get
-    static inline rsmi_status_t rsmi_dev_serial_number_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_serial_number_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_serial_number_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_serial_number_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_serial_number_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_subsystem_id_get
     #define HIPGEN_DEF_rsmi_dev_subsystem_id_get
-    static inline rsmi_status_t rsmi_dev_subsystem_id_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_subsystem_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_subsystem_id_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_subsystem_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_subsystem_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_subsystem_name_get
     #define HIPGEN_DEF_rsmi_dev_subsystem_name_get
-    static inline rsmi_status_t rsmi_dev_subsystem_name_get(uint32_t a0, char *a1, size_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, size_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_subsystem_name_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_subsystem_name_get(uint32_t a0, char *a1, size_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_subsystem_name_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_subsystem_name_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_drm_render_minor_get
     #define HIPGEN_DEF_rsmi_dev_drm_render_minor_get
-    static inline rsmi_status_t rsmi_dev_drm_render_minor_get(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_drm_render_minor_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_drm_render_minor_get(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_drm_render_minor_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_drm_render_minor_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_subsystem_vendor_id_get
     #define HIPGEN_DEF_rsmi_dev_subsystem_vendor_id_get
-    static inline rsmi_status_t rsmi_dev_subsystem_vendor_id_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_subsystem_vendor_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_subsystem_vendor_id_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_subsystem_vendor_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_subsystem_vendor_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_unique_id_get
     #define HIPGEN_DEF_rsmi_dev_unique_id_get
-    static inline rsmi_status_t rsmi_dev_unique_id_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_unique_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_unique_id_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_unique_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_unique_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_xgmi_physical_id_get
     #define HIPGEN_DEF_rsmi_dev_xgmi_physical_id_get
-    static inline rsmi_status_t rsmi_dev_xgmi_physical_id_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_xgmi_physical_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_xgmi_physical_id_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_xgmi_physical_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_xgmi_physical_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_guid_get
     #define HIPGEN_DEF_rsmi_dev_guid_get
-    static inline rsmi_status_t rsmi_dev_guid_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_guid_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_guid_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_guid_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_guid_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_node_id_get
     #define HIPGEN_DEF_rsmi_dev_node_id_get
-    static inline rsmi_status_t rsmi_dev_node_id_get(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_node_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_node_id_get(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_node_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_node_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_device_identifiers_get
     #define HIPGEN_DEF_rsmi_dev_device_identifiers_get
-    static inline rsmi_status_t rsmi_dev_device_identifiers_get(uint32_t a0, rsmi_device_identifiers_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_device_identifiers_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_device_identifiers_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_device_identifiers_get(uint32_t a0, rsmi_device_identifiers_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_device_identifiers_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_device_identifiers_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_pci_bandwidth_get
     #define HIPGEN_DEF_rsmi_dev_pci_bandwidth_get
-    static inline rsmi_status_t rsmi_dev_pci_bandwidth_get(uint32_t a0, rsmi_pcie_bandwidth_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_pcie_bandwidth_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_pci_bandwidth_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_pci_bandwidth_get(uint32_t a0, rsmi_pcie_bandwidth_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_pci_bandwidth_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_pci_bandwidth_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_pci_id_get
     #define HIPGEN_DEF_rsmi_dev_pci_id_get
-    static inline rsmi_status_t rsmi_dev_pci_id_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_pci_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_pci_id_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_pci_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_pci_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_topo_numa_affinity_get
     #define HIPGEN_DEF_rsmi_topo_numa_affinity_get
-    static inline rsmi_status_t rsmi_topo_numa_affinity_get(uint32_t a0, int32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, int32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_topo_numa_affinity_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_topo_numa_affinity_get(uint32_t a0, int32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_topo_numa_affinity_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_topo_numa_affinity_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_pci_throughput_get
     #define HIPGEN_DEF_rsmi_dev_pci_throughput_get
-    static inline rsmi_status_t rsmi_dev_pci_throughput_get(uint32_t a0, uint64_t *a1, uint64_t *a2, uint64_t *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *, uint64_t *, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_pci_throughput_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_pci_throughput_get(uint32_t a0, uint64_t *a1, uint64_t *a2, uint64_t *a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_pci_throughput_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_pci_throughput_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_pci_replay_counter_get
     #define HIPGEN_DEF_rsmi_dev_pci_replay_counter_get
-    static inline rsmi_status_t rsmi_dev_pci_replay_counter_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_pci_replay_counter_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_pci_replay_counter_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_pci_replay_counter_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_pci_replay_counter_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_pci_bandwidth_set
     #define HIPGEN_DEF_rsmi_dev_pci_bandwidth_set
-    static inline rsmi_status_t rsmi_dev_pci_bandwidth_set(uint32_t a0, uint64_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_pci_bandwidth_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_pci_bandwidth_set(uint32_t a0, uint64_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_pci_bandwidth_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_pci_bandwidth_set, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_ave_get
     #define HIPGEN_DEF_rsmi_dev_power_ave_get
-    static inline rsmi_status_t rsmi_dev_power_ave_get(uint32_t a0, uint32_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_ave_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_power_ave_get(uint32_t a0, uint32_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_ave_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_ave_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_current_socket_power_get
     #define HIPGEN_DEF_rsmi_dev_current_socket_power_get
-    static inline rsmi_status_t rsmi_dev_current_socket_power_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_current_socket_power_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_current_socket_power_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_current_socket_power_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_current_socket_power_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_get
     #define HIPGEN_DEF_rsmi_dev_power_get
-    static inline rsmi_status_t rsmi_dev_power_get(uint32_t a0, uint64_t *a1, RSMI_POWER_TYPE *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *, RSMI_POWER_TYPE *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_power_get(uint32_t a0, uint64_t *a1, RSMI_POWER_TYPE *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_energy_count_get
     #define HIPGEN_DEF_rsmi_dev_energy_count_get
-    static inline rsmi_status_t rsmi_dev_energy_count_get(uint32_t a0, uint64_t *a1, float *a2, uint64_t *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *, float *, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_energy_count_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_energy_count_get(uint32_t a0, uint64_t *a1, float *a2, uint64_t *a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_energy_count_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_energy_count_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_cap_get
     #define HIPGEN_DEF_rsmi_dev_power_cap_get
-    static inline rsmi_status_t rsmi_dev_power_cap_get(uint32_t a0, uint32_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_cap_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_power_cap_get(uint32_t a0, uint32_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_cap_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_cap_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_cap_default_get
     #define HIPGEN_DEF_rsmi_dev_power_cap_default_get
-    static inline rsmi_status_t rsmi_dev_power_cap_default_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_cap_default_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_power_cap_default_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_cap_default_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_cap_default_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_cap_range_get
     #define HIPGEN_DEF_rsmi_dev_power_cap_range_get
-    static inline rsmi_status_t rsmi_dev_power_cap_range_get(uint32_t a0, uint32_t a1, uint64_t *a2, uint64_t *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_cap_range_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_power_cap_range_get(uint32_t a0, uint32_t a1, uint64_t *a2, uint64_t *a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_cap_range_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_cap_range_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_cap_set
     #define HIPGEN_DEF_rsmi_dev_power_cap_set
-    static inline rsmi_status_t rsmi_dev_power_cap_set(uint32_t a0, uint32_t a1, uint64_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_cap_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_power_cap_set(uint32_t a0, uint32_t a1, uint64_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_cap_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_cap_set, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_profile_set
     #define HIPGEN_DEF_rsmi_dev_power_profile_set
-    static inline rsmi_status_t rsmi_dev_power_profile_set(uint32_t a0, uint32_t a1, rsmi_power_profile_preset_masks_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_power_profile_preset_masks_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_profile_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_power_profile_set(uint32_t a0, uint32_t a1, rsmi_power_profile_preset_masks_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_profile_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_profile_set, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_total_get
     #define HIPGEN_DEF_rsmi_dev_memory_total_get
-    static inline rsmi_status_t rsmi_dev_memory_total_get(uint32_t a0, rsmi_memory_type_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_memory_type_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_total_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_total_get(uint32_t a0, rsmi_memory_type_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_total_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_total_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_usage_get
     #define HIPGEN_DEF_rsmi_dev_memory_usage_get
-    static inline rsmi_status_t rsmi_dev_memory_usage_get(uint32_t a0, rsmi_memory_type_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_memory_type_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_usage_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_usage_get(uint32_t a0, rsmi_memory_type_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_usage_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_usage_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_busy_percent_get
     #define HIPGEN_DEF_rsmi_dev_memory_busy_percent_get
-    static inline rsmi_status_t rsmi_dev_memory_busy_percent_get(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_busy_percent_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_busy_percent_get(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_busy_percent_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_busy_percent_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_reserved_pages_get
     #define HIPGEN_DEF_rsmi_dev_memory_reserved_pages_get
-    static inline rsmi_status_t rsmi_dev_memory_reserved_pages_get(uint32_t a0, uint32_t *a1, rsmi_retired_page_record_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *, rsmi_retired_page_record_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_reserved_pages_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_reserved_pages_get(uint32_t a0, uint32_t *a1, rsmi_retired_page_record_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_reserved_pages_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_reserved_pages_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_fan_rpms_get
     #define HIPGEN_DEF_rsmi_dev_fan_rpms_get
-    static inline rsmi_status_t rsmi_dev_fan_rpms_get(uint32_t a0, uint32_t a1, int64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_fan_rpms_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_fan_rpms_get(uint32_t a0, uint32_t a1, int64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_fan_rpms_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_fan_rpms_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_fan_speed_get
     #define HIPGEN_DEF_rsmi_dev_fan_speed_get
-    static inline rsmi_status_t rsmi_dev_fan_speed_get(uint32_t a0, uint32_t a1, int64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_fan_speed_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_fan_speed_get(uint32_t a0, uint32_t a1, int64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_fan_speed_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_fan_speed_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_fan_speed_max_get
     #define HIPGEN_DEF_rsmi_dev_fan_speed_max_get
-    static inline rsmi_status_t rsmi_dev_fan_speed_max_get(uint32_t a0, uint32_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_fan_speed_max_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_fan_speed_max_get(uint32_t a0, uint32_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_fan_speed_max_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_fan_speed_max_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_temp_metric_get
     #define HIPGEN_DEF_rsmi_dev_temp_metric_get
-    static inline rsmi_status_t rsmi_dev_temp_metric_get(uint32_t a0, uint32_t a1, rsmi_temperature_metric_t a2, int64_t *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_temperature_metric_t, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_temp_metric_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_temp_metric_get(uint32_t a0, uint32_t a1, rsmi_temperature_metric_t a2, int64_t *a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_temp_metric_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_temp_metric_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_volt_metric_get
     #define HIPGEN_DEF_rsmi_dev_volt_metric_get
-    static inline rsmi_status_t rsmi_dev_volt_metric_get(uint32_t a0, rsmi_voltage_type_t a1, rsmi_voltage_metric_t a2, int64_t *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_voltage_type_t, rsmi_voltage_metric_t, int64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_volt_metric_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_volt_metric_get(uint32_t a0, rsmi_voltage_type_t a1, rsmi_voltage_metric_t a2, int64_t *a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_volt_metric_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_volt_metric_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_fan_reset
     #define HIPGEN_DEF_rsmi_dev_fan_reset
-    static inline rsmi_status_t rsmi_dev_fan_reset(uint32_t a0, uint32_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_fan_reset");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_fan_reset(uint32_t a0, uint32_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_fan_reset", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_fan_reset, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_fan_speed_set
     #define HIPGEN_DEF_rsmi_dev_fan_speed_set
-    static inline rsmi_status_t rsmi_dev_fan_speed_set(uint32_t a0, uint32_t a1, uint64_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_fan_speed_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_fan_speed_set(uint32_t a0, uint32_t a1, uint64_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_fan_speed_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_fan_speed_set, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_busy_percent_get
     #define HIPGEN_DEF_rsmi_dev_busy_percent_get
-    static inline rsmi_status_t rsmi_dev_busy_percent_get(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_busy_percent_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_busy_percent_get(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_busy_percent_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_busy_percent_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_utilization_count_get
     #define HIPGEN_DEF_rsmi_utilization_count_get
-    static inline rsmi_status_t rsmi_utilization_count_get(uint32_t a0, rsmi_utilization_counter_t *a1, uint32_t a2, uint64_t *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_utilization_counter_t *, uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_utilization_count_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_utilization_count_get(uint32_t a0, rsmi_utilization_counter_t *a1, uint32_t a2, uint64_t *a3) { HIPGEN_CALL(rocm_smi, "rsmi_utilization_count_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_utilization_count_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_activity_metric_get
     #define HIPGEN_DEF_rsmi_dev_activity_metric_get
-    static inline rsmi_status_t rsmi_dev_activity_metric_get(uint32_t a0, rsmi_activity_metric_t a1, rsmi_activity_metric_counter_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_activity_metric_t, rsmi_activity_metric_counter_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_activity_metric_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_activity_metric_get(uint32_t a0, rsmi_activity_metric_t a1, rsmi_activity_metric_counter_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_activity_metric_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_activity_metric_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_activity_avg_mm_get
     #define HIPGEN_DEF_rsmi_dev_activity_avg_mm_get
-    static inline rsmi_status_t rsmi_dev_activity_avg_mm_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_activity_avg_mm_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_activity_avg_mm_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_activity_avg_mm_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_activity_avg_mm_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_perf_level_get
     #define HIPGEN_DEF_rsmi_dev_perf_level_get
-    static inline rsmi_status_t rsmi_dev_perf_level_get(uint32_t a0, rsmi_dev_perf_level_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_dev_perf_level_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_perf_level_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_perf_level_get(uint32_t a0, rsmi_dev_perf_level_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_perf_level_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_perf_level_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_perf_determinism_mode_set
     #define HIPGEN_DEF_rsmi_perf_determinism_mode_set
-    static inline rsmi_status_t rsmi_perf_determinism_mode_set(uint32_t a0, uint64_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_perf_determinism_mode_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_perf_determinism_mode_set(uint32_t a0, uint64_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_perf_determinism_mode_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_perf_determinism_mode_set, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_overdrive_level_get
     #define HIPGEN_DEF_rsmi_dev_overdrive_level_get
-    static inline rsmi_status_t rsmi_dev_overdrive_level_get(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_overdrive_level_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_overdrive_level_get(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_overdrive_level_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_overdrive_level_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_mem_overdrive_level_get
     #define HIPGEN_DEF_rsmi_dev_mem_overdrive_level_get
-    static inline rsmi_status_t rsmi_dev_mem_overdrive_level_get(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_mem_overdrive_level_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_mem_overdrive_level_get(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_mem_overdrive_level_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_mem_overdrive_level_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_gpu_clk_freq_get
     #define HIPGEN_DEF_rsmi_dev_gpu_clk_freq_get
-    static inline rsmi_status_t rsmi_dev_gpu_clk_freq_get(uint32_t a0, rsmi_clk_type_t a1, rsmi_frequencies_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_clk_type_t, rsmi_frequencies_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_gpu_clk_freq_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_gpu_clk_freq_get(uint32_t a0, rsmi_clk_type_t a1, rsmi_frequencies_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_gpu_clk_freq_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_gpu_clk_freq_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_gpu_reset
     #define HIPGEN_DEF_rsmi_dev_gpu_reset
-    static inline rsmi_status_t rsmi_dev_gpu_reset(uint32_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_gpu_reset");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_dev_gpu_reset(uint32_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_dev_gpu_reset", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_gpu_reset, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_od_volt_info_get
     #define HIPGEN_DEF_rsmi_dev_od_volt_info_get
-    static inline rsmi_status_t rsmi_dev_od_volt_info_get(uint32_t a0, rsmi_od_volt_freq_data_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_od_volt_freq_data_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_od_volt_info_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_od_volt_info_get(uint32_t a0, rsmi_od_volt_freq_data_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_od_volt_info_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_od_volt_info_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_gpu_metrics_info_get
     #define HIPGEN_DEF_rsmi_dev_gpu_metrics_info_get
-    static inline rsmi_status_t rsmi_dev_gpu_metrics_info_get(uint32_t a0, rsmi_gpu_metrics_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_gpu_metrics_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_gpu_metrics_info_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_gpu_metrics_info_get(uint32_t a0, rsmi_gpu_metrics_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_gpu_metrics_info_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_gpu_metrics_info_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_clk_range_set
     #define HIPGEN_DEF_rsmi_dev_clk_range_set
-    static inline rsmi_status_t rsmi_dev_clk_range_set(uint32_t a0, uint64_t a1, uint64_t a2, rsmi_clk_type_t a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t, uint64_t, rsmi_clk_type_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_clk_range_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_clk_range_set(uint32_t a0, uint64_t a1, uint64_t a2, rsmi_clk_type_t a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_clk_range_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_clk_range_set, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_clk_extremum_set
     #define HIPGEN_DEF_rsmi_dev_clk_extremum_set
-    static inline rsmi_status_t rsmi_dev_clk_extremum_set(uint32_t a0, rsmi_freq_ind_t a1, uint64_t a2, rsmi_clk_type_t a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_freq_ind_t, uint64_t, rsmi_clk_type_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_clk_extremum_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_clk_extremum_set(uint32_t a0, rsmi_freq_ind_t a1, uint64_t a2, rsmi_clk_type_t a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_clk_extremum_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_clk_extremum_set, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_od_clk_info_set
     #define HIPGEN_DEF_rsmi_dev_od_clk_info_set
-    static inline rsmi_status_t rsmi_dev_od_clk_info_set(uint32_t a0, rsmi_freq_ind_t a1, uint64_t a2, rsmi_clk_type_t a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_freq_ind_t, uint64_t, rsmi_clk_type_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_od_clk_info_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_od_clk_info_set(uint32_t a0, rsmi_freq_ind_t a1, uint64_t a2, rsmi_clk_type_t a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_od_clk_info_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_od_clk_info_set, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_od_volt_info_set
     #define HIPGEN_DEF_rsmi_dev_od_volt_info_set
-    static inline rsmi_status_t rsmi_dev_od_volt_info_set(uint32_t a0, uint32_t a1, uint64_t a2, uint64_t a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_od_volt_info_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_dev_od_volt_info_set(uint32_t a0, uint32_t a1, uint64_t a2, uint64_t a3) { HIPGEN_CALL(rocm_smi, "rsmi_dev_od_volt_info_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_od_volt_info_set, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_od_volt_curve_regions_get
     #define HIPGEN_DEF_rsmi_dev_od_volt_curve_regions_get
-    static inline rsmi_status_t rsmi_dev_od_volt_curve_regions_get(uint32_t a0, uint32_t *a1, rsmi_freq_volt_region_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *, rsmi_freq_volt_region_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_od_volt_curve_regions_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_od_volt_curve_regions_get(uint32_t a0, uint32_t *a1, rsmi_freq_volt_region_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_od_volt_curve_regions_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_od_volt_curve_regions_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_power_profile_presets_get
     #define HIPGEN_DEF_rsmi_dev_power_profile_presets_get
-    static inline rsmi_status_t rsmi_dev_power_profile_presets_get(uint32_t a0, uint32_t a1, rsmi_power_profile_status_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_power_profile_status_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_power_profile_presets_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_power_profile_presets_get(uint32_t a0, uint32_t a1, rsmi_power_profile_status_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_power_profile_presets_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_power_profile_presets_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_perf_level_set
     #define HIPGEN_DEF_rsmi_dev_perf_level_set
-    static inline rsmi_status_t rsmi_dev_perf_level_set(uint32_t a0, rsmi_dev_perf_level_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_dev_perf_level_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_perf_level_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_perf_level_set(uint32_t a0, rsmi_dev_perf_level_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_perf_level_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_perf_level_set, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_perf_level_set_v1
     #define HIPGEN_DEF_rsmi_dev_perf_level_set_v1
-    static inline rsmi_status_t rsmi_dev_perf_level_set_v1(uint32_t a0, rsmi_dev_perf_level_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_dev_perf_level_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_perf_level_set_v1");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_perf_level_set_v1(uint32_t a0, rsmi_dev_perf_level_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_perf_level_set_v1", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_perf_level_set_v1, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_overdrive_level_set
     #define HIPGEN_DEF_rsmi_dev_overdrive_level_set
-    static inline rsmi_status_t rsmi_dev_overdrive_level_set(uint32_t a0, uint32_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_overdrive_level_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_overdrive_level_set(uint32_t a0, uint32_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_overdrive_level_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_overdrive_level_set, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_overdrive_level_set_v1
     #define HIPGEN_DEF_rsmi_dev_overdrive_level_set_v1
-    static inline rsmi_status_t rsmi_dev_overdrive_level_set_v1(uint32_t a0, uint32_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_overdrive_level_set_v1");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_overdrive_level_set_v1(uint32_t a0, uint32_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_overdrive_level_set_v1", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_overdrive_level_set_v1, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_gpu_clk_freq_set
     #define HIPGEN_DEF_rsmi_dev_gpu_clk_freq_set
-    static inline rsmi_status_t rsmi_dev_gpu_clk_freq_set(uint32_t a0, rsmi_clk_type_t a1, uint64_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_clk_type_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_gpu_clk_freq_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_gpu_clk_freq_set(uint32_t a0, rsmi_clk_type_t a1, uint64_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_gpu_clk_freq_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_gpu_clk_freq_set, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_version_get
     #define HIPGEN_DEF_rsmi_version_get
-    static inline rsmi_status_t rsmi_version_get(rsmi_version_t *a0) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_version_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_version_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_version_get(rsmi_version_t *a0) { HIPGEN_CALL(rocm_smi, "rsmi_version_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_version_get, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_version_str_get
     #define HIPGEN_DEF_rsmi_version_str_get
-    static inline rsmi_status_t rsmi_version_str_get(rsmi_sw_component_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_sw_component_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_version_str_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_version_str_get(rsmi_sw_component_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_version_str_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_version_str_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_vbios_version_get
     #define HIPGEN_DEF_rsmi_dev_vbios_version_get
-    static inline rsmi_status_t rsmi_dev_vbios_version_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_vbios_version_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_vbios_version_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_vbios_version_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_vbios_version_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_firmware_version_get
     #define HIPGEN_DEF_rsmi_dev_firmware_version_get
-    static inline rsmi_status_t rsmi_dev_firmware_version_get(uint32_t a0, rsmi_fw_block_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_fw_block_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_firmware_version_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_firmware_version_get(uint32_t a0, rsmi_fw_block_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_firmware_version_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_firmware_version_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_target_graphics_version_get
     #define HIPGEN_DEF_rsmi_dev_target_graphics_version_get
-    static inline rsmi_status_t rsmi_dev_target_graphics_version_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_target_graphics_version_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_target_graphics_version_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_target_graphics_version_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_target_graphics_version_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_ecc_count_get
     #define HIPGEN_DEF_rsmi_dev_ecc_count_get
-    static inline rsmi_status_t rsmi_dev_ecc_count_get(uint32_t a0, rsmi_gpu_block_t a1, rsmi_error_count_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_gpu_block_t, rsmi_error_count_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_ecc_count_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_ecc_count_get(uint32_t a0, rsmi_gpu_block_t a1, rsmi_error_count_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_ecc_count_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_ecc_count_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_ecc_enabled_get
     #define HIPGEN_DEF_rsmi_dev_ecc_enabled_get
-    static inline rsmi_status_t rsmi_dev_ecc_enabled_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_ecc_enabled_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_ecc_enabled_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_ecc_enabled_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_ecc_enabled_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_ecc_status_get
     #define HIPGEN_DEF_rsmi_dev_ecc_status_get
-    static inline rsmi_status_t rsmi_dev_ecc_status_get(uint32_t a0, rsmi_gpu_block_t a1, rsmi_ras_err_state_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_gpu_block_t, rsmi_ras_err_state_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_ecc_status_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_ecc_status_get(uint32_t a0, rsmi_gpu_block_t a1, rsmi_ras_err_state_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_ecc_status_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_ecc_status_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_status_string
     #define HIPGEN_DEF_rsmi_status_string
-    static inline rsmi_status_t rsmi_status_string(rsmi_status_t a0, const char **a1) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_status_t, const char **);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_status_string");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_status_string(rsmi_status_t a0, const char **a1) { HIPGEN_CALL(rocm_smi, "rsmi_status_string", RSMI_STATUS_NOT_SUPPORTED, rsmi_status_string, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_counter_group_supported
     #define HIPGEN_DEF_rsmi_dev_counter_group_supported
-    static inline rsmi_status_t rsmi_dev_counter_group_supported(uint32_t a0, rsmi_event_group_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_event_group_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_counter_group_supported");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_counter_group_supported(uint32_t a0, rsmi_event_group_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_counter_group_supported", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_counter_group_supported, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_counter_create
     #define HIPGEN_DEF_rsmi_dev_counter_create
-    static inline rsmi_status_t rsmi_dev_counter_create(uint32_t a0, rsmi_event_type_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_event_type_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_counter_create");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_counter_create(uint32_t a0, rsmi_event_type_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_counter_create", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_counter_create, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_counter_destroy
     #define HIPGEN_DEF_rsmi_dev_counter_destroy
-    static inline rsmi_status_t rsmi_dev_counter_destroy(uint64_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_counter_destroy");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_dev_counter_destroy(uint64_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_dev_counter_destroy", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_counter_destroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_counter_control
     #define HIPGEN_DEF_rsmi_counter_control
-    static inline rsmi_status_t rsmi_counter_control(uint64_t a0, rsmi_counter_command_t a1, void *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint64_t, rsmi_counter_command_t, void *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_counter_control");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_counter_control(uint64_t a0, rsmi_counter_command_t a1, void *a2) { HIPGEN_CALL(rocm_smi, "rsmi_counter_control", RSMI_STATUS_NOT_SUPPORTED, rsmi_counter_control, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_counter_read
     #define HIPGEN_DEF_rsmi_counter_read
-    static inline rsmi_status_t rsmi_counter_read(uint64_t a0, rsmi_counter_value_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint64_t, rsmi_counter_value_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_counter_read");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_counter_read(uint64_t a0, rsmi_counter_value_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_counter_read", RSMI_STATUS_NOT_SUPPORTED, rsmi_counter_read, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_counter_available_counters_get
     #define HIPGEN_DEF_rsmi_counter_available_counters_get
-    static inline rsmi_status_t rsmi_counter_available_counters_get(uint32_t a0, rsmi_event_group_t a1, uint32_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_event_group_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_counter_available_counters_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_counter_available_counters_get(uint32_t a0, rsmi_event_group_t a1, uint32_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_counter_available_counters_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_counter_available_counters_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_compute_process_info_get
     #define HIPGEN_DEF_rsmi_compute_process_info_get
-    static inline rsmi_status_t rsmi_compute_process_info_get(rsmi_process_info_t *a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_process_info_t *, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_compute_process_info_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_compute_process_info_get(rsmi_process_info_t *a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_compute_process_info_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_compute_process_info_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_compute_process_info_by_pid_get
     #define HIPGEN_DEF_rsmi_compute_process_info_by_pid_get
-    static inline rsmi_status_t rsmi_compute_process_info_by_pid_get(uint32_t a0, rsmi_process_info_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_process_info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_compute_process_info_by_pid_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_compute_process_info_by_pid_get(uint32_t a0, rsmi_process_info_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_compute_process_info_by_pid_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_compute_process_info_by_pid_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_compute_process_gpus_get
     #define HIPGEN_DEF_rsmi_compute_process_gpus_get
-    static inline rsmi_status_t rsmi_compute_process_gpus_get(uint32_t a0, uint32_t *a1, uint32_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_compute_process_gpus_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_compute_process_gpus_get(uint32_t a0, uint32_t *a1, uint32_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_compute_process_gpus_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_compute_process_gpus_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_compute_process_info_by_device_get
     #define HIPGEN_DEF_rsmi_compute_process_info_by_device_get
-    static inline rsmi_status_t rsmi_compute_process_info_by_device_get(uint32_t a0, uint32_t a1, rsmi_process_info_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, rsmi_process_info_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_compute_process_info_by_device_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_compute_process_info_by_device_get(uint32_t a0, uint32_t a1, rsmi_process_info_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_compute_process_info_by_device_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_compute_process_info_by_device_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_xgmi_error_status
     #define HIPGEN_DEF_rsmi_dev_xgmi_error_status
-    static inline rsmi_status_t rsmi_dev_xgmi_error_status(uint32_t a0, rsmi_xgmi_status_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_xgmi_status_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_xgmi_error_status");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_xgmi_error_status(uint32_t a0, rsmi_xgmi_status_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_xgmi_error_status", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_xgmi_error_status, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_xgmi_error_reset
     #define HIPGEN_DEF_rsmi_dev_xgmi_error_reset
-    static inline rsmi_status_t rsmi_dev_xgmi_error_reset(uint32_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_xgmi_error_reset");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_dev_xgmi_error_reset(uint32_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_dev_xgmi_error_reset", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_xgmi_error_reset, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_xgmi_hive_id_get
     #define HIPGEN_DEF_rsmi_dev_xgmi_hive_id_get
-    static inline rsmi_status_t rsmi_dev_xgmi_hive_id_get(uint32_t a0, uint64_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_xgmi_hive_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_xgmi_hive_id_get(uint32_t a0, uint64_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_xgmi_hive_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_xgmi_hive_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_topo_get_numa_node_number
     #define HIPGEN_DEF_rsmi_topo_get_numa_node_number
-    static inline rsmi_status_t rsmi_topo_get_numa_node_number(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_topo_get_numa_node_number");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_topo_get_numa_node_number(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_topo_get_numa_node_number", RSMI_STATUS_NOT_SUPPORTED, rsmi_topo_get_numa_node_number, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_topo_get_link_weight
     #define HIPGEN_DEF_rsmi_topo_get_link_weight
-    static inline rsmi_status_t rsmi_topo_get_link_weight(uint32_t a0, uint32_t a1, uint64_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_topo_get_link_weight");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_topo_get_link_weight(uint32_t a0, uint32_t a1, uint64_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_topo_get_link_weight", RSMI_STATUS_NOT_SUPPORTED, rsmi_topo_get_link_weight, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_minmax_bandwidth_get
     #define HIPGEN_DEF_rsmi_minmax_bandwidth_get
-    static inline rsmi_status_t rsmi_minmax_bandwidth_get(uint32_t a0, uint32_t a1, uint64_t *a2, uint64_t *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *, uint64_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_minmax_bandwidth_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_minmax_bandwidth_get(uint32_t a0, uint32_t a1, uint64_t *a2, uint64_t *a3) { HIPGEN_CALL(rocm_smi, "rsmi_minmax_bandwidth_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_minmax_bandwidth_get, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_topo_get_link_type
     #define HIPGEN_DEF_rsmi_topo_get_link_type
-    static inline rsmi_status_t rsmi_topo_get_link_type(uint32_t a0, uint32_t a1, uint64_t *a2, RSMI_IO_LINK_TYPE *a3) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, uint64_t *, RSMI_IO_LINK_TYPE *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_topo_get_link_type");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2, a3);
-    }
+    static inline rsmi_status_t rsmi_topo_get_link_type(uint32_t a0, uint32_t a1, uint64_t *a2, RSMI_IO_LINK_TYPE *a3) { HIPGEN_CALL(rocm_smi, "rsmi_topo_get_link_type", RSMI_STATUS_NOT_SUPPORTED, rsmi_topo_get_link_type, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_is_P2P_accessible
     #define HIPGEN_DEF_rsmi_is_P2P_accessible
-    static inline rsmi_status_t rsmi_is_P2P_accessible(uint32_t a0, uint32_t a1, bool *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t, bool *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_is_P2P_accessible");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_is_P2P_accessible(uint32_t a0, uint32_t a1, bool *a2) { HIPGEN_CALL(rocm_smi, "rsmi_is_P2P_accessible", RSMI_STATUS_NOT_SUPPORTED, rsmi_is_P2P_accessible, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_compute_partition_get
     #define HIPGEN_DEF_rsmi_dev_compute_partition_get
-    static inline rsmi_status_t rsmi_dev_compute_partition_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_compute_partition_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_compute_partition_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_compute_partition_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_compute_partition_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_compute_partition_set
     #define HIPGEN_DEF_rsmi_dev_compute_partition_set
-    static inline rsmi_status_t rsmi_dev_compute_partition_set(uint32_t a0, rsmi_compute_partition_type_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_compute_partition_type_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_compute_partition_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_compute_partition_set(uint32_t a0, rsmi_compute_partition_type_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_compute_partition_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_compute_partition_set, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_compute_partition_reset
     #define HIPGEN_DEF_rsmi_dev_compute_partition_reset
-    static inline rsmi_status_t rsmi_dev_compute_partition_reset(uint32_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_compute_partition_reset");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_dev_compute_partition_reset(uint32_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_dev_compute_partition_reset", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_compute_partition_reset, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_partition_id_get
     #define HIPGEN_DEF_rsmi_dev_partition_id_get
-    static inline rsmi_status_t rsmi_dev_partition_id_get(uint32_t a0, uint32_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint32_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_partition_id_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_partition_id_get(uint32_t a0, uint32_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_partition_id_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_partition_id_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_get
     #define HIPGEN_DEF_rsmi_dev_memory_partition_get
-    static inline rsmi_status_t rsmi_dev_memory_partition_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_partition_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_partition_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_partition_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_partition_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_capabilities_get
     #define HIPGEN_DEF_rsmi_dev_memory_partition_capabilities_get
-    static inline rsmi_status_t rsmi_dev_memory_partition_capabilities_get(uint32_t a0, char *a1, uint32_t a2) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, char *, uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_partition_capabilities_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_partition_capabilities_get(uint32_t a0, char *a1, uint32_t a2) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_partition_capabilities_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_partition_capabilities_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_set
     #define HIPGEN_DEF_rsmi_dev_memory_partition_set
-    static inline rsmi_status_t rsmi_dev_memory_partition_set(uint32_t a0, rsmi_memory_partition_type_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_memory_partition_type_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_partition_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_partition_set(uint32_t a0, rsmi_memory_partition_type_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_partition_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_partition_set, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_memory_partition_reset
     #define HIPGEN_DEF_rsmi_dev_memory_partition_reset
-    static inline rsmi_status_t rsmi_dev_memory_partition_reset(uint32_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_memory_partition_reset");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_dev_memory_partition_reset(uint32_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_dev_memory_partition_reset", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_memory_partition_reset, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_supported_func_iterator_open
     #define HIPGEN_DEF_rsmi_dev_supported_func_iterator_open
-    static inline rsmi_status_t rsmi_dev_supported_func_iterator_open(uint32_t a0, rsmi_func_id_iter_handle_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, rsmi_func_id_iter_handle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_supported_func_iterator_open");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_supported_func_iterator_open(uint32_t a0, rsmi_func_id_iter_handle_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_supported_func_iterator_open", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_supported_func_iterator_open, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_supported_variant_iterator_open
     #define HIPGEN_DEF_rsmi_dev_supported_variant_iterator_open
-    static inline rsmi_status_t rsmi_dev_supported_variant_iterator_open(rsmi_func_id_iter_handle_t a0, rsmi_func_id_iter_handle_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t, rsmi_func_id_iter_handle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_supported_variant_iterator_open");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_supported_variant_iterator_open(rsmi_func_id_iter_handle_t a0, rsmi_func_id_iter_handle_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_supported_variant_iterator_open", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_supported_variant_iterator_open, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_func_iter_next
     #define HIPGEN_DEF_rsmi_func_iter_next
-    static inline rsmi_status_t rsmi_func_iter_next(rsmi_func_id_iter_handle_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_func_iter_next");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_func_iter_next(rsmi_func_id_iter_handle_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_func_iter_next", RSMI_STATUS_NOT_SUPPORTED, rsmi_func_iter_next, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_supported_func_iterator_close
     #define HIPGEN_DEF_rsmi_dev_supported_func_iterator_close
-    static inline rsmi_status_t rsmi_dev_supported_func_iterator_close(rsmi_func_id_iter_handle_t *a0) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_supported_func_iterator_close");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_dev_supported_func_iterator_close(rsmi_func_id_iter_handle_t *a0) { HIPGEN_CALL(rocm_smi, "rsmi_dev_supported_func_iterator_close", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_supported_func_iterator_close, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_func_iter_value_get
     #define HIPGEN_DEF_rsmi_func_iter_value_get
-    static inline rsmi_status_t rsmi_func_iter_value_get(rsmi_func_id_iter_handle_t a0, rsmi_func_id_value_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(rsmi_func_id_iter_handle_t, rsmi_func_id_value_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_func_iter_value_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_func_iter_value_get(rsmi_func_id_iter_handle_t a0, rsmi_func_id_value_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_func_iter_value_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_func_iter_value_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_event_notification_init
     #define HIPGEN_DEF_rsmi_event_notification_init
-    static inline rsmi_status_t rsmi_event_notification_init(uint32_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_event_notification_init");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_event_notification_init(uint32_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_event_notification_init", RSMI_STATUS_NOT_SUPPORTED, rsmi_event_notification_init, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_event_notification_mask_set
     #define HIPGEN_DEF_rsmi_event_notification_mask_set
-    static inline rsmi_status_t rsmi_event_notification_mask_set(uint32_t a0, uint64_t a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint64_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_event_notification_mask_set");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_event_notification_mask_set(uint32_t a0, uint64_t a1) { HIPGEN_CALL(rocm_smi, "rsmi_event_notification_mask_set", RSMI_STATUS_NOT_SUPPORTED, rsmi_event_notification_mask_set, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_event_notification_get
     #define HIPGEN_DEF_rsmi_event_notification_get
-    static inline rsmi_status_t rsmi_event_notification_get(int a0, uint32_t *a1, rsmi_evt_notification_data_t *a2) {
-      typedef rsmi_status_t (*hipgen_fn)(int, uint32_t *, rsmi_evt_notification_data_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_event_notification_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1, a2);
-    }
+    static inline rsmi_status_t rsmi_event_notification_get(int a0, uint32_t *a1, rsmi_evt_notification_data_t *a2) { HIPGEN_CALL(rocm_smi, "rsmi_event_notification_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_event_notification_get, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_event_notification_stop
     #define HIPGEN_DEF_rsmi_event_notification_stop
-    static inline rsmi_status_t rsmi_event_notification_stop(uint32_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_event_notification_stop");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_event_notification_stop(uint32_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_event_notification_stop", RSMI_STATUS_NOT_SUPPORTED, rsmi_event_notification_stop, a0) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_metrics_header_info_get
     #define HIPGEN_DEF_rsmi_dev_metrics_header_info_get
-    static inline rsmi_status_t rsmi_dev_metrics_header_info_get(uint32_t a0, metrics_table_header_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, metrics_table_header_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_metrics_header_info_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_metrics_header_info_get(uint32_t a0, metrics_table_header_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_metrics_header_info_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_metrics_header_info_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_metrics_xcd_counter_get
     #define HIPGEN_DEF_rsmi_dev_metrics_xcd_counter_get
-    static inline rsmi_status_t rsmi_dev_metrics_xcd_counter_get(uint32_t a0, uint16_t *a1) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t, uint16_t *);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_metrics_xcd_counter_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0, a1);
-    }
+    static inline rsmi_status_t rsmi_dev_metrics_xcd_counter_get(uint32_t a0, uint16_t *a1) { HIPGEN_CALL(rocm_smi, "rsmi_dev_metrics_xcd_counter_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_metrics_xcd_counter_get, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_rsmi_dev_metrics_log_get
     #define HIPGEN_DEF_rsmi_dev_metrics_log_get
-    static inline rsmi_status_t rsmi_dev_metrics_log_get(uint32_t a0) {
-      typedef rsmi_status_t (*hipgen_fn)(uint32_t);
-      static hipgen_fn f;
-      hipgen_fn g = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
-      if (!g) {
-        g = (hipgen_fn)hipgen_symbol_rocm_smi("rsmi_dev_metrics_log_get");
-        if (!g) return RSMI_STATUS_NOT_SUPPORTED;
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE);
-      }
-      return g(a0);
-    }
+    static inline rsmi_status_t rsmi_dev_metrics_log_get(uint32_t a0) { HIPGEN_CALL(rocm_smi, "rsmi_dev_metrics_log_get", RSMI_STATUS_NOT_SUPPORTED, rsmi_dev_metrics_log_get, a0) }
     #endif
     #endif
     """
