@@ -736,7 +736,10 @@ pub fn render(
         }
         functions.push(once(
             &f.name,
-            format!("static inline {ret} {}({decls}) {{ {call}, {}{tail}) }}", f.name, f.name),
+            format!(
+                "static inline {ret} {}({decls}) {{ {call}, {}{tail}) }}",
+                f.name, f.name
+            ),
         ));
         let cy_params: Vec<&str> = params.iter().map(|p| p.2.as_str()).collect();
         cy.push(format!("{cy_ret} {}({}) nogil", f.name, cy_params.join(", ")).replace("* ", "*"));
