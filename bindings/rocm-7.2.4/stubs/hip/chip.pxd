@@ -35,26 +35,25 @@ cdef extern from *:
       }
       return l;
     }
-    /* A trampoline's body: the symbol resolved on first call and kept, the library's error
-       status (or nothing) where it cannot be. */
+    /* A trampoline's body: the symbol resolved on first call and kept, or, where it cannot be,
+       the library's error status (or nothing) from then on (the loader said why, once). */
+    #define HIPGEN_MISSING ((void *)-1)
+    #define HIPGEN_RESOLVE(lib, symbol) \\
+      static void *f; \\
+      void *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
+      if (!g) { \\
+        g = hipgen_symbol_##lib(symbol); \\
+        if (!g) g = HIPGEN_MISSING; \\
+        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
+      }
     #define HIPGEN_CALL(lib, symbol, fail, name, ...) \\
-      static __typeof__(name) *f; \\
-      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
-      if (!g) { \\
-        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
-        if (!g) return fail; \\
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
-      } \\
-      return g(__VA_ARGS__);
+      HIPGEN_RESOLVE(lib, symbol) \\
+      if (g == HIPGEN_MISSING) return fail; \\
+      return ((__typeof__(name) *)g)(__VA_ARGS__);
     #define HIPGEN_CALL_VOID(lib, symbol, name, ...) \\
-      static __typeof__(name) *f; \\
-      __typeof__(name) *g = __atomic_load_n(&f, __ATOMIC_ACQUIRE); \\
-      if (!g) { \\
-        g = (__typeof__(name) *)hipgen_symbol_##lib(symbol); \\
-        if (!g) return; \\
-        __atomic_store_n(&f, g, __ATOMIC_RELEASE); \\
-      } \\
-      g(__VA_ARGS__);
+      HIPGEN_RESOLVE(lib, symbol) \\
+      if (g == HIPGEN_MISSING) return; \\
+      ((__typeof__(name) *)g)(__VA_ARGS__);
     #endif
     static void *hipgen_symbol_hip(const char *symbol) {
       hipgen_lookup_fn l = hipgen_lookup_hip();
