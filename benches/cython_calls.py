@@ -23,9 +23,6 @@ LOOPS = """
 from libc.stdint cimport int64_t
 from time import perf_counter_ns
 
-def best(fn, n):
-    return min(fn(n) for _ in range(5))
-
 cdef int64_t loop_device(int64_t n):
     cdef int d = 0
     cdef int64_t i
@@ -44,7 +41,9 @@ cdef int64_t loop_string(int64_t n):
 
 def run(int64_t n):
     prepare()
-    return best(loop_device, n) / n, best(loop_string, n) / n
+    device = min([loop_device(n) for _ in range(5)])
+    string = min([loop_string(n) for _ in range(5)])
+    return device / n, string / n
 """
 
 OURS = "from hip cimport chip\ncdef void prepare():\n    pass\n" + LOOPS.replace(
