@@ -3,7 +3,7 @@
 the same library's function (the floor), and through hip-python 6.4.3's `.pxd` (its Cython
 path, where `.venv-anchor` has it), in one run on one machine.
 
-    python benches/cython_calls.py [N]        (N calls per loop, default 2,000,000)
+    python benches/cython_calls.py [N]        (N calls per loop, default 100,000)
 
 Each extension is built in a temporary folder with Cython and the system's C compiler; each
 figure is the best of 5 loops, in ns per call. Results: docs/performance.md.
@@ -18,6 +18,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 ANCHOR = REPO / ".venv-anchor" / "bin" / "python"
+#: hip-python's `.pxd` includes ROCm's headers: those of its release (tools/setup.sh).
+ROCM_643 = REPO / ".rocm" / "6.4.3" / "usr" / "include"
 
 LOOPS = """
 from libc.stdint cimport int64_t
@@ -72,16 +74,18 @@ SETUP = """
 import sys
 from Cython.Build import cythonize
 from setuptools import Extension, setup
-setup(ext_modules=cythonize([Extension("{name}", ["{name}.pyx"])], include_path=sys.path,
+setup(ext_modules=cythonize([Extension("{name}", ["{name}.pyx"], include_dirs={include!r},
+      define_macros=[("__HIP_PLATFORM_AMD__", "1")])], include_path=sys.path,
       compiler_directives={{"language_level": 3}}), script_args=["build_ext", "--inplace", "-q"])
 """
 
 
-def measure(python, name, source, n, env=None):
-    """(ns per hipGetDevice, ns per hipGetErrorString) of extension `name` under `python`."""
+def measure(python, name, source, n, env=None, include=()):
+    """(ns per hipGetDevice, ns per hipGetErrorString) of extension `name` under `python`
+    (`include`: C include folders, which hip-python's `.pxd` needs: ROCm's headers)."""
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / f"{name}.pyx").write_text(source)
-        (Path(tmp) / "setup.py").write_text(SETUP.format(name=name))
+        (Path(tmp) / "setup.py").write_text(SETUP.format(name=name, include=list(include)))
         out = subprocess.run([python, "setup.py"], cwd=tmp, capture_output=True, text=True, env=env)
         if out.returncode:
             raise RuntimeError(f"{name}: {out.stderr[-2000:]}")
@@ -97,7 +101,7 @@ def measure(python, name, source, n, env=None):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000_000
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     import hip
     from hip import hip as hip_module
 
@@ -115,7 +119,10 @@ def main():
         anchor_env = {k: v for k, v in env.items() if not k.startswith("HIP_PYTHON")}
         try:
             rows.append(
-                ("hip-python 6.4.3: cimport hip.chip", measure(str(ANCHOR), "anchor", OURS, n, anchor_env))
+                (
+                    "hip-python 6.4.3: cimport hip.chip (ROCm 6.4.3's headers)",
+                    measure(str(ANCHOR), "anchor", OURS, n, anchor_env, [str(ROCM_643)]),
+                )
             )
         except (RuntimeError, subprocess.CalledProcessError) as e:
             print(f"hip-python 6.4.3's Cython path not measured: {e}", file=sys.stderr)
