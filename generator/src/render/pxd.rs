@@ -514,8 +514,7 @@ fn missing_value(f: &Function, lib: &Library, status: Option<&str>, ix: &Index) 
     }
 }
 
-/// Renders the `.pxd` of `lib` (which imports `imports`), or `None` where the spec's package
-/// has no C level (none yet: every library has one).
+/// Renders the `.pxd` of `lib` (which imports `imports`).
 pub fn render(
     lib: &Library,
     imports: &[Library],
@@ -707,11 +706,7 @@ pub fn render(
         let Some(ret) = c_type(&f.ret, &ix) else {
             continue;
         };
-        let Some(cy_ret) = cy_type(&f.ret, &ix) else {
-            continue;
-        };
-        let params = params(f, &ix);
-        let Some(params) = params else {
+        let (Some(params), Some(cy_decl)) = (params(f, &ix), cy_function(f, &f.name, &ix)) else {
             continue;
         };
         let decls: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
@@ -741,8 +736,7 @@ pub fn render(
                 f.name, f.name
             ),
         ));
-        let cy_params: Vec<&str> = params.iter().map(|p| p.2.as_str()).collect();
-        cy.push(format!("{cy_ret} {}({}) nogil", f.name, cy_params.join(", ")).replace("* ", "*"));
+        cy.push(cy_decl);
     }
 
     let model = PxdModel {
