@@ -234,6 +234,59 @@ def test_hip_functions_take_cuda_enum_members():
         hip.hipMemcpy(host, host, 0, cudart.cudaError_t.cudaSuccess)
 
 
+SHARED_ATTRIBUTES = """
+import json, sys
+from cuda import _plan
+from cuda.bindings import driver, runtime
+from hip import hip
+out = {}
+for cls in (driver.CUdevice_attribute, runtime.cudaDeviceAttr):
+    cuda_values = dict(_plan.enum_members(cls.__name__))
+    for name in cuda_values:
+        out[name] = int(getattr(cls, name))
+json.dump({"tag": _plan.tables().cuda_member_tag, "values": out,
+           "hip": {n: int(m) for n, m in hip.hipDeviceAttribute_t.__members__.items()}}, sys.stdout)
+"""
+
+
+def _attribute_values(platform):
+    env = dict(os.environ, HIP_PLATFORM=platform)
+    out = subprocess.run([sys.executable, "-c", SHARED_ATTRIBUTES], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)
+
+
+def test_attributes_hip_shares_are_hips_on_amd_and_cudas_own_on_nvidia():
+    """HIPIFY pairs `hipDeviceAttributeMaxSurface2D` with CUDA's surface width and height,
+    and the async engine count with `GPU_OVERLAP` too. On AMD the CUDA names are HIP's member
+    (as in hip-python-as-cuda); on the NVIDIA platform each is CUDA's value tagged as its own,
+    which the shims hand CUDA as that member (test_nvidia.py), so CUDA answers for each."""
+    cuda_values = dict(_plan.enum_members("CUdevice_attribute"))
+    width = "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH"
+    height = "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT"
+    amd, nvidia = _attribute_values("amd"), _attribute_values("nvidia")
+    tag = amd["tag"]
+    assert tag and tag > max(amd["hip"].values())
+    surface2d = amd["hip"]["hipDeviceAttributeMaxSurface2D"]
+    assert amd["values"][width] == amd["values"][height] == surface2d
+    assert nvidia["values"][width] == tag | cuda_values[width] != nvidia["values"][height]
+    assert nvidia["values"]["cudaDevAttrGpuOverlap"] == tag | cuda_values["CU_DEVICE_ATTRIBUTE_GPU_OVERLAP"]
+    # A member HIPIFY pairs with one CUDA value stays HIP's member on both platforms.
+    threads = amd["hip"]["hipDeviceAttributeMaxThreadsPerBlock"]
+    for values in (amd["values"], nvidia["values"]):
+        assert values["CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"] == threads
+        assert values["cudaDevAttrMaxThreadsPerBlock"] == threads
+    # A member HIP lacks whose own value a HIP member holds is CUDA's value tagged on both.
+    layers = "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS"
+    assert cuda_values[layers] in amd["hip"].values()
+    assert amd["values"][layers] == nvidia["values"][layers] == tag | cuda_values[layers]
+    # CUDA's second name of that value is the same member.
+    assert amd["values"]["CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES"] == amd["values"][layers]
+    # Either way, AMD's HIP refuses a tagged value as it does any unknown attribute.
+    err, _ = driver.cuDeviceGetAttribute(getattr(driver.CUdevice_attribute, layers), 0)
+    assert err != 0
+
+
 def test_hallucination_is_off_by_default(hallucination_off):
     assert cudart.HIP_PYTHON_cudaError_t_HALLUCINATE is False
     with pytest.raises(AttributeError, match="HIP_PYTHON_cudaError_t_HALLUCINATE"):

@@ -239,3 +239,109 @@ def test_cuda_names_run_hip_at_the_c_level(tmp_path):
     assert statuses[0] == int(err)
     assert count_status == int(driver.cuDeviceGetCount()[0])
     assert version == [int(x) for x in nvrtc.nvrtcVersion()] + [0]
+
+
+CUDA_CPP_PROGRAM = '''
+# distutils: language = c++
+from libc.string cimport memcmp
+cimport cuda.bindings.cydriver as ccuda
+cimport cuda.bindings.cyruntime as ccudart
+from cuda.bindings.cyruntime cimport dim3, CUuuid, cudaUUID_t, cudaMemAllocationHandleType
+
+cdef extern from *:
+    """
+    #include <cuda_runtime_api.h>
+    static dim3 hipgen_grow(dim3 d) { return dim3(d.x + 1, d.y + 1, d.z + 1); }
+    static int hipgen_kind(cudaMemAllocationHandleType t) { return (int)t; }
+    static int hipgen_same(CUuuid a, cudaUUID_t b) { return memcmp(&a, &b, sizeof(CUuuid)); }
+    """
+    dim3 hipgen_grow(dim3 d)
+    int hipgen_kind(cudaMemAllocationHandleType t)
+    int hipgen_same(CUuuid a, cudaUUID_t b)
+
+def scoped():
+    return (<int>ccudart.cudaMemcpyKind.cudaMemcpyHostToDevice,
+            hipgen_kind(cudaMemAllocationHandleType.cudaMemHandleTypeNone))
+
+def grown():
+    cdef dim3 d
+    d.x, d.y, d.z = 1, 2, 3
+    d = hipgen_grow(d)
+    return d.x, d.y, d.z
+
+def uuids_compare():
+    cdef CUuuid a
+    cdef cudaUUID_t b
+    for i in range(16):
+        a.bytes[i] = i
+        b.bytes[i] = i
+    return hipgen_same(a, b)
+
+def ctx_create():
+    cdef ccuda.CUcontext ctx
+    cdef ccuda.CUdevice dev = 0
+    cdef int params = 0
+    return (<int>ccuda.cuCtxCreate(&ctx, NULL, 0, dev), <int>ccuda.cuCtxCreate(&ctx, &params, 0, dev),
+            <int>ccuda.CUDA_ERROR_NOT_SUPPORTED)
+
+def instantiate():
+    cdef ccuda.CUgraph g
+    cdef ccuda.CUgraphExec e
+    err = ccuda.cuGraphCreate(&g, 0)
+    if err != ccuda.CUDA_SUCCESS:
+        return <int>err, None
+    return <int>err, <int>ccuda.cuGraphInstantiate(&e, g, 0)
+'''
+
+
+def test_cuda_python_c_signatures_in_cpp(tmp_path):
+    """What cuda-python's own Cython tests (`cuda_bindings/tests/cython`) rely on, compiled as
+    C++: CUDA 13's C signatures (`cuCtxCreate` with its parameters pointer, which must be NULL
+    here; `cuGraphInstantiate` with flags), enum members through their enum
+    (`cudaMemcpyKind.cudaMemcpyHostToDevice`), typed enum parameters, `CUuuid` beside
+    `cudaUUID_t`, `dim3`'s C++ constructor, and CUDA's `cuda_runtime_api.h` included after the
+    `.pxd` (its guard is the `.pxd`'s, so it adds nothing)."""
+    pytest.importorskip("cuda.bindings.runtime")
+    from cuda.bindings import driver
+
+    cuda_include = Path(__file__).resolve().parents[1] / ".cuda" / "13" / "nvidia" / "cu13" / "include"
+    if not (cuda_include / "cuda_runtime_api.h").exists():
+        pytest.skip(f"no CUDA headers at {cuda_include} (tools/setup.sh unpacks them)")
+    (tmp_path / "hipgen_cuda_cpp.pyx").write_text(CUDA_CPP_PROGRAM)
+    (tmp_path / "setup.py").write_text(
+        textwrap.dedent(
+            f"""
+            import hip
+            from Cython.Build import cythonize
+            from setuptools import Extension, setup
+
+            ext = Extension("hipgen_cuda_cpp", ["hipgen_cuda_cpp.pyx"], include_dirs=[{str(cuda_include)!r}])
+            setup(
+                ext_modules=cythonize([ext], include_path=[hip.get_include()],
+                                      compiler_directives={{"language_level": 3}}),
+                script_args=["build_ext", "--inplace", "-q"],
+            )
+            """
+        )
+    )
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    code = (
+        "import json, hipgen_cuda_cpp as m\n"
+        "print(json.dumps([m.scoped(), m.grown(), m.uuids_compare(), m.ctx_create(), m.instantiate()]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    scoped, grown, same, ctx, (created, instantiated) = json.loads(run.stdout.splitlines()[-1])
+    assert scoped == [
+        int(hip_pkg.hip.hipMemcpyKind.hipMemcpyHostToDevice),
+        int(hip_pkg.hip.hipMemAllocationHandleType.hipMemHandleTypeNone),
+    ]
+    assert grown == [2, 3, 4] and same == 0
+    # NULL parameters: HIP's hipCtxCreate answers, as the Python name does; others are refused.
+    assert ctx[0] == int(driver.cuCtxCreate(None, 0, 0)[0])
+    assert ctx[1] == ctx[2] == int(driver.CUresult.CUDA_ERROR_NOT_SUPPORTED)
+    err, graph = driver.cuGraphCreate(0)
+    assert created == int(err)
+    if int(err) == 0:
+        assert instantiated == int(driver.cuGraphInstantiate(graph, 0)[0])

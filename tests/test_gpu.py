@@ -8,6 +8,7 @@ import inspect
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -824,3 +825,44 @@ def test_core_arrays_go_to_torch_and_cupy_and_back_without_a_copy():
         view = core.DeviceArray.from_dlpack(theirs)
         assert view.ptr == address(theirs), name
         np.testing.assert_allclose(view.to_numpy(), host * 3, err_msg=name)
+
+
+#: A folder holding NVIDIA's cuda-bindings, or the answers it gave on this GPU
+#: (`tools/cuda_attributes.py ask`, a JSON file).
+NVIDIA_BINDINGS = os.environ.get("HIPGEN_NVIDIA_CUDA_BINDINGS")
+NVIDIA_ATTRIBUTES = os.environ.get("HIPGEN_NVIDIA_ATTRIBUTES")
+
+
+@pytest.mark.skipif(
+    not (NVIDIA_BINDINGS or NVIDIA_ATTRIBUTES),
+    reason="neither HIPGEN_NVIDIA_CUDA_BINDINGS (NVIDIA's cuda-bindings) nor HIPGEN_NVIDIA_ATTRIBUTES is set",
+)
+def test_every_device_attribute_answers_as_nvidias_cuda_bindings(tmp_path):
+    """Every `CUdevice_attribute` and `cudaDeviceAttr` member asked through NVIDIA's
+    cuda-bindings and through ours on the same GPU (tools/cuda_attributes.py, each in its own
+    process): where NVIDIA's answers, ours answers the same value. HIPIFY pairs several CUDA
+    attributes with one HIP member (surface and texture limits, `GPU_OVERLAP`); on NVIDIA the
+    cuda package hands CUDA each as its own member."""
+    if hip.platform() != "nvidia":
+        pytest.skip("NVIDIA's cuda-bindings runs on the NVIDIA platform only")
+    tool = str(REPO / "tools" / "cuda_attributes.py")
+    nvidia, ours = tmp_path / "nvidia.json", tmp_path / "ours.json"
+    if NVIDIA_BINDINGS:
+        env = dict(os.environ, PYTHONPATH=NVIDIA_BINDINGS)
+        subprocess.run([sys.executable, tool, "ask", str(nvidia)], check=True, env=env, timeout=300)
+    else:
+        nvidia = NVIDIA_ATTRIBUTES
+    subprocess.run([sys.executable, tool, "ask", str(ours), str(nvidia)], check=True, timeout=300)
+    import json
+
+    nvidia = Path(nvidia)
+
+    theirs, mine = json.loads(nvidia.read_text()), json.loads(ours.read_text())
+    for kind in ("driver", "runtime"):
+        answered = {n: r for n, r in theirs[kind].items() if r[0] == 0}
+        assert len(answered) > 100, kind
+        differ = {n: (r, mine[kind].get(n)) for n, r in answered.items() if mine[kind].get(n) != r}
+        # CUDA 13's runtime answers 0 for its reserved slot 94 (once "can use stream wait value
+        # NOR"); HIPIFY pairs the name with HIP's stream-wait attribute, which CUDA answers.
+        differ.pop("cudaDevAttrReserved94", None)
+        assert not differ, f"{kind}: {len(differ)} of {len(answered)} differ: {differ}"

@@ -68,6 +68,12 @@ def test_shim_exports_the_bindings_functions_it_can(shim):
         assert name in symbols, name
     nvidia_detail = (REPO / "target" / "nvidia" / "hip_nvidia.cpp").read_text()
     assert "//   hipMemcpyParam2D: HIP 5.7.1 differs: hip_Memcpy2D.srcMemoryType" in nvidia_detail
+    # The spec's `prefer` takes a function over CUDA in both shims: HIP's NVIDIA headers ask
+    # the runtime's attributes, which cannot take the cuda package's own CUDA members.
+    assert "//   hipDeviceGetAttribute: over CUDA in the fill" in nvidia_detail
+    fill = (REPO / "target" / "nvidia" / "hip_fill_nvidia.cpp").read_text()
+    wrapper = fill.split("// wrapper: hipDeviceGetAttribute\n")[1][:600]
+    assert "using F = decltype(&cuDeviceGetAttribute);" in wrapper
     assert len(symbols) > 380
     # What is not exported is listed, with the reason, at the end of the generated sources: the
     # first lists what HIP's headers lack (hiprtc's included), the fill what it could not add.
@@ -556,6 +562,23 @@ def test_cuda_13_conversions_reach_cuda_as_it_takes_them(shim, tmp_path):
     value = ctypes.c_int()
     assert lib.hipDeviceGetAttribute(ctypes.byref(value), posix, 0) == 0
     assert seen("seen_attribute") == posix and value.value == 7
+    # A CUDA member HIP's member stands for with others (`GPU_OVERLAP` beside the async
+    # engine count) comes as CUDA's value tagged as its own: it reaches CUDA as that member.
+    tag = _plan.tables().cuda_member_tag
+    overlap = dict(_plan.enum_members("CUdevice_attribute"))["CU_DEVICE_ATTRIBUTE_GPU_OVERLAP"]
+    assert lib.hipDeviceGetAttribute(ctypes.byref(value), tag | overlap, 0) == 0
+    assert seen("seen_attribute") == overlap
+    # A HIP member HIPIFY pairs only with the runtime's attribute passes as the driver's of
+    # that value: CUDA numbers the two enums alike.
+    runtime_only = "cudaDevAttrMultiGpuBoardGroupID"
+    hip_name = dict(_plan.members("hip", "hipDeviceAttribute_t"))[runtime_only]
+    hip_value = int(hip.hipDeviceAttribute_t.__members__[hip_name])
+    assert lib.hipDeviceGetAttribute(ctypes.byref(value), hip_value, 0) == 0
+    assert seen("seen_attribute") == dict(_plan.enum_members("cudaDeviceAttr"))[runtime_only]
+    # A tagged value no CUDA member has is refused, never passed on.
+    invalid = int(hip.hipError_t.hipErrorInvalidValue)
+    assert lib.hipDeviceGetAttribute(ctypes.byref(value), tag | 0xFFFF, 0) == invalid
+    assert seen("seen_attribute") == dict(_plan.enum_members("cudaDeviceAttr"))[runtime_only]
 
 
 STAND_IN_MATH = r"""

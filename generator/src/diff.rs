@@ -258,6 +258,7 @@ mod tests {
             location_types: Default::default(),
             version: version.into(),
             cuda_version: None,
+            cuda_member_tag: None,
             same: vec!["cuInit".into(), "cuCtxCreate".into()],
             adapted: vec![],
             stubs: vec![],
@@ -265,6 +266,7 @@ mod tests {
             mismatched: vec![],
             not_supported: Default::default(),
             attribute_types: Default::default(),
+            include_guards: Default::default(),
             types: CudaTypes::default(),
         }
     }
@@ -295,6 +297,7 @@ mod tests {
             results: vec![],
             dropped: vec![0],
             direct: None,
+            c_call: None,
         });
         new.stubs.push(Stub {
             cuda: "cuGreenCtxCreate".into(),

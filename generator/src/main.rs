@@ -105,6 +105,10 @@ enum Command {
         /// --exclude-from` reads).
         #[arg(long)]
         exported: Option<PathBuf>,
+        /// Folder of the spec files: a function the library's `library.nvidia.fill.prefer`
+        /// names is left to the fill.
+        #[arg(long, default_value = "generator/specs")]
+        specs: PathBuf,
     },
     /// Write the NVIDIA shim of a marshalling library (hipBLAS over cuBLAS, ...): a C++
     /// source exporting the library's functions over the CUDA library its spec names, joined
@@ -224,11 +228,13 @@ fn main() -> Result<()> {
             detail_irs,
             out,
             exported,
+            specs,
         } => shims::write_detail(
             &include,
             &cuda_includes,
             &irs,
             &detail_irs,
+            &specs,
             &out,
             exported.as_deref(),
         )?,

@@ -36,6 +36,10 @@ pub struct ConventionsSpec {
     pub apis: Vec<ApiSpec>,
     /// CUDA header → the cuda-python module its functions belong to.
     pub headers: BTreeMap<String, String>,
+    /// CUDA header → the module whose Cython `.pxd` stands for it: the `.pxd` defines the
+    /// header's include guard, so that a later `#include` of it adds nothing.
+    #[serde(default)]
+    pub guarded: BTreeMap<String, String>,
     /// CUDA status type → the member a function without HIP equivalent returns.
     pub not_supported: BTreeMap<String, String>,
     /// Regexes on `function.param`: non-const struct pointers that are inputs.
@@ -549,6 +553,7 @@ fn plan(
             None => vec![None; f.params.len()],
         };
         let direct = f.params.iter().any(|p| rules.direct(&f.name, &p.name));
+        let c_call = target.and_then(|(_, h)| c_call(f, h, &map, &is_location, reshaped));
         // An output where HIP returns the value; where HIP takes a struct from the caller
         // and CUDA's rule says output, the adapter makes the struct; otherwise as HIP takes it.
         let outs: Vec<bool> = f
@@ -625,6 +630,7 @@ fn plan(
                     results: vec![],
                     dropped,
                     direct: Some(call),
+                    c_call,
                 }),
                 Err(why) => mismatched.push((f.name.clone(), why)),
             }
@@ -763,11 +769,13 @@ fn plan(
             results,
             dropped,
             direct: None,
+            c_call,
         });
     }
     ApiConventions {
         version: version.to_string(),
         cuda_version: None,
+        cuda_member_tag: Some(super::CUDA_MEMBER_TAG),
         same,
         adapted,
         stubs,
@@ -779,8 +787,57 @@ fn plan(
         not_supported: spec.not_supported.clone(),
         attribute_types: spec.attribute_types.clone(),
         location_types: spec.location_types.clone(),
+        include_guards: Default::default(),
         types: Default::default(),
     }
+}
+
+/// A header's include guard: the first `#ifndef X` (or `#if !defined(X)`) whose next
+/// directive is `#define X`.
+fn include_guard(text: &str) -> Option<String> {
+    let directives: Vec<String> = text
+        .lines()
+        .map(|l| l.trim().replace("# ", "#"))
+        .filter(|l| l.starts_with('#'))
+        .collect();
+    directives.windows(2).find_map(|w| {
+        let x = w[0]
+            .strip_prefix("#ifndef ")
+            .or_else(|| w[0].strip_prefix("#if !defined(")?.strip_suffix(')'))?
+            .trim();
+        (w[1].split_whitespace().collect::<Vec<_>>() == ["#define", x]).then(|| x.to_string())
+    })
+}
+
+/// How CUDA's C function `f` is HIP's `h` (`Adapter::c_call`), given the parameters'
+/// alignment `map`: every HIP parameter must be one CUDA parameter of its kind, and a CUDA
+/// parameter HIP lacks a pointer or an integer (passed on only as NULL or 0).
+fn c_call(
+    f: &RawFunction,
+    h: &crate::ir::Function,
+    map: &[Option<usize>],
+    is_location: &dyn Fn(&RawParam) -> bool,
+    reshaped: &dyn Fn(&str) -> bool,
+) -> Option<Vec<i64>> {
+    let mut hit = vec![false; h.params.len()];
+    let mut out = Vec::new();
+    for (p, hj) in f.params.iter().zip(map) {
+        match hj {
+            Some(j) => {
+                if is_location(p) || struct_pointee(p).is_some_and(|r| reshaped(&r)) {
+                    return None;
+                }
+                if std::mem::replace(&mut hit[*j], true) {
+                    return None;
+                }
+                out.push(*j as i64);
+            }
+            None if p.shape.depth > 0 => out.push(Adapter::NULL_POINTER),
+            None if matches!(p.shape.base, Base::Int(_)) => out.push(Adapter::ZERO),
+            None => return None,
+        }
+    }
+    hit.iter().all(|h| *h).then_some(out)
 }
 
 /// The struct a `T *` parameter points at, by cuda-python's name.
@@ -1021,6 +1078,21 @@ pub fn generate(
             let funcs = ir_functions(spec, &libs);
             let mut conventions = plan(&api.version, &funcs, hip, spec, &rules, &is_reshaped);
             conventions.types = types;
+            for (header, module) in &spec.guarded {
+                let Some(text) = includes
+                    .iter()
+                    .find_map(|i| std::fs::read_to_string(i.join(header)).ok())
+                else {
+                    continue;
+                };
+                if let Some(guard) = include_guard(&text) {
+                    let guards = conventions
+                        .include_guards
+                        .entry(module.clone())
+                        .or_default();
+                    guards.push(guard);
+                }
+            }
             conventions.cuda_version = libs
                 .iter()
                 .flat_map(|l| &l.constants)

@@ -19,3 +19,13 @@ pub mod records;
 pub mod reshape;
 pub mod stubs;
 pub mod types;
+
+/// The bit that marks an enum value as CUDA's own member (`CUDA_MEMBER_TAG | value`), for a
+/// CUDA member no HIP value can say: its HIP member stands for several CUDA members
+/// (`CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH` and `_HEIGHT` are both
+/// `hipDeviceAttributeMaxSurface2D`), or HIP has none and a HIP member holds its value. The
+/// cuda package gives such members this value (on the NVIDIA platform where HIP shares the
+/// member; everywhere for a member HIP lacks), the NVIDIA shims pass it to CUDA as that
+/// member, and HIP on AMD refuses it as any other unknown value. Above every HIP and CUDA
+/// enum value, within a C `int`.
+pub const CUDA_MEMBER_TAG: i64 = 1 << 30;

@@ -149,6 +149,10 @@ pub struct ApiConventions {
     /// version follows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cuda_version: Option<i64>,
+    /// The bit that marks an enum value as CUDA's own member (`cuda::CUDA_MEMBER_TAG`),
+    /// which the NVIDIA shims pass to CUDA as that member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_member_tag: Option<i64>,
     /// CUDA functions called as their HIP function is (the CUDA name is the HIP object),
     /// sorted.
     pub same: Vec<String>,
@@ -172,6 +176,10 @@ pub struct ApiConventions {
     /// device ordinal.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub location_types: std::collections::BTreeMap<String, LocationType>,
+    /// cuda-python module → the include guards of the CUDA headers its Cython `.pxd` stands
+    /// for (`__CUDA_RUNTIME_API_H__`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub include_guards: std::collections::BTreeMap<String, Vec<String>>,
     /// The enums, handles and handle constants CUDA's headers declare.
     #[serde(default)]
     pub types: CudaTypes,
@@ -356,6 +364,18 @@ pub struct Adapter {
     /// then empty and this says how.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direct: Option<DirectCall>,
+    /// How CUDA's C function is HIP's (the C level, `.pxd`): per CUDA parameter, the HIP
+    /// parameter it is, or `NULL_POINTER` / `ZERO` for one HIP lacks (which must be null);
+    /// none where a parameter needs converting (a location, a struct of another layout).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c_call: Option<Vec<i64>>,
+}
+
+impl Adapter {
+    /// In `c_call`: a CUDA pointer parameter HIP lacks, which must be NULL.
+    pub const NULL_POINTER: i64 = -1;
+    /// In `c_call`: a CUDA integer parameter HIP lacks, which must be 0.
+    pub const ZERO: i64 = -2;
 }
 
 /// A call of the HIP function's C symbol, argument by argument.

@@ -663,12 +663,19 @@ pub fn render(
     }
     for r in defs {
         let kw = if r.is_union { "union" } else { "struct" };
-        let (body, names) = c_body(r, &ix, 0).unwrap_or_else(|| {
+        let (mut body, names) = c_body(r, &ix, 0).unwrap_or_else(|| {
             (
                 format!("{{\n  unsigned char _hipgen_bytes[{}];\n}}", r.size.max(1)),
                 Vec::new(),
             )
         });
+        if let Some(ctor) = spec
+            .constructors
+            .get(&r.name)
+            .and_then(|d| constructor(r, *d, &ix))
+        {
+            body = format!("{}{ctor}\n}}", body.trim_end().trim_end_matches('}'));
+        }
         c.push(once(
             &r.name,
             format!(
@@ -757,6 +764,22 @@ pub fn render(
         .render(minijinja::context! { m => &model })?)
 }
 
+/// A record's C++ constructor taking each field, `default` where not given (HIP's `dim3`).
+fn constructor(r: &Record, default: i64, ix: &Index) -> Option<String> {
+    let mut params = Vec::new();
+    let mut init = Vec::new();
+    for f in &r.fields {
+        params.push(format!("{} {}_ = {default}", c_type(&f.ty, ix)?, f.name));
+        init.push(format!("{0}({0}_)", f.name));
+    }
+    Some(format!(
+        "#ifdef __cplusplus\n  constexpr {}({}) : {} {{}}\n#endif",
+        r.name,
+        params.join(", "),
+        init.join(", ")
+    ))
+}
+
 /// Per parameter: C's type, C's `type aN` and Cython's `type name`; `None` where one cannot be
 /// written.
 fn params(f: &Function, ix: &Index) -> Option<Vec<(String, String, String)>> {
@@ -830,12 +853,74 @@ pub fn render_cuda(
             "driver"
         }
     };
+    // CUDA's enums as cuda-python's `.pxd` declares them (the newest API's), so that
+    // `cudaMemcpyKind.cudaMemcpyHostToDevice` reads as there and functions take CUDA's enum
+    // types: Cython keeps C enums apart by name, and a function declared with HIP's enum would
+    // refuse CUDA's (C++ mode).
+    let cuda_enums: HashMap<&str, &crate::ir::CudaEnumDecl> = set
+        .apis
+        .iter()
+        .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0))
+        .map(|a| a.types.enums.iter().map(|e| (e.name.as_str(), e)).collect())
+        .unwrap_or_default();
+    // cuda-python's own C signatures where they are not HIP's (CUDA 13's `cuCtxCreate` takes
+    // a parameters pointer HIP lacks; `cuGraphInstantiate` is HIP's `...WithFlags`).
+    let c_calls: HashMap<&str, &crate::ir::Adapter> = set
+        .apis
+        .iter()
+        .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0))
+        .map(|a| {
+            a.adapted
+                .iter()
+                .filter(|ad| ad.c_call.is_some())
+                .map(|ad| (ad.cuda.as_str(), ad))
+                .collect()
+        })
+        .unwrap_or_default();
+    let newest_api = set
+        .apis
+        .iter()
+        .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0));
+    // CUDA typedef name of a record → the record's own name (`cudaUUID_t` → `CUuuid`).
+    let record_of: HashMap<&str, &str> = newest_api
+        .iter()
+        .flat_map(|a| &a.types.records)
+        .flat_map(|r| r.aliases.iter().map(move |a| (a.as_str(), r.name.as_str())))
+        .filter(|(a, n)| a != n)
+        .collect();
     let mut out = Vec::new();
     for m in &set.python_modules {
         let kind = m.kind();
+        let mut trampolines = Vec::new();
         let mut c = Vec::new();
         let mut cy = Vec::new();
         let mut seen = BTreeSet::new();
+        // HIP enum → this module's CUDA enum for it, and the CUDA members of each.
+        let mut enum_for: HashMap<String, String> = HashMap::new();
+        let mut hip_member: HashMap<&str, &str> = HashMap::new();
+        for am in set
+            .modules
+            .iter()
+            .filter(|am| m.hip_modules.contains(&am.module))
+        {
+            for group in &am.members {
+                for (cuda, hip) in &group.members {
+                    hip_member.entry(cuda).or_insert(hip);
+                }
+            }
+            for e in am.names.iter().filter(|e| e.kind == AliasKind::Enum) {
+                let declared = cuda_enums
+                    .get(e.cuda.as_str())
+                    .is_some_and(|d| d.module == kind);
+                if declared && kind_of(&e.cuda) == kind && ix.names.contains(e.hip.as_str()) {
+                    for hip in e.hip_enum.iter().chain([&e.hip]) {
+                        enum_for
+                            .entry(hip.clone())
+                            .or_insert_with(|| e.cuda.clone());
+                    }
+                }
+            }
+        }
         for am in set
             .modules
             .iter()
@@ -851,13 +936,56 @@ pub fn render_cuda(
                 }
                 match e.kind {
                     AliasKind::Function => {
-                        if let Some(d) = functions
+                        let own = c_calls.get(e.cuda.as_str()).and_then(|ad| {
+                            let f = functions.get(ad.hip.as_str())?;
+                            let calls = ad.c_call.as_deref()?;
+                            let same = ad.hip == e.hip
+                                && calls.len() == f.params.len()
+                                && calls.iter().enumerate().all(|(k, j)| *j == k as i64);
+                            if same {
+                                return None;
+                            }
+                            let status = hip_member.get(
+                                set.apis
+                                    .iter()
+                                    .find_map(|a| a.not_supported.get(&ad.status_type))?
+                                    .as_str(),
+                            )?;
+                            c_level(f, &e.cuda, calls, status, &ix)
+                        });
+                        if let Some((tramp, d)) = own {
+                            trampolines.push(tramp);
+                            cy.push(cuda_types(&d, &enum_for));
+                        } else if let Some(d) = functions
                             .get(e.hip.as_str())
                             .and_then(|f| cy_function(f, &e.cuda, &ix))
                         {
                             c.push(format!("#define {} {}", e.cuda, e.hip));
-                            cy.push(d);
+                            cy.push(cuda_types(&d, &enum_for));
                         }
+                    }
+                    AliasKind::Enum
+                        if ix.names.contains(e.hip.as_str())
+                            && cuda_enums
+                                .get(e.cuda.as_str())
+                                .is_some_and(|d| d.module == kind) =>
+                    {
+                        // CUDA's members HIPIFY maps to a member of HIP's enum, by CUDA's name.
+                        let decl = cuda_enums[e.cuda.as_str()];
+                        c.push(format!("typedef {} {};", e.hip, e.cuda));
+                        let mut body = Vec::new();
+                        for (member, _) in &decl.members {
+                            if let Some(hip) = hip_member.get(member.as_str()) {
+                                if *hip != member && seen.insert(member.clone()) {
+                                    c.push(format!("#define {member} {hip}"));
+                                    body.push(format!("        {member}"));
+                                }
+                            }
+                        }
+                        if body.is_empty() {
+                            body.push("        pass".into());
+                        }
+                        cy.push(format!("ctypedef enum {}:\n{}", e.cuda, body.join("\n")));
                     }
                     AliasKind::Constant => {
                         c.push(format!("#define {} {}", e.cuda, e.hip));
@@ -876,6 +1004,15 @@ pub fn render_cuda(
                         };
                         c.push(format!("typedef {tag}{} {};", e.hip, e.cuda));
                         cy.push(format!("ctypedef {} {}", e.hip, e.cuda));
+                        // CUDA's record a typedef of this module names (`cudaUUID_t` is
+                        // `struct CUuuid_st`, `CUuuid`): declared here under its name too, as
+                        // CUDA's header of this module does.
+                        if let Some(primary) = record_of.get(e.cuda.as_str()) {
+                            if seen.insert(primary.to_string()) {
+                                c.push(format!("typedef {tag}{} {primary};", e.hip));
+                                cy.push(format!("ctypedef {} {primary}", e.hip));
+                            }
+                        }
                     }
                     _ => {}
                 }
@@ -901,12 +1038,38 @@ pub fn render_cuda(
         for ci in &cimports {
             text += &format!("from {ci} cimport *\n");
         }
+        // CUDA's integer typedefs (`CUdevice`) HIP has none of by name: CUDA's width.
+        for w in newest_api.iter().flat_map(|a| &a.wrappers) {
+            if kind_of(&w.name) == kind && seen.insert(w.name.clone()) {
+                let t = format!(
+                    "{}int{}_t",
+                    if w.signed { "" } else { "u" },
+                    w.size as u32 * 8
+                );
+                c.push(format!("typedef {t} {};", w.name));
+                cy.push(format!("ctypedef {t} {}", w.name));
+            }
+        }
         let guard = format!("HIPGEN_PXD_CUDA_{}", kind.to_ascii_uppercase());
         text += &format!(
             "\ncdef extern from *:\n    \"\"\"\n    #ifndef {guard}\n    #define {guard}\n"
         );
-        for l in &c {
-            text += &format!("    {l}\n");
+        // CUDA's headers this module stands for: included later, they add nothing.
+        let newest = set
+            .apis
+            .iter()
+            .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0));
+        for g in newest
+            .and_then(|a| a.include_guards.get(kind))
+            .into_iter()
+            .flatten()
+        {
+            text += &format!("    #define {g}\n");
+        }
+        for l in c.iter().chain(&trampolines) {
+            for line in l.lines() {
+                text += &format!("    {line}\n");
+            }
         }
         text += "    #endif\n    \"\"\"\n";
         if cy.is_empty() {
@@ -927,6 +1090,77 @@ pub fn render_cuda(
             out.push((format!("{}/c{}.pxd", pkg(legacy), m.lib), body));
         }
         out.push((format!("{}/cy{kind}.pxd", pkg(&m.module)), text));
+    }
+    out
+}
+
+/// A CUDA function whose C signature is not HIP function `f`'s (`Adapter::c_call`): a C
+/// trampoline taking CUDA's parameters, which answers `status` (HIP's "not supported") where
+/// a parameter HIP lacks is not null and else calls `f`, and its Cython declaration.
+fn c_level(
+    f: &Function,
+    name: &str,
+    calls: &[i64],
+    status: &str,
+    ix: &Index,
+) -> Option<(String, String)> {
+    let ps = params(f, ix)?;
+    let ret_c = c_type(&f.ret, ix)?;
+    let ret_cy = cy_type(&f.ret, ix)?;
+    let mut c_params = Vec::new();
+    let mut cy_params = Vec::new();
+    let mut checks = Vec::new();
+    let mut args = vec![String::new(); f.params.len()];
+    for (k, j) in calls.iter().enumerate() {
+        let a = format!("a{k}");
+        match *j {
+            crate::ir::Adapter::NULL_POINTER => {
+                c_params.push(format!("const void *{a}"));
+                cy_params.push(format!("const void *{a}"));
+                checks.push(format!("if ({a}) return {status};"));
+            }
+            crate::ir::Adapter::ZERO => {
+                c_params.push(format!("long long {a}"));
+                cy_params.push(format!("long long {a}"));
+                checks.push(format!("if ({a}) return {status};"));
+            }
+            j => {
+                let (c, _, cy) = ps.get(j as usize)?;
+                c_params.push(named(c, &a));
+                cy_params.push(cy.clone());
+                args[j as usize] = a;
+            }
+        }
+    }
+    let body = format!(
+        "{} return {}({});",
+        checks.join(" "),
+        f.name,
+        args.join(", ")
+    );
+    let tramp = format!(
+        "static inline {ret_c} hipgen_{name}({}) {{{}}}\n#define {name} hipgen_{name}",
+        c_params.join(", "),
+        body
+    );
+    let decl = format!("{ret_cy} {name}({}) nogil", cy_params.join(", ")).replace("* ", "*");
+    Some((tramp, decl))
+}
+
+/// Declaration `d` with each HIP enum type named by its CUDA enum of the module (`enum_for`).
+fn cuda_types(d: &str, enum_for: &HashMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    for ch in d.chars().chain(std::iter::once('\0')) {
+        if ch.is_ascii_alphanumeric() || ch == '_' {
+            word.push(ch);
+            continue;
+        }
+        out += enum_for.get(&word).map_or(word.as_str(), String::as_str);
+        word.clear();
+        if ch != '\0' {
+            out.push(ch);
+        }
     }
     out
 }

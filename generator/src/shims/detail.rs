@@ -13,7 +13,7 @@
 use crate::ir::Library;
 use crate::parse::{parse_headers, Filters, HeaderSet, Part};
 use anyhow::{bail, Context, Result};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -232,6 +232,7 @@ pub fn generate(
     cuda_includes: &[PathBuf],
     libs: &[Library],
     detail: &[Library],
+    to_fill: &BTreeSet<String>,
 ) -> Result<Shim> {
     let (inline, constants) = inlines(include, cuda_includes)?;
     if inline.is_empty() {
@@ -246,6 +247,13 @@ pub fn generate(
     for lib in libs {
         for f in &lib.functions {
             if !seen.insert(f.symbol.clone()) {
+                continue;
+            }
+            if to_fill.contains(&f.name) {
+                left_out.push((
+                    f.name.clone(),
+                    "over CUDA in the fill (spec's prefer)".into(),
+                ));
                 continue;
             }
             // The older release's ABI where its headers serve, and always the enum values

@@ -24,6 +24,7 @@ pub fn write_detail(
     cuda_includes: &[PathBuf],
     irs: &[PathBuf],
     detail_irs: &[PathBuf],
+    specs: &Path,
     out: &Path,
     exported: Option<&Path>,
 ) -> Result<()> {
@@ -33,7 +34,22 @@ pub fn write_detail(
             .map(|p| ir_file::read::<ir::Library>(p))
             .collect::<Result<Vec<_>>>()
     };
-    let shim = detail::generate(include, cuda_includes, &read(irs)?, &read(detail_irs)?)?;
+    let libs = read(irs)?;
+    // A function the spec's fill `prefer`s a CUDA function for goes over that function in
+    // both shims: HIP's NVIDIA headers choose their own (`hipDeviceGetAttribute` over the
+    // runtime's attributes, which cannot take the cuda package's own CUDA members).
+    let mut to_fill = BTreeSet::new();
+    for lib in &libs {
+        let path = specs.join(format!("{}.yaml", lib.name));
+        if !path.exists() {
+            continue;
+        }
+        let spec = spec::Spec::load(&path)?;
+        if let Some(fill) = spec.library.nvidia.as_ref().and_then(|n| n.fill.as_ref()) {
+            to_fill.extend(fill.prefer.keys().cloned());
+        }
+    }
+    let shim = detail::generate(include, cuda_includes, &libs, &read(detail_irs)?, &to_fill)?;
     let mut text = shim.source;
     text.push_str(&format!(
         "\n// Not exported ({}): calls raise \"not available on this platform\".\n",

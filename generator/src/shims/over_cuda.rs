@@ -10,6 +10,7 @@
 //! compile and is left out with the compiler's reason.
 
 use crate::cuda::aliases::Entry;
+use crate::cuda::CUDA_MEMBER_TAG;
 use crate::ir::{CType, Library};
 use crate::spec::CudaLibrarySpec;
 use anyhow::{bail, Context, Result};
@@ -330,6 +331,8 @@ struct EnumMap {
     cuda: String,
     to_cuda: Vec<Pair>,
     to_hip: Vec<Pair>,
+    /// Every CUDA member by its tagged value (`CUDA_MEMBER_TAG`): only ever to CUDA.
+    tagged: Vec<Pair>,
 }
 
 #[derive(Serialize)]
@@ -625,6 +628,7 @@ pub fn generate(
                 cuda: format!("decltype({})", cuda_enums[group].members[0].0),
                 to_cuda: Vec::new(),
                 to_hip: Vec::new(),
+                tagged: Vec::new(),
             });
         let pair = || Pair {
             hip_value,
@@ -637,6 +641,62 @@ pub fn generate(
         }
         if !map.to_hip.iter().any(|p| p.cuda_value == cuda_value) {
             map.to_hip.push(pair());
+        }
+    }
+
+    // Two CUDA enums of one HIP enum that number their members alike (each HIP member HIPIFY
+    // pairs with members of both has the same CUDA values in each, or one's are among the
+    // other's: CUDA's runtime and driver
+    // device attributes): a HIP member HIPIFY pairs only with the other's member passes as
+    // this one's member of that value (`hipDeviceAttributeMultiGpuBoardGroupID`, paired with
+    // `cudaDevAttrMultiGpuBoardGroupID` only, is CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID).
+    let mut paired: BTreeMap<(&str, usize), BTreeMap<i64, BTreeSet<i64>>> = BTreeMap::new();
+    for entry in table.iter().chain(&borrowed) {
+        if let (Some(&(hip_enum, hip_value)), Some(&(group, cuda_value))) = (
+            hip_members.get(entry.hip.as_str()),
+            cuda_member.get(entry.cuda.as_str()),
+        ) {
+            paired
+                .entry((hip_enum, group))
+                .or_default()
+                .entry(hip_value)
+                .or_default()
+                .insert(cuda_value);
+        }
+    }
+    for ((hip_enum, group), map) in &mut maps {
+        let Some(mine) = paired.get(&(hip_enum.as_str(), *group)) else {
+            continue;
+        };
+        for ((other_enum, other), theirs) in &paired {
+            if *other_enum != hip_enum.as_str() || other == group {
+                continue;
+            }
+            let common: Vec<&i64> = mine.keys().filter(|h| theirs.contains_key(h)).collect();
+            // (One side may pair a HIP member with more names: the driver's shared
+            // `CAN_USE_STREAM_WAIT_VALUE_NOR` and `..._V1` beside the runtime's one.)
+            let alike =
+                |h: &&i64| mine[*h].is_subset(&theirs[*h]) || theirs[*h].is_subset(&mine[*h]);
+            if common.is_empty() || !common.iter().all(alike) {
+                continue;
+            }
+            for (hip_value, values) in theirs {
+                if mine.contains_key(hip_value)
+                    || map.to_cuda.iter().any(|p| p.hip_value == *hip_value)
+                {
+                    continue;
+                }
+                let found = values
+                    .iter()
+                    .find_map(|v| cuda_enums[*group].members.iter().find(|(_, cv)| cv == v));
+                if let (Some((member, value)), 1) = (found, values.len()) {
+                    map.to_cuda.push(Pair {
+                        hip_value: *hip_value,
+                        cuda_member: member.clone(),
+                        cuda_value: *value,
+                    });
+                }
+            }
         }
     }
 
@@ -656,6 +716,24 @@ pub fn generate(
             if !taken.contains(value) && !map.to_cuda.iter().any(|p| p.hip_value == *value) {
                 map.to_cuda.push(Pair {
                     hip_value: *value,
+                    cuda_member: member.clone(),
+                    cuda_value: *value,
+                });
+            }
+        }
+    }
+
+    // A CUDA member no HIP value can say (its HIP member stands for several CUDA members, or
+    // its own value is a HIP member's) comes from the cuda package as CUDA's value tagged:
+    // it passes as that member.
+    for ((_, group), map) in &mut maps {
+        let mut values = BTreeSet::new();
+        for (member, value) in &cuda_enums[*group].members {
+            let tagged = CUDA_MEMBER_TAG | *value;
+            let free = !map.to_cuda.iter().any(|p| p.hip_value == tagged);
+            if (0..CUDA_MEMBER_TAG).contains(value) && free && values.insert(*value) {
+                map.tagged.push(Pair {
+                    hip_value: tagged,
                     cuda_member: member.clone(),
                     cuda_value: *value,
                 });

@@ -108,6 +108,11 @@ pub struct Spec {
     /// passed by value it refuses structs, arrays and buffers.
     #[serde(default)]
     pub memory_typedefs: Vec<String>,
+    /// C++ constructors the library's header gives records (read as C, the IR has none):
+    /// record → each field's default. The `.pxd` declares them for C++ code, which builds
+    /// such a record by value (`dim3(x, y, z)`).
+    #[serde(default)]
+    pub constructors: BTreeMap<String, i64>,
     /// Counts of lists beyond the rule that pairs a list with the count-named integer next to
     /// it: `function.param` regex of the list → the count parameter
     /// (`hiprtcCreateProgram.includeNames: numHeaders`).

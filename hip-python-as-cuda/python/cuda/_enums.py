@@ -1,6 +1,11 @@
 """CUDA's enum classes: HIP's members under CUDA's names too (a HIP function takes them
 where it takes HIP's enum), or CUDA's own members where HIP has no counterpart; each with
 its `HIP_PYTHON_<enum>_HALLUCINATE` switch.
+
+Where HIP's member stands for several CUDA members (`hipDeviceAttributeMaxSurface2D` for
+CUDA's surface width and height), the CUDA members are HIP's member on AMD (as in
+hip-python-as-cuda) and, on the NVIDIA platform, each its own value tagged as CUDA's
+(`cuda_member_tag` of the plan), which the NVIDIA shims pass to CUDA as that member.
 """
 
 from __future__ import annotations
@@ -89,17 +94,26 @@ def enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
     # __members__ holds aliases too: keep every HIP name, then add the CUDA names.
     members = [(n, int(m)) for n, m in hip_cls.__members__.items()]
     have = {n for n, _ in members}
+    cuda_members = _plan.enum_members(cuda_name)
+    tag = _plan.tables().cuda_member_tag
+    shared = _shared_members(hip_module, hip_enum, dict(cuda_members)) if tag and _on_nvidia() else set()
     for cuda_member, hip_member in _plan.members(hip_module, hip_enum):
         if cuda_member not in have and hip_member in hip_cls.__members__:
-            members.append((cuda_member, int(hip_cls.__members__[hip_member])))
+            if cuda_member in shared:
+                # HIP's member stands for this and other CUDA members: on NVIDIA, CUDA answers
+                # for this one (the shims pass the tagged value on as CUDA's member).
+                value = tag | dict(cuda_members)[cuda_member]
+            else:
+                value = int(hip_cls.__members__[hip_member])
+            members.append((cuda_member, value))
             have.add(cuda_member)
     # CUDA's members HIP has no counterpart of get values no HIP member has: a HIP function
     # given one answers with an error status instead of acting on another member's meaning.
     # CUDA's own value where it is free (HIP copied most of CUDA's numbering, and HIP over
-    # CUDA passes it through), else the next value past every member.
+    # CUDA passes it through), else CUDA's value tagged as its own (the NVIDIA shims pass it
+    # on as that member), or without a tag the next value past every member.
     taken = {v for _, v in members}
     spare = max(taken, default=-1) + 1
-    cuda_members = _plan.enum_members(cuda_name)
     # A CUDA name HIPIFY does not list that is an alias, in CUDA, of one it lists
     # (CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED beside ..._VIRTUAL_MEMORY_...)
     # is that name's HIP member.
@@ -113,7 +127,12 @@ def enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
             have.add(cuda_member)
             continue
         if cuda_value in taken:
-            cuda_value, spare = spare, spare + 1
+            if tag and 0 <= cuda_value < tag:
+                # (CUDA's second name of one value, `..._ARRAY_NUMSLICES` beside
+                # `..._LAYERED_LAYERS`, is the same tagged value.)
+                cuda_value = tag | cuda_value
+            else:
+                cuda_value, spare = spare, spare + 1
         members.append((cuda_member, cuda_value))
         taken.add(cuda_value)
         have.add(cuda_member)
@@ -125,6 +144,25 @@ def enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
     flag(cuda_name)  # an invalid environment value fails here, not at first invention
     _ENUMS[cuda_name] = cls
     return cls
+
+
+def _on_nvidia() -> bool:
+    import hip
+
+    return hip.platform() == "nvidia"
+
+
+def _shared_members(hip_module: str, hip_enum: str, cuda_values: dict[str, int]) -> set[str]:
+    """The CUDA members (of the enum whose values `cuda_values` gives) whose HIP member
+    HIPIFY pairs with CUDA members of other values too (`CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH`
+    and `_HEIGHT`, both `hipDeviceAttributeMaxSurface2D`)."""
+    values: dict[str, set[int]] = {}
+    for cuda_member, hip_member in _plan.members(hip_module, hip_enum):
+        if cuda_member in cuda_values:
+            values.setdefault(hip_member, set()).add(cuda_values[cuda_member])
+    return {
+        c for c, h in _plan.members(hip_module, hip_enum) if c in cuda_values and len(values.get(h, ())) > 1
+    }
 
 
 def cuda_only_enum(cuda_name: str, members: list[tuple[str, int]]) -> type:

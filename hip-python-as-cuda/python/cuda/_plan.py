@@ -46,6 +46,9 @@ class _Tables:
         self.version = version
         #: `CUDA_VERSION` of the headers the plan was read from (`13050`), if recorded.
         self.cuda_version = data.get("cuda_version")
+        #: The bit marking an enum value as CUDA's own member, which the NVIDIA shims pass on
+        #: as that member (`cuda_member_tag`; none in plans written before it).
+        self.cuda_member_tag = data.get("cuda_member_tag")
         self.adapted = {a["cuda"]: a for a in data["adapted"]}
         self.stubs = {s["cuda"]: s for s in data["stubs"]}
         self.wrappers = {w["name"]: w for w in data["wrappers"]}

@@ -2102,6 +2102,9 @@ cdef extern from *:
       uint32_t x;
       uint32_t y;
       uint32_t z;
+    #ifdef __cplusplus
+      constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+    #endif
     };
     #endif
     #ifndef HIPGEN_DEF_hipLaunchParams_t

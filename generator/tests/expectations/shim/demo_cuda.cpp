@@ -56,6 +56,8 @@ inline decltype(CU_DEMO_MODE_A) to_cuda(h::demoMode_t v, decltype(CU_DEMO_MODE_A
     case 1: return CU_DEMO_MODE_A;
     case 2: return CU_DEMO_MODE_C;
     case 3: return CU_DEMO_MODE_C;
+    case 1073741825: return CU_DEMO_MODE_A;  // CUDA's own, tagged
+    case 1073741827: return CU_DEMO_MODE_C;  // CUDA's own, tagged
     default: throw BadValue{};
   }
 }
@@ -71,6 +73,9 @@ inline decltype(CUDEMO_SUCCESS) to_cuda(h::demoStatus_t v, decltype(CUDEMO_SUCCE
     case 0: return CUDEMO_SUCCESS;
     case 7: return CUDEMO_ERROR_BAD;
     case 801: return CUDEMO_ERROR_NOT_SUPPORTED;
+    case 1073741824: return CUDEMO_SUCCESS;  // CUDA's own, tagged
+    case 1073741831: return CUDEMO_ERROR_BAD;  // CUDA's own, tagged
+    case 1073742625: return CUDEMO_ERROR_NOT_SUPPORTED;  // CUDA's own, tagged
     default: throw BadValue{};
   }
 }

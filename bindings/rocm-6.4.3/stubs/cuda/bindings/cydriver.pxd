@@ -10,21 +10,22 @@ cdef extern from *:
     """
     #ifndef HIPGEN_PXD_CUDA_DRIVER
     #define HIPGEN_PXD_CUDA_DRIVER
+    #define __cuda_cuda_h__
     #define CUDA_ARRAY3D_CUBEMAP hipArrayCubemap
     typedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR;
-    typedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR_st;
     typedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR_v2;
+    typedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR_st;
     #define CUDA_ARRAY3D_LAYERED hipArrayLayered
     #define CUDA_ARRAY3D_SURFACE_LDST hipArraySurfaceLoadStore
     #define CUDA_ARRAY3D_TEXTURE_GATHER hipArrayTextureGather
     typedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR;
+    typedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v2;
     typedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_st;
     typedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v1;
     typedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v1_st;
-    typedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v2;
     typedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS;
-    typedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_st;
     typedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
+    typedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_st;
     typedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
     typedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v2;
     typedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st;
@@ -37,74 +38,78 @@ cdef extern from *:
     typedef hipEventWaitNodeParams CUDA_EVENT_WAIT_NODE_PARAMS;
     typedef hipEventWaitNodeParams CUDA_EVENT_WAIT_NODE_PARAMS_st;
     typedef hipExternalMemoryBufferDesc CUDA_EXTERNAL_MEMORY_BUFFER_DESC;
-    typedef hipExternalMemoryBufferDesc_st CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st;
     typedef hipExternalMemoryBufferDesc CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
+    typedef hipExternalMemoryBufferDesc_st CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st;
     #define CUDA_EXTERNAL_MEMORY_DEDICATED hipExternalMemoryDedicated
     typedef hipExternalMemoryHandleDesc CUDA_EXTERNAL_MEMORY_HANDLE_DESC;
-    typedef hipExternalMemoryHandleDesc_st CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
     typedef hipExternalMemoryHandleDesc CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
+    typedef hipExternalMemoryHandleDesc_st CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st;
     typedef hipExternalSemaphoreHandleDesc CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC;
-    typedef hipExternalSemaphoreHandleDesc_st CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st;
     typedef hipExternalSemaphoreHandleDesc CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1;
+    typedef hipExternalSemaphoreHandleDesc_st CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st;
     typedef hipExternalSemaphoreSignalParams CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
-    typedef hipExternalSemaphoreSignalParams_st CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st;
     typedef hipExternalSemaphoreSignalParams CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1;
+    typedef hipExternalSemaphoreSignalParams_st CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st;
     typedef hipExternalSemaphoreWaitParams CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS;
-    typedef hipExternalSemaphoreWaitParams_st CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
     typedef hipExternalSemaphoreWaitParams CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
+    typedef hipExternalSemaphoreWaitParams_st CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st;
     typedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS;
-    typedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
     typedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
+    typedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
     typedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2;
     typedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st;
     typedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS;
-    typedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
     typedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
+    typedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_st;
     typedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2;
     typedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st;
     typedef hipGraphInstantiateParams CUDA_GRAPH_INSTANTIATE_PARAMS;
     typedef hipGraphInstantiateParams CUDA_GRAPH_INSTANTIATE_PARAMS_st;
     typedef hipHostNodeParams CUDA_HOST_NODE_PARAMS;
-    typedef hipHostNodeParams CUDA_HOST_NODE_PARAMS_st;
     typedef hipHostNodeParams CUDA_HOST_NODE_PARAMS_v1;
+    typedef hipHostNodeParams CUDA_HOST_NODE_PARAMS_st;
     #define CUDA_IPC_HANDLE_SIZE HIP_IPC_HANDLE_SIZE
     typedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS;
+    typedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS_v2;
     typedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS_st;
     typedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS_v1;
     typedef hipFunctionLaunchParams CUDA_LAUNCH_PARAMS;
-    typedef hipFunctionLaunchParams_t CUDA_LAUNCH_PARAMS_st;
     typedef hipFunctionLaunchParams CUDA_LAUNCH_PARAMS_v1;
+    typedef hipFunctionLaunchParams_t CUDA_LAUNCH_PARAMS_st;
     typedef hip_Memcpy2D CUDA_MEMCPY2D;
+    typedef hip_Memcpy2D CUDA_MEMCPY2D_v2;
     typedef hip_Memcpy2D CUDA_MEMCPY2D_st;
     typedef hip_Memcpy2D CUDA_MEMCPY2D_v1;
     typedef hip_Memcpy2D CUDA_MEMCPY2D_v1_st;
-    typedef hip_Memcpy2D CUDA_MEMCPY2D_v2;
     typedef HIP_MEMCPY3D CUDA_MEMCPY3D;
+    typedef HIP_MEMCPY3D CUDA_MEMCPY3D_v2;
     typedef HIP_MEMCPY3D CUDA_MEMCPY3D_st;
     typedef HIP_MEMCPY3D CUDA_MEMCPY3D_v1;
     typedef HIP_MEMCPY3D CUDA_MEMCPY3D_v1_st;
-    typedef HIP_MEMCPY3D CUDA_MEMCPY3D_v2;
     typedef hipMemcpyNodeParams CUDA_MEMCPY_NODE_PARAMS;
     typedef hipMemcpyNodeParams CUDA_MEMCPY_NODE_PARAMS_st;
     typedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS;
-    typedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS_st;
     typedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS_v1;
+    typedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS_st;
     typedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS;
-    typedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_st;
     typedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+    typedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_st;
     typedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
     typedef hipMemFreeNodeParams CUDA_MEM_FREE_NODE_PARAMS;
     typedef hipMemFreeNodeParams CUDA_MEM_FREE_NODE_PARAMS_st;
     typedef HIP_RESOURCE_DESC CUDA_RESOURCE_DESC;
-    typedef HIP_RESOURCE_DESC_st CUDA_RESOURCE_DESC_st;
     typedef HIP_RESOURCE_DESC CUDA_RESOURCE_DESC_v1;
+    typedef HIP_RESOURCE_DESC_st CUDA_RESOURCE_DESC_st;
     typedef HIP_RESOURCE_VIEW_DESC CUDA_RESOURCE_VIEW_DESC;
-    typedef HIP_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC_st;
     typedef HIP_RESOURCE_VIEW_DESC CUDA_RESOURCE_VIEW_DESC_v1;
+    typedef HIP_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC_st;
     typedef HIP_TEXTURE_DESC CUDA_TEXTURE_DESC;
-    typedef HIP_TEXTURE_DESC_st CUDA_TEXTURE_DESC_st;
     typedef HIP_TEXTURE_DESC CUDA_TEXTURE_DESC_v1;
+    typedef HIP_TEXTURE_DESC_st CUDA_TEXTURE_DESC_st;
     typedef hipGPUDirectRDMAWritesOrdering CUGPUDirectRDMAWritesOrdering;
+    #define CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE hipGPUDirectRDMAWritesOrderingNone
+    #define CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER hipGPUDirectRDMAWritesOrderingOwner
+    #define CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES hipGPUDirectRDMAWritesOrderingAllDevices
     typedef hipGPUDirectRDMAWritesOrdering CUGPUDirectRDMAWritesOrdering_enum;
     #define CU_CTX_BLOCKING_SYNC hipDeviceScheduleBlockingSync
     #define CU_CTX_LMEM_RESIZE_TO_MAX hipDeviceLmemResizeToMax
@@ -153,167 +158,590 @@ cdef extern from *:
     #define CU_TRSF_READ_AS_INTEGER HIP_TRSF_READ_AS_INTEGER
     #define CU_TRSF_SRGB HIP_TRSF_SRGB
     typedef hipAccessPolicyWindow CUaccessPolicyWindow;
+    typedef hipAccessPolicyWindow CUaccessPolicyWindow_v1;
     typedef hipAccessPolicyWindow CUaccessPolicyWindow_st;
     typedef hipAccessProperty CUaccessProperty;
+    #define CU_ACCESS_PROPERTY_NORMAL hipAccessPropertyNormal
+    #define CU_ACCESS_PROPERTY_STREAMING hipAccessPropertyStreaming
+    #define CU_ACCESS_PROPERTY_PERSISTING hipAccessPropertyPersisting
     typedef hipAccessProperty CUaccessProperty_enum;
     typedef HIPaddress_mode CUaddress_mode;
+    #define CU_TR_ADDRESS_MODE_WRAP HIP_TR_ADDRESS_MODE_WRAP
+    #define CU_TR_ADDRESS_MODE_CLAMP HIP_TR_ADDRESS_MODE_CLAMP
+    #define CU_TR_ADDRESS_MODE_MIRROR HIP_TR_ADDRESS_MODE_MIRROR
+    #define CU_TR_ADDRESS_MODE_BORDER HIP_TR_ADDRESS_MODE_BORDER
     typedef HIPaddress_mode_enum CUaddress_mode_enum;
     typedef hipArray_t CUarray;
     typedef hipArrayMapInfo CUarrayMapInfo;
-    typedef hipArrayMapInfo CUarrayMapInfo_st;
     typedef hipArrayMapInfo CUarrayMapInfo_v1;
+    typedef hipArrayMapInfo CUarrayMapInfo_st;
     typedef hipArraySparseSubresourceType CUarraySparseSubresourceType;
+    #define CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL hipArraySparseSubresourceTypeSparseLevel
+    #define CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL hipArraySparseSubresourceTypeMiptail
     typedef hipArraySparseSubresourceType CUarraySparseSubresourceType_enum;
     typedef hipArray_Format CUarray_format;
+    #define CU_AD_FORMAT_UNSIGNED_INT8 HIP_AD_FORMAT_UNSIGNED_INT8
+    #define CU_AD_FORMAT_UNSIGNED_INT16 HIP_AD_FORMAT_UNSIGNED_INT16
+    #define CU_AD_FORMAT_UNSIGNED_INT32 HIP_AD_FORMAT_UNSIGNED_INT32
+    #define CU_AD_FORMAT_SIGNED_INT8 HIP_AD_FORMAT_SIGNED_INT8
+    #define CU_AD_FORMAT_SIGNED_INT16 HIP_AD_FORMAT_SIGNED_INT16
+    #define CU_AD_FORMAT_SIGNED_INT32 HIP_AD_FORMAT_SIGNED_INT32
+    #define CU_AD_FORMAT_HALF HIP_AD_FORMAT_HALF
+    #define CU_AD_FORMAT_FLOAT HIP_AD_FORMAT_FLOAT
     typedef hipArray_Format CUarray_format_enum;
     typedef struct hipArray CUarray_st;
     typedef hipComputeMode CUcomputemode;
+    #define CU_COMPUTEMODE_DEFAULT hipComputeModeDefault
+    #define CU_COMPUTEMODE_PROHIBITED hipComputeModeProhibited
+    #define CU_COMPUTEMODE_EXCLUSIVE_PROCESS hipComputeModeExclusiveProcess
     typedef hipComputeMode CUcomputemode_enum;
     typedef hipCtx_t CUcontext;
     typedef struct ihipCtx_t CUctx_st;
     typedef hipDeviceP2PAttr CUdevice_P2PAttribute;
+    #define CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK hipDevP2PAttrPerformanceRank
+    #define CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED hipDevP2PAttrAccessSupported
+    #define CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED hipDevP2PAttrNativeAtomicSupported
+    #define CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED hipDevP2PAttrHipArrayAccessSupported
+    #define CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED hipDevP2PAttrHipArrayAccessSupported
     typedef hipDeviceP2PAttr CUdevice_P2PAttribute_enum;
     typedef hipDeviceAttribute_t CUdevice_attribute;
+    #define CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK hipDeviceAttributeMaxThreadsPerBlock
+    #define CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X hipDeviceAttributeMaxBlockDimX
+    #define CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y hipDeviceAttributeMaxBlockDimY
+    #define CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z hipDeviceAttributeMaxBlockDimZ
+    #define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X hipDeviceAttributeMaxGridDimX
+    #define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y hipDeviceAttributeMaxGridDimY
+    #define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z hipDeviceAttributeMaxGridDimZ
+    #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK hipDeviceAttributeMaxSharedMemoryPerBlock
+    #define CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK hipDeviceAttributeMaxSharedMemoryPerBlock
+    #define CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY hipDeviceAttributeTotalConstantMemory
+    #define CU_DEVICE_ATTRIBUTE_WARP_SIZE hipDeviceAttributeWarpSize
+    #define CU_DEVICE_ATTRIBUTE_MAX_PITCH hipDeviceAttributeMaxPitch
+    #define CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK hipDeviceAttributeMaxRegistersPerBlock
+    #define CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK hipDeviceAttributeMaxRegistersPerBlock
+    #define CU_DEVICE_ATTRIBUTE_CLOCK_RATE hipDeviceAttributeClockRate
+    #define CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT hipDeviceAttributeTextureAlignment
+    #define CU_DEVICE_ATTRIBUTE_GPU_OVERLAP hipDeviceAttributeAsyncEngineCount
+    #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT hipDeviceAttributeMultiprocessorCount
+    #define CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT hipDeviceAttributeKernelExecTimeout
+    #define CU_DEVICE_ATTRIBUTE_INTEGRATED hipDeviceAttributeIntegrated
+    #define CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY hipDeviceAttributeCanMapHostMemory
+    #define CU_DEVICE_ATTRIBUTE_COMPUTE_MODE hipDeviceAttributeComputeMode
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH hipDeviceAttributeMaxTexture1DWidth
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH hipDeviceAttributeMaxTexture2DWidth
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT hipDeviceAttributeMaxTexture2DHeight
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH hipDeviceAttributeMaxTexture3DWidth
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT hipDeviceAttributeMaxTexture3DHeight
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH hipDeviceAttributeMaxTexture3DDepth
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH hipDeviceAttributeMaxTexture2DLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT hipDeviceAttributeMaxTexture2DLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH hipDeviceAttributeMaxTexture2DLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT hipDeviceAttributeMaxTexture2DLayered
+    #define CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT hipDeviceAttributeSurfaceAlignment
+    #define CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS hipDeviceAttributeConcurrentKernels
+    #define CU_DEVICE_ATTRIBUTE_ECC_ENABLED hipDeviceAttributeEccEnabled
+    #define CU_DEVICE_ATTRIBUTE_PCI_BUS_ID hipDeviceAttributePciBusId
+    #define CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID hipDeviceAttributePciDeviceId
+    #define CU_DEVICE_ATTRIBUTE_TCC_DRIVER hipDeviceAttributeTccDriver
+    #define CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE hipDeviceAttributeMemoryClockRate
+    #define CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH hipDeviceAttributeMemoryBusWidth
+    #define CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE hipDeviceAttributeL2CacheSize
+    #define CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR hipDeviceAttributeMaxThreadsPerMultiProcessor
+    #define CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT hipDeviceAttributeAsyncEngineCount
+    #define CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING hipDeviceAttributeUnifiedAddressing
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH hipDeviceAttributeMaxTexture1DLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH hipDeviceAttributeMaxTexture2DGather
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT hipDeviceAttributeMaxTexture2DGather
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE hipDeviceAttributeMaxTexture3DAlt
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE hipDeviceAttributeMaxTexture3DAlt
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE hipDeviceAttributeMaxTexture3DAlt
+    #define CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT hipDeviceAttributeTexturePitchAlignment
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH hipDeviceAttributeMaxTextureCubemap
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH hipDeviceAttributeMaxTextureCubemapLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH hipDeviceAttributeMaxSurface1D
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH hipDeviceAttributeMaxSurface2D
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT hipDeviceAttributeMaxSurface2D
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH hipDeviceAttributeMaxSurface3D
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT hipDeviceAttributeMaxSurface3D
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH hipDeviceAttributeMaxSurface3D
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH hipDeviceAttributeMaxSurface1DLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH hipDeviceAttributeMaxSurface2DLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT hipDeviceAttributeMaxSurface2DLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH hipDeviceAttributeMaxSurfaceCubemap
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH hipDeviceAttributeMaxSurfaceCubemapLayered
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH hipDeviceAttributeMaxTexture1DLinear
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH hipDeviceAttributeMaxTexture2DLinear
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT hipDeviceAttributeMaxTexture2DLinear
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH hipDeviceAttributeMaxTexture2DLinear
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH hipDeviceAttributeMaxTexture2DMipmap
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT hipDeviceAttributeMaxTexture2DMipmap
+    #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR hipDeviceAttributeComputeCapabilityMajor
+    #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR hipDeviceAttributeComputeCapabilityMinor
+    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH hipDeviceAttributeMaxTexture1DMipmap
+    #define CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED hipDeviceAttributeStreamPrioritiesSupported
+    #define CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED hipDeviceAttributeGlobalL1CacheSupported
+    #define CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED hipDeviceAttributeLocalL1CacheSupported
+    #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR hipDeviceAttributeMaxSharedMemoryPerMultiprocessor
+    #define CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR hipDeviceAttributeMaxRegistersPerMultiprocessor
+    #define CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY hipDeviceAttributeManagedMemory
+    #define CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD hipDeviceAttributeIsMultiGpuBoard
+    #define CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED hipDeviceAttributeHostNativeAtomicSupported
+    #define CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO hipDeviceAttributeSingleToDoublePrecisionPerfRatio
+    #define CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS hipDeviceAttributePageableMemoryAccess
+    #define CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS hipDeviceAttributeConcurrentManagedAccess
+    #define CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED hipDeviceAttributeComputePreemptionSupported
+    #define CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM hipDeviceAttributeCanUseHostPointerForRegisteredMem
+    #define CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1 hipDeviceAttributeCanUseStreamWaitValue
+    #define CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH hipDeviceAttributeCooperativeLaunch
+    #define CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH hipDeviceAttributeCooperativeMultiDeviceLaunch
+    #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN hipDeviceAttributeSharedMemPerBlockOptin
+    #define CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED hipDeviceAttributeHostRegisterSupported
+    #define CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES hipDeviceAttributePageableMemoryAccessUsesHostPageTables
+    #define CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST hipDeviceAttributeDirectManagedMemAccessFromHost
+    #define CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED hipDeviceAttributeVirtualMemoryManagementSupported
+    #define CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED hipDeviceAttributeMemoryPoolsSupported
+    #define CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR hipDeviceAttributeCanUseStreamWaitValue
     typedef hipDeviceAttribute_t CUdevice_attribute_enum;
     typedef hipDeviceptr_t CUdeviceptr;
     typedef hipDeviceptr_t CUdeviceptr_v1;
     typedef hipDeviceptr_t CUdeviceptr_v2;
     typedef hipDriverProcAddressQueryResult CUdriverProcAddressQueryResult;
+    #define CU_GET_PROC_ADDRESS_SUCCESS HIP_GET_PROC_ADDRESS_SUCCESS
+    #define CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+    #define CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
     typedef hipDriverProcAddressQueryResult CUdriverProcAddressQueryResult_enum;
     typedef hipEvent_t CUevent;
     typedef struct ihipEvent_t CUevent_st;
     typedef hipExternalMemory_t CUexternalMemory;
     typedef hipExternalMemoryHandleType CUexternalMemoryHandleType;
+    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD hipExternalMemoryHandleTypeOpaqueFd
+    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32 hipExternalMemoryHandleTypeOpaqueWin32
+    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT hipExternalMemoryHandleTypeOpaqueWin32Kmt
+    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP hipExternalMemoryHandleTypeD3D12Heap
+    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE hipExternalMemoryHandleTypeD3D12Resource
+    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE hipExternalMemoryHandleTypeD3D11Resource
+    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT hipExternalMemoryHandleTypeD3D11ResourceKmt
     typedef hipExternalMemoryHandleType_enum CUexternalMemoryHandleType_enum;
     typedef hipExternalSemaphore_t CUexternalSemaphore;
     typedef hipExternalSemaphoreHandleType CUexternalSemaphoreHandleType;
+    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD hipExternalSemaphoreHandleTypeOpaqueFd
+    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32 hipExternalSemaphoreHandleTypeOpaqueWin32
+    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT hipExternalSemaphoreHandleTypeOpaqueWin32Kmt
+    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE hipExternalSemaphoreHandleTypeD3D12Fence
     typedef hipExternalSemaphoreHandleType_enum CUexternalSemaphoreHandleType_enum;
     typedef HIPfilter_mode CUfilter_mode;
+    #define CU_TR_FILTER_MODE_POINT HIP_TR_FILTER_MODE_POINT
+    #define CU_TR_FILTER_MODE_LINEAR HIP_TR_FILTER_MODE_LINEAR
     typedef HIPfilter_mode_enum CUfilter_mode_enum;
     typedef hipFlushGPUDirectRDMAWritesOptions CUflushGPUDirectRDMAWritesOptions;
+    #define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST hipFlushGPUDirectRDMAWritesOptionHost
+    #define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS hipFlushGPUDirectRDMAWritesOptionMemOps
     typedef hipFlushGPUDirectRDMAWritesOptions CUflushGPUDirectRDMAWritesOptions_enum;
     typedef hipFuncCache_t CUfunc_cache;
+    #define CU_FUNC_CACHE_PREFER_NONE hipFuncCachePreferNone
+    #define CU_FUNC_CACHE_PREFER_SHARED hipFuncCachePreferShared
+    #define CU_FUNC_CACHE_PREFER_L1 hipFuncCachePreferL1
+    #define CU_FUNC_CACHE_PREFER_EQUAL hipFuncCachePreferEqual
     typedef hipFuncCache_t CUfunc_cache_enum;
     typedef struct ihipModuleSymbol_t CUfunc_st;
     typedef hipFunction_t CUfunction;
     typedef hipFunction_attribute CUfunction_attribute;
+    #define CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+    #define CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+    #define CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
+    #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
+    #define CU_FUNC_ATTRIBUTE_NUM_REGS HIP_FUNC_ATTRIBUTE_NUM_REGS
+    #define CU_FUNC_ATTRIBUTE_PTX_VERSION HIP_FUNC_ATTRIBUTE_PTX_VERSION
+    #define CU_FUNC_ATTRIBUTE_BINARY_VERSION HIP_FUNC_ATTRIBUTE_BINARY_VERSION
+    #define CU_FUNC_ATTRIBUTE_CACHE_MODE_CA HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA
+    #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    #define CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+    #define CU_FUNC_ATTRIBUTE_MAX HIP_FUNC_ATTRIBUTE_MAX
     typedef hipFunction_attribute CUfunction_attribute_enum;
     typedef hipGraph_t CUgraph;
     typedef hipGraphDebugDotFlags CUgraphDebugDot_flags;
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE hipGraphDebugDotFlagsVerbose
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS hipGraphDebugDotFlagsKernelNodeParams
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS hipGraphDebugDotFlagsMemcpyNodeParams
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS hipGraphDebugDotFlagsMemsetNodeParams
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS hipGraphDebugDotFlagsHostNodeParams
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS hipGraphDebugDotFlagsEventNodeParams
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS hipGraphDebugDotFlagsExtSemasSignalNodeParams
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS hipGraphDebugDotFlagsExtSemasWaitNodeParams
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES hipGraphDebugDotFlagsKernelNodeAttributes
+    #define CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES hipGraphDebugDotFlagsHandles
     typedef hipGraphDebugDotFlags CUgraphDebugDot_flags_enum;
     typedef hipGraphDependencyType CUgraphDependencyType;
+    #define CU_GRAPH_DEPENDENCY_TYPE_DEFAULT hipGraphDependencyTypeDefault
+    #define CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC hipGraphDependencyTypeProgrammatic
     typedef hipGraphDependencyType CUgraphDependencyType_enum;
     typedef hipGraphEdgeData CUgraphEdgeData;
     typedef hipGraphEdgeData CUgraphEdgeData_st;
     typedef hipGraphExec_t CUgraphExec;
     typedef hipGraphExecUpdateResult CUgraphExecUpdateResult;
+    #define CU_GRAPH_EXEC_UPDATE_SUCCESS hipGraphExecUpdateSuccess
+    #define CU_GRAPH_EXEC_UPDATE_ERROR hipGraphExecUpdateError
+    #define CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED hipGraphExecUpdateErrorTopologyChanged
+    #define CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED hipGraphExecUpdateErrorNodeTypeChanged
+    #define CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED hipGraphExecUpdateErrorFunctionChanged
+    #define CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED hipGraphExecUpdateErrorParametersChanged
+    #define CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED hipGraphExecUpdateErrorNotSupported
+    #define CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE hipGraphExecUpdateErrorUnsupportedFunctionChange
     typedef hipGraphExecUpdateResult CUgraphExecUpdateResult_enum;
     typedef struct hipGraphExec CUgraphExec_st;
     typedef hipGraphInstantiateResult CUgraphInstantiateResult;
+    #define CUDA_GRAPH_INSTANTIATE_SUCCESS hipGraphInstantiateSuccess
+    #define CUDA_GRAPH_INSTANTIATE_ERROR hipGraphInstantiateError
+    #define CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE hipGraphInstantiateInvalidStructure
+    #define CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED hipGraphInstantiateNodeOperationNotSupported
+    #define CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED hipGraphInstantiateMultipleDevicesNotSupported
     typedef hipGraphInstantiateResult CUgraphInstantiateResult_enum;
     typedef hipGraphInstantiateFlags CUgraphInstantiate_flags;
+    #define CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH hipGraphInstantiateFlagAutoFreeOnLaunch
+    #define CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD hipGraphInstantiateFlagUpload
+    #define CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH hipGraphInstantiateFlagDeviceLaunch
+    #define CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY hipGraphInstantiateFlagUseNodePriority
     typedef hipGraphInstantiateFlags CUgraphInstantiate_flags_enum;
     typedef hipGraphMemAttributeType CUgraphMem_attribute;
+    #define CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT hipGraphMemAttrUsedMemCurrent
+    #define CU_GRAPH_MEM_ATTR_USED_MEM_HIGH hipGraphMemAttrUsedMemHigh
+    #define CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT hipGraphMemAttrReservedMemCurrent
+    #define CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH hipGraphMemAttrReservedMemHigh
     typedef hipGraphMemAttributeType CUgraphMem_attribute_enum;
     typedef hipGraphNode_t CUgraphNode;
     typedef hipGraphNodeParams CUgraphNodeParams;
     typedef hipGraphNodeParams CUgraphNodeParams_st;
     typedef hipGraphNodeType CUgraphNodeType;
+    #define CU_GRAPH_NODE_TYPE_KERNEL hipGraphNodeTypeKernel
+    #define CU_GRAPH_NODE_TYPE_MEMCPY hipGraphNodeTypeMemcpy
+    #define CU_GRAPH_NODE_TYPE_MEMSET hipGraphNodeTypeMemset
+    #define CU_GRAPH_NODE_TYPE_HOST hipGraphNodeTypeHost
+    #define CU_GRAPH_NODE_TYPE_GRAPH hipGraphNodeTypeGraph
+    #define CU_GRAPH_NODE_TYPE_EMPTY hipGraphNodeTypeEmpty
+    #define CU_GRAPH_NODE_TYPE_WAIT_EVENT hipGraphNodeTypeWaitEvent
+    #define CU_GRAPH_NODE_TYPE_EVENT_RECORD hipGraphNodeTypeEventRecord
+    #define CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL hipGraphNodeTypeExtSemaphoreSignal
+    #define CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT hipGraphNodeTypeExtSemaphoreWait
+    #define CU_GRAPH_NODE_TYPE_MEM_ALLOC hipGraphNodeTypeMemAlloc
+    #define CU_GRAPH_NODE_TYPE_MEM_FREE hipGraphNodeTypeMemFree
+    #define CU_GRAPH_NODE_TYPE_BATCH_MEM_OP hipGraphNodeTypeBatchMemOp
     typedef hipGraphNodeType CUgraphNodeType_enum;
     typedef struct hipGraphNode CUgraphNode_st;
     typedef struct ihipGraph CUgraph_st;
     typedef hipGraphicsRegisterFlags CUgraphicsRegisterFlags;
+    #define CU_GRAPHICS_REGISTER_FLAGS_NONE hipGraphicsRegisterFlagsNone
+    #define CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY hipGraphicsRegisterFlagsReadOnly
+    #define CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD hipGraphicsRegisterFlagsWriteDiscard
+    #define CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST hipGraphicsRegisterFlagsSurfaceLoadStore
+    #define CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER hipGraphicsRegisterFlagsTextureGather
     typedef hipGraphicsRegisterFlags CUgraphicsRegisterFlags_enum;
     typedef hipGraphicsResource_t CUgraphicsResource;
     typedef hipGraphicsResource CUgraphicsResource_st;
     typedef hipHostFn_t CUhostFn;
     typedef hipIpcEventHandle_t CUipcEventHandle;
-    typedef hipIpcEventHandle_st CUipcEventHandle_st;
     typedef hipIpcEventHandle_t CUipcEventHandle_v1;
+    typedef hipIpcEventHandle_st CUipcEventHandle_st;
     typedef hipIpcMemHandle_t CUipcMemHandle;
-    typedef hipIpcMemHandle_st CUipcMemHandle_st;
     typedef hipIpcMemHandle_t CUipcMemHandle_v1;
+    typedef hipIpcMemHandle_st CUipcMemHandle_st;
     typedef hipJitInputType CUjitInputType;
+    #define CU_JIT_INPUT_CUBIN hipJitInputCubin
+    #define CU_JIT_INPUT_PTX hipJitInputPtx
+    #define CU_JIT_INPUT_FATBINARY hipJitInputFatBinary
+    #define CU_JIT_INPUT_OBJECT hipJitInputObject
+    #define CU_JIT_INPUT_LIBRARY hipJitInputLibrary
+    #define CU_JIT_INPUT_NVVM hipJitInputNvvm
+    #define CU_JIT_NUM_INPUT_TYPES hipJitNumLegacyInputTypes
     typedef hipJitInputType CUjitInputType_enum;
     typedef hipJitOption CUjit_option;
+    #define CU_JIT_MAX_REGISTERS hipJitOptionMaxRegisters
+    #define CU_JIT_THREADS_PER_BLOCK hipJitOptionThreadsPerBlock
+    #define CU_JIT_WALL_TIME hipJitOptionWallTime
+    #define CU_JIT_INFO_LOG_BUFFER hipJitOptionInfoLogBuffer
+    #define CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES hipJitOptionInfoLogBufferSizeBytes
+    #define CU_JIT_ERROR_LOG_BUFFER hipJitOptionErrorLogBuffer
+    #define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES hipJitOptionErrorLogBufferSizeBytes
+    #define CU_JIT_OPTIMIZATION_LEVEL hipJitOptionOptimizationLevel
+    #define CU_JIT_TARGET_FROM_CUCONTEXT hipJitOptionTargetFromContext
+    #define CU_JIT_TARGET hipJitOptionTarget
+    #define CU_JIT_FALLBACK_STRATEGY hipJitOptionFallbackStrategy
+    #define CU_JIT_GENERATE_DEBUG_INFO hipJitOptionGenerateDebugInfo
+    #define CU_JIT_LOG_VERBOSE hipJitOptionLogVerbose
+    #define CU_JIT_GENERATE_LINE_INFO hipJitOptionGenerateLineInfo
+    #define CU_JIT_CACHE_MODE hipJitOptionCacheMode
+    #define CU_JIT_NEW_SM3X_OPT hipJitOptionSm3xOpt
+    #define CU_JIT_FAST_COMPILE hipJitOptionFastCompile
+    #define CU_JIT_GLOBAL_SYMBOL_NAMES hipJitOptionGlobalSymbolNames
+    #define CU_JIT_GLOBAL_SYMBOL_ADDRESSES hipJitOptionGlobalSymbolAddresses
+    #define CU_JIT_GLOBAL_SYMBOL_COUNT hipJitOptionGlobalSymbolCount
+    #define CU_JIT_LTO hipJitOptionLto
+    #define CU_JIT_FTZ hipJitOptionFtz
+    #define CU_JIT_PREC_DIV hipJitOptionPrecDiv
+    #define CU_JIT_PREC_SQRT hipJitOptionPrecSqrt
+    #define CU_JIT_FMA hipJitOptionFma
+    #define CU_JIT_POSITION_INDEPENDENT_CODE hipJitOptionPositionIndependentCode
+    #define CU_JIT_MIN_CTA_PER_SM hipJitOptionMinCTAPerSM
+    #define CU_JIT_MAX_THREADS_PER_BLOCK hipJitOptionMaxThreadsPerBlock
+    #define CU_JIT_OVERRIDE_DIRECTIVE_VALUES hipJitOptionOverrideDirectiveValues
+    #define CU_JIT_NUM_OPTIONS hipJitOptionNumOptions
     typedef hipJitOption CUjit_option_enum;
     typedef hipKernelNodeAttrID CUkernelNodeAttrID;
+    #define CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW hipLaunchAttributeAccessPolicyWindow
+    #define CU_LAUNCH_ATTRIBUTE_COOPERATIVE hipLaunchAttributeCooperative
+    #define CU_LAUNCH_ATTRIBUTE_PRIORITY hipLaunchAttributePriority
     typedef hipKernelNodeAttrID CUkernelNodeAttrID_enum;
     typedef hipKernelNodeAttrValue CUkernelNodeAttrValue;
+    typedef hipKernelNodeAttrValue CUlaunchAttributeValue;
     typedef hipKernelNodeAttrValue CUkernelNodeAttrValue_union;
     typedef hipKernelNodeAttrValue CUkernelNodeAttrValue_v1;
     typedef hipLaunchAttributeID CUlaunchAttributeID;
     typedef hipLaunchAttributeID CUlaunchAttributeID_enum;
-    typedef hipLaunchAttributeValue CUlaunchAttributeValue;
     typedef hipLaunchAttributeValue CUlaunchAttributeValue_union;
     typedef hipLimit_t CUlimit;
+    #define CU_LIMIT_STACK_SIZE hipLimitStackSize
+    #define CU_LIMIT_PRINTF_FIFO_SIZE hipLimitPrintfFifoSize
+    #define CU_LIMIT_MALLOC_HEAP_SIZE hipLimitMallocHeapSize
     typedef hipLimit_t CUlimit_enum;
     typedef hipMemAccessDesc CUmemAccessDesc;
-    typedef hipMemAccessDesc CUmemAccessDesc_st;
     typedef hipMemAccessDesc CUmemAccessDesc_v1;
+    typedef hipMemAccessDesc CUmemAccessDesc_st;
     typedef hipMemAccessFlags CUmemAccess_flags;
+    #define CU_MEM_ACCESS_FLAGS_PROT_NONE hipMemAccessFlagsProtNone
+    #define CU_MEM_ACCESS_FLAGS_PROT_READ hipMemAccessFlagsProtRead
+    #define CU_MEM_ACCESS_FLAGS_PROT_READWRITE hipMemAccessFlagsProtReadWrite
     typedef hipMemAccessFlags CUmemAccess_flags_enum;
     typedef hipMemAllocationGranularity_flags CUmemAllocationGranularity_flags;
+    #define CU_MEM_ALLOC_GRANULARITY_MINIMUM hipMemAllocationGranularityMinimum
+    #define CU_MEM_ALLOC_GRANULARITY_RECOMMENDED hipMemAllocationGranularityRecommended
     typedef hipMemAllocationGranularity_flags CUmemAllocationGranularity_flags_enum;
     typedef hipMemAllocationHandleType CUmemAllocationHandleType;
+    #define CU_MEM_HANDLE_TYPE_NONE hipMemHandleTypeNone
+    #define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR hipMemHandleTypePosixFileDescriptor
+    #define CU_MEM_HANDLE_TYPE_WIN32 hipMemHandleTypeWin32
+    #define CU_MEM_HANDLE_TYPE_WIN32_KMT hipMemHandleTypeWin32Kmt
     typedef hipMemAllocationHandleType CUmemAllocationHandleType_enum;
     typedef hipMemAllocationProp CUmemAllocationProp;
-    typedef hipMemAllocationProp CUmemAllocationProp_st;
     typedef hipMemAllocationProp CUmemAllocationProp_v1;
+    typedef hipMemAllocationProp CUmemAllocationProp_st;
     typedef hipMemAllocationType CUmemAllocationType;
+    #define CU_MEM_ALLOCATION_TYPE_INVALID hipMemAllocationTypeInvalid
+    #define CU_MEM_ALLOCATION_TYPE_PINNED hipMemAllocationTypePinned
+    #define CU_MEM_ALLOCATION_TYPE_MAX hipMemAllocationTypeMax
     typedef hipMemAllocationType CUmemAllocationType_enum;
     typedef hipMemGenericAllocationHandle_t CUmemGenericAllocationHandle;
     typedef hipMemGenericAllocationHandle_t CUmemGenericAllocationHandle_v1;
     typedef hipMemHandleType CUmemHandleType;
+    #define CU_MEM_HANDLE_TYPE_GENERIC hipMemHandleTypeGeneric
     typedef hipMemHandleType CUmemHandleType_enum;
     typedef hipMemLocation CUmemLocation;
+    typedef hipMemLocation CUmemLocation_v1;
     typedef hipMemLocationType CUmemLocationType;
+    #define CU_MEM_LOCATION_TYPE_INVALID hipMemLocationTypeInvalid
+    #define CU_MEM_LOCATION_TYPE_DEVICE hipMemLocationTypeDevice
     typedef hipMemLocationType CUmemLocationType_enum;
     typedef hipMemLocation CUmemLocation_st;
-    typedef hipMemLocation CUmemLocation_v1;
     typedef hipMemOperationType CUmemOperationType;
+    #define CU_MEM_OPERATION_TYPE_MAP hipMemOperationTypeMap
+    #define CU_MEM_OPERATION_TYPE_UNMAP hipMemOperationTypeUnmap
     typedef hipMemOperationType CUmemOperationType_enum;
     typedef struct ihipMemPoolHandle_t CUmemPoolHandle_st;
     typedef hipMemPoolProps CUmemPoolProps;
-    typedef hipMemPoolProps CUmemPoolProps_st;
     typedef hipMemPoolProps CUmemPoolProps_v1;
+    typedef hipMemPoolProps CUmemPoolProps_st;
     typedef hipMemPoolPtrExportData CUmemPoolPtrExportData;
-    typedef hipMemPoolPtrExportData CUmemPoolPtrExportData_st;
     typedef hipMemPoolPtrExportData CUmemPoolPtrExportData_v1;
+    typedef hipMemPoolPtrExportData CUmemPoolPtrExportData_st;
     typedef hipMemPoolAttr CUmemPool_attribute;
+    #define CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES hipMemPoolReuseFollowEventDependencies
+    #define CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC hipMemPoolReuseAllowOpportunistic
+    #define CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES hipMemPoolReuseAllowInternalDependencies
+    #define CU_MEMPOOL_ATTR_RELEASE_THRESHOLD hipMemPoolAttrReleaseThreshold
+    #define CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT hipMemPoolAttrReservedMemCurrent
+    #define CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH hipMemPoolAttrReservedMemHigh
+    #define CU_MEMPOOL_ATTR_USED_MEM_CURRENT hipMemPoolAttrUsedMemCurrent
+    #define CU_MEMPOOL_ATTR_USED_MEM_HIGH hipMemPoolAttrUsedMemHigh
     typedef hipMemPoolAttr CUmemPool_attribute_enum;
     typedef hipMemoryAdvise CUmem_advise;
+    #define CU_MEM_ADVISE_SET_READ_MOSTLY hipMemAdviseSetReadMostly
+    #define CU_MEM_ADVISE_UNSET_READ_MOSTLY hipMemAdviseUnsetReadMostly
+    #define CU_MEM_ADVISE_SET_PREFERRED_LOCATION hipMemAdviseSetPreferredLocation
+    #define CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION hipMemAdviseUnsetPreferredLocation
+    #define CU_MEM_ADVISE_SET_ACCESSED_BY hipMemAdviseSetAccessedBy
+    #define CU_MEM_ADVISE_UNSET_ACCESSED_BY hipMemAdviseUnsetAccessedBy
     typedef hipMemoryAdvise CUmem_advise_enum;
     typedef hipMemRangeAttribute CUmem_range_attribute;
+    #define CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY hipMemRangeAttributeReadMostly
+    #define CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION hipMemRangeAttributePreferredLocation
+    #define CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY hipMemRangeAttributeAccessedBy
+    #define CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION hipMemRangeAttributeLastPrefetchLocation
     typedef hipMemRangeAttribute CUmem_range_attribute_enum;
     typedef hipMemPool_t CUmemoryPool;
     typedef hipMemoryType CUmemorytype;
+    #define CU_MEMORYTYPE_HOST hipMemoryTypeHost
+    #define CU_MEMORYTYPE_DEVICE hipMemoryTypeDevice
+    #define CU_MEMORYTYPE_ARRAY hipMemoryTypeArray
+    #define CU_MEMORYTYPE_UNIFIED hipMemoryTypeUnified
     typedef hipMemoryType CUmemorytype_enum;
     typedef hipMipmappedArray_t CUmipmappedArray;
     typedef hipMipmappedArray CUmipmappedArray_st;
     typedef struct ihipModule_t CUmod_st;
     typedef hipModule_t CUmodule;
     typedef hipPointer_attribute CUpointer_attribute;
+    #define CU_POINTER_ATTRIBUTE_CONTEXT HIP_POINTER_ATTRIBUTE_CONTEXT
+    #define CU_POINTER_ATTRIBUTE_MEMORY_TYPE HIP_POINTER_ATTRIBUTE_MEMORY_TYPE
+    #define CU_POINTER_ATTRIBUTE_DEVICE_POINTER HIP_POINTER_ATTRIBUTE_DEVICE_POINTER
+    #define CU_POINTER_ATTRIBUTE_HOST_POINTER HIP_POINTER_ATTRIBUTE_HOST_POINTER
+    #define CU_POINTER_ATTRIBUTE_P2P_TOKENS HIP_POINTER_ATTRIBUTE_P2P_TOKENS
+    #define CU_POINTER_ATTRIBUTE_SYNC_MEMOPS HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS
+    #define CU_POINTER_ATTRIBUTE_BUFFER_ID HIP_POINTER_ATTRIBUTE_BUFFER_ID
+    #define CU_POINTER_ATTRIBUTE_IS_MANAGED HIP_POINTER_ATTRIBUTE_IS_MANAGED
+    #define CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+    #define CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE
+    #define CU_POINTER_ATTRIBUTE_RANGE_START_ADDR HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR
+    #define CU_POINTER_ATTRIBUTE_RANGE_SIZE HIP_POINTER_ATTRIBUTE_RANGE_SIZE
+    #define CU_POINTER_ATTRIBUTE_MAPPED HIP_POINTER_ATTRIBUTE_MAPPED
+    #define CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES
+    #define CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE
+    #define CU_POINTER_ATTRIBUTE_ACCESS_FLAGS HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS
+    #define CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
     typedef hipPointer_attribute CUpointer_attribute_enum;
     typedef HIPresourceViewFormat CUresourceViewFormat;
+    #define CU_RES_VIEW_FORMAT_NONE HIP_RES_VIEW_FORMAT_NONE
+    #define CU_RES_VIEW_FORMAT_UINT_1X8 HIP_RES_VIEW_FORMAT_UINT_1X8
+    #define CU_RES_VIEW_FORMAT_UINT_2X8 HIP_RES_VIEW_FORMAT_UINT_2X8
+    #define CU_RES_VIEW_FORMAT_UINT_4X8 HIP_RES_VIEW_FORMAT_UINT_4X8
+    #define CU_RES_VIEW_FORMAT_SINT_1X8 HIP_RES_VIEW_FORMAT_SINT_1X8
+    #define CU_RES_VIEW_FORMAT_SINT_2X8 HIP_RES_VIEW_FORMAT_SINT_2X8
+    #define CU_RES_VIEW_FORMAT_SINT_4X8 HIP_RES_VIEW_FORMAT_SINT_4X8
+    #define CU_RES_VIEW_FORMAT_UINT_1X16 HIP_RES_VIEW_FORMAT_UINT_1X16
+    #define CU_RES_VIEW_FORMAT_UINT_2X16 HIP_RES_VIEW_FORMAT_UINT_2X16
+    #define CU_RES_VIEW_FORMAT_UINT_4X16 HIP_RES_VIEW_FORMAT_UINT_4X16
+    #define CU_RES_VIEW_FORMAT_SINT_1X16 HIP_RES_VIEW_FORMAT_SINT_1X16
+    #define CU_RES_VIEW_FORMAT_SINT_2X16 HIP_RES_VIEW_FORMAT_SINT_2X16
+    #define CU_RES_VIEW_FORMAT_SINT_4X16 HIP_RES_VIEW_FORMAT_SINT_4X16
+    #define CU_RES_VIEW_FORMAT_UINT_1X32 HIP_RES_VIEW_FORMAT_UINT_1X32
+    #define CU_RES_VIEW_FORMAT_UINT_2X32 HIP_RES_VIEW_FORMAT_UINT_2X32
+    #define CU_RES_VIEW_FORMAT_UINT_4X32 HIP_RES_VIEW_FORMAT_UINT_4X32
+    #define CU_RES_VIEW_FORMAT_SINT_1X32 HIP_RES_VIEW_FORMAT_SINT_1X32
+    #define CU_RES_VIEW_FORMAT_SINT_2X32 HIP_RES_VIEW_FORMAT_SINT_2X32
+    #define CU_RES_VIEW_FORMAT_SINT_4X32 HIP_RES_VIEW_FORMAT_SINT_4X32
+    #define CU_RES_VIEW_FORMAT_FLOAT_1X16 HIP_RES_VIEW_FORMAT_FLOAT_1X16
+    #define CU_RES_VIEW_FORMAT_FLOAT_2X16 HIP_RES_VIEW_FORMAT_FLOAT_2X16
+    #define CU_RES_VIEW_FORMAT_FLOAT_4X16 HIP_RES_VIEW_FORMAT_FLOAT_4X16
+    #define CU_RES_VIEW_FORMAT_FLOAT_1X32 HIP_RES_VIEW_FORMAT_FLOAT_1X32
+    #define CU_RES_VIEW_FORMAT_FLOAT_2X32 HIP_RES_VIEW_FORMAT_FLOAT_2X32
+    #define CU_RES_VIEW_FORMAT_FLOAT_4X32 HIP_RES_VIEW_FORMAT_FLOAT_4X32
+    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC1 HIP_RES_VIEW_FORMAT_UNSIGNED_BC1
+    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC2 HIP_RES_VIEW_FORMAT_UNSIGNED_BC2
+    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC3 HIP_RES_VIEW_FORMAT_UNSIGNED_BC3
+    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC4 HIP_RES_VIEW_FORMAT_UNSIGNED_BC4
+    #define CU_RES_VIEW_FORMAT_SIGNED_BC4 HIP_RES_VIEW_FORMAT_SIGNED_BC4
+    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC5 HIP_RES_VIEW_FORMAT_UNSIGNED_BC5
+    #define CU_RES_VIEW_FORMAT_SIGNED_BC5 HIP_RES_VIEW_FORMAT_SIGNED_BC5
+    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC6H HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H
+    #define CU_RES_VIEW_FORMAT_SIGNED_BC6H HIP_RES_VIEW_FORMAT_SIGNED_BC6H
+    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC7 HIP_RES_VIEW_FORMAT_UNSIGNED_BC7
     typedef HIPresourceViewFormat_enum CUresourceViewFormat_enum;
     typedef HIPresourcetype CUresourcetype;
+    #define CU_RESOURCE_TYPE_ARRAY HIP_RESOURCE_TYPE_ARRAY
+    #define CU_RESOURCE_TYPE_MIPMAPPED_ARRAY HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY
+    #define CU_RESOURCE_TYPE_LINEAR HIP_RESOURCE_TYPE_LINEAR
+    #define CU_RESOURCE_TYPE_PITCH2D HIP_RESOURCE_TYPE_PITCH2D
     typedef HIPresourcetype_enum CUresourcetype_enum;
     typedef hipError_t CUresult;
+    #define CUDA_SUCCESS hipSuccess
+    #define CUDA_ERROR_INVALID_VALUE hipErrorInvalidValue
+    #define CUDA_ERROR_OUT_OF_MEMORY hipErrorOutOfMemory
+    #define CUDA_ERROR_NOT_INITIALIZED hipErrorNotInitialized
+    #define CUDA_ERROR_DEINITIALIZED hipErrorDeinitialized
+    #define CUDA_ERROR_PROFILER_DISABLED hipErrorProfilerDisabled
+    #define CUDA_ERROR_PROFILER_NOT_INITIALIZED hipErrorProfilerNotInitialized
+    #define CUDA_ERROR_PROFILER_ALREADY_STARTED hipErrorProfilerAlreadyStarted
+    #define CUDA_ERROR_PROFILER_ALREADY_STOPPED hipErrorProfilerAlreadyStopped
+    #define CUDA_ERROR_NO_DEVICE hipErrorNoDevice
+    #define CUDA_ERROR_INVALID_DEVICE hipErrorInvalidDevice
+    #define CUDA_ERROR_INVALID_IMAGE hipErrorInvalidImage
+    #define CUDA_ERROR_INVALID_CONTEXT hipErrorInvalidContext
+    #define CUDA_ERROR_CONTEXT_ALREADY_CURRENT hipErrorContextAlreadyCurrent
+    #define CUDA_ERROR_MAP_FAILED hipErrorMapFailed
+    #define CUDA_ERROR_UNMAP_FAILED hipErrorUnmapFailed
+    #define CUDA_ERROR_ARRAY_IS_MAPPED hipErrorArrayIsMapped
+    #define CUDA_ERROR_ALREADY_MAPPED hipErrorAlreadyMapped
+    #define CUDA_ERROR_NO_BINARY_FOR_GPU hipErrorNoBinaryForGpu
+    #define CUDA_ERROR_ALREADY_ACQUIRED hipErrorAlreadyAcquired
+    #define CUDA_ERROR_NOT_MAPPED hipErrorNotMapped
+    #define CUDA_ERROR_NOT_MAPPED_AS_ARRAY hipErrorNotMappedAsArray
+    #define CUDA_ERROR_NOT_MAPPED_AS_POINTER hipErrorNotMappedAsPointer
+    #define CUDA_ERROR_ECC_UNCORRECTABLE hipErrorECCNotCorrectable
+    #define CUDA_ERROR_UNSUPPORTED_LIMIT hipErrorUnsupportedLimit
+    #define CUDA_ERROR_CONTEXT_ALREADY_IN_USE hipErrorContextAlreadyInUse
+    #define CUDA_ERROR_PEER_ACCESS_UNSUPPORTED hipErrorPeerAccessUnsupported
+    #define CUDA_ERROR_INVALID_PTX hipErrorInvalidKernelFile
+    #define CUDA_ERROR_INVALID_GRAPHICS_CONTEXT hipErrorInvalidGraphicsContext
+    #define CUDA_ERROR_INVALID_SOURCE hipErrorInvalidSource
+    #define CUDA_ERROR_FILE_NOT_FOUND hipErrorFileNotFound
+    #define CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND hipErrorSharedObjectSymbolNotFound
+    #define CUDA_ERROR_SHARED_OBJECT_INIT_FAILED hipErrorSharedObjectInitFailed
+    #define CUDA_ERROR_OPERATING_SYSTEM hipErrorOperatingSystem
+    #define CUDA_ERROR_INVALID_HANDLE hipErrorInvalidHandle
+    #define CUDA_ERROR_ILLEGAL_STATE hipErrorIllegalState
+    #define CUDA_ERROR_NOT_FOUND hipErrorNotFound
+    #define CUDA_ERROR_NOT_READY hipErrorNotReady
+    #define CUDA_ERROR_ILLEGAL_ADDRESS hipErrorIllegalAddress
+    #define CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES hipErrorLaunchOutOfResources
+    #define CUDA_ERROR_LAUNCH_TIMEOUT hipErrorLaunchTimeOut
+    #define CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED hipErrorPeerAccessAlreadyEnabled
+    #define CUDA_ERROR_PEER_ACCESS_NOT_ENABLED hipErrorPeerAccessNotEnabled
+    #define CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE hipErrorSetOnActiveProcess
+    #define CUDA_ERROR_CONTEXT_IS_DESTROYED hipErrorContextIsDestroyed
+    #define CUDA_ERROR_ASSERT hipErrorAssert
+    #define CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED hipErrorHostMemoryAlreadyRegistered
+    #define CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED hipErrorHostMemoryNotRegistered
+    #define CUDA_ERROR_LAUNCH_FAILED hipErrorLaunchFailure
+    #define CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE hipErrorCooperativeLaunchTooLarge
+    #define CUDA_ERROR_NOT_SUPPORTED hipErrorNotSupported
+    #define CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED hipErrorStreamCaptureUnsupported
+    #define CUDA_ERROR_STREAM_CAPTURE_INVALIDATED hipErrorStreamCaptureInvalidated
+    #define CUDA_ERROR_STREAM_CAPTURE_MERGE hipErrorStreamCaptureMerge
+    #define CUDA_ERROR_STREAM_CAPTURE_UNMATCHED hipErrorStreamCaptureUnmatched
+    #define CUDA_ERROR_STREAM_CAPTURE_UNJOINED hipErrorStreamCaptureUnjoined
+    #define CUDA_ERROR_STREAM_CAPTURE_ISOLATION hipErrorStreamCaptureIsolation
+    #define CUDA_ERROR_STREAM_CAPTURE_IMPLICIT hipErrorStreamCaptureImplicit
+    #define CUDA_ERROR_CAPTURED_EVENT hipErrorCapturedEvent
+    #define CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD hipErrorStreamCaptureWrongThread
+    #define CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE hipErrorGraphExecUpdateFailure
+    #define CUDA_ERROR_UNKNOWN hipErrorUnknown
     typedef hipSharedMemConfig CUsharedconfig;
+    #define CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE hipSharedMemBankSizeDefault
+    #define CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE hipSharedMemBankSizeFourByte
+    #define CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE hipSharedMemBankSizeEightByte
     typedef hipSharedMemConfig CUsharedconfig_enum;
     typedef hipStream_t CUstream;
     typedef hipStreamBatchMemOpParams CUstreamBatchMemOpParams;
-    typedef hipStreamBatchMemOpParams_union CUstreamBatchMemOpParams_union;
     typedef hipStreamBatchMemOpParams CUstreamBatchMemOpParams_v1;
+    typedef hipStreamBatchMemOpParams_union CUstreamBatchMemOpParams_union;
     typedef hipStreamBatchMemOpType CUstreamBatchMemOpType;
+    #define CU_STREAM_MEM_OP_WAIT_VALUE_32 hipStreamMemOpWaitValue32
+    #define CU_STREAM_MEM_OP_WRITE_VALUE_32 hipStreamMemOpWriteValue32
+    #define CU_STREAM_MEM_OP_WAIT_VALUE_64 hipStreamMemOpWaitValue64
+    #define CU_STREAM_MEM_OP_WRITE_VALUE_64 hipStreamMemOpWriteValue64
+    #define CU_STREAM_MEM_OP_BARRIER hipStreamMemOpBarrier
+    #define CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES hipStreamMemOpFlushRemoteWrites
     typedef hipStreamBatchMemOpType CUstreamBatchMemOpType_enum;
     typedef hipStreamCallback_t CUstreamCallback;
     typedef hipStreamCaptureMode CUstreamCaptureMode;
+    #define CU_STREAM_CAPTURE_MODE_GLOBAL hipStreamCaptureModeGlobal
+    #define CU_STREAM_CAPTURE_MODE_THREAD_LOCAL hipStreamCaptureModeThreadLocal
+    #define CU_STREAM_CAPTURE_MODE_RELAXED hipStreamCaptureModeRelaxed
     typedef hipStreamCaptureMode CUstreamCaptureMode_enum;
     typedef hipStreamCaptureStatus CUstreamCaptureStatus;
+    #define CU_STREAM_CAPTURE_STATUS_NONE hipStreamCaptureStatusNone
+    #define CU_STREAM_CAPTURE_STATUS_ACTIVE hipStreamCaptureStatusActive
+    #define CU_STREAM_CAPTURE_STATUS_INVALIDATED hipStreamCaptureStatusInvalidated
     typedef hipStreamCaptureStatus CUstreamCaptureStatus_enum;
     typedef hipStreamUpdateCaptureDependenciesFlags CUstreamUpdateCaptureDependencies_flags;
+    #define CU_STREAM_ADD_CAPTURE_DEPENDENCIES hipStreamAddCaptureDependencies
+    #define CU_STREAM_SET_CAPTURE_DEPENDENCIES hipStreamSetCaptureDependencies
     typedef hipStreamUpdateCaptureDependenciesFlags CUstreamUpdateCaptureDependencies_flags_enum;
     typedef struct ihipStream_t CUstream_st;
     typedef hipSurfaceObject_t CUsurfObject;
@@ -323,8 +751,10 @@ cdef extern from *:
     typedef textureReference CUtexref_st;
     typedef hipUserObject_t CUuserObject;
     typedef hipUserObjectRetainFlags CUuserObjectRetain_flags;
+    #define CU_GRAPH_USER_OBJECT_MOVE hipGraphUserObjectMove
     typedef hipUserObjectRetainFlags CUuserObjectRetain_flags_enum;
     typedef hipUserObjectFlags CUuserObject_flags;
+    #define CU_USER_OBJECT_NO_DESTRUCTOR_SYNC hipUserObjectNoDestructorSync
     typedef hipUserObjectFlags CUuserObject_flags_enum;
     typedef struct hipUserObject CUuserObject_st;
     typedef hipUUID CUuuid;
@@ -338,7 +768,6 @@ cdef extern from *:
     #define cuArrayDestroy hipArrayDestroy
     #define cuArrayGetDescriptor hipArrayGetDescriptor
     #define cuArrayGetDescriptor_v2 hipArrayGetDescriptor
-    #define cuCtxCreate hipCtxCreate
     #define cuCtxCreate_v2 hipCtxCreate
     #define cuCtxDestroy hipCtxDestroy
     #define cuCtxDestroy_v2 hipCtxDestroy
@@ -407,7 +836,6 @@ cdef extern from *:
     #define cuGetProcAddress hipGetProcAddress
     #define cuGraphAddBatchMemOpNode hipGraphAddBatchMemOpNode
     #define cuGraphAddChildGraphNode hipGraphAddChildGraphNode
-    #define cuGraphAddDependencies hipGraphAddDependencies
     #define cuGraphAddEmptyNode hipGraphAddEmptyNode
     #define cuGraphAddEventRecordNode hipGraphAddEventRecordNode
     #define cuGraphAddEventWaitNode hipGraphAddEventWaitNode
@@ -450,12 +878,10 @@ cdef extern from *:
     #define cuGraphExternalSemaphoresSignalNodeSetParams hipGraphExternalSemaphoresSignalNodeSetParams
     #define cuGraphExternalSemaphoresWaitNodeGetParams hipGraphExternalSemaphoresWaitNodeGetParams
     #define cuGraphExternalSemaphoresWaitNodeSetParams hipGraphExternalSemaphoresWaitNodeSetParams
-    #define cuGraphGetEdges hipGraphGetEdges
     #define cuGraphGetNodes hipGraphGetNodes
     #define cuGraphGetRootNodes hipGraphGetRootNodes
     #define cuGraphHostNodeGetParams hipGraphHostNodeGetParams
     #define cuGraphHostNodeSetParams hipGraphHostNodeSetParams
-    #define cuGraphInstantiate hipGraphInstantiate
     #define cuGraphInstantiateWithFlags hipGraphInstantiateWithFlags
     #define cuGraphInstantiateWithParams hipGraphInstantiateWithParams
     #define cuGraphInstantiate_v2 hipGraphInstantiate
@@ -472,14 +898,11 @@ cdef extern from *:
     #define cuGraphMemsetNodeGetParams hipGraphMemsetNodeGetParams
     #define cuGraphMemsetNodeSetParams hipGraphMemsetNodeSetParams
     #define cuGraphNodeFindInClone hipGraphNodeFindInClone
-    #define cuGraphNodeGetDependencies hipGraphNodeGetDependencies
-    #define cuGraphNodeGetDependentNodes hipGraphNodeGetDependentNodes
     #define cuGraphNodeGetEnabled hipGraphNodeGetEnabled
     #define cuGraphNodeGetType hipGraphNodeGetType
     #define cuGraphNodeSetEnabled hipGraphNodeSetEnabled
     #define cuGraphNodeSetParams hipGraphNodeSetParams
     #define cuGraphReleaseUserObject hipGraphReleaseUserObject
-    #define cuGraphRemoveDependencies hipGraphRemoveDependencies
     #define cuGraphRetainUserObject hipGraphRetainUserObject
     #define cuGraphUpload hipGraphUpload
     #define cuGraphicsMapResources hipGraphicsMapResources
@@ -638,7 +1061,6 @@ cdef extern from *:
     #define cuStreamIsCapturing hipStreamIsCapturing
     #define cuStreamQuery hipStreamQuery
     #define cuStreamSynchronize hipStreamSynchronize
-    #define cuStreamUpdateCaptureDependencies hipStreamUpdateCaptureDependencies
     #define cuStreamWaitEvent hipStreamWaitEvent
     #define cuStreamWaitValue32 hipStreamWaitValue32
     #define cuStreamWaitValue32_v2 hipStreamWaitValue32
@@ -688,68 +1110,7 @@ cdef extern from *:
     #define cuUserObjectRetain hipUserObjectRetain
     #define cuWaitExternalSemaphoresAsync hipWaitExternalSemaphoresAsync
     typedef hipDataType cublasDataType_t;
-    #define CU_TR_ADDRESS_MODE_BORDER HIP_TR_ADDRESS_MODE_BORDER
-    #define CU_TR_ADDRESS_MODE_CLAMP HIP_TR_ADDRESS_MODE_CLAMP
-    #define CU_TR_ADDRESS_MODE_MIRROR HIP_TR_ADDRESS_MODE_MIRROR
-    #define CU_TR_ADDRESS_MODE_WRAP HIP_TR_ADDRESS_MODE_WRAP
-    #define CU_TR_FILTER_MODE_LINEAR HIP_TR_FILTER_MODE_LINEAR
-    #define CU_TR_FILTER_MODE_POINT HIP_TR_FILTER_MODE_POINT
-    #define CU_RES_VIEW_FORMAT_FLOAT_1X16 HIP_RES_VIEW_FORMAT_FLOAT_1X16
-    #define CU_RES_VIEW_FORMAT_FLOAT_1X32 HIP_RES_VIEW_FORMAT_FLOAT_1X32
-    #define CU_RES_VIEW_FORMAT_FLOAT_2X16 HIP_RES_VIEW_FORMAT_FLOAT_2X16
-    #define CU_RES_VIEW_FORMAT_FLOAT_2X32 HIP_RES_VIEW_FORMAT_FLOAT_2X32
-    #define CU_RES_VIEW_FORMAT_FLOAT_4X16 HIP_RES_VIEW_FORMAT_FLOAT_4X16
-    #define CU_RES_VIEW_FORMAT_FLOAT_4X32 HIP_RES_VIEW_FORMAT_FLOAT_4X32
-    #define CU_RES_VIEW_FORMAT_NONE HIP_RES_VIEW_FORMAT_NONE
-    #define CU_RES_VIEW_FORMAT_SIGNED_BC4 HIP_RES_VIEW_FORMAT_SIGNED_BC4
-    #define CU_RES_VIEW_FORMAT_SIGNED_BC5 HIP_RES_VIEW_FORMAT_SIGNED_BC5
-    #define CU_RES_VIEW_FORMAT_SIGNED_BC6H HIP_RES_VIEW_FORMAT_SIGNED_BC6H
-    #define CU_RES_VIEW_FORMAT_SINT_1X16 HIP_RES_VIEW_FORMAT_SINT_1X16
-    #define CU_RES_VIEW_FORMAT_SINT_1X32 HIP_RES_VIEW_FORMAT_SINT_1X32
-    #define CU_RES_VIEW_FORMAT_SINT_1X8 HIP_RES_VIEW_FORMAT_SINT_1X8
-    #define CU_RES_VIEW_FORMAT_SINT_2X16 HIP_RES_VIEW_FORMAT_SINT_2X16
-    #define CU_RES_VIEW_FORMAT_SINT_2X32 HIP_RES_VIEW_FORMAT_SINT_2X32
-    #define CU_RES_VIEW_FORMAT_SINT_2X8 HIP_RES_VIEW_FORMAT_SINT_2X8
-    #define CU_RES_VIEW_FORMAT_SINT_4X16 HIP_RES_VIEW_FORMAT_SINT_4X16
-    #define CU_RES_VIEW_FORMAT_SINT_4X32 HIP_RES_VIEW_FORMAT_SINT_4X32
-    #define CU_RES_VIEW_FORMAT_SINT_4X8 HIP_RES_VIEW_FORMAT_SINT_4X8
-    #define CU_RES_VIEW_FORMAT_UINT_1X16 HIP_RES_VIEW_FORMAT_UINT_1X16
-    #define CU_RES_VIEW_FORMAT_UINT_1X32 HIP_RES_VIEW_FORMAT_UINT_1X32
-    #define CU_RES_VIEW_FORMAT_UINT_1X8 HIP_RES_VIEW_FORMAT_UINT_1X8
-    #define CU_RES_VIEW_FORMAT_UINT_2X16 HIP_RES_VIEW_FORMAT_UINT_2X16
-    #define CU_RES_VIEW_FORMAT_UINT_2X32 HIP_RES_VIEW_FORMAT_UINT_2X32
-    #define CU_RES_VIEW_FORMAT_UINT_2X8 HIP_RES_VIEW_FORMAT_UINT_2X8
-    #define CU_RES_VIEW_FORMAT_UINT_4X16 HIP_RES_VIEW_FORMAT_UINT_4X16
-    #define CU_RES_VIEW_FORMAT_UINT_4X32 HIP_RES_VIEW_FORMAT_UINT_4X32
-    #define CU_RES_VIEW_FORMAT_UINT_4X8 HIP_RES_VIEW_FORMAT_UINT_4X8
-    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC1 HIP_RES_VIEW_FORMAT_UNSIGNED_BC1
-    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC2 HIP_RES_VIEW_FORMAT_UNSIGNED_BC2
-    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC3 HIP_RES_VIEW_FORMAT_UNSIGNED_BC3
-    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC4 HIP_RES_VIEW_FORMAT_UNSIGNED_BC4
-    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC5 HIP_RES_VIEW_FORMAT_UNSIGNED_BC5
-    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC6H HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H
-    #define CU_RES_VIEW_FORMAT_UNSIGNED_BC7 HIP_RES_VIEW_FORMAT_UNSIGNED_BC7
-    #define CU_RESOURCE_TYPE_ARRAY HIP_RESOURCE_TYPE_ARRAY
-    #define CU_RESOURCE_TYPE_LINEAR HIP_RESOURCE_TYPE_LINEAR
-    #define CU_RESOURCE_TYPE_MIPMAPPED_ARRAY HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY
-    #define CU_RESOURCE_TYPE_PITCH2D HIP_RESOURCE_TYPE_PITCH2D
-    #define CU_ACCESS_PROPERTY_NORMAL hipAccessPropertyNormal
-    #define CU_ACCESS_PROPERTY_PERSISTING hipAccessPropertyPersisting
-    #define CU_ACCESS_PROPERTY_STREAMING hipAccessPropertyStreaming
-    #define CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL hipArraySparseSubresourceTypeMiptail
-    #define CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL hipArraySparseSubresourceTypeSparseLevel
-    #define CU_AD_FORMAT_FLOAT HIP_AD_FORMAT_FLOAT
-    #define CU_AD_FORMAT_HALF HIP_AD_FORMAT_HALF
-    #define CU_AD_FORMAT_SIGNED_INT16 HIP_AD_FORMAT_SIGNED_INT16
-    #define CU_AD_FORMAT_SIGNED_INT32 HIP_AD_FORMAT_SIGNED_INT32
-    #define CU_AD_FORMAT_SIGNED_INT8 HIP_AD_FORMAT_SIGNED_INT8
-    #define CU_AD_FORMAT_UNSIGNED_INT16 HIP_AD_FORMAT_UNSIGNED_INT16
-    #define CU_AD_FORMAT_UNSIGNED_INT32 HIP_AD_FORMAT_UNSIGNED_INT32
-    #define CU_AD_FORMAT_UNSIGNED_INT8 HIP_AD_FORMAT_UNSIGNED_INT8
-    #define CU_COMPUTEMODE_DEFAULT hipComputeModeDefault
     #define CU_COMPUTEMODE_EXCLUSIVE hipComputeModeExclusive
-    #define CU_COMPUTEMODE_EXCLUSIVE_PROCESS hipComputeModeExclusiveProcess
-    #define CU_COMPUTEMODE_PROHIBITED hipComputeModeProhibited
     #define CUDA_C_16BF HIP_C_16BF
     #define CUDA_C_16F HIP_C_16F
     #define CUDA_C_16I HIP_C_16I
@@ -781,377 +1142,11 @@ cdef extern from *:
     #define CUDA_R_8F_UE4M3 HIP_R_8F_E4M3
     #define CUDA_R_8I HIP_R_8I
     #define CUDA_R_8U HIP_R_8U
-    #define CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT hipDeviceAttributeAsyncEngineCount
-    #define CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY hipDeviceAttributeCanMapHostMemory
-    #define CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM hipDeviceAttributeCanUseHostPointerForRegisteredMem
-    #define CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR hipDeviceAttributeCanUseStreamWaitValue
-    #define CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1 hipDeviceAttributeCanUseStreamWaitValue
-    #define CU_DEVICE_ATTRIBUTE_CLOCK_RATE hipDeviceAttributeClockRate
-    #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR hipDeviceAttributeComputeCapabilityMajor
-    #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR hipDeviceAttributeComputeCapabilityMinor
-    #define CU_DEVICE_ATTRIBUTE_COMPUTE_MODE hipDeviceAttributeComputeMode
-    #define CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED hipDeviceAttributeComputePreemptionSupported
-    #define CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS hipDeviceAttributeConcurrentKernels
-    #define CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS hipDeviceAttributeConcurrentManagedAccess
-    #define CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH hipDeviceAttributeCooperativeLaunch
-    #define CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH hipDeviceAttributeCooperativeMultiDeviceLaunch
-    #define CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST hipDeviceAttributeDirectManagedMemAccessFromHost
-    #define CU_DEVICE_ATTRIBUTE_ECC_ENABLED hipDeviceAttributeEccEnabled
-    #define CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED hipDeviceAttributeGlobalL1CacheSupported
-    #define CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH hipDeviceAttributeMemoryBusWidth
-    #define CU_DEVICE_ATTRIBUTE_GPU_OVERLAP hipDeviceAttributeAsyncEngineCount
-    #define CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED hipDeviceAttributeHostNativeAtomicSupported
-    #define CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED hipDeviceAttributeHostRegisterSupported
-    #define CU_DEVICE_ATTRIBUTE_INTEGRATED hipDeviceAttributeIntegrated
-    #define CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT hipDeviceAttributeKernelExecTimeout
-    #define CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE hipDeviceAttributeL2CacheSize
-    #define CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED hipDeviceAttributeLocalL1CacheSupported
-    #define CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY hipDeviceAttributeManagedMemory
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH hipDeviceAttributeMaxSurface1DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH hipDeviceAttributeMaxSurface1D
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT hipDeviceAttributeMaxSurface2D
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT hipDeviceAttributeMaxSurface2DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH hipDeviceAttributeMaxSurface2DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH hipDeviceAttributeMaxSurface2D
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH hipDeviceAttributeMaxSurface3D
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT hipDeviceAttributeMaxSurface3D
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH hipDeviceAttributeMaxSurface3D
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH hipDeviceAttributeMaxSurfaceCubemapLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH hipDeviceAttributeMaxSurfaceCubemap
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH hipDeviceAttributeMaxTexture1DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH hipDeviceAttributeMaxTexture1DLinear
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH hipDeviceAttributeMaxTexture1DMipmap
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH hipDeviceAttributeMaxTexture1DWidth
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT hipDeviceAttributeMaxTexture2DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH hipDeviceAttributeMaxTexture2DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT hipDeviceAttributeMaxTexture2DGather
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH hipDeviceAttributeMaxTexture2DGather
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT hipDeviceAttributeMaxTexture2DHeight
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT hipDeviceAttributeMaxTexture2DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH hipDeviceAttributeMaxTexture2DLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT hipDeviceAttributeMaxTexture2DLinear
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH hipDeviceAttributeMaxTexture2DLinear
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH hipDeviceAttributeMaxTexture2DLinear
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT hipDeviceAttributeMaxTexture2DMipmap
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH hipDeviceAttributeMaxTexture2DMipmap
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH hipDeviceAttributeMaxTexture2DWidth
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH hipDeviceAttributeMaxTexture3DDepth
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE hipDeviceAttributeMaxTexture3DAlt
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT hipDeviceAttributeMaxTexture3DHeight
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE hipDeviceAttributeMaxTexture3DAlt
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH hipDeviceAttributeMaxTexture3DWidth
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE hipDeviceAttributeMaxTexture3DAlt
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH hipDeviceAttributeMaxTextureCubemapLayered
-    #define CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH hipDeviceAttributeMaxTextureCubemap
-    #define CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X hipDeviceAttributeMaxBlockDimX
-    #define CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y hipDeviceAttributeMaxBlockDimY
-    #define CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z hipDeviceAttributeMaxBlockDimZ
-    #define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X hipDeviceAttributeMaxGridDimX
-    #define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y hipDeviceAttributeMaxGridDimY
-    #define CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z hipDeviceAttributeMaxGridDimZ
-    #define CU_DEVICE_ATTRIBUTE_MAX_PITCH hipDeviceAttributeMaxPitch
-    #define CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK hipDeviceAttributeMaxRegistersPerBlock
-    #define CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR hipDeviceAttributeMaxRegistersPerMultiprocessor
-    #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK hipDeviceAttributeMaxSharedMemoryPerBlock
-    #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN hipDeviceAttributeSharedMemPerBlockOptin
-    #define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR hipDeviceAttributeMaxSharedMemoryPerMultiprocessor
-    #define CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK hipDeviceAttributeMaxThreadsPerBlock
-    #define CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR hipDeviceAttributeMaxThreadsPerMultiProcessor
-    #define CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE hipDeviceAttributeMemoryClockRate
-    #define CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED hipDeviceAttributeMemoryPoolsSupported
-    #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT hipDeviceAttributeMultiprocessorCount
-    #define CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD hipDeviceAttributeIsMultiGpuBoard
-    #define CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS hipDeviceAttributePageableMemoryAccess
-    #define CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES hipDeviceAttributePageableMemoryAccessUsesHostPageTables
-    #define CU_DEVICE_ATTRIBUTE_PCI_BUS_ID hipDeviceAttributePciBusId
-    #define CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID hipDeviceAttributePciDeviceId
-    #define CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK hipDeviceAttributeMaxRegistersPerBlock
-    #define CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK hipDeviceAttributeMaxSharedMemoryPerBlock
-    #define CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO hipDeviceAttributeSingleToDoublePrecisionPerfRatio
-    #define CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED hipDeviceAttributeStreamPrioritiesSupported
-    #define CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT hipDeviceAttributeSurfaceAlignment
-    #define CU_DEVICE_ATTRIBUTE_TCC_DRIVER hipDeviceAttributeTccDriver
-    #define CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT hipDeviceAttributeTextureAlignment
-    #define CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT hipDeviceAttributeTexturePitchAlignment
-    #define CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY hipDeviceAttributeTotalConstantMemory
-    #define CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING hipDeviceAttributeUnifiedAddressing
-    #define CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED hipDeviceAttributeVirtualMemoryManagementSupported
-    #define CU_DEVICE_ATTRIBUTE_WARP_SIZE hipDeviceAttributeWarpSize
-    #define CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED hipDevP2PAttrHipArrayAccessSupported
-    #define CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED hipDevP2PAttrAccessSupported
     #define CU_DEVICE_P2P_ATTRIBUTE_ARRAY_ACCESS_ACCESS_SUPPORTED hipDevP2PAttrHipArrayAccessSupported
-    #define CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED hipDevP2PAttrHipArrayAccessSupported
-    #define CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED hipDevP2PAttrNativeAtomicSupported
-    #define CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK hipDevP2PAttrPerformanceRank
-    #define CU_GET_PROC_ADDRESS_SUCCESS HIP_GET_PROC_ADDRESS_SUCCESS
-    #define CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
-    #define CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
-    #define CUDA_ERROR_ALREADY_ACQUIRED hipErrorAlreadyAcquired
-    #define CUDA_ERROR_ALREADY_MAPPED hipErrorAlreadyMapped
-    #define CUDA_ERROR_ARRAY_IS_MAPPED hipErrorArrayIsMapped
-    #define CUDA_ERROR_ASSERT hipErrorAssert
-    #define CUDA_ERROR_CAPTURED_EVENT hipErrorCapturedEvent
-    #define CUDA_ERROR_CONTEXT_ALREADY_CURRENT hipErrorContextAlreadyCurrent
-    #define CUDA_ERROR_CONTEXT_ALREADY_IN_USE hipErrorContextAlreadyInUse
-    #define CUDA_ERROR_CONTEXT_IS_DESTROYED hipErrorContextIsDestroyed
-    #define CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE hipErrorCooperativeLaunchTooLarge
-    #define CUDA_ERROR_DEINITIALIZED hipErrorDeinitialized
-    #define CUDA_ERROR_ECC_UNCORRECTABLE hipErrorECCNotCorrectable
-    #define CUDA_ERROR_FILE_NOT_FOUND hipErrorFileNotFound
-    #define CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE hipErrorGraphExecUpdateFailure
-    #define CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED hipErrorHostMemoryAlreadyRegistered
-    #define CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED hipErrorHostMemoryNotRegistered
-    #define CUDA_ERROR_ILLEGAL_ADDRESS hipErrorIllegalAddress
-    #define CUDA_ERROR_ILLEGAL_STATE hipErrorIllegalState
-    #define CUDA_ERROR_INVALID_CONTEXT hipErrorInvalidContext
-    #define CUDA_ERROR_INVALID_DEVICE hipErrorInvalidDevice
-    #define CUDA_ERROR_INVALID_GRAPHICS_CONTEXT hipErrorInvalidGraphicsContext
-    #define CUDA_ERROR_INVALID_HANDLE hipErrorInvalidHandle
-    #define CUDA_ERROR_INVALID_IMAGE hipErrorInvalidImage
-    #define CUDA_ERROR_INVALID_PTX hipErrorInvalidKernelFile
-    #define CUDA_ERROR_INVALID_SOURCE hipErrorInvalidSource
-    #define CUDA_ERROR_INVALID_VALUE hipErrorInvalidValue
-    #define CUDA_ERROR_LAUNCH_FAILED hipErrorLaunchFailure
-    #define CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES hipErrorLaunchOutOfResources
-    #define CUDA_ERROR_LAUNCH_TIMEOUT hipErrorLaunchTimeOut
-    #define CUDA_ERROR_MAP_FAILED hipErrorMapFailed
-    #define CUDA_ERROR_NOT_FOUND hipErrorNotFound
-    #define CUDA_ERROR_NOT_INITIALIZED hipErrorNotInitialized
-    #define CUDA_ERROR_NOT_MAPPED hipErrorNotMapped
-    #define CUDA_ERROR_NOT_MAPPED_AS_ARRAY hipErrorNotMappedAsArray
-    #define CUDA_ERROR_NOT_MAPPED_AS_POINTER hipErrorNotMappedAsPointer
-    #define CUDA_ERROR_NOT_READY hipErrorNotReady
-    #define CUDA_ERROR_NOT_SUPPORTED hipErrorNotSupported
-    #define CUDA_ERROR_NO_BINARY_FOR_GPU hipErrorNoBinaryForGpu
-    #define CUDA_ERROR_NO_DEVICE hipErrorNoDevice
-    #define CUDA_ERROR_OPERATING_SYSTEM hipErrorOperatingSystem
-    #define CUDA_ERROR_OUT_OF_MEMORY hipErrorOutOfMemory
-    #define CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED hipErrorPeerAccessAlreadyEnabled
-    #define CUDA_ERROR_PEER_ACCESS_NOT_ENABLED hipErrorPeerAccessNotEnabled
-    #define CUDA_ERROR_PEER_ACCESS_UNSUPPORTED hipErrorPeerAccessUnsupported
-    #define CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE hipErrorSetOnActiveProcess
-    #define CUDA_ERROR_PROFILER_ALREADY_STARTED hipErrorProfilerAlreadyStarted
-    #define CUDA_ERROR_PROFILER_ALREADY_STOPPED hipErrorProfilerAlreadyStopped
-    #define CUDA_ERROR_PROFILER_DISABLED hipErrorProfilerDisabled
-    #define CUDA_ERROR_PROFILER_NOT_INITIALIZED hipErrorProfilerNotInitialized
-    #define CUDA_ERROR_SHARED_OBJECT_INIT_FAILED hipErrorSharedObjectInitFailed
-    #define CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND hipErrorSharedObjectSymbolNotFound
-    #define CUDA_ERROR_STREAM_CAPTURE_IMPLICIT hipErrorStreamCaptureImplicit
-    #define CUDA_ERROR_STREAM_CAPTURE_INVALIDATED hipErrorStreamCaptureInvalidated
-    #define CUDA_ERROR_STREAM_CAPTURE_ISOLATION hipErrorStreamCaptureIsolation
-    #define CUDA_ERROR_STREAM_CAPTURE_MERGE hipErrorStreamCaptureMerge
-    #define CUDA_ERROR_STREAM_CAPTURE_UNJOINED hipErrorStreamCaptureUnjoined
-    #define CUDA_ERROR_STREAM_CAPTURE_UNMATCHED hipErrorStreamCaptureUnmatched
-    #define CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED hipErrorStreamCaptureUnsupported
-    #define CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD hipErrorStreamCaptureWrongThread
-    #define CUDA_ERROR_UNKNOWN hipErrorUnknown
-    #define CUDA_ERROR_UNMAP_FAILED hipErrorUnmapFailed
-    #define CUDA_ERROR_UNSUPPORTED_LIMIT hipErrorUnsupportedLimit
-    #define CUDA_SUCCESS hipSuccess
-    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE hipExternalMemoryHandleTypeD3D11Resource
-    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT hipExternalMemoryHandleTypeD3D11ResourceKmt
-    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP hipExternalMemoryHandleTypeD3D12Heap
-    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE hipExternalMemoryHandleTypeD3D12Resource
-    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD hipExternalMemoryHandleTypeOpaqueFd
-    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32 hipExternalMemoryHandleTypeOpaqueWin32
-    #define CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT hipExternalMemoryHandleTypeOpaqueWin32Kmt
-    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE hipExternalSemaphoreHandleTypeD3D12Fence
-    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD hipExternalSemaphoreHandleTypeOpaqueFd
-    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32 hipExternalSemaphoreHandleTypeOpaqueWin32
-    #define CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT hipExternalSemaphoreHandleTypeOpaqueWin32Kmt
-    #define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST hipFlushGPUDirectRDMAWritesOptionHost
-    #define CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS hipFlushGPUDirectRDMAWritesOptionMemOps
-    #define CU_FUNC_CACHE_PREFER_EQUAL hipFuncCachePreferEqual
-    #define CU_FUNC_CACHE_PREFER_L1 hipFuncCachePreferL1
-    #define CU_FUNC_CACHE_PREFER_NONE hipFuncCachePreferNone
-    #define CU_FUNC_CACHE_PREFER_SHARED hipFuncCachePreferShared
-    #define CU_FUNC_ATTRIBUTE_BINARY_VERSION HIP_FUNC_ATTRIBUTE_BINARY_VERSION
-    #define CU_FUNC_ATTRIBUTE_CACHE_MODE_CA HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA
-    #define CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
-    #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
-    #define CU_FUNC_ATTRIBUTE_MAX HIP_FUNC_ATTRIBUTE_MAX
-    #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-    #define CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
-    #define CU_FUNC_ATTRIBUTE_NUM_REGS HIP_FUNC_ATTRIBUTE_NUM_REGS
-    #define CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
-    #define CU_FUNC_ATTRIBUTE_PTX_VERSION HIP_FUNC_ATTRIBUTE_PTX_VERSION
-    #define CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
-    #define CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES hipGPUDirectRDMAWritesOrderingAllDevices
-    #define CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE hipGPUDirectRDMAWritesOrderingNone
-    #define CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER hipGPUDirectRDMAWritesOrderingOwner
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS hipGraphDebugDotFlagsEventNodeParams
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS hipGraphDebugDotFlagsExtSemasSignalNodeParams
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS hipGraphDebugDotFlagsExtSemasWaitNodeParams
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES hipGraphDebugDotFlagsHandles
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS hipGraphDebugDotFlagsHostNodeParams
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES hipGraphDebugDotFlagsKernelNodeAttributes
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS hipGraphDebugDotFlagsKernelNodeParams
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS hipGraphDebugDotFlagsMemcpyNodeParams
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS hipGraphDebugDotFlagsMemsetNodeParams
-    #define CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE hipGraphDebugDotFlagsVerbose
-    #define CU_GRAPH_DEPENDENCY_TYPE_DEFAULT hipGraphDependencyTypeDefault
-    #define CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC hipGraphDependencyTypeProgrammatic
-    #define CU_GRAPH_EXEC_UPDATE_ERROR hipGraphExecUpdateError
-    #define CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED hipGraphExecUpdateErrorFunctionChanged
-    #define CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED hipGraphExecUpdateErrorNodeTypeChanged
-    #define CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED hipGraphExecUpdateErrorNotSupported
-    #define CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED hipGraphExecUpdateErrorParametersChanged
-    #define CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED hipGraphExecUpdateErrorTopologyChanged
-    #define CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE hipGraphExecUpdateErrorUnsupportedFunctionChange
-    #define CU_GRAPH_EXEC_UPDATE_SUCCESS hipGraphExecUpdateSuccess
-    #define CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH hipGraphInstantiateFlagAutoFreeOnLaunch
-    #define CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH hipGraphInstantiateFlagDeviceLaunch
-    #define CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD hipGraphInstantiateFlagUpload
-    #define CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY hipGraphInstantiateFlagUseNodePriority
-    #define CUDA_GRAPH_INSTANTIATE_ERROR hipGraphInstantiateError
-    #define CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE hipGraphInstantiateInvalidStructure
-    #define CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED hipGraphInstantiateMultipleDevicesNotSupported
-    #define CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED hipGraphInstantiateNodeOperationNotSupported
-    #define CUDA_GRAPH_INSTANTIATE_SUCCESS hipGraphInstantiateSuccess
-    #define CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT hipGraphMemAttrReservedMemCurrent
-    #define CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH hipGraphMemAttrReservedMemHigh
-    #define CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT hipGraphMemAttrUsedMemCurrent
-    #define CU_GRAPH_MEM_ATTR_USED_MEM_HIGH hipGraphMemAttrUsedMemHigh
-    #define CU_GRAPH_NODE_TYPE_BATCH_MEM_OP hipGraphNodeTypeBatchMemOp
     #define CU_GRAPH_NODE_TYPE_COUNT hipGraphNodeTypeCount
-    #define CU_GRAPH_NODE_TYPE_EMPTY hipGraphNodeTypeEmpty
-    #define CU_GRAPH_NODE_TYPE_EVENT_RECORD hipGraphNodeTypeEventRecord
-    #define CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL hipGraphNodeTypeExtSemaphoreSignal
-    #define CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT hipGraphNodeTypeExtSemaphoreWait
-    #define CU_GRAPH_NODE_TYPE_GRAPH hipGraphNodeTypeGraph
-    #define CU_GRAPH_NODE_TYPE_HOST hipGraphNodeTypeHost
-    #define CU_GRAPH_NODE_TYPE_KERNEL hipGraphNodeTypeKernel
-    #define CU_GRAPH_NODE_TYPE_MEMCPY hipGraphNodeTypeMemcpy
-    #define CU_GRAPH_NODE_TYPE_MEMSET hipGraphNodeTypeMemset
-    #define CU_GRAPH_NODE_TYPE_MEM_ALLOC hipGraphNodeTypeMemAlloc
-    #define CU_GRAPH_NODE_TYPE_MEM_FREE hipGraphNodeTypeMemFree
-    #define CU_GRAPH_NODE_TYPE_WAIT_EVENT hipGraphNodeTypeWaitEvent
-    #define CU_GRAPHICS_REGISTER_FLAGS_NONE hipGraphicsRegisterFlagsNone
-    #define CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY hipGraphicsRegisterFlagsReadOnly
-    #define CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST hipGraphicsRegisterFlagsSurfaceLoadStore
-    #define CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER hipGraphicsRegisterFlagsTextureGather
-    #define CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD hipGraphicsRegisterFlagsWriteDiscard
-    #define CU_JIT_INPUT_CUBIN hipJitInputCubin
-    #define CU_JIT_INPUT_FATBINARY hipJitInputFatBinary
-    #define CU_JIT_INPUT_LIBRARY hipJitInputLibrary
-    #define CU_JIT_INPUT_NVVM hipJitInputNvvm
-    #define CU_JIT_INPUT_OBJECT hipJitInputObject
-    #define CU_JIT_INPUT_PTX hipJitInputPtx
-    #define CU_JIT_NUM_INPUT_TYPES hipJitNumLegacyInputTypes
-    #define CU_JIT_CACHE_MODE hipJitOptionCacheMode
-    #define CU_JIT_ERROR_LOG_BUFFER hipJitOptionErrorLogBuffer
-    #define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES hipJitOptionErrorLogBufferSizeBytes
-    #define CU_JIT_FALLBACK_STRATEGY hipJitOptionFallbackStrategy
-    #define CU_JIT_FAST_COMPILE hipJitOptionFastCompile
-    #define CU_JIT_FMA hipJitOptionFma
-    #define CU_JIT_FTZ hipJitOptionFtz
-    #define CU_JIT_GENERATE_DEBUG_INFO hipJitOptionGenerateDebugInfo
-    #define CU_JIT_GENERATE_LINE_INFO hipJitOptionGenerateLineInfo
-    #define CU_JIT_GLOBAL_SYMBOL_ADDRESSES hipJitOptionGlobalSymbolAddresses
-    #define CU_JIT_GLOBAL_SYMBOL_COUNT hipJitOptionGlobalSymbolCount
-    #define CU_JIT_GLOBAL_SYMBOL_NAMES hipJitOptionGlobalSymbolNames
-    #define CU_JIT_INFO_LOG_BUFFER hipJitOptionInfoLogBuffer
-    #define CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES hipJitOptionInfoLogBufferSizeBytes
-    #define CU_JIT_LOG_VERBOSE hipJitOptionLogVerbose
-    #define CU_JIT_LTO hipJitOptionLto
-    #define CU_JIT_MAX_REGISTERS hipJitOptionMaxRegisters
-    #define CU_JIT_MAX_THREADS_PER_BLOCK hipJitOptionMaxThreadsPerBlock
-    #define CU_JIT_MIN_CTA_PER_SM hipJitOptionMinCTAPerSM
-    #define CU_JIT_NEW_SM3X_OPT hipJitOptionSm3xOpt
-    #define CU_JIT_NUM_OPTIONS hipJitOptionNumOptions
-    #define CU_JIT_OPTIMIZATION_LEVEL hipJitOptionOptimizationLevel
-    #define CU_JIT_OVERRIDE_DIRECTIVE_VALUES hipJitOptionOverrideDirectiveValues
-    #define CU_JIT_POSITION_INDEPENDENT_CODE hipJitOptionPositionIndependentCode
-    #define CU_JIT_PREC_DIV hipJitOptionPrecDiv
-    #define CU_JIT_PREC_SQRT hipJitOptionPrecSqrt
-    #define CU_JIT_TARGET hipJitOptionTarget
-    #define CU_JIT_TARGET_FROM_CUCONTEXT hipJitOptionTargetFromContext
-    #define CU_JIT_THREADS_PER_BLOCK hipJitOptionThreadsPerBlock
-    #define CU_JIT_WALL_TIME hipJitOptionWallTime
     #define CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW hipKernelNodeAttributeAccessPolicyWindow
     #define CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE hipKernelNodeAttributeCooperative
     #define CU_KERNEL_NODE_ATTRIBUTE_PRIORITY hipKernelNodeAttributePriority
-    #define CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW hipLaunchAttributeAccessPolicyWindow
-    #define CU_LAUNCH_ATTRIBUTE_COOPERATIVE hipLaunchAttributeCooperative
-    #define CU_LAUNCH_ATTRIBUTE_PRIORITY hipLaunchAttributePriority
-    #define CU_LIMIT_MALLOC_HEAP_SIZE hipLimitMallocHeapSize
-    #define CU_LIMIT_PRINTF_FIFO_SIZE hipLimitPrintfFifoSize
-    #define CU_LIMIT_STACK_SIZE hipLimitStackSize
-    #define CU_MEM_ACCESS_FLAGS_PROT_NONE hipMemAccessFlagsProtNone
-    #define CU_MEM_ACCESS_FLAGS_PROT_READ hipMemAccessFlagsProtRead
-    #define CU_MEM_ACCESS_FLAGS_PROT_READWRITE hipMemAccessFlagsProtReadWrite
-    #define CU_MEM_ALLOC_GRANULARITY_MINIMUM hipMemAllocationGranularityMinimum
-    #define CU_MEM_ALLOC_GRANULARITY_RECOMMENDED hipMemAllocationGranularityRecommended
-    #define CU_MEM_HANDLE_TYPE_NONE hipMemHandleTypeNone
-    #define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR hipMemHandleTypePosixFileDescriptor
-    #define CU_MEM_HANDLE_TYPE_WIN32 hipMemHandleTypeWin32
-    #define CU_MEM_HANDLE_TYPE_WIN32_KMT hipMemHandleTypeWin32Kmt
-    #define CU_MEM_ALLOCATION_TYPE_INVALID hipMemAllocationTypeInvalid
-    #define CU_MEM_ALLOCATION_TYPE_MAX hipMemAllocationTypeMax
-    #define CU_MEM_ALLOCATION_TYPE_PINNED hipMemAllocationTypePinned
-    #define CU_MEM_HANDLE_TYPE_GENERIC hipMemHandleTypeGeneric
-    #define CU_MEM_LOCATION_TYPE_DEVICE hipMemLocationTypeDevice
-    #define CU_MEM_LOCATION_TYPE_INVALID hipMemLocationTypeInvalid
-    #define CU_MEM_OPERATION_TYPE_MAP hipMemOperationTypeMap
-    #define CU_MEM_OPERATION_TYPE_UNMAP hipMemOperationTypeUnmap
-    #define CU_MEMPOOL_ATTR_RELEASE_THRESHOLD hipMemPoolAttrReleaseThreshold
-    #define CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT hipMemPoolAttrReservedMemCurrent
-    #define CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH hipMemPoolAttrReservedMemHigh
-    #define CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES hipMemPoolReuseAllowInternalDependencies
-    #define CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC hipMemPoolReuseAllowOpportunistic
-    #define CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES hipMemPoolReuseFollowEventDependencies
-    #define CU_MEMPOOL_ATTR_USED_MEM_CURRENT hipMemPoolAttrUsedMemCurrent
-    #define CU_MEMPOOL_ATTR_USED_MEM_HIGH hipMemPoolAttrUsedMemHigh
-    #define CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY hipMemRangeAttributeAccessedBy
-    #define CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION hipMemRangeAttributeLastPrefetchLocation
-    #define CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION hipMemRangeAttributePreferredLocation
-    #define CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY hipMemRangeAttributeReadMostly
-    #define CU_MEM_ADVISE_SET_ACCESSED_BY hipMemAdviseSetAccessedBy
-    #define CU_MEM_ADVISE_SET_PREFERRED_LOCATION hipMemAdviseSetPreferredLocation
-    #define CU_MEM_ADVISE_SET_READ_MOSTLY hipMemAdviseSetReadMostly
-    #define CU_MEM_ADVISE_UNSET_ACCESSED_BY hipMemAdviseUnsetAccessedBy
-    #define CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION hipMemAdviseUnsetPreferredLocation
-    #define CU_MEM_ADVISE_UNSET_READ_MOSTLY hipMemAdviseUnsetReadMostly
-    #define CU_MEMORYTYPE_ARRAY hipMemoryTypeArray
-    #define CU_MEMORYTYPE_DEVICE hipMemoryTypeDevice
-    #define CU_MEMORYTYPE_HOST hipMemoryTypeHost
-    #define CU_MEMORYTYPE_UNIFIED hipMemoryTypeUnified
-    #define CU_POINTER_ATTRIBUTE_ACCESS_FLAGS HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS
-    #define CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES
-    #define CU_POINTER_ATTRIBUTE_BUFFER_ID HIP_POINTER_ATTRIBUTE_BUFFER_ID
-    #define CU_POINTER_ATTRIBUTE_CONTEXT HIP_POINTER_ATTRIBUTE_CONTEXT
-    #define CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL
-    #define CU_POINTER_ATTRIBUTE_DEVICE_POINTER HIP_POINTER_ATTRIBUTE_DEVICE_POINTER
-    #define CU_POINTER_ATTRIBUTE_HOST_POINTER HIP_POINTER_ATTRIBUTE_HOST_POINTER
-    #define CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE
-    #define CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE
-    #define CU_POINTER_ATTRIBUTE_IS_MANAGED HIP_POINTER_ATTRIBUTE_IS_MANAGED
-    #define CU_POINTER_ATTRIBUTE_MAPPED HIP_POINTER_ATTRIBUTE_MAPPED
-    #define CU_POINTER_ATTRIBUTE_MEMORY_TYPE HIP_POINTER_ATTRIBUTE_MEMORY_TYPE
-    #define CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
-    #define CU_POINTER_ATTRIBUTE_P2P_TOKENS HIP_POINTER_ATTRIBUTE_P2P_TOKENS
-    #define CU_POINTER_ATTRIBUTE_RANGE_SIZE HIP_POINTER_ATTRIBUTE_RANGE_SIZE
-    #define CU_POINTER_ATTRIBUTE_RANGE_START_ADDR HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR
-    #define CU_POINTER_ATTRIBUTE_SYNC_MEMOPS HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS
-    #define CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE hipSharedMemBankSizeDefault
-    #define CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE hipSharedMemBankSizeEightByte
-    #define CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE hipSharedMemBankSizeFourByte
-    #define CU_STREAM_MEM_OP_BARRIER hipStreamMemOpBarrier
-    #define CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES hipStreamMemOpFlushRemoteWrites
-    #define CU_STREAM_MEM_OP_WAIT_VALUE_32 hipStreamMemOpWaitValue32
-    #define CU_STREAM_MEM_OP_WAIT_VALUE_64 hipStreamMemOpWaitValue64
-    #define CU_STREAM_MEM_OP_WRITE_VALUE_32 hipStreamMemOpWriteValue32
-    #define CU_STREAM_MEM_OP_WRITE_VALUE_64 hipStreamMemOpWriteValue64
-    #define CU_STREAM_CAPTURE_MODE_GLOBAL hipStreamCaptureModeGlobal
-    #define CU_STREAM_CAPTURE_MODE_RELAXED hipStreamCaptureModeRelaxed
-    #define CU_STREAM_CAPTURE_MODE_THREAD_LOCAL hipStreamCaptureModeThreadLocal
-    #define CU_STREAM_CAPTURE_STATUS_ACTIVE hipStreamCaptureStatusActive
-    #define CU_STREAM_CAPTURE_STATUS_INVALIDATED hipStreamCaptureStatusInvalidated
-    #define CU_STREAM_CAPTURE_STATUS_NONE hipStreamCaptureStatusNone
-    #define CU_STREAM_ADD_CAPTURE_DEPENDENCIES hipStreamAddCaptureDependencies
-    #define CU_STREAM_SET_CAPTURE_DEPENDENCIES hipStreamSetCaptureDependencies
-    #define CU_USER_OBJECT_NO_DESTRUCTOR_SYNC hipUserObjectNoDestructorSync
-    #define CU_GRAPH_USER_OBJECT_MOVE hipGraphUserObjectMove
     typedef hiprtcLinkState CUlinkState;
     typedef struct ihiprtcLinkState CUlinkState_st;
     typedef struct _hiprtcProgram _nvrtcProgram;
@@ -1163,23 +1158,45 @@ cdef extern from *:
     #define cuLinkCreate hiprtcLinkCreate
     #define cuLinkCreate_v2 hiprtcLinkCreate
     #define cuLinkDestroy hiprtcLinkDestroy
+    typedef int32_t CUdevice;
+    typedef uint64_t CUgraphConditionalHandle;
+    typedef uint32_t CUlogIterator;
+    typedef uint32_t CUlogicalEndpointId;
+    typedef uint32_t cuuint32_t;
+    typedef uint64_t cuuint64_t;
+    static inline hipError_t hipgen_cuCtxCreate(hipCtx_t *a0, const void *a1, unsigned int a2, int32_t a3) {if (a1) return hipErrorNotSupported; return hipCtxCreate(a0, a2, a3);}
+    #define cuCtxCreate hipgen_cuCtxCreate
+    static inline hipError_t hipgen_cuGraphAddDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, const void *a3, size_t a4) {if (a3) return hipErrorNotSupported; return hipGraphAddDependencies(a0, a1, a2, a4);}
+    #define cuGraphAddDependencies hipgen_cuGraphAddDependencies
+    static inline hipError_t hipgen_cuGraphGetEdges(hipGraph_t a0, hipGraphNode_t *a1, hipGraphNode_t *a2, const void *a3, size_t *a4) {if (a3) return hipErrorNotSupported; return hipGraphGetEdges(a0, a1, a2, a4);}
+    #define cuGraphGetEdges hipgen_cuGraphGetEdges
+    static inline hipError_t hipgen_cuGraphInstantiate(hipGraphExec_t *a0, hipGraph_t a1, unsigned long long a2) { return hipGraphInstantiateWithFlags(a0, a1, a2);}
+    #define cuGraphInstantiate hipgen_cuGraphInstantiate
+    static inline hipError_t hipgen_cuGraphNodeGetDependencies(hipGraphNode_t a0, hipGraphNode_t *a1, const void *a2, size_t *a3) {if (a2) return hipErrorNotSupported; return hipGraphNodeGetDependencies(a0, a1, a3);}
+    #define cuGraphNodeGetDependencies hipgen_cuGraphNodeGetDependencies
+    static inline hipError_t hipgen_cuGraphNodeGetDependentNodes(hipGraphNode_t a0, hipGraphNode_t *a1, const void *a2, size_t *a3) {if (a2) return hipErrorNotSupported; return hipGraphNodeGetDependentNodes(a0, a1, a3);}
+    #define cuGraphNodeGetDependentNodes hipgen_cuGraphNodeGetDependentNodes
+    static inline hipError_t hipgen_cuGraphRemoveDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, const void *a3, size_t a4) {if (a3) return hipErrorNotSupported; return hipGraphRemoveDependencies(a0, a1, a2, a4);}
+    #define cuGraphRemoveDependencies hipgen_cuGraphRemoveDependencies
+    static inline hipError_t hipgen_cuStreamUpdateCaptureDependencies(hipStream_t a0, hipGraphNode_t *a1, const void *a2, size_t a3, unsigned int a4) {if (a2) return hipErrorNotSupported; return hipStreamUpdateCaptureDependencies(a0, a1, a3, a4);}
+    #define cuStreamUpdateCaptureDependencies hipgen_cuStreamUpdateCaptureDependencies
     #endif
     """
     const long long CUDA_ARRAY3D_CUBEMAP
     ctypedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR
-    ctypedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR_st
     ctypedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR_v2
+    ctypedef HIP_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR_st
     const long long CUDA_ARRAY3D_LAYERED
     const long long CUDA_ARRAY3D_SURFACE_LDST
     const long long CUDA_ARRAY3D_TEXTURE_GATHER
     ctypedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR
+    ctypedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v2
     ctypedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_st
     ctypedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v1
     ctypedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v1_st
-    ctypedef HIP_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_v2
     ctypedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS
-    ctypedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_st
     ctypedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v1
+    ctypedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_st
     ctypedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st
     ctypedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v2
     ctypedef hipBatchMemOpNodeParams CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st
@@ -1192,74 +1209,78 @@ cdef extern from *:
     ctypedef hipEventWaitNodeParams CUDA_EVENT_WAIT_NODE_PARAMS
     ctypedef hipEventWaitNodeParams CUDA_EVENT_WAIT_NODE_PARAMS_st
     ctypedef hipExternalMemoryBufferDesc CUDA_EXTERNAL_MEMORY_BUFFER_DESC
-    ctypedef hipExternalMemoryBufferDesc_st CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st
     ctypedef hipExternalMemoryBufferDesc CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1
+    ctypedef hipExternalMemoryBufferDesc_st CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st
     const long long CUDA_EXTERNAL_MEMORY_DEDICATED
     ctypedef hipExternalMemoryHandleDesc CUDA_EXTERNAL_MEMORY_HANDLE_DESC
-    ctypedef hipExternalMemoryHandleDesc_st CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st
     ctypedef hipExternalMemoryHandleDesc CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1
+    ctypedef hipExternalMemoryHandleDesc_st CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st
     ctypedef hipExternalSemaphoreHandleDesc CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC
-    ctypedef hipExternalSemaphoreHandleDesc_st CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st
     ctypedef hipExternalSemaphoreHandleDesc CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1
+    ctypedef hipExternalSemaphoreHandleDesc_st CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st
     ctypedef hipExternalSemaphoreSignalParams CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS
-    ctypedef hipExternalSemaphoreSignalParams_st CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st
     ctypedef hipExternalSemaphoreSignalParams CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1
+    ctypedef hipExternalSemaphoreSignalParams_st CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st
     ctypedef hipExternalSemaphoreWaitParams CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS
-    ctypedef hipExternalSemaphoreWaitParams_st CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st
     ctypedef hipExternalSemaphoreWaitParams CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1
+    ctypedef hipExternalSemaphoreWaitParams_st CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st
     ctypedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS
-    ctypedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st
     ctypedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1
+    ctypedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st
     ctypedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2
     ctypedef hipExternalSemaphoreSignalNodeParams CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st
     ctypedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS
-    ctypedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_st
     ctypedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1
+    ctypedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_st
     ctypedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2
     ctypedef hipExternalSemaphoreWaitNodeParams CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st
     ctypedef hipGraphInstantiateParams CUDA_GRAPH_INSTANTIATE_PARAMS
     ctypedef hipGraphInstantiateParams CUDA_GRAPH_INSTANTIATE_PARAMS_st
     ctypedef hipHostNodeParams CUDA_HOST_NODE_PARAMS
-    ctypedef hipHostNodeParams CUDA_HOST_NODE_PARAMS_st
     ctypedef hipHostNodeParams CUDA_HOST_NODE_PARAMS_v1
+    ctypedef hipHostNodeParams CUDA_HOST_NODE_PARAMS_st
     const long long CUDA_IPC_HANDLE_SIZE
     ctypedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS
+    ctypedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS_v2
     ctypedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS_st
     ctypedef hipKernelNodeParams CUDA_KERNEL_NODE_PARAMS_v1
     ctypedef hipFunctionLaunchParams CUDA_LAUNCH_PARAMS
-    ctypedef hipFunctionLaunchParams_t CUDA_LAUNCH_PARAMS_st
     ctypedef hipFunctionLaunchParams CUDA_LAUNCH_PARAMS_v1
+    ctypedef hipFunctionLaunchParams_t CUDA_LAUNCH_PARAMS_st
     ctypedef hip_Memcpy2D CUDA_MEMCPY2D
+    ctypedef hip_Memcpy2D CUDA_MEMCPY2D_v2
     ctypedef hip_Memcpy2D CUDA_MEMCPY2D_st
     ctypedef hip_Memcpy2D CUDA_MEMCPY2D_v1
     ctypedef hip_Memcpy2D CUDA_MEMCPY2D_v1_st
-    ctypedef hip_Memcpy2D CUDA_MEMCPY2D_v2
     ctypedef HIP_MEMCPY3D CUDA_MEMCPY3D
+    ctypedef HIP_MEMCPY3D CUDA_MEMCPY3D_v2
     ctypedef HIP_MEMCPY3D CUDA_MEMCPY3D_st
     ctypedef HIP_MEMCPY3D CUDA_MEMCPY3D_v1
     ctypedef HIP_MEMCPY3D CUDA_MEMCPY3D_v1_st
-    ctypedef HIP_MEMCPY3D CUDA_MEMCPY3D_v2
     ctypedef hipMemcpyNodeParams CUDA_MEMCPY_NODE_PARAMS
     ctypedef hipMemcpyNodeParams CUDA_MEMCPY_NODE_PARAMS_st
     ctypedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS
-    ctypedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS_st
     ctypedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS_v1
+    ctypedef hipMemsetParams CUDA_MEMSET_NODE_PARAMS_st
     ctypedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS
-    ctypedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_st
     ctypedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_v1
+    ctypedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_st
     ctypedef hipMemAllocNodeParams CUDA_MEM_ALLOC_NODE_PARAMS_v1_st
     ctypedef hipMemFreeNodeParams CUDA_MEM_FREE_NODE_PARAMS
     ctypedef hipMemFreeNodeParams CUDA_MEM_FREE_NODE_PARAMS_st
     ctypedef HIP_RESOURCE_DESC CUDA_RESOURCE_DESC
-    ctypedef HIP_RESOURCE_DESC_st CUDA_RESOURCE_DESC_st
     ctypedef HIP_RESOURCE_DESC CUDA_RESOURCE_DESC_v1
+    ctypedef HIP_RESOURCE_DESC_st CUDA_RESOURCE_DESC_st
     ctypedef HIP_RESOURCE_VIEW_DESC CUDA_RESOURCE_VIEW_DESC
-    ctypedef HIP_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC_st
     ctypedef HIP_RESOURCE_VIEW_DESC CUDA_RESOURCE_VIEW_DESC_v1
+    ctypedef HIP_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC_st
     ctypedef HIP_TEXTURE_DESC CUDA_TEXTURE_DESC
-    ctypedef HIP_TEXTURE_DESC_st CUDA_TEXTURE_DESC_st
     ctypedef HIP_TEXTURE_DESC CUDA_TEXTURE_DESC_v1
-    ctypedef hipGPUDirectRDMAWritesOrdering CUGPUDirectRDMAWritesOrdering
+    ctypedef HIP_TEXTURE_DESC_st CUDA_TEXTURE_DESC_st
+    ctypedef enum CUGPUDirectRDMAWritesOrdering:
+        CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE
+        CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER
+        CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES
     ctypedef hipGPUDirectRDMAWritesOrdering CUGPUDirectRDMAWritesOrdering_enum
     const long long CU_CTX_BLOCKING_SYNC
     const long long CU_CTX_LMEM_RESIZE_TO_MAX
@@ -1308,167 +1329,591 @@ cdef extern from *:
     const long long CU_TRSF_READ_AS_INTEGER
     const long long CU_TRSF_SRGB
     ctypedef hipAccessPolicyWindow CUaccessPolicyWindow
+    ctypedef hipAccessPolicyWindow CUaccessPolicyWindow_v1
     ctypedef hipAccessPolicyWindow CUaccessPolicyWindow_st
-    ctypedef hipAccessProperty CUaccessProperty
+    ctypedef enum CUaccessProperty:
+        CU_ACCESS_PROPERTY_NORMAL
+        CU_ACCESS_PROPERTY_STREAMING
+        CU_ACCESS_PROPERTY_PERSISTING
     ctypedef hipAccessProperty CUaccessProperty_enum
-    ctypedef HIPaddress_mode CUaddress_mode
+    ctypedef enum CUaddress_mode:
+        CU_TR_ADDRESS_MODE_WRAP
+        CU_TR_ADDRESS_MODE_CLAMP
+        CU_TR_ADDRESS_MODE_MIRROR
+        CU_TR_ADDRESS_MODE_BORDER
     ctypedef HIPaddress_mode_enum CUaddress_mode_enum
     ctypedef hipArray_t CUarray
     ctypedef hipArrayMapInfo CUarrayMapInfo
-    ctypedef hipArrayMapInfo CUarrayMapInfo_st
     ctypedef hipArrayMapInfo CUarrayMapInfo_v1
-    ctypedef hipArraySparseSubresourceType CUarraySparseSubresourceType
+    ctypedef hipArrayMapInfo CUarrayMapInfo_st
+    ctypedef enum CUarraySparseSubresourceType:
+        CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL
+        CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL
     ctypedef hipArraySparseSubresourceType CUarraySparseSubresourceType_enum
-    ctypedef hipArray_Format CUarray_format
+    ctypedef enum CUarray_format:
+        CU_AD_FORMAT_UNSIGNED_INT8
+        CU_AD_FORMAT_UNSIGNED_INT16
+        CU_AD_FORMAT_UNSIGNED_INT32
+        CU_AD_FORMAT_SIGNED_INT8
+        CU_AD_FORMAT_SIGNED_INT16
+        CU_AD_FORMAT_SIGNED_INT32
+        CU_AD_FORMAT_HALF
+        CU_AD_FORMAT_FLOAT
     ctypedef hipArray_Format CUarray_format_enum
     ctypedef hipArray CUarray_st
-    ctypedef hipComputeMode CUcomputemode
+    ctypedef enum CUcomputemode:
+        CU_COMPUTEMODE_DEFAULT
+        CU_COMPUTEMODE_PROHIBITED
+        CU_COMPUTEMODE_EXCLUSIVE_PROCESS
     ctypedef hipComputeMode CUcomputemode_enum
     ctypedef hipCtx_t CUcontext
     ctypedef ihipCtx_t CUctx_st
-    ctypedef hipDeviceP2PAttr CUdevice_P2PAttribute
+    ctypedef enum CUdevice_P2PAttribute:
+        CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK
+        CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED
+        CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED
+        CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED
+        CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED
     ctypedef hipDeviceP2PAttr CUdevice_P2PAttribute_enum
-    ctypedef hipDeviceAttribute_t CUdevice_attribute
+    ctypedef enum CUdevice_attribute:
+        CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+        CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X
+        CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y
+        CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z
+        CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X
+        CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y
+        CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK
+        CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK
+        CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY
+        CU_DEVICE_ATTRIBUTE_WARP_SIZE
+        CU_DEVICE_ATTRIBUTE_MAX_PITCH
+        CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK
+        CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK
+        CU_DEVICE_ATTRIBUTE_CLOCK_RATE
+        CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT
+        CU_DEVICE_ATTRIBUTE_GPU_OVERLAP
+        CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+        CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT
+        CU_DEVICE_ATTRIBUTE_INTEGRATED
+        CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY
+        CU_DEVICE_ATTRIBUTE_COMPUTE_MODE
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT
+        CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT
+        CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS
+        CU_DEVICE_ATTRIBUTE_ECC_ENABLED
+        CU_DEVICE_ATTRIBUTE_PCI_BUS_ID
+        CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID
+        CU_DEVICE_ATTRIBUTE_TCC_DRIVER
+        CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
+        CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
+        CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+        CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
+        CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT
+        CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE
+        CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+        CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH
+        CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+        CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
+        CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY
+        CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD
+        CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
+        CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS
+        CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS
+        CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
+        CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1
+        CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
+        CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH
+        CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
+        CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
+        CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+        CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR
     ctypedef hipDeviceAttribute_t CUdevice_attribute_enum
     ctypedef hipDeviceptr_t CUdeviceptr
     ctypedef hipDeviceptr_t CUdeviceptr_v1
     ctypedef hipDeviceptr_t CUdeviceptr_v2
-    ctypedef hipDriverProcAddressQueryResult CUdriverProcAddressQueryResult
+    ctypedef enum CUdriverProcAddressQueryResult:
+        CU_GET_PROC_ADDRESS_SUCCESS
+        CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+        CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
     ctypedef hipDriverProcAddressQueryResult CUdriverProcAddressQueryResult_enum
     ctypedef hipEvent_t CUevent
     ctypedef ihipEvent_t CUevent_st
     ctypedef hipExternalMemory_t CUexternalMemory
-    ctypedef hipExternalMemoryHandleType CUexternalMemoryHandleType
+    ctypedef enum CUexternalMemoryHandleType:
+        CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD
+        CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32
+        CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT
+        CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP
+        CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE
+        CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE
+        CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT
     ctypedef hipExternalMemoryHandleType_enum CUexternalMemoryHandleType_enum
     ctypedef hipExternalSemaphore_t CUexternalSemaphore
-    ctypedef hipExternalSemaphoreHandleType CUexternalSemaphoreHandleType
+    ctypedef enum CUexternalSemaphoreHandleType:
+        CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD
+        CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32
+        CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT
+        CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE
     ctypedef hipExternalSemaphoreHandleType_enum CUexternalSemaphoreHandleType_enum
-    ctypedef HIPfilter_mode CUfilter_mode
+    ctypedef enum CUfilter_mode:
+        CU_TR_FILTER_MODE_POINT
+        CU_TR_FILTER_MODE_LINEAR
     ctypedef HIPfilter_mode_enum CUfilter_mode_enum
-    ctypedef hipFlushGPUDirectRDMAWritesOptions CUflushGPUDirectRDMAWritesOptions
+    ctypedef enum CUflushGPUDirectRDMAWritesOptions:
+        CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST
+        CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS
     ctypedef hipFlushGPUDirectRDMAWritesOptions CUflushGPUDirectRDMAWritesOptions_enum
-    ctypedef hipFuncCache_t CUfunc_cache
+    ctypedef enum CUfunc_cache:
+        CU_FUNC_CACHE_PREFER_NONE
+        CU_FUNC_CACHE_PREFER_SHARED
+        CU_FUNC_CACHE_PREFER_L1
+        CU_FUNC_CACHE_PREFER_EQUAL
     ctypedef hipFuncCache_t CUfunc_cache_enum
     ctypedef ihipModuleSymbol_t CUfunc_st
     ctypedef hipFunction_t CUfunction
-    ctypedef hipFunction_attribute CUfunction_attribute
+    ctypedef enum CUfunction_attribute:
+        CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+        CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+        CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
+        CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
+        CU_FUNC_ATTRIBUTE_NUM_REGS
+        CU_FUNC_ATTRIBUTE_PTX_VERSION
+        CU_FUNC_ATTRIBUTE_BINARY_VERSION
+        CU_FUNC_ATTRIBUTE_CACHE_MODE_CA
+        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+        CU_FUNC_ATTRIBUTE_MAX
     ctypedef hipFunction_attribute CUfunction_attribute_enum
     ctypedef hipGraph_t CUgraph
-    ctypedef hipGraphDebugDotFlags CUgraphDebugDot_flags
+    ctypedef enum CUgraphDebugDot_flags:
+        CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE
+        CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS
+        CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS
+        CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS
+        CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS
+        CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS
+        CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS
+        CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS
+        CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES
+        CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES
     ctypedef hipGraphDebugDotFlags CUgraphDebugDot_flags_enum
-    ctypedef hipGraphDependencyType CUgraphDependencyType
+    ctypedef enum CUgraphDependencyType:
+        CU_GRAPH_DEPENDENCY_TYPE_DEFAULT
+        CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC
     ctypedef hipGraphDependencyType CUgraphDependencyType_enum
     ctypedef hipGraphEdgeData CUgraphEdgeData
     ctypedef hipGraphEdgeData CUgraphEdgeData_st
     ctypedef hipGraphExec_t CUgraphExec
-    ctypedef hipGraphExecUpdateResult CUgraphExecUpdateResult
+    ctypedef enum CUgraphExecUpdateResult:
+        CU_GRAPH_EXEC_UPDATE_SUCCESS
+        CU_GRAPH_EXEC_UPDATE_ERROR
+        CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED
+        CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED
+        CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED
+        CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED
+        CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED
+        CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE
     ctypedef hipGraphExecUpdateResult CUgraphExecUpdateResult_enum
     ctypedef hipGraphExec CUgraphExec_st
-    ctypedef hipGraphInstantiateResult CUgraphInstantiateResult
+    ctypedef enum CUgraphInstantiateResult:
+        CUDA_GRAPH_INSTANTIATE_SUCCESS
+        CUDA_GRAPH_INSTANTIATE_ERROR
+        CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE
+        CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED
+        CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED
     ctypedef hipGraphInstantiateResult CUgraphInstantiateResult_enum
-    ctypedef hipGraphInstantiateFlags CUgraphInstantiate_flags
+    ctypedef enum CUgraphInstantiate_flags:
+        CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
+        CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD
+        CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH
+        CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY
     ctypedef hipGraphInstantiateFlags CUgraphInstantiate_flags_enum
-    ctypedef hipGraphMemAttributeType CUgraphMem_attribute
+    ctypedef enum CUgraphMem_attribute:
+        CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT
+        CU_GRAPH_MEM_ATTR_USED_MEM_HIGH
+        CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT
+        CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH
     ctypedef hipGraphMemAttributeType CUgraphMem_attribute_enum
     ctypedef hipGraphNode_t CUgraphNode
     ctypedef hipGraphNodeParams CUgraphNodeParams
     ctypedef hipGraphNodeParams CUgraphNodeParams_st
-    ctypedef hipGraphNodeType CUgraphNodeType
+    ctypedef enum CUgraphNodeType:
+        CU_GRAPH_NODE_TYPE_KERNEL
+        CU_GRAPH_NODE_TYPE_MEMCPY
+        CU_GRAPH_NODE_TYPE_MEMSET
+        CU_GRAPH_NODE_TYPE_HOST
+        CU_GRAPH_NODE_TYPE_GRAPH
+        CU_GRAPH_NODE_TYPE_EMPTY
+        CU_GRAPH_NODE_TYPE_WAIT_EVENT
+        CU_GRAPH_NODE_TYPE_EVENT_RECORD
+        CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL
+        CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT
+        CU_GRAPH_NODE_TYPE_MEM_ALLOC
+        CU_GRAPH_NODE_TYPE_MEM_FREE
+        CU_GRAPH_NODE_TYPE_BATCH_MEM_OP
     ctypedef hipGraphNodeType CUgraphNodeType_enum
     ctypedef hipGraphNode CUgraphNode_st
     ctypedef ihipGraph CUgraph_st
-    ctypedef hipGraphicsRegisterFlags CUgraphicsRegisterFlags
+    ctypedef enum CUgraphicsRegisterFlags:
+        CU_GRAPHICS_REGISTER_FLAGS_NONE
+        CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY
+        CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD
+        CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST
+        CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER
     ctypedef hipGraphicsRegisterFlags CUgraphicsRegisterFlags_enum
     ctypedef hipGraphicsResource_t CUgraphicsResource
     ctypedef hipGraphicsResource CUgraphicsResource_st
     ctypedef hipHostFn_t CUhostFn
     ctypedef hipIpcEventHandle_t CUipcEventHandle
-    ctypedef hipIpcEventHandle_st CUipcEventHandle_st
     ctypedef hipIpcEventHandle_t CUipcEventHandle_v1
+    ctypedef hipIpcEventHandle_st CUipcEventHandle_st
     ctypedef hipIpcMemHandle_t CUipcMemHandle
-    ctypedef hipIpcMemHandle_st CUipcMemHandle_st
     ctypedef hipIpcMemHandle_t CUipcMemHandle_v1
-    ctypedef hipJitInputType CUjitInputType
+    ctypedef hipIpcMemHandle_st CUipcMemHandle_st
+    ctypedef enum CUjitInputType:
+        CU_JIT_INPUT_CUBIN
+        CU_JIT_INPUT_PTX
+        CU_JIT_INPUT_FATBINARY
+        CU_JIT_INPUT_OBJECT
+        CU_JIT_INPUT_LIBRARY
+        CU_JIT_INPUT_NVVM
+        CU_JIT_NUM_INPUT_TYPES
     ctypedef hipJitInputType CUjitInputType_enum
-    ctypedef hipJitOption CUjit_option
+    ctypedef enum CUjit_option:
+        CU_JIT_MAX_REGISTERS
+        CU_JIT_THREADS_PER_BLOCK
+        CU_JIT_WALL_TIME
+        CU_JIT_INFO_LOG_BUFFER
+        CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
+        CU_JIT_ERROR_LOG_BUFFER
+        CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+        CU_JIT_OPTIMIZATION_LEVEL
+        CU_JIT_TARGET_FROM_CUCONTEXT
+        CU_JIT_TARGET
+        CU_JIT_FALLBACK_STRATEGY
+        CU_JIT_GENERATE_DEBUG_INFO
+        CU_JIT_LOG_VERBOSE
+        CU_JIT_GENERATE_LINE_INFO
+        CU_JIT_CACHE_MODE
+        CU_JIT_NEW_SM3X_OPT
+        CU_JIT_FAST_COMPILE
+        CU_JIT_GLOBAL_SYMBOL_NAMES
+        CU_JIT_GLOBAL_SYMBOL_ADDRESSES
+        CU_JIT_GLOBAL_SYMBOL_COUNT
+        CU_JIT_LTO
+        CU_JIT_FTZ
+        CU_JIT_PREC_DIV
+        CU_JIT_PREC_SQRT
+        CU_JIT_FMA
+        CU_JIT_POSITION_INDEPENDENT_CODE
+        CU_JIT_MIN_CTA_PER_SM
+        CU_JIT_MAX_THREADS_PER_BLOCK
+        CU_JIT_OVERRIDE_DIRECTIVE_VALUES
+        CU_JIT_NUM_OPTIONS
     ctypedef hipJitOption CUjit_option_enum
-    ctypedef hipKernelNodeAttrID CUkernelNodeAttrID
+    ctypedef enum CUkernelNodeAttrID:
+        CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+        CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+        CU_LAUNCH_ATTRIBUTE_PRIORITY
     ctypedef hipKernelNodeAttrID CUkernelNodeAttrID_enum
     ctypedef hipKernelNodeAttrValue CUkernelNodeAttrValue
+    ctypedef hipKernelNodeAttrValue CUlaunchAttributeValue
     ctypedef hipKernelNodeAttrValue CUkernelNodeAttrValue_union
     ctypedef hipKernelNodeAttrValue CUkernelNodeAttrValue_v1
-    ctypedef hipLaunchAttributeID CUlaunchAttributeID
+    ctypedef enum CUlaunchAttributeID:
+        pass
     ctypedef hipLaunchAttributeID CUlaunchAttributeID_enum
-    ctypedef hipLaunchAttributeValue CUlaunchAttributeValue
     ctypedef hipLaunchAttributeValue CUlaunchAttributeValue_union
-    ctypedef hipLimit_t CUlimit
+    ctypedef enum CUlimit:
+        CU_LIMIT_STACK_SIZE
+        CU_LIMIT_PRINTF_FIFO_SIZE
+        CU_LIMIT_MALLOC_HEAP_SIZE
     ctypedef hipLimit_t CUlimit_enum
     ctypedef hipMemAccessDesc CUmemAccessDesc
-    ctypedef hipMemAccessDesc CUmemAccessDesc_st
     ctypedef hipMemAccessDesc CUmemAccessDesc_v1
-    ctypedef hipMemAccessFlags CUmemAccess_flags
+    ctypedef hipMemAccessDesc CUmemAccessDesc_st
+    ctypedef enum CUmemAccess_flags:
+        CU_MEM_ACCESS_FLAGS_PROT_NONE
+        CU_MEM_ACCESS_FLAGS_PROT_READ
+        CU_MEM_ACCESS_FLAGS_PROT_READWRITE
     ctypedef hipMemAccessFlags CUmemAccess_flags_enum
-    ctypedef hipMemAllocationGranularity_flags CUmemAllocationGranularity_flags
+    ctypedef enum CUmemAllocationGranularity_flags:
+        CU_MEM_ALLOC_GRANULARITY_MINIMUM
+        CU_MEM_ALLOC_GRANULARITY_RECOMMENDED
     ctypedef hipMemAllocationGranularity_flags CUmemAllocationGranularity_flags_enum
-    ctypedef hipMemAllocationHandleType CUmemAllocationHandleType
+    ctypedef enum CUmemAllocationHandleType:
+        CU_MEM_HANDLE_TYPE_NONE
+        CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+        CU_MEM_HANDLE_TYPE_WIN32
+        CU_MEM_HANDLE_TYPE_WIN32_KMT
     ctypedef hipMemAllocationHandleType CUmemAllocationHandleType_enum
     ctypedef hipMemAllocationProp CUmemAllocationProp
-    ctypedef hipMemAllocationProp CUmemAllocationProp_st
     ctypedef hipMemAllocationProp CUmemAllocationProp_v1
-    ctypedef hipMemAllocationType CUmemAllocationType
+    ctypedef hipMemAllocationProp CUmemAllocationProp_st
+    ctypedef enum CUmemAllocationType:
+        CU_MEM_ALLOCATION_TYPE_INVALID
+        CU_MEM_ALLOCATION_TYPE_PINNED
+        CU_MEM_ALLOCATION_TYPE_MAX
     ctypedef hipMemAllocationType CUmemAllocationType_enum
     ctypedef hipMemGenericAllocationHandle_t CUmemGenericAllocationHandle
     ctypedef hipMemGenericAllocationHandle_t CUmemGenericAllocationHandle_v1
-    ctypedef hipMemHandleType CUmemHandleType
+    ctypedef enum CUmemHandleType:
+        CU_MEM_HANDLE_TYPE_GENERIC
     ctypedef hipMemHandleType CUmemHandleType_enum
     ctypedef hipMemLocation CUmemLocation
-    ctypedef hipMemLocationType CUmemLocationType
+    ctypedef hipMemLocation CUmemLocation_v1
+    ctypedef enum CUmemLocationType:
+        CU_MEM_LOCATION_TYPE_INVALID
+        CU_MEM_LOCATION_TYPE_DEVICE
     ctypedef hipMemLocationType CUmemLocationType_enum
     ctypedef hipMemLocation CUmemLocation_st
-    ctypedef hipMemLocation CUmemLocation_v1
-    ctypedef hipMemOperationType CUmemOperationType
+    ctypedef enum CUmemOperationType:
+        CU_MEM_OPERATION_TYPE_MAP
+        CU_MEM_OPERATION_TYPE_UNMAP
     ctypedef hipMemOperationType CUmemOperationType_enum
     ctypedef ihipMemPoolHandle_t CUmemPoolHandle_st
     ctypedef hipMemPoolProps CUmemPoolProps
-    ctypedef hipMemPoolProps CUmemPoolProps_st
     ctypedef hipMemPoolProps CUmemPoolProps_v1
+    ctypedef hipMemPoolProps CUmemPoolProps_st
     ctypedef hipMemPoolPtrExportData CUmemPoolPtrExportData
-    ctypedef hipMemPoolPtrExportData CUmemPoolPtrExportData_st
     ctypedef hipMemPoolPtrExportData CUmemPoolPtrExportData_v1
-    ctypedef hipMemPoolAttr CUmemPool_attribute
+    ctypedef hipMemPoolPtrExportData CUmemPoolPtrExportData_st
+    ctypedef enum CUmemPool_attribute:
+        CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES
+        CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC
+        CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES
+        CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+        CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT
+        CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH
+        CU_MEMPOOL_ATTR_USED_MEM_CURRENT
+        CU_MEMPOOL_ATTR_USED_MEM_HIGH
     ctypedef hipMemPoolAttr CUmemPool_attribute_enum
-    ctypedef hipMemoryAdvise CUmem_advise
+    ctypedef enum CUmem_advise:
+        CU_MEM_ADVISE_SET_READ_MOSTLY
+        CU_MEM_ADVISE_UNSET_READ_MOSTLY
+        CU_MEM_ADVISE_SET_PREFERRED_LOCATION
+        CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION
+        CU_MEM_ADVISE_SET_ACCESSED_BY
+        CU_MEM_ADVISE_UNSET_ACCESSED_BY
     ctypedef hipMemoryAdvise CUmem_advise_enum
-    ctypedef hipMemRangeAttribute CUmem_range_attribute
+    ctypedef enum CUmem_range_attribute:
+        CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY
+        CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION
+        CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY
+        CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION
     ctypedef hipMemRangeAttribute CUmem_range_attribute_enum
     ctypedef hipMemPool_t CUmemoryPool
-    ctypedef hipMemoryType CUmemorytype
+    ctypedef enum CUmemorytype:
+        CU_MEMORYTYPE_HOST
+        CU_MEMORYTYPE_DEVICE
+        CU_MEMORYTYPE_ARRAY
+        CU_MEMORYTYPE_UNIFIED
     ctypedef hipMemoryType CUmemorytype_enum
     ctypedef hipMipmappedArray_t CUmipmappedArray
     ctypedef hipMipmappedArray CUmipmappedArray_st
     ctypedef ihipModule_t CUmod_st
     ctypedef hipModule_t CUmodule
-    ctypedef hipPointer_attribute CUpointer_attribute
+    ctypedef enum CUpointer_attribute:
+        CU_POINTER_ATTRIBUTE_CONTEXT
+        CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+        CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+        CU_POINTER_ATTRIBUTE_HOST_POINTER
+        CU_POINTER_ATTRIBUTE_P2P_TOKENS
+        CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
+        CU_POINTER_ATTRIBUTE_BUFFER_ID
+        CU_POINTER_ATTRIBUTE_IS_MANAGED
+        CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+        CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE
+        CU_POINTER_ATTRIBUTE_RANGE_START_ADDR
+        CU_POINTER_ATTRIBUTE_RANGE_SIZE
+        CU_POINTER_ATTRIBUTE_MAPPED
+        CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES
+        CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE
+        CU_POINTER_ATTRIBUTE_ACCESS_FLAGS
+        CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
     ctypedef hipPointer_attribute CUpointer_attribute_enum
-    ctypedef HIPresourceViewFormat CUresourceViewFormat
+    ctypedef enum CUresourceViewFormat:
+        CU_RES_VIEW_FORMAT_NONE
+        CU_RES_VIEW_FORMAT_UINT_1X8
+        CU_RES_VIEW_FORMAT_UINT_2X8
+        CU_RES_VIEW_FORMAT_UINT_4X8
+        CU_RES_VIEW_FORMAT_SINT_1X8
+        CU_RES_VIEW_FORMAT_SINT_2X8
+        CU_RES_VIEW_FORMAT_SINT_4X8
+        CU_RES_VIEW_FORMAT_UINT_1X16
+        CU_RES_VIEW_FORMAT_UINT_2X16
+        CU_RES_VIEW_FORMAT_UINT_4X16
+        CU_RES_VIEW_FORMAT_SINT_1X16
+        CU_RES_VIEW_FORMAT_SINT_2X16
+        CU_RES_VIEW_FORMAT_SINT_4X16
+        CU_RES_VIEW_FORMAT_UINT_1X32
+        CU_RES_VIEW_FORMAT_UINT_2X32
+        CU_RES_VIEW_FORMAT_UINT_4X32
+        CU_RES_VIEW_FORMAT_SINT_1X32
+        CU_RES_VIEW_FORMAT_SINT_2X32
+        CU_RES_VIEW_FORMAT_SINT_4X32
+        CU_RES_VIEW_FORMAT_FLOAT_1X16
+        CU_RES_VIEW_FORMAT_FLOAT_2X16
+        CU_RES_VIEW_FORMAT_FLOAT_4X16
+        CU_RES_VIEW_FORMAT_FLOAT_1X32
+        CU_RES_VIEW_FORMAT_FLOAT_2X32
+        CU_RES_VIEW_FORMAT_FLOAT_4X32
+        CU_RES_VIEW_FORMAT_UNSIGNED_BC1
+        CU_RES_VIEW_FORMAT_UNSIGNED_BC2
+        CU_RES_VIEW_FORMAT_UNSIGNED_BC3
+        CU_RES_VIEW_FORMAT_UNSIGNED_BC4
+        CU_RES_VIEW_FORMAT_SIGNED_BC4
+        CU_RES_VIEW_FORMAT_UNSIGNED_BC5
+        CU_RES_VIEW_FORMAT_SIGNED_BC5
+        CU_RES_VIEW_FORMAT_UNSIGNED_BC6H
+        CU_RES_VIEW_FORMAT_SIGNED_BC6H
+        CU_RES_VIEW_FORMAT_UNSIGNED_BC7
     ctypedef HIPresourceViewFormat_enum CUresourceViewFormat_enum
-    ctypedef HIPresourcetype CUresourcetype
+    ctypedef enum CUresourcetype:
+        CU_RESOURCE_TYPE_ARRAY
+        CU_RESOURCE_TYPE_MIPMAPPED_ARRAY
+        CU_RESOURCE_TYPE_LINEAR
+        CU_RESOURCE_TYPE_PITCH2D
     ctypedef HIPresourcetype_enum CUresourcetype_enum
-    ctypedef hipError_t CUresult
-    ctypedef hipSharedMemConfig CUsharedconfig
+    ctypedef enum CUresult:
+        CUDA_SUCCESS
+        CUDA_ERROR_INVALID_VALUE
+        CUDA_ERROR_OUT_OF_MEMORY
+        CUDA_ERROR_NOT_INITIALIZED
+        CUDA_ERROR_DEINITIALIZED
+        CUDA_ERROR_PROFILER_DISABLED
+        CUDA_ERROR_PROFILER_NOT_INITIALIZED
+        CUDA_ERROR_PROFILER_ALREADY_STARTED
+        CUDA_ERROR_PROFILER_ALREADY_STOPPED
+        CUDA_ERROR_NO_DEVICE
+        CUDA_ERROR_INVALID_DEVICE
+        CUDA_ERROR_INVALID_IMAGE
+        CUDA_ERROR_INVALID_CONTEXT
+        CUDA_ERROR_CONTEXT_ALREADY_CURRENT
+        CUDA_ERROR_MAP_FAILED
+        CUDA_ERROR_UNMAP_FAILED
+        CUDA_ERROR_ARRAY_IS_MAPPED
+        CUDA_ERROR_ALREADY_MAPPED
+        CUDA_ERROR_NO_BINARY_FOR_GPU
+        CUDA_ERROR_ALREADY_ACQUIRED
+        CUDA_ERROR_NOT_MAPPED
+        CUDA_ERROR_NOT_MAPPED_AS_ARRAY
+        CUDA_ERROR_NOT_MAPPED_AS_POINTER
+        CUDA_ERROR_ECC_UNCORRECTABLE
+        CUDA_ERROR_UNSUPPORTED_LIMIT
+        CUDA_ERROR_CONTEXT_ALREADY_IN_USE
+        CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+        CUDA_ERROR_INVALID_PTX
+        CUDA_ERROR_INVALID_GRAPHICS_CONTEXT
+        CUDA_ERROR_INVALID_SOURCE
+        CUDA_ERROR_FILE_NOT_FOUND
+        CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
+        CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
+        CUDA_ERROR_OPERATING_SYSTEM
+        CUDA_ERROR_INVALID_HANDLE
+        CUDA_ERROR_ILLEGAL_STATE
+        CUDA_ERROR_NOT_FOUND
+        CUDA_ERROR_NOT_READY
+        CUDA_ERROR_ILLEGAL_ADDRESS
+        CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+        CUDA_ERROR_LAUNCH_TIMEOUT
+        CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
+        CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
+        CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE
+        CUDA_ERROR_CONTEXT_IS_DESTROYED
+        CUDA_ERROR_ASSERT
+        CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+        CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
+        CUDA_ERROR_LAUNCH_FAILED
+        CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+        CUDA_ERROR_NOT_SUPPORTED
+        CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+        CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+        CUDA_ERROR_STREAM_CAPTURE_MERGE
+        CUDA_ERROR_STREAM_CAPTURE_UNMATCHED
+        CUDA_ERROR_STREAM_CAPTURE_UNJOINED
+        CUDA_ERROR_STREAM_CAPTURE_ISOLATION
+        CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
+        CUDA_ERROR_CAPTURED_EVENT
+        CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
+        CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE
+        CUDA_ERROR_UNKNOWN
+    ctypedef enum CUsharedconfig:
+        CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE
+        CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE
+        CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE
     ctypedef hipSharedMemConfig CUsharedconfig_enum
     ctypedef hipStream_t CUstream
     ctypedef hipStreamBatchMemOpParams CUstreamBatchMemOpParams
-    ctypedef hipStreamBatchMemOpParams_union CUstreamBatchMemOpParams_union
     ctypedef hipStreamBatchMemOpParams CUstreamBatchMemOpParams_v1
-    ctypedef hipStreamBatchMemOpType CUstreamBatchMemOpType
+    ctypedef hipStreamBatchMemOpParams_union CUstreamBatchMemOpParams_union
+    ctypedef enum CUstreamBatchMemOpType:
+        CU_STREAM_MEM_OP_WAIT_VALUE_32
+        CU_STREAM_MEM_OP_WRITE_VALUE_32
+        CU_STREAM_MEM_OP_WAIT_VALUE_64
+        CU_STREAM_MEM_OP_WRITE_VALUE_64
+        CU_STREAM_MEM_OP_BARRIER
+        CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES
     ctypedef hipStreamBatchMemOpType CUstreamBatchMemOpType_enum
     ctypedef hipStreamCallback_t CUstreamCallback
-    ctypedef hipStreamCaptureMode CUstreamCaptureMode
+    ctypedef enum CUstreamCaptureMode:
+        CU_STREAM_CAPTURE_MODE_GLOBAL
+        CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+        CU_STREAM_CAPTURE_MODE_RELAXED
     ctypedef hipStreamCaptureMode CUstreamCaptureMode_enum
-    ctypedef hipStreamCaptureStatus CUstreamCaptureStatus
+    ctypedef enum CUstreamCaptureStatus:
+        CU_STREAM_CAPTURE_STATUS_NONE
+        CU_STREAM_CAPTURE_STATUS_ACTIVE
+        CU_STREAM_CAPTURE_STATUS_INVALIDATED
     ctypedef hipStreamCaptureStatus CUstreamCaptureStatus_enum
-    ctypedef hipStreamUpdateCaptureDependenciesFlags CUstreamUpdateCaptureDependencies_flags
+    ctypedef enum CUstreamUpdateCaptureDependencies_flags:
+        CU_STREAM_ADD_CAPTURE_DEPENDENCIES
+        CU_STREAM_SET_CAPTURE_DEPENDENCIES
     ctypedef hipStreamUpdateCaptureDependenciesFlags CUstreamUpdateCaptureDependencies_flags_enum
     ctypedef ihipStream_t CUstream_st
     ctypedef hipSurfaceObject_t CUsurfObject
@@ -1477,434 +1922,375 @@ cdef extern from *:
     ctypedef hipTextureObject_t CUtexObject_v1
     ctypedef textureReference CUtexref_st
     ctypedef hipUserObject_t CUuserObject
-    ctypedef hipUserObjectRetainFlags CUuserObjectRetain_flags
+    ctypedef enum CUuserObjectRetain_flags:
+        CU_GRAPH_USER_OBJECT_MOVE
     ctypedef hipUserObjectRetainFlags CUuserObjectRetain_flags_enum
-    ctypedef hipUserObjectFlags CUuserObject_flags
+    ctypedef enum CUuserObject_flags:
+        CU_USER_OBJECT_NO_DESTRUCTOR_SYNC
     ctypedef hipUserObjectFlags CUuserObject_flags_enum
     ctypedef hipUserObject CUuserObject_st
     ctypedef hipUUID CUuuid
     ctypedef hipUUID_t CUuuid_st
-    hipError_t cuArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) nogil
-    hipError_t cuArray3DCreate_v2(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) nogil
-    hipError_t cuArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
-    hipError_t cuArray3DGetDescriptor_v2(HIP_ARRAY3D_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
-    hipError_t cuArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray) nogil
-    hipError_t cuArrayCreate_v2(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray) nogil
-    hipError_t cuArrayDestroy(hipArray_t array) nogil
-    hipError_t cuArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
-    hipError_t cuArrayGetDescriptor_v2(HIP_ARRAY_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
-    hipError_t cuCtxCreate(hipCtx_t *ctx, unsigned int flags, int32_t device) nogil
-    hipError_t cuCtxCreate_v2(hipCtx_t *ctx, unsigned int flags, int32_t device) nogil
-    hipError_t cuCtxDestroy(hipCtx_t ctx) nogil
-    hipError_t cuCtxDestroy_v2(hipCtx_t ctx) nogil
-    hipError_t cuCtxDisablePeerAccess(hipCtx_t peerCtx) nogil
-    hipError_t cuCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) nogil
-    hipError_t cuCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) nogil
-    hipError_t cuCtxGetCacheConfig(hipFuncCache_t *cacheConfig) nogil
-    hipError_t cuCtxGetCurrent(hipCtx_t *ctx) nogil
-    hipError_t cuCtxGetDevice(int32_t *device) nogil
-    hipError_t cuCtxGetFlags(unsigned int *flags) nogil
-    hipError_t cuCtxGetLimit(size_t *pValue, hipLimit_t limit) nogil
-    hipError_t cuCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) nogil
-    hipError_t cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) nogil
-    hipError_t cuCtxPopCurrent(hipCtx_t *ctx) nogil
-    hipError_t cuCtxPopCurrent_v2(hipCtx_t *ctx) nogil
-    hipError_t cuCtxPushCurrent(hipCtx_t ctx) nogil
-    hipError_t cuCtxPushCurrent_v2(hipCtx_t ctx) nogil
-    hipError_t cuCtxSetCacheConfig(hipFuncCache_t cacheConfig) nogil
-    hipError_t cuCtxSetCurrent(hipCtx_t ctx) nogil
-    hipError_t cuCtxSetLimit(hipLimit_t limit, size_t value) nogil
-    hipError_t cuCtxSetSharedMemConfig(hipSharedMemConfig config) nogil
-    hipError_t cuCtxSynchronize() nogil
-    hipError_t cuDestroyExternalMemory(hipExternalMemory_t extMem) nogil
-    hipError_t cuDestroyExternalSemaphore(hipExternalSemaphore_t extSem) nogil
-    hipError_t cuDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) nogil
-    hipError_t cuDeviceComputeCapability(int *major, int *minor, int32_t device) nogil
-    hipError_t cuDeviceGet(int32_t *device, int ordinal) nogil
-    hipError_t cuDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId) nogil
-    hipError_t cuDeviceGetByPCIBusId(int *device, const char *pciBusId) nogil
-    hipError_t cuDeviceGetCount(int *count) nogil
-    hipError_t cuDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) nogil
-    hipError_t cuDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) nogil
-    hipError_t cuDeviceGetMemPool(hipMemPool_t *mem_pool, int device) nogil
-    hipError_t cuDeviceGetName(char *name, int len, int32_t device) nogil
-    hipError_t cuDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice) nogil
-    hipError_t cuDeviceGetPCIBusId(char *pciBusId, int len, int device) nogil
-    hipError_t cuDeviceGetTexture1DLinearMaxWidth(hipMemPool_t *mem_pool, int device) nogil
-    hipError_t cuDeviceGetUuid(hipUUID *uuid, int32_t device) nogil
-    hipError_t cuDeviceGetUuid_v2(hipUUID *uuid, int32_t device) nogil
-    hipError_t cuDeviceGraphMemTrim(int device) nogil
-    hipError_t cuDevicePrimaryCtxGetState(int32_t dev, unsigned int *flags, int *active) nogil
-    hipError_t cuDevicePrimaryCtxRelease(int32_t dev) nogil
-    hipError_t cuDevicePrimaryCtxRelease_v2(int32_t dev) nogil
-    hipError_t cuDevicePrimaryCtxReset(int32_t dev) nogil
-    hipError_t cuDevicePrimaryCtxReset_v2(int32_t dev) nogil
-    hipError_t cuDevicePrimaryCtxRetain(hipCtx_t *pctx, int32_t dev) nogil
-    hipError_t cuDevicePrimaryCtxSetFlags(int32_t dev, unsigned int flags) nogil
-    hipError_t cuDevicePrimaryCtxSetFlags_v2(int32_t dev, unsigned int flags) nogil
-    hipError_t cuDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) nogil
-    hipError_t cuDeviceSetMemPool(int device, hipMemPool_t mem_pool) nogil
-    hipError_t cuDeviceTotalMem(size_t *bytes, int32_t device) nogil
-    hipError_t cuDeviceTotalMem_v2(size_t *bytes, int32_t device) nogil
-    hipError_t cuDriverGetVersion(int *driverVersion) nogil
-    hipError_t cuEventCreate(hipEvent_t *event, unsigned int flags) nogil
-    hipError_t cuEventDestroy(hipEvent_t event) nogil
-    hipError_t cuEventDestroy_v2(hipEvent_t event) nogil
-    hipError_t cuEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) nogil
-    hipError_t cuEventQuery(hipEvent_t event) nogil
-    hipError_t cuEventRecord(hipEvent_t event, hipStream_t stream) nogil
-    hipError_t cuEventRecordWithFlags(hipEvent_t event, hipStream_t stream, unsigned int flags) nogil
-    hipError_t cuEventSynchronize(hipEvent_t event) nogil
-    hipError_t cuExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem, const hipExternalMemoryBufferDesc *bufferDesc) nogil
-    hipError_t cuFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunction_t hfunc) nogil
-    hipError_t cuGetErrorName(hipError_t hipError, const char **errorString) nogil
-    hipError_t cuGetErrorString(hipError_t hipError, const char **errorString) nogil
-    hipError_t cuGetProcAddress(const char *symbol, void **pfn, int hipVersion, uint64_t flags, hipDriverProcAddressQueryResult *symbolStatus) nogil
-    hipError_t cuGraphAddBatchMemOpNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, const hipBatchMemOpNodeParams *nodeParams) nogil
-    hipError_t cuGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraph_t childGraph) nogil
-    hipError_t cuGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, size_t numDependencies) nogil
-    hipError_t cuGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies) nogil
-    hipError_t cuGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
-    hipError_t cuGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
-    hipError_t cuGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
-    hipError_t cuGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
-    hipError_t cuGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipHostNodeParams *pNodeParams) nogil
-    hipError_t cuGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipKernelNodeParams *pNodeParams) nogil
-    hipError_t cuGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipMemAllocNodeParams *pNodeParams) nogil
-    hipError_t cuGraphAddMemFreeNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, hipDeviceptr_t dptr) nogil
-    hipError_t cuGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, const HIP_MEMCPY3D *copyParams, hipCtx_t ctx) nogil
-    hipError_t cuGraphAddMemsetNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, const HIP_MEMSET_NODE_PARAMS *memsetParams, hipCtx_t ctx) nogil
-    hipError_t cuGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraphNodeParams *nodeParams) nogil
-    hipError_t cuGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode, hipBatchMemOpNodeParams *nodeParams_out) nogil
-    hipError_t cuGraphBatchMemOpNodeSetParams(hipGraphNode_t hNode, hipBatchMemOpNodeParams *nodeParams) nogil
-    hipError_t cuGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) nogil
-    hipError_t cuGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) nogil
-    hipError_t cuGraphCreate(hipGraph_t *pGraph, unsigned int flags) nogil
-    hipError_t cuGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags) nogil
-    hipError_t cuGraphDestroy(hipGraph_t graph) nogil
-    hipError_t cuGraphDestroyNode(hipGraphNode_t node) nogil
-    hipError_t cuGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
-    hipError_t cuGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
-    hipError_t cuGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
-    hipError_t cuGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
-    hipError_t cuGraphExecBatchMemOpNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipBatchMemOpNodeParams *nodeParams) nogil
-    hipError_t cuGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipGraph_t childGraph) nogil
-    hipError_t cuGraphExecDestroy(hipGraphExec_t graphExec) nogil
-    hipError_t cuGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
-    hipError_t cuGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
-    hipError_t cuGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
-    hipError_t cuGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
-    hipError_t cuGraphExecGetFlags(hipGraphExec_t graphExec, unsigned long long *flags) nogil
-    hipError_t cuGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
-    hipError_t cuGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
-    hipError_t cuGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const HIP_MEMCPY3D *copyParams, hipCtx_t ctx) nogil
-    hipError_t cuGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const HIP_MEMSET_NODE_PARAMS *memsetParams, hipCtx_t ctx) nogil
-    hipError_t cuGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
-    hipError_t cuGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph, hipGraphNode_t *hErrorNode_out, hipGraphExecUpdateResult *updateResult_out) nogil
-    hipError_t cuGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams *params_out) nogil
-    hipError_t cuGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
-    hipError_t cuGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams *params_out) nogil
-    hipError_t cuGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
-    hipError_t cuGraphGetEdges(hipGraph_t graph, hipGraphNode_t *a1, hipGraphNode_t *to, size_t *numEdges) nogil
-    hipError_t cuGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes) nogil
-    hipError_t cuGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) nogil
-    hipError_t cuGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams) nogil
-    hipError_t cuGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
-    hipError_t cuGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) nogil
-    hipError_t cuGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags) nogil
-    hipError_t cuGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphInstantiateParams *instantiateParams) nogil
-    hipError_t cuGraphInstantiate_v2(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) nogil
-    hipError_t cuGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGraphNode_t hDst) nogil
-    hipError_t cuGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipLaunchAttributeID attr, hipLaunchAttributeValue *value) nogil
-    hipError_t cuGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams) nogil
-    hipError_t cuGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipLaunchAttributeID attr, const hipLaunchAttributeValue *value) nogil
-    hipError_t cuGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
-    hipError_t cuGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) nogil
-    hipError_t cuGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams *pNodeParams) nogil
-    hipError_t cuGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) nogil
-    hipError_t cuGraphMemcpyNodeGetParams(hipGraphNode_t hNode, HIP_MEMCPY3D *nodeParams) nogil
-    hipError_t cuGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D *nodeParams) nogil
-    hipError_t cuGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams) nogil
-    hipError_t cuGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams) nogil
-    hipError_t cuGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode, hipGraph_t clonedGraph) nogil
-    hipError_t cuGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies, size_t *pNumDependencies) nogil
-    hipError_t cuGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes, size_t *pNumDependentNodes) nogil
-    hipError_t cuGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled) nogil
-    hipError_t cuGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) nogil
-    hipError_t cuGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled) nogil
-    hipError_t cuGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
-    hipError_t cuGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count) nogil
-    hipError_t cuGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, size_t numDependencies) nogil
-    hipError_t cuGraphRetainUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count, unsigned int flags) nogil
-    hipError_t cuGraphUpload(hipGraphExec_t graphExec, hipStream_t stream) nogil
-    hipError_t cuGraphicsMapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
-    hipError_t cuGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, hipGraphicsResource_t resource) nogil
-    hipError_t cuGraphicsResourceGetMappedPointer_v2(void **devPtr, size_t *size, hipGraphicsResource_t resource) nogil
-    hipError_t cuGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel) nogil
-    hipError_t cuGraphicsUnmapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
-    hipError_t cuGraphicsUnregisterResource(hipGraphicsResource_t resource) nogil
-    hipError_t cuImportExternalMemory(hipExternalMemory_t *extMem_out, const hipExternalMemoryHandleDesc *memHandleDesc) nogil
-    hipError_t cuImportExternalSemaphore(hipExternalSemaphore_t *extSem_out, const hipExternalSemaphoreHandleDesc *semHandleDesc) nogil
-    hipError_t cuInit(unsigned int flags) nogil
-    hipError_t cuIpcCloseMemHandle(void *devPtr) nogil
-    hipError_t cuIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) nogil
-    hipError_t cuIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) nogil
-    hipError_t cuIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) nogil
-    hipError_t cuIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) nogil
-    hipError_t cuLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams) nogil
-    hipError_t cuLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams *launchParamsList, unsigned int numDevices, unsigned int flags) nogil
-    hipError_t cuLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) nogil
-    hipError_t cuLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams, void **extra) nogil
-    hipError_t cuMemAddressFree(void *devPtr, size_t size) nogil
-    hipError_t cuMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, unsigned long long flags) nogil
-    hipError_t cuMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device) nogil
-    hipError_t cuMemAlloc(void **ptr, size_t size) nogil
-    hipError_t cuMemAllocAsync(void **dev_ptr, size_t size, hipStream_t stream) nogil
-    hipError_t cuMemAllocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream) nogil
-    hipError_t cuMemAllocHost(void **ptr, size_t size) nogil
-    hipError_t cuMemAllocHost_v2(void **ptr, size_t size) nogil
-    hipError_t cuMemAllocManaged(void **dev_ptr, size_t size, unsigned int flags) nogil
-    hipError_t cuMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes) nogil
-    hipError_t cuMemAllocPitch_v2(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes) nogil
-    hipError_t cuMemAlloc_v2(void **ptr, size_t size) nogil
-    hipError_t cuMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size, const hipMemAllocationProp *prop, unsigned long long flags) nogil
-    hipError_t cuMemExportToShareableHandle(void *shareableHandle, hipMemGenericAllocationHandle_t handle, hipMemAllocationHandleType handleType, unsigned long long flags) nogil
-    hipError_t cuMemFree(void *ptr) nogil
-    hipError_t cuMemFreeAsync(void *dev_ptr, hipStream_t stream) nogil
-    hipError_t cuMemFreeHost(void *ptr) nogil
-    hipError_t cuMemFree_v2(void *ptr) nogil
-    hipError_t cuMemGetAccess(unsigned long long *flags, const hipMemLocation *location, void *ptr) nogil
-    hipError_t cuMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) nogil
-    hipError_t cuMemGetAddressRange_v2(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) nogil
-    hipError_t cuMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop, hipMemAllocationGranularity_flags option) nogil
-    hipError_t cuMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop, hipMemGenericAllocationHandle_t handle) nogil
-    hipError_t cuMemGetInfo(size_t *free, size_t *total) nogil
-    hipError_t cuMemGetInfo_v2(size_t *free, size_t *total) nogil
-    hipError_t cuMemHostAlloc(void **ptr, size_t size, unsigned int flags) nogil
-    hipError_t cuMemHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) nogil
-    hipError_t cuMemHostGetDevicePointer_v2(void **devPtr, void *hstPtr, unsigned int flags) nogil
-    hipError_t cuMemHostGetFlags(unsigned int *flagsPtr, void *hostPtr) nogil
-    hipError_t cuMemHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) nogil
-    hipError_t cuMemHostRegister_v2(void *hostPtr, size_t sizeBytes, unsigned int flags) nogil
-    hipError_t cuMemHostUnregister(void *hostPtr) nogil
-    hipError_t cuMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *osHandle, hipMemAllocationHandleType shHandleType) nogil
-    hipError_t cuMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle, unsigned long long flags) nogil
-    hipError_t cuMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count, hipStream_t stream) nogil
-    hipError_t cuMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) nogil
-    hipError_t cuMemPoolDestroy(hipMemPool_t mem_pool) nogil
-    hipError_t cuMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) nogil
-    hipError_t cuMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool, hipMemAllocationHandleType handle_type, unsigned int flags) nogil
-    hipError_t cuMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool, hipMemLocation *location) nogil
-    hipError_t cuMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) nogil
-    hipError_t cuMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle, hipMemAllocationHandleType handle_type, unsigned int flags) nogil
-    hipError_t cuMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool, hipMemPoolPtrExportData *export_data) nogil
-    hipError_t cuMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list, size_t count) nogil
-    hipError_t cuMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) nogil
-    hipError_t cuMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) nogil
-    hipError_t cuMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream) nogil
-    hipError_t cuMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute, const void *dev_ptr, size_t count) nogil
-    hipError_t cuMemRangeGetAttributes(void **data, size_t *data_sizes, hipMemRangeAttribute *attributes, size_t num_attributes, const void *dev_ptr, size_t count) nogil
-    hipError_t cuMemRelease(hipMemGenericAllocationHandle_t handle) nogil
-    hipError_t cuMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle, void *addr) nogil
-    hipError_t cuMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count) nogil
-    hipError_t cuMemUnmap(void *ptr, size_t size) nogil
-    hipError_t cuMemcpy2D(const hip_Memcpy2D *pCopy) nogil
-    hipError_t cuMemcpy2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) nogil
-    hipError_t cuMemcpy2DAsync_v2(const hip_Memcpy2D *pCopy, hipStream_t stream) nogil
-    hipError_t cuMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) nogil
-    hipError_t cuMemcpy2DUnaligned_v2(const hip_Memcpy2D *pCopy) nogil
-    hipError_t cuMemcpy2D_v2(const hip_Memcpy2D *pCopy) nogil
-    hipError_t cuMemcpy3D(const HIP_MEMCPY3D *pCopy) nogil
-    hipError_t cuMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) nogil
-    hipError_t cuMemcpy3DAsync_v2(const HIP_MEMCPY3D *pCopy, hipStream_t stream) nogil
-    hipError_t cuMemcpy3D_v2(const HIP_MEMCPY3D *pCopy) nogil
-    hipError_t cuMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
-    hipError_t cuMemcpyAtoA_v2(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
-    hipError_t cuMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
-    hipError_t cuMemcpyAtoD_v2(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
-    hipError_t cuMemcpyAtoH(void *dst, hipArray_t srcArray, size_t srcOffset, size_t count) nogil
-    hipError_t cuMemcpyAtoHAsync(void *dstHost, hipArray_t srcArray, size_t srcOffset, size_t ByteCount, hipStream_t stream) nogil
-    hipError_t cuMemcpyAtoHAsync_v2(void *dstHost, hipArray_t srcArray, size_t srcOffset, size_t ByteCount, hipStream_t stream) nogil
-    hipError_t cuMemcpyAtoH_v2(void *dst, hipArray_t srcArray, size_t srcOffset, size_t count) nogil
-    hipError_t cuMemcpyDtoA(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice, size_t ByteCount) nogil
-    hipError_t cuMemcpyDtoA_v2(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice, size_t ByteCount) nogil
-    hipError_t cuMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) nogil
-    hipError_t cuMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
-    hipError_t cuMemcpyDtoDAsync_v2(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
-    hipError_t cuMemcpyDtoD_v2(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) nogil
-    hipError_t cuMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) nogil
-    hipError_t cuMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
-    hipError_t cuMemcpyDtoHAsync_v2(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
-    hipError_t cuMemcpyDtoH_v2(void *dst, hipDeviceptr_t src, size_t sizeBytes) nogil
-    hipError_t cuMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t count) nogil
-    hipError_t cuMemcpyHtoAAsync(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, hipStream_t stream) nogil
-    hipError_t cuMemcpyHtoAAsync_v2(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, hipStream_t stream) nogil
-    hipError_t cuMemcpyHtoA_v2(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t count) nogil
-    hipError_t cuMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) nogil
-    hipError_t cuMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream) nogil
-    hipError_t cuMemcpyHtoDAsync_v2(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream) nogil
-    hipError_t cuMemcpyHtoD_v2(hipDeviceptr_t dst, void *src, size_t sizeBytes) nogil
-    hipError_t cuMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count) nogil
-    hipError_t cuMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count, hipStream_t stream) nogil
-    hipError_t cuMemsetD16_v2(hipDeviceptr_t dest, unsigned short value, size_t count) nogil
-    hipError_t cuMemsetD32(hipDeviceptr_t dest, int value, size_t count) nogil
-    hipError_t cuMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) nogil
-    hipError_t cuMemsetD32_v2(hipDeviceptr_t dest, int value, size_t count) nogil
-    hipError_t cuMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) nogil
-    hipError_t cuMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count, hipStream_t stream) nogil
-    hipError_t cuMemsetD8_v2(hipDeviceptr_t dest, unsigned char value, size_t count) nogil
-    hipError_t cuMipmappedArrayCreate(hipMipmappedArray_t *pHandle, HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels) nogil
-    hipError_t cuMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) nogil
-    hipError_t cuMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_t hMipMappedArray, unsigned int level) nogil
-    hipError_t cuModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname) nogil
-    hipError_t cuModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name) nogil
-    hipError_t cuModuleGetGlobal_v2(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name) nogil
-    hipError_t cuModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const char *name) nogil
-    hipError_t cuModuleLoad(hipModule_t *module, const char *fname) nogil
-    hipError_t cuModuleLoadData(hipModule_t *module, const void *image) nogil
-    hipError_t cuModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions, hipJitOption *options, void **optionValues) nogil
-    hipError_t cuModuleUnload(hipModule_t module) nogil
-    hipError_t cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk) nogil
-    hipError_t cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) nogil
-    hipError_t cuOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit) nogil
-    hipError_t cuOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags) nogil
-    hipError_t cuPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) nogil
-    hipError_t cuPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute *attributes, void **data, hipDeviceptr_t ptr) nogil
-    hipError_t cuPointerSetAttribute(const void *value, hipPointer_attribute attribute, hipDeviceptr_t ptr) nogil
-    hipError_t cuProfilerStart() nogil
-    hipError_t cuProfilerStop() nogil
-    hipError_t cuSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
-    hipError_t cuStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData, unsigned int flags) nogil
-    hipError_t cuStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length, unsigned int flags) nogil
-    hipError_t cuStreamBatchMemOp(hipStream_t stream, unsigned int count, hipStreamBatchMemOpParams *paramArray, unsigned int flags) nogil
-    hipError_t cuStreamBatchMemOp_v2(hipStream_t stream, unsigned int count, hipStreamBatchMemOpParams *paramArray, unsigned int flags) nogil
-    hipError_t cuStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) nogil
-    hipError_t cuStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, const hipGraphNode_t *dependencies, const hipGraphEdgeData *dependencyData, size_t numDependencies, hipStreamCaptureMode mode) nogil
-    hipError_t cuStreamBeginCapture_v2(hipStream_t stream, hipStreamCaptureMode mode) nogil
-    hipError_t cuStreamCreate(hipStream_t *stream, unsigned int flags) nogil
-    hipError_t cuStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) nogil
-    hipError_t cuStreamDestroy(hipStream_t stream) nogil
-    hipError_t cuStreamDestroy_v2(hipStream_t stream) nogil
-    hipError_t cuStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) nogil
-    hipError_t cuStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus, unsigned long long *pId) nogil
-    hipError_t cuStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, hipGraph_t *graph_out, const hipGraphNode_t **dependencies_out, size_t *numDependencies_out) nogil
-    hipError_t cuStreamGetFlags(hipStream_t stream, unsigned int *flags) nogil
-    hipError_t cuStreamGetPriority(hipStream_t stream, int *priority) nogil
-    hipError_t cuStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus) nogil
-    hipError_t cuStreamQuery(hipStream_t stream) nogil
-    hipError_t cuStreamSynchronize(hipStream_t stream) nogil
-    hipError_t cuStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies, size_t numDependencies, unsigned int flags) nogil
-    hipError_t cuStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) nogil
-    hipError_t cuStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask) nogil
-    hipError_t cuStreamWaitValue32_v2(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask) nogil
-    hipError_t cuStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask) nogil
-    hipError_t cuStreamWaitValue64_v2(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask) nogil
-    hipError_t cuStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) nogil
-    hipError_t cuStreamWriteValue32_v2(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) nogil
-    hipError_t cuStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) nogil
-    hipError_t cuStreamWriteValue64_v2(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) nogil
-    hipError_t cuTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE_DESC *pResDesc, const HIP_TEXTURE_DESC *pTexDesc, const HIP_RESOURCE_VIEW_DESC *pResViewDesc) nogil
-    hipError_t cuTexObjectDestroy(hipTextureObject_t texObject) nogil
-    hipError_t cuTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureObject_t texObject) nogil
-    hipError_t cuTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc, hipTextureObject_t texObject) nogil
-    hipError_t cuTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObject_t texObject) nogil
-    hipError_t cuTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetAddressMode(hipTextureAddressMode *pam, const textureReference *texRef, int dim) nogil
-    hipError_t cuTexRefGetAddress_v2(hipDeviceptr_t *dev_ptr, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetArray(hipArray_t *pArray, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetBorderColor(float *pBorderColor, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetFilterMode(hipTextureFilterMode *pfm, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetFlags(unsigned int *pFlags, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetMipmapFilterMode(hipTextureFilterMode *pfm, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetMipmapLevelBias(float *pbias, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, const textureReference *texRef) nogil
-    hipError_t cuTexRefGetMipmappedArray(hipMipmappedArray_t *pArray, const textureReference *texRef) nogil
-    hipError_t cuTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hipDeviceptr_t dptr, size_t bytes) nogil
-    hipError_t cuTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc, hipDeviceptr_t dptr, size_t Pitch) nogil
-    hipError_t cuTexRefSetAddress2D_v2(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc, hipDeviceptr_t dptr, size_t Pitch) nogil
-    hipError_t cuTexRefSetAddress2D_v3(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc, hipDeviceptr_t dptr, size_t Pitch) nogil
-    hipError_t cuTexRefSetAddressMode(textureReference *texRef, int dim, hipTextureAddressMode am) nogil
-    hipError_t cuTexRefSetAddress_v2(size_t *ByteOffset, textureReference *texRef, hipDeviceptr_t dptr, size_t bytes) nogil
-    hipError_t cuTexRefSetArray(textureReference *tex, hipArray_const_t array, unsigned int flags) nogil
-    hipError_t cuTexRefSetBorderColor(textureReference *texRef, float *pBorderColor) nogil
-    hipError_t cuTexRefSetFilterMode(textureReference *texRef, hipTextureFilterMode fm) nogil
-    hipError_t cuTexRefSetFlags(textureReference *texRef, unsigned int Flags) nogil
-    hipError_t cuTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int NumPackedComponents) nogil
-    hipError_t cuTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxAniso) nogil
-    hipError_t cuTexRefSetMipmapFilterMode(textureReference *texRef, hipTextureFilterMode fm) nogil
-    hipError_t cuTexRefSetMipmapLevelBias(textureReference *texRef, float bias) nogil
-    hipError_t cuTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMapLevelClamp, float maxMipMapLevelClamp) nogil
-    hipError_t cuTexRefSetMipmappedArray(textureReference *texRef, hipMipmappedArray *mipmappedArray, unsigned int Flags) nogil
-    hipError_t cuThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) nogil
-    hipError_t cuUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy, unsigned int initialRefcount, unsigned int flags) nogil
-    hipError_t cuUserObjectRelease(hipUserObject_t a0, unsigned int count) nogil
-    hipError_t cuUserObjectRetain(hipUserObject_t a0, unsigned int count) nogil
-    hipError_t cuWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
+    CUresult cuArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) nogil
+    CUresult cuArray3DCreate_v2(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) nogil
+    CUresult cuArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
+    CUresult cuArray3DGetDescriptor_v2(HIP_ARRAY3D_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
+    CUresult cuArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray) nogil
+    CUresult cuArrayCreate_v2(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray) nogil
+    CUresult cuArrayDestroy(hipArray_t array) nogil
+    CUresult cuArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
+    CUresult cuArrayGetDescriptor_v2(HIP_ARRAY_DESCRIPTOR *pArrayDescriptor, hipArray_t array) nogil
+    CUresult cuCtxCreate(hipCtx_t *ctx, const void *a1, unsigned int flags, int32_t device) nogil
+    CUresult cuCtxCreate_v2(hipCtx_t *ctx, unsigned int flags, int32_t device) nogil
+    CUresult cuCtxDestroy(hipCtx_t ctx) nogil
+    CUresult cuCtxDestroy_v2(hipCtx_t ctx) nogil
+    CUresult cuCtxDisablePeerAccess(hipCtx_t peerCtx) nogil
+    CUresult cuCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) nogil
+    CUresult cuCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) nogil
+    CUresult cuCtxGetCacheConfig(CUfunc_cache *cacheConfig) nogil
+    CUresult cuCtxGetCurrent(hipCtx_t *ctx) nogil
+    CUresult cuCtxGetDevice(int32_t *device) nogil
+    CUresult cuCtxGetFlags(unsigned int *flags) nogil
+    CUresult cuCtxGetLimit(size_t *pValue, CUlimit limit) nogil
+    CUresult cuCtxGetSharedMemConfig(CUsharedconfig *pConfig) nogil
+    CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) nogil
+    CUresult cuCtxPopCurrent(hipCtx_t *ctx) nogil
+    CUresult cuCtxPopCurrent_v2(hipCtx_t *ctx) nogil
+    CUresult cuCtxPushCurrent(hipCtx_t ctx) nogil
+    CUresult cuCtxPushCurrent_v2(hipCtx_t ctx) nogil
+    CUresult cuCtxSetCacheConfig(CUfunc_cache cacheConfig) nogil
+    CUresult cuCtxSetCurrent(hipCtx_t ctx) nogil
+    CUresult cuCtxSetLimit(CUlimit limit, size_t value) nogil
+    CUresult cuCtxSetSharedMemConfig(CUsharedconfig config) nogil
+    CUresult cuCtxSynchronize() nogil
+    CUresult cuDestroyExternalMemory(hipExternalMemory_t extMem) nogil
+    CUresult cuDestroyExternalSemaphore(hipExternalSemaphore_t extSem) nogil
+    CUresult cuDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) nogil
+    CUresult cuDeviceComputeCapability(int *major, int *minor, int32_t device) nogil
+    CUresult cuDeviceGet(int32_t *device, int ordinal) nogil
+    CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attr, int deviceId) nogil
+    CUresult cuDeviceGetByPCIBusId(int *device, const char *pciBusId) nogil
+    CUresult cuDeviceGetCount(int *count) nogil
+    CUresult cuDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) nogil
+    CUresult cuDeviceGetGraphMemAttribute(int device, CUgraphMem_attribute attr, void *value) nogil
+    CUresult cuDeviceGetMemPool(hipMemPool_t *mem_pool, int device) nogil
+    CUresult cuDeviceGetName(char *name, int len, int32_t device) nogil
+    CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attr, int srcDevice, int dstDevice) nogil
+    CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, int device) nogil
+    CUresult cuDeviceGetTexture1DLinearMaxWidth(hipMemPool_t *mem_pool, int device) nogil
+    CUresult cuDeviceGetUuid(hipUUID *uuid, int32_t device) nogil
+    CUresult cuDeviceGetUuid_v2(hipUUID *uuid, int32_t device) nogil
+    CUresult cuDeviceGraphMemTrim(int device) nogil
+    CUresult cuDevicePrimaryCtxGetState(int32_t dev, unsigned int *flags, int *active) nogil
+    CUresult cuDevicePrimaryCtxRelease(int32_t dev) nogil
+    CUresult cuDevicePrimaryCtxRelease_v2(int32_t dev) nogil
+    CUresult cuDevicePrimaryCtxReset(int32_t dev) nogil
+    CUresult cuDevicePrimaryCtxReset_v2(int32_t dev) nogil
+    CUresult cuDevicePrimaryCtxRetain(hipCtx_t *pctx, int32_t dev) nogil
+    CUresult cuDevicePrimaryCtxSetFlags(int32_t dev, unsigned int flags) nogil
+    CUresult cuDevicePrimaryCtxSetFlags_v2(int32_t dev, unsigned int flags) nogil
+    CUresult cuDeviceSetGraphMemAttribute(int device, CUgraphMem_attribute attr, void *value) nogil
+    CUresult cuDeviceSetMemPool(int device, hipMemPool_t mem_pool) nogil
+    CUresult cuDeviceTotalMem(size_t *bytes, int32_t device) nogil
+    CUresult cuDeviceTotalMem_v2(size_t *bytes, int32_t device) nogil
+    CUresult cuDriverGetVersion(int *driverVersion) nogil
+    CUresult cuEventCreate(hipEvent_t *event, unsigned int flags) nogil
+    CUresult cuEventDestroy(hipEvent_t event) nogil
+    CUresult cuEventDestroy_v2(hipEvent_t event) nogil
+    CUresult cuEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) nogil
+    CUresult cuEventQuery(hipEvent_t event) nogil
+    CUresult cuEventRecord(hipEvent_t event, hipStream_t stream) nogil
+    CUresult cuEventRecordWithFlags(hipEvent_t event, hipStream_t stream, unsigned int flags) nogil
+    CUresult cuEventSynchronize(hipEvent_t event) nogil
+    CUresult cuExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem, const hipExternalMemoryBufferDesc *bufferDesc) nogil
+    CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attrib, hipFunction_t hfunc) nogil
+    CUresult cuGetErrorName(CUresult hipError, const char **errorString) nogil
+    CUresult cuGetErrorString(CUresult hipError, const char **errorString) nogil
+    CUresult cuGetProcAddress(const char *symbol, void **pfn, int hipVersion, uint64_t flags, CUdriverProcAddressQueryResult *symbolStatus) nogil
+    CUresult cuGraphAddBatchMemOpNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, const hipBatchMemOpNodeParams *nodeParams) nogil
+    CUresult cuGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraph_t childGraph) nogil
+    CUresult cuGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, const void *a3, size_t numDependencies) nogil
+    CUresult cuGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies) nogil
+    CUresult cuGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
+    CUresult cuGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
+    CUresult cuGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
+    CUresult cuGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
+    CUresult cuGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipHostNodeParams *pNodeParams) nogil
+    CUresult cuGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipKernelNodeParams *pNodeParams) nogil
+    CUresult cuGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipMemAllocNodeParams *pNodeParams) nogil
+    CUresult cuGraphAddMemFreeNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, hipDeviceptr_t dptr) nogil
+    CUresult cuGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, const HIP_MEMCPY3D *copyParams, hipCtx_t ctx) nogil
+    CUresult cuGraphAddMemsetNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph, const hipGraphNode_t *dependencies, size_t numDependencies, const HIP_MEMSET_NODE_PARAMS *memsetParams, hipCtx_t ctx) nogil
+    CUresult cuGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraphNodeParams *nodeParams) nogil
+    CUresult cuGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode, hipBatchMemOpNodeParams *nodeParams_out) nogil
+    CUresult cuGraphBatchMemOpNodeSetParams(hipGraphNode_t hNode, hipBatchMemOpNodeParams *nodeParams) nogil
+    CUresult cuGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) nogil
+    CUresult cuGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) nogil
+    CUresult cuGraphCreate(hipGraph_t *pGraph, unsigned int flags) nogil
+    CUresult cuGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags) nogil
+    CUresult cuGraphDestroy(hipGraph_t graph) nogil
+    CUresult cuGraphDestroyNode(hipGraphNode_t node) nogil
+    CUresult cuGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
+    CUresult cuGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
+    CUresult cuGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
+    CUresult cuGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
+    CUresult cuGraphExecBatchMemOpNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipBatchMemOpNodeParams *nodeParams) nogil
+    CUresult cuGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipGraph_t childGraph) nogil
+    CUresult cuGraphExecDestroy(hipGraphExec_t graphExec) nogil
+    CUresult cuGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
+    CUresult cuGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
+    CUresult cuGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
+    CUresult cuGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
+    CUresult cuGraphExecGetFlags(hipGraphExec_t graphExec, unsigned long long *flags) nogil
+    CUresult cuGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
+    CUresult cuGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
+    CUresult cuGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const HIP_MEMCPY3D *copyParams, hipCtx_t ctx) nogil
+    CUresult cuGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const HIP_MEMSET_NODE_PARAMS *memsetParams, hipCtx_t ctx) nogil
+    CUresult cuGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
+    CUresult cuGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph, hipGraphNode_t *hErrorNode_out, CUgraphExecUpdateResult *updateResult_out) nogil
+    CUresult cuGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams *params_out) nogil
+    CUresult cuGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
+    CUresult cuGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams *params_out) nogil
+    CUresult cuGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
+    CUresult cuGraphGetEdges(hipGraph_t graph, hipGraphNode_t *a1, hipGraphNode_t *to, const void *a3, size_t *numEdges) nogil
+    CUresult cuGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes) nogil
+    CUresult cuGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) nogil
+    CUresult cuGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams) nogil
+    CUresult cuGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
+    CUresult cuGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags) nogil
+    CUresult cuGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags) nogil
+    CUresult cuGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphInstantiateParams *instantiateParams) nogil
+    CUresult cuGraphInstantiate_v2(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) nogil
+    CUresult cuGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGraphNode_t hDst) nogil
+    CUresult cuGraphKernelNodeGetAttribute(hipGraphNode_t hNode, CUkernelNodeAttrID attr, hipLaunchAttributeValue *value) nogil
+    CUresult cuGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams) nogil
+    CUresult cuGraphKernelNodeSetAttribute(hipGraphNode_t hNode, CUkernelNodeAttrID attr, const hipLaunchAttributeValue *value) nogil
+    CUresult cuGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
+    CUresult cuGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) nogil
+    CUresult cuGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams *pNodeParams) nogil
+    CUresult cuGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) nogil
+    CUresult cuGraphMemcpyNodeGetParams(hipGraphNode_t hNode, HIP_MEMCPY3D *nodeParams) nogil
+    CUresult cuGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D *nodeParams) nogil
+    CUresult cuGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams) nogil
+    CUresult cuGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams) nogil
+    CUresult cuGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode, hipGraph_t clonedGraph) nogil
+    CUresult cuGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies, const void *a2, size_t *pNumDependencies) nogil
+    CUresult cuGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes, const void *a2, size_t *pNumDependentNodes) nogil
+    CUresult cuGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled) nogil
+    CUresult cuGraphNodeGetType(hipGraphNode_t node, CUgraphNodeType *pType) nogil
+    CUresult cuGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled) nogil
+    CUresult cuGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
+    CUresult cuGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count) nogil
+    CUresult cuGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, const void *a3, size_t numDependencies) nogil
+    CUresult cuGraphRetainUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count, unsigned int flags) nogil
+    CUresult cuGraphUpload(hipGraphExec_t graphExec, hipStream_t stream) nogil
+    CUresult cuGraphicsMapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
+    CUresult cuGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, hipGraphicsResource_t resource) nogil
+    CUresult cuGraphicsResourceGetMappedPointer_v2(void **devPtr, size_t *size, hipGraphicsResource_t resource) nogil
+    CUresult cuGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel) nogil
+    CUresult cuGraphicsUnmapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
+    CUresult cuGraphicsUnregisterResource(hipGraphicsResource_t resource) nogil
+    CUresult cuImportExternalMemory(hipExternalMemory_t *extMem_out, const hipExternalMemoryHandleDesc *memHandleDesc) nogil
+    CUresult cuImportExternalSemaphore(hipExternalSemaphore_t *extSem_out, const hipExternalSemaphoreHandleDesc *semHandleDesc) nogil
+    CUresult cuInit(unsigned int flags) nogil
+    CUresult cuIpcCloseMemHandle(void *devPtr) nogil
+    CUresult cuIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) nogil
+    CUresult cuIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) nogil
+    CUresult cuIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) nogil
+    CUresult cuIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) nogil
+    CUresult cuLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams) nogil
+    CUresult cuLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams *launchParamsList, unsigned int numDevices, unsigned int flags) nogil
+    CUresult cuLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) nogil
+    CUresult cuLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void **kernelParams, void **extra) nogil
+    CUresult cuMemAddressFree(void *devPtr, size_t size) nogil
+    CUresult cuMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, unsigned long long flags) nogil
+    CUresult cuMemAdvise(const void *dev_ptr, size_t count, CUmem_advise advice, int device) nogil
+    CUresult cuMemAlloc(void **ptr, size_t size) nogil
+    CUresult cuMemAllocAsync(void **dev_ptr, size_t size, hipStream_t stream) nogil
+    CUresult cuMemAllocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream) nogil
+    CUresult cuMemAllocHost(void **ptr, size_t size) nogil
+    CUresult cuMemAllocHost_v2(void **ptr, size_t size) nogil
+    CUresult cuMemAllocManaged(void **dev_ptr, size_t size, unsigned int flags) nogil
+    CUresult cuMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes) nogil
+    CUresult cuMemAllocPitch_v2(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height, unsigned int elementSizeBytes) nogil
+    CUresult cuMemAlloc_v2(void **ptr, size_t size) nogil
+    CUresult cuMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size, const hipMemAllocationProp *prop, unsigned long long flags) nogil
+    CUresult cuMemExportToShareableHandle(void *shareableHandle, hipMemGenericAllocationHandle_t handle, CUmemAllocationHandleType handleType, unsigned long long flags) nogil
+    CUresult cuMemFree(void *ptr) nogil
+    CUresult cuMemFreeAsync(void *dev_ptr, hipStream_t stream) nogil
+    CUresult cuMemFreeHost(void *ptr) nogil
+    CUresult cuMemFree_v2(void *ptr) nogil
+    CUresult cuMemGetAccess(unsigned long long *flags, const hipMemLocation *location, void *ptr) nogil
+    CUresult cuMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) nogil
+    CUresult cuMemGetAddressRange_v2(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) nogil
+    CUresult cuMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop, CUmemAllocationGranularity_flags option) nogil
+    CUresult cuMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop, hipMemGenericAllocationHandle_t handle) nogil
+    CUresult cuMemGetInfo(size_t *free, size_t *total) nogil
+    CUresult cuMemGetInfo_v2(size_t *free, size_t *total) nogil
+    CUresult cuMemHostAlloc(void **ptr, size_t size, unsigned int flags) nogil
+    CUresult cuMemHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) nogil
+    CUresult cuMemHostGetDevicePointer_v2(void **devPtr, void *hstPtr, unsigned int flags) nogil
+    CUresult cuMemHostGetFlags(unsigned int *flagsPtr, void *hostPtr) nogil
+    CUresult cuMemHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) nogil
+    CUresult cuMemHostRegister_v2(void *hostPtr, size_t sizeBytes, unsigned int flags) nogil
+    CUresult cuMemHostUnregister(void *hostPtr) nogil
+    CUresult cuMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *osHandle, CUmemAllocationHandleType shHandleType) nogil
+    CUresult cuMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle, unsigned long long flags) nogil
+    CUresult cuMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count, hipStream_t stream) nogil
+    CUresult cuMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) nogil
+    CUresult cuMemPoolDestroy(hipMemPool_t mem_pool) nogil
+    CUresult cuMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) nogil
+    CUresult cuMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool, CUmemAllocationHandleType handle_type, unsigned int flags) nogil
+    CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, hipMemPool_t mem_pool, hipMemLocation *location) nogil
+    CUresult cuMemPoolGetAttribute(hipMemPool_t mem_pool, CUmemPool_attribute attr, void *value) nogil
+    CUresult cuMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle, CUmemAllocationHandleType handle_type, unsigned int flags) nogil
+    CUresult cuMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool, hipMemPoolPtrExportData *export_data) nogil
+    CUresult cuMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list, size_t count) nogil
+    CUresult cuMemPoolSetAttribute(hipMemPool_t mem_pool, CUmemPool_attribute attr, void *value) nogil
+    CUresult cuMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) nogil
+    CUresult cuMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream) nogil
+    CUresult cuMemRangeGetAttribute(void *data, size_t data_size, CUmem_range_attribute attribute, const void *dev_ptr, size_t count) nogil
+    CUresult cuMemRangeGetAttributes(void **data, size_t *data_sizes, CUmem_range_attribute *attributes, size_t num_attributes, const void *dev_ptr, size_t count) nogil
+    CUresult cuMemRelease(hipMemGenericAllocationHandle_t handle) nogil
+    CUresult cuMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle, void *addr) nogil
+    CUresult cuMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count) nogil
+    CUresult cuMemUnmap(void *ptr, size_t size) nogil
+    CUresult cuMemcpy2D(const hip_Memcpy2D *pCopy) nogil
+    CUresult cuMemcpy2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) nogil
+    CUresult cuMemcpy2DAsync_v2(const hip_Memcpy2D *pCopy, hipStream_t stream) nogil
+    CUresult cuMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) nogil
+    CUresult cuMemcpy2DUnaligned_v2(const hip_Memcpy2D *pCopy) nogil
+    CUresult cuMemcpy2D_v2(const hip_Memcpy2D *pCopy) nogil
+    CUresult cuMemcpy3D(const HIP_MEMCPY3D *pCopy) nogil
+    CUresult cuMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) nogil
+    CUresult cuMemcpy3DAsync_v2(const HIP_MEMCPY3D *pCopy, hipStream_t stream) nogil
+    CUresult cuMemcpy3D_v2(const HIP_MEMCPY3D *pCopy) nogil
+    CUresult cuMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
+    CUresult cuMemcpyAtoA_v2(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
+    CUresult cuMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
+    CUresult cuMemcpyAtoD_v2(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset, size_t ByteCount) nogil
+    CUresult cuMemcpyAtoH(void *dst, hipArray_t srcArray, size_t srcOffset, size_t count) nogil
+    CUresult cuMemcpyAtoHAsync(void *dstHost, hipArray_t srcArray, size_t srcOffset, size_t ByteCount, hipStream_t stream) nogil
+    CUresult cuMemcpyAtoHAsync_v2(void *dstHost, hipArray_t srcArray, size_t srcOffset, size_t ByteCount, hipStream_t stream) nogil
+    CUresult cuMemcpyAtoH_v2(void *dst, hipArray_t srcArray, size_t srcOffset, size_t count) nogil
+    CUresult cuMemcpyDtoA(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice, size_t ByteCount) nogil
+    CUresult cuMemcpyDtoA_v2(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice, size_t ByteCount) nogil
+    CUresult cuMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) nogil
+    CUresult cuMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
+    CUresult cuMemcpyDtoDAsync_v2(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
+    CUresult cuMemcpyDtoD_v2(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) nogil
+    CUresult cuMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) nogil
+    CUresult cuMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
+    CUresult cuMemcpyDtoHAsync_v2(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) nogil
+    CUresult cuMemcpyDtoH_v2(void *dst, hipDeviceptr_t src, size_t sizeBytes) nogil
+    CUresult cuMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t count) nogil
+    CUresult cuMemcpyHtoAAsync(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, hipStream_t stream) nogil
+    CUresult cuMemcpyHtoAAsync_v2(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, hipStream_t stream) nogil
+    CUresult cuMemcpyHtoA_v2(hipArray_t dstArray, size_t dstOffset, const void *srcHost, size_t count) nogil
+    CUresult cuMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) nogil
+    CUresult cuMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream) nogil
+    CUresult cuMemcpyHtoDAsync_v2(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream) nogil
+    CUresult cuMemcpyHtoD_v2(hipDeviceptr_t dst, void *src, size_t sizeBytes) nogil
+    CUresult cuMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count) nogil
+    CUresult cuMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count, hipStream_t stream) nogil
+    CUresult cuMemsetD16_v2(hipDeviceptr_t dest, unsigned short value, size_t count) nogil
+    CUresult cuMemsetD32(hipDeviceptr_t dest, int value, size_t count) nogil
+    CUresult cuMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) nogil
+    CUresult cuMemsetD32_v2(hipDeviceptr_t dest, int value, size_t count) nogil
+    CUresult cuMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) nogil
+    CUresult cuMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count, hipStream_t stream) nogil
+    CUresult cuMemsetD8_v2(hipDeviceptr_t dest, unsigned char value, size_t count) nogil
+    CUresult cuMipmappedArrayCreate(hipMipmappedArray_t *pHandle, HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels) nogil
+    CUresult cuMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) nogil
+    CUresult cuMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_t hMipMappedArray, unsigned int level) nogil
+    CUresult cuModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname) nogil
+    CUresult cuModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name) nogil
+    CUresult cuModuleGetGlobal_v2(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name) nogil
+    CUresult cuModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const char *name) nogil
+    CUresult cuModuleLoad(hipModule_t *module, const char *fname) nogil
+    CUresult cuModuleLoadData(hipModule_t *module, const void *image) nogil
+    CUresult cuModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues) nogil
+    CUresult cuModuleUnload(hipModule_t module) nogil
+    CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk) nogil
+    CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) nogil
+    CUresult cuOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit) nogil
+    CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags) nogil
+    CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, hipDeviceptr_t ptr) nogil
+    CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, hipDeviceptr_t ptr) nogil
+    CUresult cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, hipDeviceptr_t ptr) nogil
+    CUresult cuProfilerStart() nogil
+    CUresult cuProfilerStop() nogil
+    CUresult cuSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
+    CUresult cuStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData, unsigned int flags) nogil
+    CUresult cuStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length, unsigned int flags) nogil
+    CUresult cuStreamBatchMemOp(hipStream_t stream, unsigned int count, hipStreamBatchMemOpParams *paramArray, unsigned int flags) nogil
+    CUresult cuStreamBatchMemOp_v2(hipStream_t stream, unsigned int count, hipStreamBatchMemOpParams *paramArray, unsigned int flags) nogil
+    CUresult cuStreamBeginCapture(hipStream_t stream, CUstreamCaptureMode mode) nogil
+    CUresult cuStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, const hipGraphNode_t *dependencies, const hipGraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode) nogil
+    CUresult cuStreamBeginCapture_v2(hipStream_t stream, CUstreamCaptureMode mode) nogil
+    CUresult cuStreamCreate(hipStream_t *stream, unsigned int flags) nogil
+    CUresult cuStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) nogil
+    CUresult cuStreamDestroy(hipStream_t stream) nogil
+    CUresult cuStreamDestroy_v2(hipStream_t stream) nogil
+    CUresult cuStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) nogil
+    CUresult cuStreamGetCaptureInfo(hipStream_t stream, CUstreamCaptureStatus *pCaptureStatus, unsigned long long *pId) nogil
+    CUresult cuStreamGetCaptureInfo_v2(hipStream_t stream, CUstreamCaptureStatus *captureStatus_out, unsigned long long *id_out, hipGraph_t *graph_out, const hipGraphNode_t **dependencies_out, size_t *numDependencies_out) nogil
+    CUresult cuStreamGetFlags(hipStream_t stream, unsigned int *flags) nogil
+    CUresult cuStreamGetPriority(hipStream_t stream, int *priority) nogil
+    CUresult cuStreamIsCapturing(hipStream_t stream, CUstreamCaptureStatus *pCaptureStatus) nogil
+    CUresult cuStreamQuery(hipStream_t stream) nogil
+    CUresult cuStreamSynchronize(hipStream_t stream) nogil
+    CUresult cuStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies, const void *a2, size_t numDependencies, unsigned int flags) nogil
+    CUresult cuStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) nogil
+    CUresult cuStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask) nogil
+    CUresult cuStreamWaitValue32_v2(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags, uint32_t mask) nogil
+    CUresult cuStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask) nogil
+    CUresult cuStreamWaitValue64_v2(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags, uint64_t mask) nogil
+    CUresult cuStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) nogil
+    CUresult cuStreamWriteValue32_v2(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) nogil
+    CUresult cuStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) nogil
+    CUresult cuStreamWriteValue64_v2(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) nogil
+    CUresult cuTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE_DESC *pResDesc, const HIP_TEXTURE_DESC *pTexDesc, const HIP_RESOURCE_VIEW_DESC *pResViewDesc) nogil
+    CUresult cuTexObjectDestroy(hipTextureObject_t texObject) nogil
+    CUresult cuTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureObject_t texObject) nogil
+    CUresult cuTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc, hipTextureObject_t texObject) nogil
+    CUresult cuTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObject_t texObject) nogil
+    CUresult cuTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *texRef) nogil
+    CUresult cuTexRefGetAddressMode(hipTextureAddressMode *pam, const textureReference *texRef, int dim) nogil
+    CUresult cuTexRefGetAddress_v2(hipDeviceptr_t *dev_ptr, const textureReference *texRef) nogil
+    CUresult cuTexRefGetArray(hipArray_t *pArray, const textureReference *texRef) nogil
+    CUresult cuTexRefGetBorderColor(float *pBorderColor, const textureReference *texRef) nogil
+    CUresult cuTexRefGetFilterMode(hipTextureFilterMode *pfm, const textureReference *texRef) nogil
+    CUresult cuTexRefGetFlags(unsigned int *pFlags, const textureReference *texRef) nogil
+    CUresult cuTexRefGetFormat(CUarray_format *pFormat, int *pNumChannels, const textureReference *texRef) nogil
+    CUresult cuTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *texRef) nogil
+    CUresult cuTexRefGetMipmapFilterMode(hipTextureFilterMode *pfm, const textureReference *texRef) nogil
+    CUresult cuTexRefGetMipmapLevelBias(float *pbias, const textureReference *texRef) nogil
+    CUresult cuTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp, const textureReference *texRef) nogil
+    CUresult cuTexRefGetMipmappedArray(hipMipmappedArray_t *pArray, const textureReference *texRef) nogil
+    CUresult cuTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hipDeviceptr_t dptr, size_t bytes) nogil
+    CUresult cuTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc, hipDeviceptr_t dptr, size_t Pitch) nogil
+    CUresult cuTexRefSetAddress2D_v2(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc, hipDeviceptr_t dptr, size_t Pitch) nogil
+    CUresult cuTexRefSetAddress2D_v3(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc, hipDeviceptr_t dptr, size_t Pitch) nogil
+    CUresult cuTexRefSetAddressMode(textureReference *texRef, int dim, hipTextureAddressMode am) nogil
+    CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, textureReference *texRef, hipDeviceptr_t dptr, size_t bytes) nogil
+    CUresult cuTexRefSetArray(textureReference *tex, hipArray_const_t array, unsigned int flags) nogil
+    CUresult cuTexRefSetBorderColor(textureReference *texRef, float *pBorderColor) nogil
+    CUresult cuTexRefSetFilterMode(textureReference *texRef, hipTextureFilterMode fm) nogil
+    CUresult cuTexRefSetFlags(textureReference *texRef, unsigned int Flags) nogil
+    CUresult cuTexRefSetFormat(textureReference *texRef, CUarray_format fmt, int NumPackedComponents) nogil
+    CUresult cuTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxAniso) nogil
+    CUresult cuTexRefSetMipmapFilterMode(textureReference *texRef, hipTextureFilterMode fm) nogil
+    CUresult cuTexRefSetMipmapLevelBias(textureReference *texRef, float bias) nogil
+    CUresult cuTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMapLevelClamp, float maxMipMapLevelClamp) nogil
+    CUresult cuTexRefSetMipmappedArray(textureReference *texRef, hipMipmappedArray *mipmappedArray, unsigned int Flags) nogil
+    CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) nogil
+    CUresult cuUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy, unsigned int initialRefcount, unsigned int flags) nogil
+    CUresult cuUserObjectRelease(hipUserObject_t a0, unsigned int count) nogil
+    CUresult cuUserObjectRetain(hipUserObject_t a0, unsigned int count) nogil
+    CUresult cuWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
     ctypedef hipDataType cublasDataType_t
-    const HIPaddress_mode_enum CU_TR_ADDRESS_MODE_BORDER
-    const HIPaddress_mode_enum CU_TR_ADDRESS_MODE_CLAMP
-    const HIPaddress_mode_enum CU_TR_ADDRESS_MODE_MIRROR
-    const HIPaddress_mode_enum CU_TR_ADDRESS_MODE_WRAP
-    const HIPfilter_mode_enum CU_TR_FILTER_MODE_LINEAR
-    const HIPfilter_mode_enum CU_TR_FILTER_MODE_POINT
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_FLOAT_1X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_FLOAT_1X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_FLOAT_2X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_FLOAT_2X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_FLOAT_4X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_FLOAT_4X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_NONE
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SIGNED_BC4
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SIGNED_BC5
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SIGNED_BC6H
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_1X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_1X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_1X8
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_2X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_2X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_2X8
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_4X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_4X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_SINT_4X8
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_1X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_1X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_1X8
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_2X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_2X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_2X8
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_4X16
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_4X32
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UINT_4X8
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UNSIGNED_BC1
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UNSIGNED_BC2
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UNSIGNED_BC3
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UNSIGNED_BC4
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UNSIGNED_BC5
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UNSIGNED_BC6H
-    const HIPresourceViewFormat_enum CU_RES_VIEW_FORMAT_UNSIGNED_BC7
-    const HIPresourcetype_enum CU_RESOURCE_TYPE_ARRAY
-    const HIPresourcetype_enum CU_RESOURCE_TYPE_LINEAR
-    const HIPresourcetype_enum CU_RESOURCE_TYPE_MIPMAPPED_ARRAY
-    const HIPresourcetype_enum CU_RESOURCE_TYPE_PITCH2D
-    const hipAccessProperty CU_ACCESS_PROPERTY_NORMAL
-    const hipAccessProperty CU_ACCESS_PROPERTY_PERSISTING
-    const hipAccessProperty CU_ACCESS_PROPERTY_STREAMING
-    const hipArraySparseSubresourceType CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL
-    const hipArraySparseSubresourceType CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL
-    const hipArray_Format CU_AD_FORMAT_FLOAT
-    const hipArray_Format CU_AD_FORMAT_HALF
-    const hipArray_Format CU_AD_FORMAT_SIGNED_INT16
-    const hipArray_Format CU_AD_FORMAT_SIGNED_INT32
-    const hipArray_Format CU_AD_FORMAT_SIGNED_INT8
-    const hipArray_Format CU_AD_FORMAT_UNSIGNED_INT16
-    const hipArray_Format CU_AD_FORMAT_UNSIGNED_INT32
-    const hipArray_Format CU_AD_FORMAT_UNSIGNED_INT8
-    const hipComputeMode CU_COMPUTEMODE_DEFAULT
     const hipComputeMode CU_COMPUTEMODE_EXCLUSIVE
-    const hipComputeMode CU_COMPUTEMODE_EXCLUSIVE_PROCESS
-    const hipComputeMode CU_COMPUTEMODE_PROHIBITED
     const hipDataType CUDA_C_16BF
     const hipDataType CUDA_C_16F
     const hipDataType CUDA_C_16I
@@ -1936,385 +2322,25 @@ cdef extern from *:
     const hipDataType CUDA_R_8F_UE4M3
     const hipDataType CUDA_R_8I
     const hipDataType CUDA_R_8U
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_CLOCK_RATE
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_COMPUTE_MODE
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_ECC_ENABLED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_GPU_OVERLAP
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_INTEGRATED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_PITCH
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_PCI_BUS_ID
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_TCC_DRIVER
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
-    const hipDeviceAttribute_t CU_DEVICE_ATTRIBUTE_WARP_SIZE
-    const hipDeviceP2PAttr CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED
-    const hipDeviceP2PAttr CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED
     const hipDeviceP2PAttr CU_DEVICE_P2P_ATTRIBUTE_ARRAY_ACCESS_ACCESS_SUPPORTED
-    const hipDeviceP2PAttr CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED
-    const hipDeviceP2PAttr CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED
-    const hipDeviceP2PAttr CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK
-    const hipDriverProcAddressQueryResult CU_GET_PROC_ADDRESS_SUCCESS
-    const hipDriverProcAddressQueryResult CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
-    const hipDriverProcAddressQueryResult CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
-    const hipError_t CUDA_ERROR_ALREADY_ACQUIRED
-    const hipError_t CUDA_ERROR_ALREADY_MAPPED
-    const hipError_t CUDA_ERROR_ARRAY_IS_MAPPED
-    const hipError_t CUDA_ERROR_ASSERT
-    const hipError_t CUDA_ERROR_CAPTURED_EVENT
-    const hipError_t CUDA_ERROR_CONTEXT_ALREADY_CURRENT
-    const hipError_t CUDA_ERROR_CONTEXT_ALREADY_IN_USE
-    const hipError_t CUDA_ERROR_CONTEXT_IS_DESTROYED
-    const hipError_t CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
-    const hipError_t CUDA_ERROR_DEINITIALIZED
-    const hipError_t CUDA_ERROR_ECC_UNCORRECTABLE
-    const hipError_t CUDA_ERROR_FILE_NOT_FOUND
-    const hipError_t CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE
-    const hipError_t CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
-    const hipError_t CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
-    const hipError_t CUDA_ERROR_ILLEGAL_ADDRESS
-    const hipError_t CUDA_ERROR_ILLEGAL_STATE
-    const hipError_t CUDA_ERROR_INVALID_CONTEXT
-    const hipError_t CUDA_ERROR_INVALID_DEVICE
-    const hipError_t CUDA_ERROR_INVALID_GRAPHICS_CONTEXT
-    const hipError_t CUDA_ERROR_INVALID_HANDLE
-    const hipError_t CUDA_ERROR_INVALID_IMAGE
-    const hipError_t CUDA_ERROR_INVALID_PTX
-    const hipError_t CUDA_ERROR_INVALID_SOURCE
-    const hipError_t CUDA_ERROR_INVALID_VALUE
-    const hipError_t CUDA_ERROR_LAUNCH_FAILED
-    const hipError_t CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-    const hipError_t CUDA_ERROR_LAUNCH_TIMEOUT
-    const hipError_t CUDA_ERROR_MAP_FAILED
-    const hipError_t CUDA_ERROR_NOT_FOUND
-    const hipError_t CUDA_ERROR_NOT_INITIALIZED
-    const hipError_t CUDA_ERROR_NOT_MAPPED
-    const hipError_t CUDA_ERROR_NOT_MAPPED_AS_ARRAY
-    const hipError_t CUDA_ERROR_NOT_MAPPED_AS_POINTER
-    const hipError_t CUDA_ERROR_NOT_READY
-    const hipError_t CUDA_ERROR_NOT_SUPPORTED
-    const hipError_t CUDA_ERROR_NO_BINARY_FOR_GPU
-    const hipError_t CUDA_ERROR_NO_DEVICE
-    const hipError_t CUDA_ERROR_OPERATING_SYSTEM
-    const hipError_t CUDA_ERROR_OUT_OF_MEMORY
-    const hipError_t CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
-    const hipError_t CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
-    const hipError_t CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
-    const hipError_t CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE
-    const hipError_t CUDA_ERROR_PROFILER_ALREADY_STARTED
-    const hipError_t CUDA_ERROR_PROFILER_ALREADY_STOPPED
-    const hipError_t CUDA_ERROR_PROFILER_DISABLED
-    const hipError_t CUDA_ERROR_PROFILER_NOT_INITIALIZED
-    const hipError_t CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-    const hipError_t CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_ISOLATION
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_MERGE
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_UNJOINED
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_UNMATCHED
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
-    const hipError_t CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
-    const hipError_t CUDA_ERROR_UNKNOWN
-    const hipError_t CUDA_ERROR_UNMAP_FAILED
-    const hipError_t CUDA_ERROR_UNSUPPORTED_LIMIT
-    const hipError_t CUDA_SUCCESS
-    const hipExternalMemoryHandleType_enum CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE
-    const hipExternalMemoryHandleType_enum CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT
-    const hipExternalMemoryHandleType_enum CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP
-    const hipExternalMemoryHandleType_enum CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE
-    const hipExternalMemoryHandleType_enum CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD
-    const hipExternalMemoryHandleType_enum CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32
-    const hipExternalMemoryHandleType_enum CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT
-    const hipExternalSemaphoreHandleType_enum CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE
-    const hipExternalSemaphoreHandleType_enum CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD
-    const hipExternalSemaphoreHandleType_enum CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32
-    const hipExternalSemaphoreHandleType_enum CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT
-    const hipFlushGPUDirectRDMAWritesOptions CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST
-    const hipFlushGPUDirectRDMAWritesOptions CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS
-    const hipFuncCache_t CU_FUNC_CACHE_PREFER_EQUAL
-    const hipFuncCache_t CU_FUNC_CACHE_PREFER_L1
-    const hipFuncCache_t CU_FUNC_CACHE_PREFER_NONE
-    const hipFuncCache_t CU_FUNC_CACHE_PREFER_SHARED
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_BINARY_VERSION
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_CACHE_MODE_CA
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_MAX
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_NUM_REGS
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_PTX_VERSION
-    const hipFunction_attribute CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
-    const hipGPUDirectRDMAWritesOrdering CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES
-    const hipGPUDirectRDMAWritesOrdering CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE
-    const hipGPUDirectRDMAWritesOrdering CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS
-    const hipGraphDebugDotFlags CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE
-    const hipGraphDependencyType CU_GRAPH_DEPENDENCY_TYPE_DEFAULT
-    const hipGraphDependencyType CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_ERROR
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE
-    const hipGraphExecUpdateResult CU_GRAPH_EXEC_UPDATE_SUCCESS
-    const hipGraphInstantiateFlags CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
-    const hipGraphInstantiateFlags CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH
-    const hipGraphInstantiateFlags CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD
-    const hipGraphInstantiateFlags CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY
-    const hipGraphInstantiateResult CUDA_GRAPH_INSTANTIATE_ERROR
-    const hipGraphInstantiateResult CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE
-    const hipGraphInstantiateResult CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED
-    const hipGraphInstantiateResult CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED
-    const hipGraphInstantiateResult CUDA_GRAPH_INSTANTIATE_SUCCESS
-    const hipGraphMemAttributeType CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT
-    const hipGraphMemAttributeType CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH
-    const hipGraphMemAttributeType CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT
-    const hipGraphMemAttributeType CU_GRAPH_MEM_ATTR_USED_MEM_HIGH
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_BATCH_MEM_OP
     const hipGraphNodeType CU_GRAPH_NODE_TYPE_COUNT
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_EMPTY
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_EVENT_RECORD
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_GRAPH
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_HOST
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_KERNEL
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_MEMCPY
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_MEMSET
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_MEM_ALLOC
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_MEM_FREE
-    const hipGraphNodeType CU_GRAPH_NODE_TYPE_WAIT_EVENT
-    const hipGraphicsRegisterFlags CU_GRAPHICS_REGISTER_FLAGS_NONE
-    const hipGraphicsRegisterFlags CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY
-    const hipGraphicsRegisterFlags CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST
-    const hipGraphicsRegisterFlags CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER
-    const hipGraphicsRegisterFlags CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD
-    const hipJitInputType CU_JIT_INPUT_CUBIN
-    const hipJitInputType CU_JIT_INPUT_FATBINARY
-    const hipJitInputType CU_JIT_INPUT_LIBRARY
-    const hipJitInputType CU_JIT_INPUT_NVVM
-    const hipJitInputType CU_JIT_INPUT_OBJECT
-    const hipJitInputType CU_JIT_INPUT_PTX
-    const hipJitInputType CU_JIT_NUM_INPUT_TYPES
-    const hipJitOption CU_JIT_CACHE_MODE
-    const hipJitOption CU_JIT_ERROR_LOG_BUFFER
-    const hipJitOption CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
-    const hipJitOption CU_JIT_FALLBACK_STRATEGY
-    const hipJitOption CU_JIT_FAST_COMPILE
-    const hipJitOption CU_JIT_FMA
-    const hipJitOption CU_JIT_FTZ
-    const hipJitOption CU_JIT_GENERATE_DEBUG_INFO
-    const hipJitOption CU_JIT_GENERATE_LINE_INFO
-    const hipJitOption CU_JIT_GLOBAL_SYMBOL_ADDRESSES
-    const hipJitOption CU_JIT_GLOBAL_SYMBOL_COUNT
-    const hipJitOption CU_JIT_GLOBAL_SYMBOL_NAMES
-    const hipJitOption CU_JIT_INFO_LOG_BUFFER
-    const hipJitOption CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
-    const hipJitOption CU_JIT_LOG_VERBOSE
-    const hipJitOption CU_JIT_LTO
-    const hipJitOption CU_JIT_MAX_REGISTERS
-    const hipJitOption CU_JIT_MAX_THREADS_PER_BLOCK
-    const hipJitOption CU_JIT_MIN_CTA_PER_SM
-    const hipJitOption CU_JIT_NEW_SM3X_OPT
-    const hipJitOption CU_JIT_NUM_OPTIONS
-    const hipJitOption CU_JIT_OPTIMIZATION_LEVEL
-    const hipJitOption CU_JIT_OVERRIDE_DIRECTIVE_VALUES
-    const hipJitOption CU_JIT_POSITION_INDEPENDENT_CODE
-    const hipJitOption CU_JIT_PREC_DIV
-    const hipJitOption CU_JIT_PREC_SQRT
-    const hipJitOption CU_JIT_TARGET
-    const hipJitOption CU_JIT_TARGET_FROM_CUCONTEXT
-    const hipJitOption CU_JIT_THREADS_PER_BLOCK
-    const hipJitOption CU_JIT_WALL_TIME
     const hipLaunchAttributeID CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW
     const hipLaunchAttributeID CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE
     const hipLaunchAttributeID CU_KERNEL_NODE_ATTRIBUTE_PRIORITY
-    const hipLaunchAttributeID CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
-    const hipLaunchAttributeID CU_LAUNCH_ATTRIBUTE_COOPERATIVE
-    const hipLaunchAttributeID CU_LAUNCH_ATTRIBUTE_PRIORITY
-    const hipLimit_t CU_LIMIT_MALLOC_HEAP_SIZE
-    const hipLimit_t CU_LIMIT_PRINTF_FIFO_SIZE
-    const hipLimit_t CU_LIMIT_STACK_SIZE
-    const hipMemAccessFlags CU_MEM_ACCESS_FLAGS_PROT_NONE
-    const hipMemAccessFlags CU_MEM_ACCESS_FLAGS_PROT_READ
-    const hipMemAccessFlags CU_MEM_ACCESS_FLAGS_PROT_READWRITE
-    const hipMemAllocationGranularity_flags CU_MEM_ALLOC_GRANULARITY_MINIMUM
-    const hipMemAllocationGranularity_flags CU_MEM_ALLOC_GRANULARITY_RECOMMENDED
-    const hipMemAllocationHandleType CU_MEM_HANDLE_TYPE_NONE
-    const hipMemAllocationHandleType CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
-    const hipMemAllocationHandleType CU_MEM_HANDLE_TYPE_WIN32
-    const hipMemAllocationHandleType CU_MEM_HANDLE_TYPE_WIN32_KMT
-    const hipMemAllocationType CU_MEM_ALLOCATION_TYPE_INVALID
-    const hipMemAllocationType CU_MEM_ALLOCATION_TYPE_MAX
-    const hipMemAllocationType CU_MEM_ALLOCATION_TYPE_PINNED
-    const hipMemHandleType CU_MEM_HANDLE_TYPE_GENERIC
-    const hipMemLocationType CU_MEM_LOCATION_TYPE_DEVICE
-    const hipMemLocationType CU_MEM_LOCATION_TYPE_INVALID
-    const hipMemOperationType CU_MEM_OPERATION_TYPE_MAP
-    const hipMemOperationType CU_MEM_OPERATION_TYPE_UNMAP
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_USED_MEM_CURRENT
-    const hipMemPoolAttr CU_MEMPOOL_ATTR_USED_MEM_HIGH
-    const hipMemRangeAttribute CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY
-    const hipMemRangeAttribute CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION
-    const hipMemRangeAttribute CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION
-    const hipMemRangeAttribute CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY
-    const hipMemoryAdvise CU_MEM_ADVISE_SET_ACCESSED_BY
-    const hipMemoryAdvise CU_MEM_ADVISE_SET_PREFERRED_LOCATION
-    const hipMemoryAdvise CU_MEM_ADVISE_SET_READ_MOSTLY
-    const hipMemoryAdvise CU_MEM_ADVISE_UNSET_ACCESSED_BY
-    const hipMemoryAdvise CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION
-    const hipMemoryAdvise CU_MEM_ADVISE_UNSET_READ_MOSTLY
-    const hipMemoryType CU_MEMORYTYPE_ARRAY
-    const hipMemoryType CU_MEMORYTYPE_DEVICE
-    const hipMemoryType CU_MEMORYTYPE_HOST
-    const hipMemoryType CU_MEMORYTYPE_UNIFIED
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_ACCESS_FLAGS
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_BUFFER_ID
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_CONTEXT
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_DEVICE_POINTER
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_HOST_POINTER
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_IS_MANAGED
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_MAPPED
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_MEMORY_TYPE
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_P2P_TOKENS
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_RANGE_SIZE
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_RANGE_START_ADDR
-    const hipPointer_attribute CU_POINTER_ATTRIBUTE_SYNC_MEMOPS
-    const hipSharedMemConfig CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE
-    const hipSharedMemConfig CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE
-    const hipSharedMemConfig CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE
-    const hipStreamBatchMemOpType CU_STREAM_MEM_OP_BARRIER
-    const hipStreamBatchMemOpType CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES
-    const hipStreamBatchMemOpType CU_STREAM_MEM_OP_WAIT_VALUE_32
-    const hipStreamBatchMemOpType CU_STREAM_MEM_OP_WAIT_VALUE_64
-    const hipStreamBatchMemOpType CU_STREAM_MEM_OP_WRITE_VALUE_32
-    const hipStreamBatchMemOpType CU_STREAM_MEM_OP_WRITE_VALUE_64
-    const hipStreamCaptureMode CU_STREAM_CAPTURE_MODE_GLOBAL
-    const hipStreamCaptureMode CU_STREAM_CAPTURE_MODE_RELAXED
-    const hipStreamCaptureMode CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
-    const hipStreamCaptureStatus CU_STREAM_CAPTURE_STATUS_ACTIVE
-    const hipStreamCaptureStatus CU_STREAM_CAPTURE_STATUS_INVALIDATED
-    const hipStreamCaptureStatus CU_STREAM_CAPTURE_STATUS_NONE
-    const hipStreamUpdateCaptureDependenciesFlags CU_STREAM_ADD_CAPTURE_DEPENDENCIES
-    const hipStreamUpdateCaptureDependenciesFlags CU_STREAM_SET_CAPTURE_DEPENDENCIES
-    const hipUserObjectFlags CU_USER_OBJECT_NO_DESTRUCTOR_SYNC
-    const hipUserObjectRetainFlags CU_GRAPH_USER_OBJECT_MOVE
     ctypedef hiprtcLinkState CUlinkState
     ctypedef ihiprtcLinkState CUlinkState_st
     ctypedef _hiprtcProgram _nvrtcProgram
-    hiprtcResult cuLinkAddData(hiprtcLinkState hip_link_state, hipJitInputType input_type, void *image, size_t image_size, const char *name, unsigned int num_options, hipJitOption *options_ptr, void **option_values) nogil
-    hiprtcResult cuLinkAddData_v2(hiprtcLinkState hip_link_state, hipJitInputType input_type, void *image, size_t image_size, const char *name, unsigned int num_options, hipJitOption *options_ptr, void **option_values) nogil
-    hiprtcResult cuLinkAddFile(hiprtcLinkState hip_link_state, hipJitInputType input_type, const char *file_path, unsigned int num_options, hipJitOption *options_ptr, void **option_values) nogil
-    hiprtcResult cuLinkAddFile_v2(hiprtcLinkState hip_link_state, hipJitInputType input_type, const char *file_path, unsigned int num_options, hipJitOption *options_ptr, void **option_values) nogil
+    hiprtcResult cuLinkAddData(hiprtcLinkState hip_link_state, CUjitInputType input_type, void *image, size_t image_size, const char *name, unsigned int num_options, CUjit_option *options_ptr, void **option_values) nogil
+    hiprtcResult cuLinkAddData_v2(hiprtcLinkState hip_link_state, CUjitInputType input_type, void *image, size_t image_size, const char *name, unsigned int num_options, CUjit_option *options_ptr, void **option_values) nogil
+    hiprtcResult cuLinkAddFile(hiprtcLinkState hip_link_state, CUjitInputType input_type, const char *file_path, unsigned int num_options, CUjit_option *options_ptr, void **option_values) nogil
+    hiprtcResult cuLinkAddFile_v2(hiprtcLinkState hip_link_state, CUjitInputType input_type, const char *file_path, unsigned int num_options, CUjit_option *options_ptr, void **option_values) nogil
     hiprtcResult cuLinkComplete(hiprtcLinkState hip_link_state, void **bin_out, size_t *size_out) nogil
-    hiprtcResult cuLinkCreate(unsigned int num_options, hipJitOption *option_ptr, void **option_vals_pptr, hiprtcLinkState *hip_link_state_ptr) nogil
-    hiprtcResult cuLinkCreate_v2(unsigned int num_options, hipJitOption *option_ptr, void **option_vals_pptr, hiprtcLinkState *hip_link_state_ptr) nogil
+    hiprtcResult cuLinkCreate(unsigned int num_options, CUjit_option *option_ptr, void **option_vals_pptr, hiprtcLinkState *hip_link_state_ptr) nogil
+    hiprtcResult cuLinkCreate_v2(unsigned int num_options, CUjit_option *option_ptr, void **option_vals_pptr, hiprtcLinkState *hip_link_state_ptr) nogil
     hiprtcResult cuLinkDestroy(hiprtcLinkState hip_link_state) nogil
+    ctypedef int32_t CUdevice
+    ctypedef uint64_t CUgraphConditionalHandle
+    ctypedef uint32_t CUlogIterator
+    ctypedef uint32_t CUlogicalEndpointId
+    ctypedef uint32_t cuuint32_t
+    ctypedef uint64_t cuuint64_t

@@ -9,6 +9,7 @@ cdef extern from *:
     """
     #ifndef HIPGEN_PXD_CUDA_NVRTC
     #define HIPGEN_PXD_CUDA_NVRTC
+    #define __NVRTC_H__
     #define nvrtcAddNameExpression hiprtcAddNameExpression
     #define nvrtcCompileProgram hiprtcCompileProgram
     #define nvrtcCreateProgram hiprtcCreateProgram
@@ -23,45 +24,45 @@ cdef extern from *:
     #define nvrtcGetProgramLogSize hiprtcGetProgramLogSize
     typedef hiprtcProgram nvrtcProgram;
     typedef hiprtcResult nvrtcResult;
-    #define nvrtcVersion hiprtcVersion
-    #define NVRTC_ERROR_BUILTIN_OPERATION_FAILURE HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE
-    #define NVRTC_ERROR_COMPILATION HIPRTC_ERROR_COMPILATION
-    #define NVRTC_ERROR_INTERNAL_ERROR HIPRTC_ERROR_INTERNAL_ERROR
-    #define NVRTC_ERROR_INVALID_INPUT HIPRTC_ERROR_INVALID_INPUT
-    #define NVRTC_ERROR_INVALID_OPTION HIPRTC_ERROR_INVALID_OPTION
-    #define NVRTC_ERROR_INVALID_PROGRAM HIPRTC_ERROR_INVALID_PROGRAM
-    #define NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID
-    #define NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION
-    #define NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION
+    #define NVRTC_SUCCESS HIPRTC_SUCCESS
     #define NVRTC_ERROR_OUT_OF_MEMORY HIPRTC_ERROR_OUT_OF_MEMORY
     #define NVRTC_ERROR_PROGRAM_CREATION_FAILURE HIPRTC_ERROR_PROGRAM_CREATION_FAILURE
-    #define NVRTC_SUCCESS HIPRTC_SUCCESS
+    #define NVRTC_ERROR_INVALID_INPUT HIPRTC_ERROR_INVALID_INPUT
+    #define NVRTC_ERROR_INVALID_PROGRAM HIPRTC_ERROR_INVALID_PROGRAM
+    #define NVRTC_ERROR_INVALID_OPTION HIPRTC_ERROR_INVALID_OPTION
+    #define NVRTC_ERROR_COMPILATION HIPRTC_ERROR_COMPILATION
+    #define NVRTC_ERROR_BUILTIN_OPERATION_FAILURE HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE
+    #define NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION
+    #define NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION
+    #define NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID
+    #define NVRTC_ERROR_INTERNAL_ERROR HIPRTC_ERROR_INTERNAL_ERROR
+    #define nvrtcVersion hiprtcVersion
     #endif
     """
-    hiprtcResult nvrtcAddNameExpression(hiprtcProgram prog, const char *name_expression) nogil
-    hiprtcResult nvrtcCompileProgram(hiprtcProgram prog, int numOptions, const char **options) nogil
-    hiprtcResult nvrtcCreateProgram(hiprtcProgram *prog, const char *src, const char *name, int numHeaders, const char **headers, const char **includeNames) nogil
-    hiprtcResult nvrtcDestroyProgram(hiprtcProgram *prog) nogil
-    hiprtcResult nvrtcGetCUBIN(hiprtcProgram prog, char *bitcode) nogil
-    hiprtcResult nvrtcGetCUBINSize(hiprtcProgram prog, size_t *bitcode_size) nogil
-    const char *nvrtcGetErrorString(hiprtcResult result) nogil
-    hiprtcResult nvrtcGetLoweredName(hiprtcProgram prog, const char *name_expression, const char **lowered_name) nogil
-    hiprtcResult nvrtcGetPTX(hiprtcProgram prog, char *code) nogil
-    hiprtcResult nvrtcGetPTXSize(hiprtcProgram prog, size_t *codeSizeRet) nogil
-    hiprtcResult nvrtcGetProgramLog(hiprtcProgram prog, char *log) nogil
-    hiprtcResult nvrtcGetProgramLogSize(hiprtcProgram prog, size_t *logSizeRet) nogil
+    nvrtcResult nvrtcAddNameExpression(hiprtcProgram prog, const char *name_expression) nogil
+    nvrtcResult nvrtcCompileProgram(hiprtcProgram prog, int numOptions, const char **options) nogil
+    nvrtcResult nvrtcCreateProgram(hiprtcProgram *prog, const char *src, const char *name, int numHeaders, const char **headers, const char **includeNames) nogil
+    nvrtcResult nvrtcDestroyProgram(hiprtcProgram *prog) nogil
+    nvrtcResult nvrtcGetCUBIN(hiprtcProgram prog, char *bitcode) nogil
+    nvrtcResult nvrtcGetCUBINSize(hiprtcProgram prog, size_t *bitcode_size) nogil
+    const char *nvrtcGetErrorString(nvrtcResult result) nogil
+    nvrtcResult nvrtcGetLoweredName(hiprtcProgram prog, const char *name_expression, const char **lowered_name) nogil
+    nvrtcResult nvrtcGetPTX(hiprtcProgram prog, char *code) nogil
+    nvrtcResult nvrtcGetPTXSize(hiprtcProgram prog, size_t *codeSizeRet) nogil
+    nvrtcResult nvrtcGetProgramLog(hiprtcProgram prog, char *log) nogil
+    nvrtcResult nvrtcGetProgramLogSize(hiprtcProgram prog, size_t *logSizeRet) nogil
     ctypedef hiprtcProgram nvrtcProgram
-    ctypedef hiprtcResult nvrtcResult
-    hiprtcResult nvrtcVersion(int *major, int *minor) nogil
-    const hiprtcResult NVRTC_ERROR_BUILTIN_OPERATION_FAILURE
-    const hiprtcResult NVRTC_ERROR_COMPILATION
-    const hiprtcResult NVRTC_ERROR_INTERNAL_ERROR
-    const hiprtcResult NVRTC_ERROR_INVALID_INPUT
-    const hiprtcResult NVRTC_ERROR_INVALID_OPTION
-    const hiprtcResult NVRTC_ERROR_INVALID_PROGRAM
-    const hiprtcResult NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID
-    const hiprtcResult NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION
-    const hiprtcResult NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION
-    const hiprtcResult NVRTC_ERROR_OUT_OF_MEMORY
-    const hiprtcResult NVRTC_ERROR_PROGRAM_CREATION_FAILURE
-    const hiprtcResult NVRTC_SUCCESS
+    ctypedef enum nvrtcResult:
+        NVRTC_SUCCESS
+        NVRTC_ERROR_OUT_OF_MEMORY
+        NVRTC_ERROR_PROGRAM_CREATION_FAILURE
+        NVRTC_ERROR_INVALID_INPUT
+        NVRTC_ERROR_INVALID_PROGRAM
+        NVRTC_ERROR_INVALID_OPTION
+        NVRTC_ERROR_COMPILATION
+        NVRTC_ERROR_BUILTIN_OPERATION_FAILURE
+        NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION
+        NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION
+        NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID
+        NVRTC_ERROR_INTERNAL_ERROR
+    nvrtcResult nvrtcVersion(int *major, int *minor) nogil

@@ -10,8 +10,18 @@ cdef extern from *:
     """
     #ifndef HIPGEN_PXD_CUDA_RUNTIME
     #define HIPGEN_PXD_CUDA_RUNTIME
+    #define __CUDA_RUNTIME_H__
+    #define __CUDA_RUNTIME_API_H__
+    #define __DRIVER_TYPES_H__
+    #define __LIBRARY_TYPES_H__
+    #define __SURFACE_TYPES_H__
+    #define __TEXTURE_TYPES_H__
+    #define __VECTOR_TYPES_H__
     typedef hipAccessPolicyWindow cudaAccessPolicyWindow;
     typedef hipAccessProperty cudaAccessProperty;
+    #define cudaAccessPropertyNormal hipAccessPropertyNormal
+    #define cudaAccessPropertyStreaming hipAccessPropertyStreaming
+    #define cudaAccessPropertyPersisting hipAccessPropertyPersisting
     typedef struct hipArray cudaArray;
     #define cudaArrayCubemap hipArrayCubemap
     #define cudaArrayDefault hipArrayDefault
@@ -27,9 +37,17 @@ cdef extern from *:
     #define cudaBindTextureToMipmappedArray hipBindTextureToMipmappedArray
     typedef hipChannelFormatDesc cudaChannelFormatDesc;
     typedef hipChannelFormatKind cudaChannelFormatKind;
+    #define cudaChannelFormatKindSigned hipChannelFormatKindSigned
+    #define cudaChannelFormatKindUnsigned hipChannelFormatKindUnsigned
+    #define cudaChannelFormatKindFloat hipChannelFormatKindFloat
+    #define cudaChannelFormatKindNone hipChannelFormatKindNone
     typedef hipChildGraphNodeParams cudaChildGraphNodeParams;
     #define cudaChooseDevice hipChooseDevice
     typedef hipComputeMode cudaComputeMode;
+    #define cudaComputeModeDefault hipComputeModeDefault
+    #define cudaComputeModeExclusive hipComputeModeExclusive
+    #define cudaComputeModeProhibited hipComputeModeProhibited
+    #define cudaComputeModeExclusiveProcess hipComputeModeExclusiveProcess
     #define cudaConfigureCall hipConfigureCall
     #define cudaCooperativeLaunchMultiDeviceNoPostSync hipCooperativeLaunchMultiDeviceNoPostSync
     #define cudaCooperativeLaunchMultiDeviceNoPreSync hipCooperativeLaunchMultiDeviceNoPreSync
@@ -44,6 +62,99 @@ cdef extern from *:
     #define cudaDestroySurfaceObject hipDestroySurfaceObject
     #define cudaDestroyTextureObject hipDestroyTextureObject
     typedef hipDeviceAttribute_t cudaDeviceAttr;
+    #define cudaDevAttrMaxThreadsPerBlock hipDeviceAttributeMaxThreadsPerBlock
+    #define cudaDevAttrMaxBlockDimX hipDeviceAttributeMaxBlockDimX
+    #define cudaDevAttrMaxBlockDimY hipDeviceAttributeMaxBlockDimY
+    #define cudaDevAttrMaxBlockDimZ hipDeviceAttributeMaxBlockDimZ
+    #define cudaDevAttrMaxGridDimX hipDeviceAttributeMaxGridDimX
+    #define cudaDevAttrMaxGridDimY hipDeviceAttributeMaxGridDimY
+    #define cudaDevAttrMaxGridDimZ hipDeviceAttributeMaxGridDimZ
+    #define cudaDevAttrMaxSharedMemoryPerBlock hipDeviceAttributeMaxSharedMemoryPerBlock
+    #define cudaDevAttrTotalConstantMemory hipDeviceAttributeTotalConstantMemory
+    #define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
+    #define cudaDevAttrMaxPitch hipDeviceAttributeMaxPitch
+    #define cudaDevAttrMaxRegistersPerBlock hipDeviceAttributeMaxRegistersPerBlock
+    #define cudaDevAttrClockRate hipDeviceAttributeClockRate
+    #define cudaDevAttrTextureAlignment hipDeviceAttributeTextureAlignment
+    #define cudaDevAttrGpuOverlap hipDeviceAttributeAsyncEngineCount
+    #define cudaDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
+    #define cudaDevAttrKernelExecTimeout hipDeviceAttributeKernelExecTimeout
+    #define cudaDevAttrIntegrated hipDeviceAttributeIntegrated
+    #define cudaDevAttrCanMapHostMemory hipDeviceAttributeCanMapHostMemory
+    #define cudaDevAttrComputeMode hipDeviceAttributeComputeMode
+    #define cudaDevAttrMaxTexture1DWidth hipDeviceAttributeMaxTexture1DWidth
+    #define cudaDevAttrMaxTexture2DWidth hipDeviceAttributeMaxTexture2DWidth
+    #define cudaDevAttrMaxTexture2DHeight hipDeviceAttributeMaxTexture2DHeight
+    #define cudaDevAttrMaxTexture3DWidth hipDeviceAttributeMaxTexture3DWidth
+    #define cudaDevAttrMaxTexture3DHeight hipDeviceAttributeMaxTexture3DHeight
+    #define cudaDevAttrMaxTexture3DDepth hipDeviceAttributeMaxTexture3DDepth
+    #define cudaDevAttrMaxTexture2DLayeredWidth hipDeviceAttributeMaxTexture2DLayered
+    #define cudaDevAttrMaxTexture2DLayeredHeight hipDeviceAttributeMaxTexture2DLayered
+    #define cudaDevAttrSurfaceAlignment hipDeviceAttributeSurfaceAlignment
+    #define cudaDevAttrConcurrentKernels hipDeviceAttributeConcurrentKernels
+    #define cudaDevAttrEccEnabled hipDeviceAttributeEccEnabled
+    #define cudaDevAttrPciBusId hipDeviceAttributePciBusId
+    #define cudaDevAttrPciDeviceId hipDeviceAttributePciDeviceId
+    #define cudaDevAttrTccDriver hipDeviceAttributeTccDriver
+    #define cudaDevAttrMemoryClockRate hipDeviceAttributeMemoryClockRate
+    #define cudaDevAttrGlobalMemoryBusWidth hipDeviceAttributeMemoryBusWidth
+    #define cudaDevAttrL2CacheSize hipDeviceAttributeL2CacheSize
+    #define cudaDevAttrMaxThreadsPerMultiProcessor hipDeviceAttributeMaxThreadsPerMultiProcessor
+    #define cudaDevAttrAsyncEngineCount hipDeviceAttributeAsyncEngineCount
+    #define cudaDevAttrUnifiedAddressing hipDeviceAttributeUnifiedAddressing
+    #define cudaDevAttrMaxTexture1DLayeredWidth hipDeviceAttributeMaxTexture1DLayered
+    #define cudaDevAttrMaxTexture2DGatherWidth hipDeviceAttributeMaxTexture2DGather
+    #define cudaDevAttrMaxTexture2DGatherHeight hipDeviceAttributeMaxTexture2DGather
+    #define cudaDevAttrMaxTexture3DWidthAlt hipDeviceAttributeMaxTexture3DAlt
+    #define cudaDevAttrMaxTexture3DHeightAlt hipDeviceAttributeMaxTexture3DAlt
+    #define cudaDevAttrMaxTexture3DDepthAlt hipDeviceAttributeMaxTexture3DAlt
+    #define cudaDevAttrPciDomainId hipDeviceAttributePciDomainId
+    #define cudaDevAttrTexturePitchAlignment hipDeviceAttributeTexturePitchAlignment
+    #define cudaDevAttrMaxTextureCubemapWidth hipDeviceAttributeMaxTextureCubemap
+    #define cudaDevAttrMaxTextureCubemapLayeredWidth hipDeviceAttributeMaxTextureCubemapLayered
+    #define cudaDevAttrMaxSurface1DWidth hipDeviceAttributeMaxSurface1D
+    #define cudaDevAttrMaxSurface2DWidth hipDeviceAttributeMaxSurface2D
+    #define cudaDevAttrMaxSurface2DHeight hipDeviceAttributeMaxSurface2D
+    #define cudaDevAttrMaxSurface3DWidth hipDeviceAttributeMaxSurface3D
+    #define cudaDevAttrMaxSurface3DHeight hipDeviceAttributeMaxSurface3D
+    #define cudaDevAttrMaxSurface3DDepth hipDeviceAttributeMaxSurface3D
+    #define cudaDevAttrMaxSurface1DLayeredWidth hipDeviceAttributeMaxSurface1DLayered
+    #define cudaDevAttrMaxSurface2DLayeredWidth hipDeviceAttributeMaxSurface2DLayered
+    #define cudaDevAttrMaxSurface2DLayeredHeight hipDeviceAttributeMaxSurface2DLayered
+    #define cudaDevAttrMaxSurfaceCubemapWidth hipDeviceAttributeMaxSurfaceCubemap
+    #define cudaDevAttrMaxSurfaceCubemapLayeredWidth hipDeviceAttributeMaxSurfaceCubemapLayered
+    #define cudaDevAttrMaxTexture1DLinearWidth hipDeviceAttributeMaxTexture1DLinear
+    #define cudaDevAttrMaxTexture2DLinearWidth hipDeviceAttributeMaxTexture2DLinear
+    #define cudaDevAttrMaxTexture2DLinearHeight hipDeviceAttributeMaxTexture2DLinear
+    #define cudaDevAttrMaxTexture2DLinearPitch hipDeviceAttributeMaxTexture2DLinear
+    #define cudaDevAttrMaxTexture2DMipmappedWidth hipDeviceAttributeMaxTexture2DMipmap
+    #define cudaDevAttrMaxTexture2DMipmappedHeight hipDeviceAttributeMaxTexture2DMipmap
+    #define cudaDevAttrComputeCapabilityMajor hipDeviceAttributeComputeCapabilityMajor
+    #define cudaDevAttrComputeCapabilityMinor hipDeviceAttributeComputeCapabilityMinor
+    #define cudaDevAttrMaxTexture1DMipmappedWidth hipDeviceAttributeMaxTexture1DMipmap
+    #define cudaDevAttrStreamPrioritiesSupported hipDeviceAttributeStreamPrioritiesSupported
+    #define cudaDevAttrGlobalL1CacheSupported hipDeviceAttributeGlobalL1CacheSupported
+    #define cudaDevAttrLocalL1CacheSupported hipDeviceAttributeLocalL1CacheSupported
+    #define cudaDevAttrMaxSharedMemoryPerMultiprocessor hipDeviceAttributeMaxSharedMemoryPerMultiprocessor
+    #define cudaDevAttrMaxRegistersPerMultiprocessor hipDeviceAttributeMaxRegistersPerMultiprocessor
+    #define cudaDevAttrManagedMemory hipDeviceAttributeManagedMemory
+    #define cudaDevAttrIsMultiGpuBoard hipDeviceAttributeIsMultiGpuBoard
+    #define cudaDevAttrMultiGpuBoardGroupID hipDeviceAttributeMultiGpuBoardGroupID
+    #define cudaDevAttrHostNativeAtomicSupported hipDeviceAttributeHostNativeAtomicSupported
+    #define cudaDevAttrSingleToDoublePrecisionPerfRatio hipDeviceAttributeSingleToDoublePrecisionPerfRatio
+    #define cudaDevAttrPageableMemoryAccess hipDeviceAttributePageableMemoryAccess
+    #define cudaDevAttrConcurrentManagedAccess hipDeviceAttributeConcurrentManagedAccess
+    #define cudaDevAttrComputePreemptionSupported hipDeviceAttributeComputePreemptionSupported
+    #define cudaDevAttrCanUseHostPointerForRegisteredMem hipDeviceAttributeCanUseHostPointerForRegisteredMem
+    #define cudaDevAttrReserved94 hipDeviceAttributeCanUseStreamWaitValue
+    #define cudaDevAttrCooperativeLaunch hipDeviceAttributeCooperativeLaunch
+    #define cudaDevAttrReserved96 hipDeviceAttributeCooperativeMultiDeviceLaunch
+    #define cudaDevAttrMaxSharedMemoryPerBlockOptin hipDeviceAttributeSharedMemPerBlockOptin
+    #define cudaDevAttrHostRegisterSupported hipDeviceAttributeHostRegisterSupported
+    #define cudaDevAttrPageableMemoryAccessUsesHostPageTables hipDeviceAttributePageableMemoryAccessUsesHostPageTables
+    #define cudaDevAttrDirectManagedMemAccessFromHost hipDeviceAttributeDirectManagedMemAccessFromHost
+    #define cudaDevAttrMemoryPoolsSupported hipDeviceAttributeMemoryPoolsSupported
+    #define cudaDevAttrHostNumaId hipDeviceAttributeHostNumaId
     #define cudaDeviceBlockingSync hipDeviceScheduleBlockingSync
     #define cudaDeviceCanAccessPeer hipDeviceCanAccessPeer
     #define cudaDeviceDisablePeerAccess hipDeviceDisablePeerAccess
@@ -64,6 +175,10 @@ cdef extern from *:
     #define cudaDeviceLmemResizeToMax hipDeviceLmemResizeToMax
     #define cudaDeviceMapHost hipDeviceMapHost
     typedef hipDeviceP2PAttr cudaDeviceP2PAttr;
+    #define cudaDevP2PAttrPerformanceRank hipDevP2PAttrPerformanceRank
+    #define cudaDevP2PAttrAccessSupported hipDevP2PAttrAccessSupported
+    #define cudaDevP2PAttrNativeAtomicSupported hipDevP2PAttrNativeAtomicSupported
+    #define cudaDevP2PAttrCudaArrayAccessSupported hipDevP2PAttrHipArrayAccessSupported
     typedef hipDeviceProp_t cudaDeviceProp;
     #define cudaDeviceReset hipDeviceReset
     #define cudaDeviceScheduleAuto hipDeviceScheduleAuto
@@ -78,6 +193,9 @@ cdef extern from *:
     #define cudaDeviceSetSharedMemConfig hipDeviceSetSharedMemConfig
     #define cudaDeviceSynchronize hipDeviceSynchronize
     typedef hipDriverEntryPointQueryResult cudaDriverEntryPointQueryResult;
+    #define cudaDriverEntryPointSuccess hipDriverEntryPointSuccess
+    #define cudaDriverEntryPointSymbolNotFound hipDriverEntryPointSymbolNotFound
+    #define cudaDriverEntryPointVersionNotSufficent hipDriverEntryPointVersionNotSufficent
     #define cudaDriverGetVersion hipDriverGetVersion
     #define cudaEnableDefault hipEnableDefault
     #define cudaEnableLegacyStream hipEnableLegacyStream
@@ -85,6 +203,78 @@ cdef extern from *:
     typedef hipError_t cudaError;
     typedef hipError_t cudaError_enum;
     typedef hipError_t cudaError_t;
+    #define cudaSuccess hipSuccess
+    #define cudaErrorInvalidValue hipErrorInvalidValue
+    #define cudaErrorMemoryAllocation hipErrorOutOfMemory
+    #define cudaErrorInitializationError hipErrorNotInitialized
+    #define cudaErrorCudartUnloading hipErrorDeinitialized
+    #define cudaErrorProfilerDisabled hipErrorProfilerDisabled
+    #define cudaErrorProfilerNotInitialized hipErrorProfilerNotInitialized
+    #define cudaErrorProfilerAlreadyStarted hipErrorProfilerAlreadyStarted
+    #define cudaErrorProfilerAlreadyStopped hipErrorProfilerAlreadyStopped
+    #define cudaErrorInvalidConfiguration hipErrorInvalidConfiguration
+    #define cudaErrorInvalidPitchValue hipErrorInvalidPitchValue
+    #define cudaErrorInvalidSymbol hipErrorInvalidSymbol
+    #define cudaErrorInvalidDevicePointer hipErrorInvalidDevicePointer
+    #define cudaErrorInvalidTexture hipErrorInvalidTexture
+    #define cudaErrorInvalidChannelDescriptor hipErrorInvalidChannelDescriptor
+    #define cudaErrorInvalidMemcpyDirection hipErrorInvalidMemcpyDirection
+    #define cudaErrorInsufficientDriver hipErrorInsufficientDriver
+    #define cudaErrorMissingConfiguration hipErrorMissingConfiguration
+    #define cudaErrorPriorLaunchFailure hipErrorPriorLaunchFailure
+    #define cudaErrorInvalidDeviceFunction hipErrorInvalidDeviceFunction
+    #define cudaErrorNoDevice hipErrorNoDevice
+    #define cudaErrorInvalidDevice hipErrorInvalidDevice
+    #define cudaErrorInvalidKernelImage hipErrorInvalidImage
+    #define cudaErrorDeviceUninitialized hipErrorInvalidContext
+    #define cudaErrorMapBufferObjectFailed hipErrorMapFailed
+    #define cudaErrorUnmapBufferObjectFailed hipErrorUnmapFailed
+    #define cudaErrorArrayIsMapped hipErrorArrayIsMapped
+    #define cudaErrorAlreadyMapped hipErrorAlreadyMapped
+    #define cudaErrorNoKernelImageForDevice hipErrorNoBinaryForGpu
+    #define cudaErrorAlreadyAcquired hipErrorAlreadyAcquired
+    #define cudaErrorNotMapped hipErrorNotMapped
+    #define cudaErrorNotMappedAsArray hipErrorNotMappedAsArray
+    #define cudaErrorNotMappedAsPointer hipErrorNotMappedAsPointer
+    #define cudaErrorECCUncorrectable hipErrorECCNotCorrectable
+    #define cudaErrorUnsupportedLimit hipErrorUnsupportedLimit
+    #define cudaErrorDeviceAlreadyInUse hipErrorContextAlreadyInUse
+    #define cudaErrorPeerAccessUnsupported hipErrorPeerAccessUnsupported
+    #define cudaErrorInvalidPtx hipErrorInvalidKernelFile
+    #define cudaErrorInvalidGraphicsContext hipErrorInvalidGraphicsContext
+    #define cudaErrorInvalidSource hipErrorInvalidSource
+    #define cudaErrorFileNotFound hipErrorFileNotFound
+    #define cudaErrorSharedObjectSymbolNotFound hipErrorSharedObjectSymbolNotFound
+    #define cudaErrorSharedObjectInitFailed hipErrorSharedObjectInitFailed
+    #define cudaErrorOperatingSystem hipErrorOperatingSystem
+    #define cudaErrorInvalidResourceHandle hipErrorInvalidHandle
+    #define cudaErrorIllegalState hipErrorIllegalState
+    #define cudaErrorSymbolNotFound hipErrorNotFound
+    #define cudaErrorNotReady hipErrorNotReady
+    #define cudaErrorIllegalAddress hipErrorIllegalAddress
+    #define cudaErrorLaunchOutOfResources hipErrorLaunchOutOfResources
+    #define cudaErrorLaunchTimeout hipErrorLaunchTimeOut
+    #define cudaErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled
+    #define cudaErrorPeerAccessNotEnabled hipErrorPeerAccessNotEnabled
+    #define cudaErrorSetOnActiveProcess hipErrorSetOnActiveProcess
+    #define cudaErrorContextIsDestroyed hipErrorContextIsDestroyed
+    #define cudaErrorAssert hipErrorAssert
+    #define cudaErrorHostMemoryAlreadyRegistered hipErrorHostMemoryAlreadyRegistered
+    #define cudaErrorHostMemoryNotRegistered hipErrorHostMemoryNotRegistered
+    #define cudaErrorLaunchFailure hipErrorLaunchFailure
+    #define cudaErrorCooperativeLaunchTooLarge hipErrorCooperativeLaunchTooLarge
+    #define cudaErrorNotSupported hipErrorNotSupported
+    #define cudaErrorStreamCaptureUnsupported hipErrorStreamCaptureUnsupported
+    #define cudaErrorStreamCaptureInvalidated hipErrorStreamCaptureInvalidated
+    #define cudaErrorStreamCaptureMerge hipErrorStreamCaptureMerge
+    #define cudaErrorStreamCaptureUnmatched hipErrorStreamCaptureUnmatched
+    #define cudaErrorStreamCaptureUnjoined hipErrorStreamCaptureUnjoined
+    #define cudaErrorStreamCaptureIsolation hipErrorStreamCaptureIsolation
+    #define cudaErrorStreamCaptureImplicit hipErrorStreamCaptureImplicit
+    #define cudaErrorCapturedEvent hipErrorCapturedEvent
+    #define cudaErrorStreamCaptureWrongThread hipErrorStreamCaptureWrongThread
+    #define cudaErrorGraphExecUpdateFailure hipErrorGraphExecUpdateFailure
+    #define cudaErrorUnknown hipErrorUnknown
     #define cudaEventBlockingSync hipEventBlockingSync
     #define cudaEventCreate hipEventCreate
     #define cudaEventCreateWithFlags hipEventCreateWithFlags
@@ -108,9 +298,20 @@ cdef extern from *:
     #define cudaExternalMemoryGetMappedBuffer hipExternalMemoryGetMappedBuffer
     typedef hipExternalMemoryHandleDesc cudaExternalMemoryHandleDesc;
     typedef hipExternalMemoryHandleType cudaExternalMemoryHandleType;
+    #define cudaExternalMemoryHandleTypeOpaqueFd hipExternalMemoryHandleTypeOpaqueFd
+    #define cudaExternalMemoryHandleTypeOpaqueWin32 hipExternalMemoryHandleTypeOpaqueWin32
+    #define cudaExternalMemoryHandleTypeOpaqueWin32Kmt hipExternalMemoryHandleTypeOpaqueWin32Kmt
+    #define cudaExternalMemoryHandleTypeD3D12Heap hipExternalMemoryHandleTypeD3D12Heap
+    #define cudaExternalMemoryHandleTypeD3D12Resource hipExternalMemoryHandleTypeD3D12Resource
+    #define cudaExternalMemoryHandleTypeD3D11Resource hipExternalMemoryHandleTypeD3D11Resource
+    #define cudaExternalMemoryHandleTypeD3D11ResourceKmt hipExternalMemoryHandleTypeD3D11ResourceKmt
     typedef hipExternalMemory_t cudaExternalMemory_t;
     typedef hipExternalSemaphoreHandleDesc cudaExternalSemaphoreHandleDesc;
     typedef hipExternalSemaphoreHandleType cudaExternalSemaphoreHandleType;
+    #define cudaExternalSemaphoreHandleTypeOpaqueFd hipExternalSemaphoreHandleTypeOpaqueFd
+    #define cudaExternalSemaphoreHandleTypeOpaqueWin32 hipExternalSemaphoreHandleTypeOpaqueWin32
+    #define cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt hipExternalSemaphoreHandleTypeOpaqueWin32Kmt
+    #define cudaExternalSemaphoreHandleTypeD3D12Fence hipExternalSemaphoreHandleTypeD3D12Fence
     typedef hipExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParams;
     typedef hipExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParamsV2;
     typedef hipExternalSemaphoreSignalParams cudaExternalSemaphoreSignalParams;
@@ -121,20 +322,32 @@ cdef extern from *:
     typedef hipExternalSemaphoreWaitParams cudaExternalSemaphoreWaitParams_v1;
     typedef hipExternalSemaphore_t cudaExternalSemaphore_t;
     typedef hipFlushGPUDirectRDMAWritesOptions cudaFlushGPUDirectRDMAWritesOptions;
+    #define cudaFlushGPUDirectRDMAWritesOptionHost hipFlushGPUDirectRDMAWritesOptionHost
+    #define cudaFlushGPUDirectRDMAWritesOptionMemOps hipFlushGPUDirectRDMAWritesOptionMemOps
     #define cudaFree hipFree
     #define cudaFreeArray hipFreeArray
     #define cudaFreeAsync hipFreeAsync
     #define cudaFreeHost hipHostFree
     #define cudaFreeMipmappedArray hipFreeMipmappedArray
     typedef hipFuncAttribute cudaFuncAttribute;
+    #define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+    #define cudaFuncAttributePreferredSharedMemoryCarveout hipFuncAttributePreferredSharedMemoryCarveout
+    #define cudaFuncAttributeMax hipFuncAttributeMax
     typedef hipFuncAttributes cudaFuncAttributes;
     typedef hipFuncCache_t cudaFuncCache;
+    #define cudaFuncCachePreferNone hipFuncCachePreferNone
+    #define cudaFuncCachePreferShared hipFuncCachePreferShared
+    #define cudaFuncCachePreferL1 hipFuncCachePreferL1
+    #define cudaFuncCachePreferEqual hipFuncCachePreferEqual
     #define cudaFuncGetAttributes hipFuncGetAttributes
     #define cudaFuncSetAttribute hipFuncSetAttribute
     #define cudaFuncSetCacheConfig hipFuncSetCacheConfig
     #define cudaFuncSetSharedMemConfig hipFuncSetSharedMemConfig
     typedef hipFunction_t cudaFunction_t;
     typedef hipGPUDirectRDMAWritesOrdering cudaGPUDirectRDMAWritesOrdering;
+    #define cudaGPUDirectRDMAWritesOrderingNone hipGPUDirectRDMAWritesOrderingNone
+    #define cudaGPUDirectRDMAWritesOrderingOwner hipGPUDirectRDMAWritesOrderingOwner
+    #define cudaGPUDirectRDMAWritesOrderingAllDevices hipGPUDirectRDMAWritesOrderingAllDevices
     #define cudaGetChannelDesc hipGetChannelDesc
     #define cudaGetDevice hipGetDevice
     #define cudaGetDeviceCount hipGetDeviceCount
@@ -154,7 +367,6 @@ cdef extern from *:
     #define cudaGetTextureObjectTextureDesc hipGetTextureObjectTextureDesc
     #define cudaGetTextureReference hipGetTextureReference
     #define cudaGraphAddChildGraphNode hipGraphAddChildGraphNode
-    #define cudaGraphAddDependencies hipGraphAddDependencies
     #define cudaGraphAddEmptyNode hipGraphAddEmptyNode
     #define cudaGraphAddEventRecordNode hipGraphAddEventRecordNode
     #define cudaGraphAddEventWaitNode hipGraphAddEventWaitNode
@@ -174,8 +386,20 @@ cdef extern from *:
     #define cudaGraphClone hipGraphClone
     #define cudaGraphCreate hipGraphCreate
     typedef hipGraphDebugDotFlags cudaGraphDebugDotFlags;
+    #define cudaGraphDebugDotFlagsVerbose hipGraphDebugDotFlagsVerbose
+    #define cudaGraphDebugDotFlagsKernelNodeParams hipGraphDebugDotFlagsKernelNodeParams
+    #define cudaGraphDebugDotFlagsMemcpyNodeParams hipGraphDebugDotFlagsMemcpyNodeParams
+    #define cudaGraphDebugDotFlagsMemsetNodeParams hipGraphDebugDotFlagsMemsetNodeParams
+    #define cudaGraphDebugDotFlagsHostNodeParams hipGraphDebugDotFlagsHostNodeParams
+    #define cudaGraphDebugDotFlagsEventNodeParams hipGraphDebugDotFlagsEventNodeParams
+    #define cudaGraphDebugDotFlagsExtSemasSignalNodeParams hipGraphDebugDotFlagsExtSemasSignalNodeParams
+    #define cudaGraphDebugDotFlagsExtSemasWaitNodeParams hipGraphDebugDotFlagsExtSemasWaitNodeParams
+    #define cudaGraphDebugDotFlagsKernelNodeAttributes hipGraphDebugDotFlagsKernelNodeAttributes
+    #define cudaGraphDebugDotFlagsHandles hipGraphDebugDotFlagsHandles
     #define cudaGraphDebugDotPrint hipGraphDebugDotPrint
     typedef hipGraphDependencyType cudaGraphDependencyType;
+    #define cudaGraphDependencyTypeDefault hipGraphDependencyTypeDefault
+    #define cudaGraphDependencyTypeProgrammatic hipGraphDependencyTypeProgrammatic
     typedef hipGraphDependencyType cudaGraphDependencyType_enum;
     #define cudaGraphDestroy hipGraphDestroy
     #define cudaGraphDestroyNode hipGraphDestroyNode
@@ -202,21 +426,36 @@ cdef extern from *:
     #define cudaGraphExecNodeSetParams hipGraphExecNodeSetParams
     #define cudaGraphExecUpdate hipGraphExecUpdate
     typedef hipGraphExecUpdateResult cudaGraphExecUpdateResult;
+    #define cudaGraphExecUpdateSuccess hipGraphExecUpdateSuccess
+    #define cudaGraphExecUpdateError hipGraphExecUpdateError
+    #define cudaGraphExecUpdateErrorTopologyChanged hipGraphExecUpdateErrorTopologyChanged
+    #define cudaGraphExecUpdateErrorNodeTypeChanged hipGraphExecUpdateErrorNodeTypeChanged
+    #define cudaGraphExecUpdateErrorFunctionChanged hipGraphExecUpdateErrorFunctionChanged
+    #define cudaGraphExecUpdateErrorParametersChanged hipGraphExecUpdateErrorParametersChanged
+    #define cudaGraphExecUpdateErrorNotSupported hipGraphExecUpdateErrorNotSupported
+    #define cudaGraphExecUpdateErrorUnsupportedFunctionChange hipGraphExecUpdateErrorUnsupportedFunctionChange
     typedef hipGraphExec_t cudaGraphExec_t;
     #define cudaGraphExternalSemaphoresSignalNodeGetParams hipGraphExternalSemaphoresSignalNodeGetParams
     #define cudaGraphExternalSemaphoresSignalNodeSetParams hipGraphExternalSemaphoresSignalNodeSetParams
     #define cudaGraphExternalSemaphoresWaitNodeGetParams hipGraphExternalSemaphoresWaitNodeGetParams
     #define cudaGraphExternalSemaphoresWaitNodeSetParams hipGraphExternalSemaphoresWaitNodeSetParams
-    #define cudaGraphGetEdges hipGraphGetEdges
     #define cudaGraphGetNodes hipGraphGetNodes
     #define cudaGraphGetRootNodes hipGraphGetRootNodes
     #define cudaGraphHostNodeGetParams hipGraphHostNodeGetParams
     #define cudaGraphHostNodeSetParams hipGraphHostNodeSetParams
-    #define cudaGraphInstantiate hipGraphInstantiate
     typedef hipGraphInstantiateFlags cudaGraphInstantiateFlags;
+    #define cudaGraphInstantiateFlagAutoFreeOnLaunch hipGraphInstantiateFlagAutoFreeOnLaunch
+    #define cudaGraphInstantiateFlagUpload hipGraphInstantiateFlagUpload
+    #define cudaGraphInstantiateFlagDeviceLaunch hipGraphInstantiateFlagDeviceLaunch
+    #define cudaGraphInstantiateFlagUseNodePriority hipGraphInstantiateFlagUseNodePriority
     typedef hipGraphInstantiateParams cudaGraphInstantiateParams;
     typedef hipGraphInstantiateParams cudaGraphInstantiateParams_st;
     typedef hipGraphInstantiateResult cudaGraphInstantiateResult;
+    #define cudaGraphInstantiateSuccess hipGraphInstantiateSuccess
+    #define cudaGraphInstantiateError hipGraphInstantiateError
+    #define cudaGraphInstantiateInvalidStructure hipGraphInstantiateInvalidStructure
+    #define cudaGraphInstantiateNodeOperationNotSupported hipGraphInstantiateNodeOperationNotSupported
+    #define cudaGraphInstantiateMultipleDevicesNotSupported hipGraphInstantiateMultipleDevicesNotSupported
     #define cudaGraphInstantiateWithFlags hipGraphInstantiateWithFlags
     #define cudaGraphInstantiateWithParams hipGraphInstantiateWithParams
     #define cudaGraphKernelNodeCopyAttributes hipGraphKernelNodeCopyAttributes
@@ -230,6 +469,10 @@ cdef extern from *:
     #define cudaGraphLaunch hipGraphLaunch
     #define cudaGraphMemAllocNodeGetParams hipGraphMemAllocNodeGetParams
     typedef hipGraphMemAttributeType cudaGraphMemAttributeType;
+    #define cudaGraphMemAttrUsedMemCurrent hipGraphMemAttrUsedMemCurrent
+    #define cudaGraphMemAttrUsedMemHigh hipGraphMemAttrUsedMemHigh
+    #define cudaGraphMemAttrReservedMemCurrent hipGraphMemAttrReservedMemCurrent
+    #define cudaGraphMemAttrReservedMemHigh hipGraphMemAttrReservedMemHigh
     #define cudaGraphMemFreeNodeGetParams hipGraphMemFreeNodeGetParams
     #define cudaGraphMemcpyNodeGetParams hipGraphMemcpyNodeGetParams
     #define cudaGraphMemcpyNodeSetParams hipGraphMemcpyNodeSetParams
@@ -239,22 +482,37 @@ cdef extern from *:
     #define cudaGraphMemsetNodeGetParams hipGraphMemsetNodeGetParams
     #define cudaGraphMemsetNodeSetParams hipGraphMemsetNodeSetParams
     #define cudaGraphNodeFindInClone hipGraphNodeFindInClone
-    #define cudaGraphNodeGetDependencies hipGraphNodeGetDependencies
-    #define cudaGraphNodeGetDependentNodes hipGraphNodeGetDependentNodes
     #define cudaGraphNodeGetEnabled hipGraphNodeGetEnabled
     #define cudaGraphNodeGetType hipGraphNodeGetType
     typedef hipGraphNodeParams cudaGraphNodeParams;
     #define cudaGraphNodeSetEnabled hipGraphNodeSetEnabled
     #define cudaGraphNodeSetParams hipGraphNodeSetParams
     typedef hipGraphNodeType cudaGraphNodeType;
+    #define cudaGraphNodeTypeKernel hipGraphNodeTypeKernel
+    #define cudaGraphNodeTypeMemcpy hipGraphNodeTypeMemcpy
+    #define cudaGraphNodeTypeMemset hipGraphNodeTypeMemset
+    #define cudaGraphNodeTypeHost hipGraphNodeTypeHost
+    #define cudaGraphNodeTypeGraph hipGraphNodeTypeGraph
+    #define cudaGraphNodeTypeEmpty hipGraphNodeTypeEmpty
+    #define cudaGraphNodeTypeWaitEvent hipGraphNodeTypeWaitEvent
+    #define cudaGraphNodeTypeEventRecord hipGraphNodeTypeEventRecord
+    #define cudaGraphNodeTypeExtSemaphoreSignal hipGraphNodeTypeExtSemaphoreSignal
+    #define cudaGraphNodeTypeExtSemaphoreWait hipGraphNodeTypeExtSemaphoreWait
+    #define cudaGraphNodeTypeMemAlloc hipGraphNodeTypeMemAlloc
+    #define cudaGraphNodeTypeMemFree hipGraphNodeTypeMemFree
+    #define cudaGraphNodeTypeCount hipGraphNodeTypeCount
     typedef hipGraphNode_t cudaGraphNode_t;
     #define cudaGraphReleaseUserObject hipGraphReleaseUserObject
-    #define cudaGraphRemoveDependencies hipGraphRemoveDependencies
     #define cudaGraphRetainUserObject hipGraphRetainUserObject
     #define cudaGraphUpload hipGraphUpload
     typedef hipGraph_t cudaGraph_t;
     #define cudaGraphicsMapResources hipGraphicsMapResources
     typedef hipGraphicsRegisterFlags cudaGraphicsRegisterFlags;
+    #define cudaGraphicsRegisterFlagsNone hipGraphicsRegisterFlagsNone
+    #define cudaGraphicsRegisterFlagsReadOnly hipGraphicsRegisterFlagsReadOnly
+    #define cudaGraphicsRegisterFlagsWriteDiscard hipGraphicsRegisterFlagsWriteDiscard
+    #define cudaGraphicsRegisterFlagsSurfaceLoadStore hipGraphicsRegisterFlagsSurfaceLoadStore
+    #define cudaGraphicsRegisterFlagsTextureGather hipGraphicsRegisterFlagsTextureGather
     typedef hipGraphicsResource cudaGraphicsResource;
     #define cudaGraphicsResourceGetMappedPointer hipGraphicsResourceGetMappedPointer
     typedef hipGraphicsResource_t cudaGraphicsResource_t;
@@ -291,11 +549,34 @@ cdef extern from *:
     #define cudaIpcOpenEventHandle hipIpcOpenEventHandle
     #define cudaIpcOpenMemHandle hipIpcOpenMemHandle
     typedef hipJitOption cudaJitOption;
+    #define cudaJitMaxRegisters hipJitOptionMaxRegisters
+    #define cudaJitThreadsPerBlock hipJitOptionThreadsPerBlock
+    #define cudaJitWallTime hipJitOptionWallTime
+    #define cudaJitInfoLogBuffer hipJitOptionInfoLogBuffer
+    #define cudaJitInfoLogBufferSizeBytes hipJitOptionInfoLogBufferSizeBytes
+    #define cudaJitErrorLogBuffer hipJitOptionErrorLogBuffer
+    #define cudaJitErrorLogBufferSizeBytes hipJitOptionErrorLogBufferSizeBytes
+    #define cudaJitOptimizationLevel hipJitOptionOptimizationLevel
+    #define cudaJitFallbackStrategy hipJitOptionFallbackStrategy
+    #define cudaJitGenerateDebugInfo hipJitOptionGenerateDebugInfo
+    #define cudaJitLogVerbose hipJitOptionLogVerbose
+    #define cudaJitGenerateLineInfo hipJitOptionGenerateLineInfo
+    #define cudaJitCacheMode hipJitOptionCacheMode
+    #define cudaJitPositionIndependentCode hipJitOptionPositionIndependentCode
+    #define cudaJitMinCtaPerSm hipJitOptionMinCTAPerSM
+    #define cudaJitMaxThreadsPerBlock hipJitOptionMaxThreadsPerBlock
+    #define cudaJitOverrideDirectiveValues hipJitOptionOverrideDirectiveValues
     typedef hipKernelNodeParams cudaKernelNodeParams;
     typedef hipKernel_t cudaKernel_t;
     #define cudaLaunch hipLaunchByPtr
     typedef hipLaunchAttribute cudaLaunchAttribute;
     typedef hipLaunchAttributeID cudaLaunchAttributeID;
+    #define cudaLaunchAttributeAccessPolicyWindow hipLaunchAttributeAccessPolicyWindow
+    #define cudaLaunchAttributeCooperative hipLaunchAttributeCooperative
+    #define cudaLaunchAttributeSynchronizationPolicy hipLaunchAttributeSynchronizationPolicy
+    #define cudaLaunchAttributePriority hipLaunchAttributePriority
+    #define cudaLaunchAttributeMemSyncDomainMap hipLaunchAttributeMemSyncDomainMap
+    #define cudaLaunchAttributeMemSyncDomain hipLaunchAttributeMemSyncDomain
     typedef hipLaunchAttributeValue cudaLaunchAttributeValue;
     typedef hipLaunchAttribute_st cudaLaunchAttribute_st;
     typedef hipLaunchConfig_st cudaLaunchConfig_st;
@@ -306,6 +587,8 @@ cdef extern from *:
     #define cudaLaunchKernel hipLaunchKernel
     #define cudaLaunchKernelExC hipLaunchKernelExC
     typedef hipLaunchMemSyncDomain cudaLaunchMemSyncDomain;
+    #define cudaLaunchMemSyncDomainDefault hipLaunchMemSyncDomainDefault
+    #define cudaLaunchMemSyncDomainRemote hipLaunchMemSyncDomainRemote
     typedef hipLaunchMemSyncDomainMap cudaLaunchMemSyncDomainMap;
     typedef hipLaunchMemSyncDomainMap cudaLaunchMemSyncDomainMap_st;
     typedef hipLaunchParams cudaLaunchParams;
@@ -315,9 +598,14 @@ cdef extern from *:
     #define cudaLibraryLoadData hipLibraryLoadData
     #define cudaLibraryLoadFromFile hipLibraryLoadFromFile
     typedef hipLibraryOption cudaLibraryOption;
+    #define cudaLibraryHostUniversalFunctionAndDataTable hipLibraryHostUniversalFunctionAndDataTable
+    #define cudaLibraryBinaryIsPreserved hipLibraryBinaryIsPreserved
     #define cudaLibraryUnload hipLibraryUnload
     typedef hipLibrary_t cudaLibrary_t;
     typedef hipLimit_t cudaLimit;
+    #define cudaLimitStackSize hipLimitStackSize
+    #define cudaLimitPrintfFifoSize hipLimitPrintfFifoSize
+    #define cudaLimitMallocHeapSize hipLimitMallocHeapSize
     #define cudaMalloc hipMalloc
     #define cudaMalloc3D hipMalloc3D
     #define cudaMalloc3DArray hipMalloc3DArray
@@ -330,10 +618,20 @@ cdef extern from *:
     #define cudaMallocPitch hipMallocPitch
     typedef hipMemAccessDesc cudaMemAccessDesc;
     typedef hipMemAccessFlags cudaMemAccessFlags;
+    #define cudaMemAccessFlagsProtNone hipMemAccessFlagsProtNone
+    #define cudaMemAccessFlagsProtRead hipMemAccessFlagsProtRead
+    #define cudaMemAccessFlagsProtReadWrite hipMemAccessFlagsProtReadWrite
     #define cudaMemAdvise hipMemAdvise
     typedef hipMemAllocNodeParams cudaMemAllocNodeParams;
     typedef hipMemAllocationHandleType cudaMemAllocationHandleType;
+    #define cudaMemHandleTypeNone hipMemHandleTypeNone
+    #define cudaMemHandleTypePosixFileDescriptor hipMemHandleTypePosixFileDescriptor
+    #define cudaMemHandleTypeWin32 hipMemHandleTypeWin32
+    #define cudaMemHandleTypeWin32Kmt hipMemHandleTypeWin32Kmt
     typedef hipMemAllocationType cudaMemAllocationType;
+    #define cudaMemAllocationTypeInvalid hipMemAllocationTypeInvalid
+    #define cudaMemAllocationTypePinned hipMemAllocationTypePinned
+    #define cudaMemAllocationTypeMax hipMemAllocationTypeMax
     #define cudaMemAttachGlobal hipMemAttachGlobal
     #define cudaMemAttachHost hipMemAttachHost
     #define cudaMemAttachSingle hipMemAttachSingle
@@ -341,7 +639,21 @@ cdef extern from *:
     #define cudaMemGetInfo hipMemGetInfo
     typedef hipMemLocation cudaMemLocation;
     typedef hipMemLocationType cudaMemLocationType;
+    #define cudaMemLocationTypeInvalid hipMemLocationTypeInvalid
+    #define cudaMemLocationTypeNone hipMemLocationTypeNone
+    #define cudaMemLocationTypeDevice hipMemLocationTypeDevice
+    #define cudaMemLocationTypeHost hipMemLocationTypeHost
+    #define cudaMemLocationTypeHostNuma hipMemLocationTypeHostNuma
+    #define cudaMemLocationTypeHostNumaCurrent hipMemLocationTypeHostNumaCurrent
     typedef hipMemPoolAttr cudaMemPoolAttr;
+    #define cudaMemPoolReuseFollowEventDependencies hipMemPoolReuseFollowEventDependencies
+    #define cudaMemPoolReuseAllowOpportunistic hipMemPoolReuseAllowOpportunistic
+    #define cudaMemPoolReuseAllowInternalDependencies hipMemPoolReuseAllowInternalDependencies
+    #define cudaMemPoolAttrReleaseThreshold hipMemPoolAttrReleaseThreshold
+    #define cudaMemPoolAttrReservedMemCurrent hipMemPoolAttrReservedMemCurrent
+    #define cudaMemPoolAttrReservedMemHigh hipMemPoolAttrReservedMemHigh
+    #define cudaMemPoolAttrUsedMemCurrent hipMemPoolAttrUsedMemCurrent
+    #define cudaMemPoolAttrUsedMemHigh hipMemPoolAttrUsedMemHigh
     #define cudaMemPoolCreate hipMemPoolCreate
     #define cudaMemPoolDestroy hipMemPoolDestroy
     #define cudaMemPoolExportPointer hipMemPoolExportPointer
@@ -358,6 +670,10 @@ cdef extern from *:
     typedef hipMemPool_t cudaMemPool_t;
     #define cudaMemPrefetchAsync hipMemPrefetchAsync
     typedef hipMemRangeAttribute cudaMemRangeAttribute;
+    #define cudaMemRangeAttributeReadMostly hipMemRangeAttributeReadMostly
+    #define cudaMemRangeAttributePreferredLocation hipMemRangeAttributePreferredLocation
+    #define cudaMemRangeAttributeAccessedBy hipMemRangeAttributeAccessedBy
+    #define cudaMemRangeAttributeLastPrefetchLocation hipMemRangeAttributeLastPrefetchLocation
     #define cudaMemRangeGetAttribute hipMemRangeGetAttribute
     #define cudaMemRangeGetAttributes hipMemRangeGetAttributes
     #define cudaMemcpy hipMemcpy
@@ -374,6 +690,9 @@ cdef extern from *:
     typedef hipMemcpy3DBatchOp cudaMemcpy3DBatchOp;
     typedef hipMemcpy3DOperand cudaMemcpy3DOperand;
     typedef hipMemcpy3DOperandType cudaMemcpy3DOperandType;
+    #define cudaMemcpyOperandTypePointer hipMemcpyOperandTypePointer
+    #define cudaMemcpyOperandTypeArray hipMemcpyOperandTypeArray
+    #define cudaMemcpyOperandTypeMax hipMemcpyOperandTypeMax
     typedef hipMemcpy3DParms cudaMemcpy3DParms;
     #define cudaMemcpy3DPeer hipMemcpy3DPeer
     #define cudaMemcpy3DPeerAsync hipMemcpy3DPeerAsync
@@ -382,19 +701,40 @@ cdef extern from *:
     typedef hipMemcpyAttributes cudaMemcpyAttributes;
     #define cudaMemcpyBatchAsync hipMemcpyBatchAsync
     typedef hipMemcpyFlags cudaMemcpyFlags;
+    #define cudaMemcpyFlagDefault hipMemcpyFlagDefault
+    #define cudaMemcpyFlagPreferOverlapWithCompute hipMemcpyFlagPreferOverlapWithCompute
     #define cudaMemcpyFromArray hipMemcpyFromArray
     #define cudaMemcpyFromSymbol hipMemcpyFromSymbol
     #define cudaMemcpyFromSymbolAsync hipMemcpyFromSymbolAsync
     typedef hipMemcpyKind cudaMemcpyKind;
+    #define cudaMemcpyHostToHost hipMemcpyHostToHost
+    #define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+    #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+    #define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+    #define cudaMemcpyDefault hipMemcpyDefault
     typedef hipMemcpyNodeParams cudaMemcpyNodeParams;
     #define cudaMemcpyPeer hipMemcpyPeer
     #define cudaMemcpyPeerAsync hipMemcpyPeerAsync
     typedef hipMemcpySrcAccessOrder cudaMemcpySrcAccessOrder;
+    #define cudaMemcpySrcAccessOrderInvalid hipMemcpySrcAccessOrderInvalid
+    #define cudaMemcpySrcAccessOrderStream hipMemcpySrcAccessOrderStream
+    #define cudaMemcpySrcAccessOrderDuringApiCall hipMemcpySrcAccessOrderDuringApiCall
+    #define cudaMemcpySrcAccessOrderAny hipMemcpySrcAccessOrderAny
+    #define cudaMemcpySrcAccessOrderMax hipMemcpySrcAccessOrderMax
     #define cudaMemcpyToArray hipMemcpyToArray
     #define cudaMemcpyToSymbol hipMemcpyToSymbol
     #define cudaMemcpyToSymbolAsync hipMemcpyToSymbolAsync
     typedef hipMemoryAdvise cudaMemoryAdvise;
+    #define cudaMemAdviseSetReadMostly hipMemAdviseSetReadMostly
+    #define cudaMemAdviseUnsetReadMostly hipMemAdviseUnsetReadMostly
+    #define cudaMemAdviseSetPreferredLocation hipMemAdviseSetPreferredLocation
+    #define cudaMemAdviseUnsetPreferredLocation hipMemAdviseUnsetPreferredLocation
+    #define cudaMemAdviseSetAccessedBy hipMemAdviseSetAccessedBy
+    #define cudaMemAdviseUnsetAccessedBy hipMemAdviseUnsetAccessedBy
     typedef hipMemoryType cudaMemoryType;
+    #define cudaMemoryTypeHost hipMemoryTypeHost
+    #define cudaMemoryTypeDevice hipMemoryTypeDevice
+    #define cudaMemoryTypeManaged hipMemoryTypeManaged
     #define cudaMemset hipMemset
     #define cudaMemset2D hipMemset2D
     #define cudaMemset2DAsync hipMemset2DAsync
@@ -421,14 +761,56 @@ cdef extern from *:
     #define cudaProfilerStop hipProfilerStop
     typedef hipResourceDesc cudaResourceDesc;
     typedef hipResourceType cudaResourceType;
+    #define cudaResourceTypeArray hipResourceTypeArray
+    #define cudaResourceTypeMipmappedArray hipResourceTypeMipmappedArray
+    #define cudaResourceTypeLinear hipResourceTypeLinear
+    #define cudaResourceTypePitch2D hipResourceTypePitch2D
     typedef hipResourceViewDesc cudaResourceViewDesc;
     typedef hipResourceViewFormat cudaResourceViewFormat;
+    #define cudaResViewFormatNone hipResViewFormatNone
+    #define cudaResViewFormatUnsignedChar1 hipResViewFormatUnsignedChar1
+    #define cudaResViewFormatUnsignedChar2 hipResViewFormatUnsignedChar2
+    #define cudaResViewFormatUnsignedChar4 hipResViewFormatUnsignedChar4
+    #define cudaResViewFormatSignedChar1 hipResViewFormatSignedChar1
+    #define cudaResViewFormatSignedChar2 hipResViewFormatSignedChar2
+    #define cudaResViewFormatSignedChar4 hipResViewFormatSignedChar4
+    #define cudaResViewFormatUnsignedShort1 hipResViewFormatUnsignedShort1
+    #define cudaResViewFormatUnsignedShort2 hipResViewFormatUnsignedShort2
+    #define cudaResViewFormatUnsignedShort4 hipResViewFormatUnsignedShort4
+    #define cudaResViewFormatSignedShort1 hipResViewFormatSignedShort1
+    #define cudaResViewFormatSignedShort2 hipResViewFormatSignedShort2
+    #define cudaResViewFormatSignedShort4 hipResViewFormatSignedShort4
+    #define cudaResViewFormatUnsignedInt1 hipResViewFormatUnsignedInt1
+    #define cudaResViewFormatUnsignedInt2 hipResViewFormatUnsignedInt2
+    #define cudaResViewFormatUnsignedInt4 hipResViewFormatUnsignedInt4
+    #define cudaResViewFormatSignedInt1 hipResViewFormatSignedInt1
+    #define cudaResViewFormatSignedInt2 hipResViewFormatSignedInt2
+    #define cudaResViewFormatSignedInt4 hipResViewFormatSignedInt4
+    #define cudaResViewFormatHalf1 hipResViewFormatHalf1
+    #define cudaResViewFormatHalf2 hipResViewFormatHalf2
+    #define cudaResViewFormatHalf4 hipResViewFormatHalf4
+    #define cudaResViewFormatFloat1 hipResViewFormatFloat1
+    #define cudaResViewFormatFloat2 hipResViewFormatFloat2
+    #define cudaResViewFormatFloat4 hipResViewFormatFloat4
+    #define cudaResViewFormatUnsignedBlockCompressed1 hipResViewFormatUnsignedBlockCompressed1
+    #define cudaResViewFormatUnsignedBlockCompressed2 hipResViewFormatUnsignedBlockCompressed2
+    #define cudaResViewFormatUnsignedBlockCompressed3 hipResViewFormatUnsignedBlockCompressed3
+    #define cudaResViewFormatUnsignedBlockCompressed4 hipResViewFormatUnsignedBlockCompressed4
+    #define cudaResViewFormatSignedBlockCompressed4 hipResViewFormatSignedBlockCompressed4
+    #define cudaResViewFormatUnsignedBlockCompressed5 hipResViewFormatUnsignedBlockCompressed5
+    #define cudaResViewFormatSignedBlockCompressed5 hipResViewFormatSignedBlockCompressed5
+    #define cudaResViewFormatUnsignedBlockCompressed6H hipResViewFormatUnsignedBlockCompressed6H
+    #define cudaResViewFormatSignedBlockCompressed6H hipResViewFormatSignedBlockCompressed6H
+    #define cudaResViewFormatUnsignedBlockCompressed7 hipResViewFormatUnsignedBlockCompressed7
     #define cudaRuntimeGetVersion hipRuntimeGetVersion
     #define cudaSetDevice hipSetDevice
     #define cudaSetDeviceFlags hipSetDeviceFlags
     #define cudaSetValidDevices hipSetValidDevices
     #define cudaSetupArgument hipSetupArgument
     typedef hipSharedMemConfig cudaSharedMemConfig;
+    #define cudaSharedMemBankSizeDefault hipSharedMemBankSizeDefault
+    #define cudaSharedMemBankSizeFourByte hipSharedMemBankSizeFourByte
+    #define cudaSharedMemBankSizeEightByte hipSharedMemBankSizeEightByte
     #define cudaSignalExternalSemaphoresAsync hipSignalExternalSemaphoresAsync
     #define cudaStreamAddCallback hipStreamAddCallback
     #define cudaStreamAttachMemAsync hipStreamAttachMemAsync
@@ -438,7 +820,13 @@ cdef extern from *:
     #define cudaStreamBeginCaptureToGraph hipStreamBeginCaptureToGraph
     typedef hipStreamCallback_t cudaStreamCallback_t;
     typedef hipStreamCaptureMode cudaStreamCaptureMode;
+    #define cudaStreamCaptureModeGlobal hipStreamCaptureModeGlobal
+    #define cudaStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
+    #define cudaStreamCaptureModeRelaxed hipStreamCaptureModeRelaxed
     typedef hipStreamCaptureStatus cudaStreamCaptureStatus;
+    #define cudaStreamCaptureStatusNone hipStreamCaptureStatusNone
+    #define cudaStreamCaptureStatusActive hipStreamCaptureStatusActive
+    #define cudaStreamCaptureStatusInvalidated hipStreamCaptureStatusInvalidated
     #define cudaStreamCopyAttributes hipStreamCopyAttributes
     #define cudaStreamCreate hipStreamCreate
     #define cudaStreamCreateWithFlags hipStreamCreateWithFlags
@@ -456,18 +844,34 @@ cdef extern from *:
     #define cudaStreamQuery hipStreamQuery
     #define cudaStreamSetAttribute hipStreamSetAttribute
     #define cudaStreamSynchronize hipStreamSynchronize
-    #define cudaStreamUpdateCaptureDependencies hipStreamUpdateCaptureDependencies
     typedef hipStreamUpdateCaptureDependenciesFlags cudaStreamUpdateCaptureDependenciesFlags;
+    #define cudaStreamAddCaptureDependencies hipStreamAddCaptureDependencies
+    #define cudaStreamSetCaptureDependencies hipStreamSetCaptureDependencies
     #define cudaStreamWaitEvent hipStreamWaitEvent
     typedef hipStream_t cudaStream_t;
     typedef hipSurfaceBoundaryMode cudaSurfaceBoundaryMode;
+    #define cudaBoundaryModeZero hipBoundaryModeZero
+    #define cudaBoundaryModeClamp hipBoundaryModeClamp
+    #define cudaBoundaryModeTrap hipBoundaryModeTrap
     typedef hipSurfaceObject_t cudaSurfaceObject_t;
     typedef hipSynchronizationPolicy cudaSynchronizationPolicy;
+    #define cudaSyncPolicyAuto hipSyncPolicyAuto
+    #define cudaSyncPolicySpin hipSyncPolicySpin
+    #define cudaSyncPolicyYield hipSyncPolicyYield
+    #define cudaSyncPolicyBlockingSync hipSyncPolicyBlockingSync
     typedef hipTextureAddressMode cudaTextureAddressMode;
+    #define cudaAddressModeWrap hipAddressModeWrap
+    #define cudaAddressModeClamp hipAddressModeClamp
+    #define cudaAddressModeMirror hipAddressModeMirror
+    #define cudaAddressModeBorder hipAddressModeBorder
     typedef hipTextureDesc cudaTextureDesc;
     typedef hipTextureFilterMode cudaTextureFilterMode;
+    #define cudaFilterModePoint hipFilterModePoint
+    #define cudaFilterModeLinear hipFilterModeLinear
     typedef hipTextureObject_t cudaTextureObject_t;
     typedef hipTextureReadMode cudaTextureReadMode;
+    #define cudaReadModeElementType hipReadModeElementType
+    #define cudaReadModeNormalizedFloat hipReadModeNormalizedFloat
     #define cudaTextureType1D hipTextureType1D
     #define cudaTextureType1DLayered hipTextureType1DLayered
     #define cudaTextureType2D hipTextureType2D
@@ -481,531 +885,338 @@ cdef extern from *:
     #define cudaThreadSetCacheConfig hipDeviceSetCacheConfig
     #define cudaThreadSynchronize hipDeviceSynchronize
     typedef hipUUID cudaUUID_t;
+    typedef hipUUID CUuuid;
     #define cudaUnbindTexture hipUnbindTexture
     #define cudaUserObjectCreate hipUserObjectCreate
     typedef hipUserObjectFlags cudaUserObjectFlags;
+    #define cudaUserObjectNoDestructorSync hipUserObjectNoDestructorSync
     #define cudaUserObjectRelease hipUserObjectRelease
     #define cudaUserObjectRetain hipUserObjectRetain
     typedef hipUserObjectRetainFlags cudaUserObjectRetainFlags;
+    #define cudaGraphUserObjectMove hipGraphUserObjectMove
     typedef hipUserObject_t cudaUserObject_t;
     #define cudaWaitExternalSemaphoresAsync hipWaitExternalSemaphoresAsync
-    #define cudaAccessPropertyNormal hipAccessPropertyNormal
-    #define cudaAccessPropertyPersisting hipAccessPropertyPersisting
-    #define cudaAccessPropertyStreaming hipAccessPropertyStreaming
-    #define cudaChannelFormatKindFloat hipChannelFormatKindFloat
-    #define cudaChannelFormatKindNone hipChannelFormatKindNone
-    #define cudaChannelFormatKindSigned hipChannelFormatKindSigned
-    #define cudaChannelFormatKindUnsigned hipChannelFormatKindUnsigned
-    #define cudaComputeModeDefault hipComputeModeDefault
-    #define cudaComputeModeExclusive hipComputeModeExclusive
-    #define cudaComputeModeExclusiveProcess hipComputeModeExclusiveProcess
-    #define cudaComputeModeProhibited hipComputeModeProhibited
-    #define cudaDevAttrAsyncEngineCount hipDeviceAttributeAsyncEngineCount
-    #define cudaDevAttrCanMapHostMemory hipDeviceAttributeCanMapHostMemory
-    #define cudaDevAttrCanUseHostPointerForRegisteredMem hipDeviceAttributeCanUseHostPointerForRegisteredMem
-    #define cudaDevAttrClockRate hipDeviceAttributeClockRate
-    #define cudaDevAttrComputeCapabilityMajor hipDeviceAttributeComputeCapabilityMajor
-    #define cudaDevAttrComputeCapabilityMinor hipDeviceAttributeComputeCapabilityMinor
-    #define cudaDevAttrComputeMode hipDeviceAttributeComputeMode
-    #define cudaDevAttrComputePreemptionSupported hipDeviceAttributeComputePreemptionSupported
-    #define cudaDevAttrConcurrentKernels hipDeviceAttributeConcurrentKernels
-    #define cudaDevAttrConcurrentManagedAccess hipDeviceAttributeConcurrentManagedAccess
-    #define cudaDevAttrCooperativeLaunch hipDeviceAttributeCooperativeLaunch
     #define cudaDevAttrCooperativeMultiDeviceLaunch hipDeviceAttributeCooperativeMultiDeviceLaunch
-    #define cudaDevAttrDirectManagedMemAccessFromHost hipDeviceAttributeDirectManagedMemAccessFromHost
-    #define cudaDevAttrEccEnabled hipDeviceAttributeEccEnabled
-    #define cudaDevAttrGlobalL1CacheSupported hipDeviceAttributeGlobalL1CacheSupported
-    #define cudaDevAttrGlobalMemoryBusWidth hipDeviceAttributeMemoryBusWidth
-    #define cudaDevAttrGpuOverlap hipDeviceAttributeAsyncEngineCount
-    #define cudaDevAttrHostNativeAtomicSupported hipDeviceAttributeHostNativeAtomicSupported
-    #define cudaDevAttrHostNumaId hipDeviceAttributeHostNumaId
-    #define cudaDevAttrHostRegisterSupported hipDeviceAttributeHostRegisterSupported
-    #define cudaDevAttrIntegrated hipDeviceAttributeIntegrated
-    #define cudaDevAttrIsMultiGpuBoard hipDeviceAttributeIsMultiGpuBoard
-    #define cudaDevAttrKernelExecTimeout hipDeviceAttributeKernelExecTimeout
-    #define cudaDevAttrL2CacheSize hipDeviceAttributeL2CacheSize
-    #define cudaDevAttrLocalL1CacheSupported hipDeviceAttributeLocalL1CacheSupported
-    #define cudaDevAttrManagedMemory hipDeviceAttributeManagedMemory
-    #define cudaDevAttrMaxBlockDimX hipDeviceAttributeMaxBlockDimX
-    #define cudaDevAttrMaxBlockDimY hipDeviceAttributeMaxBlockDimY
-    #define cudaDevAttrMaxBlockDimZ hipDeviceAttributeMaxBlockDimZ
-    #define cudaDevAttrMaxGridDimX hipDeviceAttributeMaxGridDimX
-    #define cudaDevAttrMaxGridDimY hipDeviceAttributeMaxGridDimY
-    #define cudaDevAttrMaxGridDimZ hipDeviceAttributeMaxGridDimZ
-    #define cudaDevAttrMaxPitch hipDeviceAttributeMaxPitch
-    #define cudaDevAttrMaxRegistersPerBlock hipDeviceAttributeMaxRegistersPerBlock
-    #define cudaDevAttrMaxRegistersPerMultiprocessor hipDeviceAttributeMaxRegistersPerMultiprocessor
-    #define cudaDevAttrMaxSharedMemoryPerBlock hipDeviceAttributeMaxSharedMemoryPerBlock
-    #define cudaDevAttrMaxSharedMemoryPerBlockOptin hipDeviceAttributeSharedMemPerBlockOptin
-    #define cudaDevAttrMaxSharedMemoryPerMultiprocessor hipDeviceAttributeMaxSharedMemoryPerMultiprocessor
-    #define cudaDevAttrMaxSurface1DLayeredWidth hipDeviceAttributeMaxSurface1DLayered
-    #define cudaDevAttrMaxSurface1DWidth hipDeviceAttributeMaxSurface1D
-    #define cudaDevAttrMaxSurface2DHeight hipDeviceAttributeMaxSurface2D
-    #define cudaDevAttrMaxSurface2DLayeredHeight hipDeviceAttributeMaxSurface2DLayered
-    #define cudaDevAttrMaxSurface2DLayeredWidth hipDeviceAttributeMaxSurface2DLayered
-    #define cudaDevAttrMaxSurface2DWidth hipDeviceAttributeMaxSurface2D
-    #define cudaDevAttrMaxSurface3DDepth hipDeviceAttributeMaxSurface3D
-    #define cudaDevAttrMaxSurface3DHeight hipDeviceAttributeMaxSurface3D
-    #define cudaDevAttrMaxSurface3DWidth hipDeviceAttributeMaxSurface3D
-    #define cudaDevAttrMaxSurfaceCubemapLayeredWidth hipDeviceAttributeMaxSurfaceCubemapLayered
-    #define cudaDevAttrMaxSurfaceCubemapWidth hipDeviceAttributeMaxSurfaceCubemap
-    #define cudaDevAttrMaxTexture1DLayeredWidth hipDeviceAttributeMaxTexture1DLayered
-    #define cudaDevAttrMaxTexture1DLinearWidth hipDeviceAttributeMaxTexture1DLinear
-    #define cudaDevAttrMaxTexture1DMipmappedWidth hipDeviceAttributeMaxTexture1DMipmap
-    #define cudaDevAttrMaxTexture1DWidth hipDeviceAttributeMaxTexture1DWidth
-    #define cudaDevAttrMaxTexture2DGatherHeight hipDeviceAttributeMaxTexture2DGather
-    #define cudaDevAttrMaxTexture2DGatherWidth hipDeviceAttributeMaxTexture2DGather
-    #define cudaDevAttrMaxTexture2DHeight hipDeviceAttributeMaxTexture2DHeight
-    #define cudaDevAttrMaxTexture2DLayeredHeight hipDeviceAttributeMaxTexture2DLayered
-    #define cudaDevAttrMaxTexture2DLayeredWidth hipDeviceAttributeMaxTexture2DLayered
-    #define cudaDevAttrMaxTexture2DLinearHeight hipDeviceAttributeMaxTexture2DLinear
-    #define cudaDevAttrMaxTexture2DLinearPitch hipDeviceAttributeMaxTexture2DLinear
-    #define cudaDevAttrMaxTexture2DLinearWidth hipDeviceAttributeMaxTexture2DLinear
-    #define cudaDevAttrMaxTexture2DMipmappedHeight hipDeviceAttributeMaxTexture2DMipmap
-    #define cudaDevAttrMaxTexture2DMipmappedWidth hipDeviceAttributeMaxTexture2DMipmap
-    #define cudaDevAttrMaxTexture2DWidth hipDeviceAttributeMaxTexture2DWidth
-    #define cudaDevAttrMaxTexture3DDepth hipDeviceAttributeMaxTexture3DDepth
-    #define cudaDevAttrMaxTexture3DDepthAlt hipDeviceAttributeMaxTexture3DAlt
-    #define cudaDevAttrMaxTexture3DHeight hipDeviceAttributeMaxTexture3DHeight
-    #define cudaDevAttrMaxTexture3DHeightAlt hipDeviceAttributeMaxTexture3DAlt
-    #define cudaDevAttrMaxTexture3DWidth hipDeviceAttributeMaxTexture3DWidth
-    #define cudaDevAttrMaxTexture3DWidthAlt hipDeviceAttributeMaxTexture3DAlt
-    #define cudaDevAttrMaxTextureCubemapLayeredWidth hipDeviceAttributeMaxTextureCubemapLayered
-    #define cudaDevAttrMaxTextureCubemapWidth hipDeviceAttributeMaxTextureCubemap
-    #define cudaDevAttrMaxThreadsPerBlock hipDeviceAttributeMaxThreadsPerBlock
-    #define cudaDevAttrMaxThreadsPerMultiProcessor hipDeviceAttributeMaxThreadsPerMultiProcessor
-    #define cudaDevAttrMemoryClockRate hipDeviceAttributeMemoryClockRate
-    #define cudaDevAttrMemoryPoolsSupported hipDeviceAttributeMemoryPoolsSupported
-    #define cudaDevAttrMultiGpuBoardGroupID hipDeviceAttributeMultiGpuBoardGroupID
-    #define cudaDevAttrMultiProcessorCount hipDeviceAttributeMultiprocessorCount
-    #define cudaDevAttrPageableMemoryAccess hipDeviceAttributePageableMemoryAccess
-    #define cudaDevAttrPageableMemoryAccessUsesHostPageTables hipDeviceAttributePageableMemoryAccessUsesHostPageTables
-    #define cudaDevAttrPciBusId hipDeviceAttributePciBusId
-    #define cudaDevAttrPciDeviceId hipDeviceAttributePciDeviceId
-    #define cudaDevAttrPciDomainId hipDeviceAttributePciDomainId
-    #define cudaDevAttrReserved94 hipDeviceAttributeCanUseStreamWaitValue
-    #define cudaDevAttrReserved96 hipDeviceAttributeCooperativeMultiDeviceLaunch
-    #define cudaDevAttrSingleToDoublePrecisionPerfRatio hipDeviceAttributeSingleToDoublePrecisionPerfRatio
-    #define cudaDevAttrStreamPrioritiesSupported hipDeviceAttributeStreamPrioritiesSupported
-    #define cudaDevAttrSurfaceAlignment hipDeviceAttributeSurfaceAlignment
-    #define cudaDevAttrTccDriver hipDeviceAttributeTccDriver
-    #define cudaDevAttrTextureAlignment hipDeviceAttributeTextureAlignment
-    #define cudaDevAttrTexturePitchAlignment hipDeviceAttributeTexturePitchAlignment
-    #define cudaDevAttrTotalConstantMemory hipDeviceAttributeTotalConstantMemory
-    #define cudaDevAttrUnifiedAddressing hipDeviceAttributeUnifiedAddressing
-    #define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
-    #define cudaDevP2PAttrAccessSupported hipDevP2PAttrAccessSupported
-    #define cudaDevP2PAttrCudaArrayAccessSupported hipDevP2PAttrHipArrayAccessSupported
-    #define cudaDevP2PAttrNativeAtomicSupported hipDevP2PAttrNativeAtomicSupported
-    #define cudaDevP2PAttrPerformanceRank hipDevP2PAttrPerformanceRank
-    #define cudaDriverEntryPointSuccess hipDriverEntryPointSuccess
-    #define cudaDriverEntryPointSymbolNotFound hipDriverEntryPointSymbolNotFound
-    #define cudaDriverEntryPointVersionNotSufficent hipDriverEntryPointVersionNotSufficent
-    #define cudaErrorAlreadyAcquired hipErrorAlreadyAcquired
-    #define cudaErrorAlreadyMapped hipErrorAlreadyMapped
-    #define cudaErrorArrayIsMapped hipErrorArrayIsMapped
-    #define cudaErrorAssert hipErrorAssert
-    #define cudaErrorCapturedEvent hipErrorCapturedEvent
-    #define cudaErrorContextIsDestroyed hipErrorContextIsDestroyed
-    #define cudaErrorCooperativeLaunchTooLarge hipErrorCooperativeLaunchTooLarge
-    #define cudaErrorCudartUnloading hipErrorDeinitialized
-    #define cudaErrorDeviceAlreadyInUse hipErrorContextAlreadyInUse
-    #define cudaErrorDeviceUninitialized hipErrorInvalidContext
-    #define cudaErrorECCUncorrectable hipErrorECCNotCorrectable
-    #define cudaErrorFileNotFound hipErrorFileNotFound
-    #define cudaErrorGraphExecUpdateFailure hipErrorGraphExecUpdateFailure
-    #define cudaErrorHostMemoryAlreadyRegistered hipErrorHostMemoryAlreadyRegistered
-    #define cudaErrorHostMemoryNotRegistered hipErrorHostMemoryNotRegistered
-    #define cudaErrorIllegalAddress hipErrorIllegalAddress
-    #define cudaErrorIllegalState hipErrorIllegalState
-    #define cudaErrorInitializationError hipErrorNotInitialized
-    #define cudaErrorInsufficientDriver hipErrorInsufficientDriver
-    #define cudaErrorInvalidChannelDescriptor hipErrorInvalidChannelDescriptor
-    #define cudaErrorInvalidConfiguration hipErrorInvalidConfiguration
-    #define cudaErrorInvalidDevice hipErrorInvalidDevice
-    #define cudaErrorInvalidDeviceFunction hipErrorInvalidDeviceFunction
-    #define cudaErrorInvalidDevicePointer hipErrorInvalidDevicePointer
-    #define cudaErrorInvalidGraphicsContext hipErrorInvalidGraphicsContext
-    #define cudaErrorInvalidKernelImage hipErrorInvalidImage
-    #define cudaErrorInvalidMemcpyDirection hipErrorInvalidMemcpyDirection
-    #define cudaErrorInvalidPitchValue hipErrorInvalidPitchValue
-    #define cudaErrorInvalidPtx hipErrorInvalidKernelFile
-    #define cudaErrorInvalidResourceHandle hipErrorInvalidHandle
-    #define cudaErrorInvalidSource hipErrorInvalidSource
-    #define cudaErrorInvalidSymbol hipErrorInvalidSymbol
-    #define cudaErrorInvalidTexture hipErrorInvalidTexture
-    #define cudaErrorInvalidValue hipErrorInvalidValue
-    #define cudaErrorLaunchFailure hipErrorLaunchFailure
-    #define cudaErrorLaunchOutOfResources hipErrorLaunchOutOfResources
-    #define cudaErrorLaunchTimeout hipErrorLaunchTimeOut
-    #define cudaErrorMapBufferObjectFailed hipErrorMapFailed
-    #define cudaErrorMemoryAllocation hipErrorOutOfMemory
-    #define cudaErrorMissingConfiguration hipErrorMissingConfiguration
-    #define cudaErrorNoDevice hipErrorNoDevice
-    #define cudaErrorNoKernelImageForDevice hipErrorNoBinaryForGpu
-    #define cudaErrorNotMapped hipErrorNotMapped
-    #define cudaErrorNotMappedAsArray hipErrorNotMappedAsArray
-    #define cudaErrorNotMappedAsPointer hipErrorNotMappedAsPointer
-    #define cudaErrorNotReady hipErrorNotReady
-    #define cudaErrorNotSupported hipErrorNotSupported
-    #define cudaErrorOperatingSystem hipErrorOperatingSystem
-    #define cudaErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled
-    #define cudaErrorPeerAccessNotEnabled hipErrorPeerAccessNotEnabled
-    #define cudaErrorPeerAccessUnsupported hipErrorPeerAccessUnsupported
-    #define cudaErrorPriorLaunchFailure hipErrorPriorLaunchFailure
-    #define cudaErrorProfilerAlreadyStarted hipErrorProfilerAlreadyStarted
-    #define cudaErrorProfilerAlreadyStopped hipErrorProfilerAlreadyStopped
-    #define cudaErrorProfilerDisabled hipErrorProfilerDisabled
-    #define cudaErrorProfilerNotInitialized hipErrorProfilerNotInitialized
-    #define cudaErrorSetOnActiveProcess hipErrorSetOnActiveProcess
-    #define cudaErrorSharedObjectInitFailed hipErrorSharedObjectInitFailed
-    #define cudaErrorSharedObjectSymbolNotFound hipErrorSharedObjectSymbolNotFound
-    #define cudaErrorStreamCaptureImplicit hipErrorStreamCaptureImplicit
-    #define cudaErrorStreamCaptureInvalidated hipErrorStreamCaptureInvalidated
-    #define cudaErrorStreamCaptureIsolation hipErrorStreamCaptureIsolation
-    #define cudaErrorStreamCaptureMerge hipErrorStreamCaptureMerge
-    #define cudaErrorStreamCaptureUnjoined hipErrorStreamCaptureUnjoined
-    #define cudaErrorStreamCaptureUnmatched hipErrorStreamCaptureUnmatched
-    #define cudaErrorStreamCaptureUnsupported hipErrorStreamCaptureUnsupported
-    #define cudaErrorStreamCaptureWrongThread hipErrorStreamCaptureWrongThread
-    #define cudaErrorSymbolNotFound hipErrorNotFound
-    #define cudaErrorUnknown hipErrorUnknown
-    #define cudaErrorUnmapBufferObjectFailed hipErrorUnmapFailed
-    #define cudaErrorUnsupportedLimit hipErrorUnsupportedLimit
-    #define cudaSuccess hipSuccess
-    #define cudaExternalMemoryHandleTypeD3D11Resource hipExternalMemoryHandleTypeD3D11Resource
-    #define cudaExternalMemoryHandleTypeD3D11ResourceKmt hipExternalMemoryHandleTypeD3D11ResourceKmt
-    #define cudaExternalMemoryHandleTypeD3D12Heap hipExternalMemoryHandleTypeD3D12Heap
-    #define cudaExternalMemoryHandleTypeD3D12Resource hipExternalMemoryHandleTypeD3D12Resource
-    #define cudaExternalMemoryHandleTypeOpaqueFd hipExternalMemoryHandleTypeOpaqueFd
-    #define cudaExternalMemoryHandleTypeOpaqueWin32 hipExternalMemoryHandleTypeOpaqueWin32
-    #define cudaExternalMemoryHandleTypeOpaqueWin32Kmt hipExternalMemoryHandleTypeOpaqueWin32Kmt
-    #define cudaExternalSemaphoreHandleTypeD3D12Fence hipExternalSemaphoreHandleTypeD3D12Fence
-    #define cudaExternalSemaphoreHandleTypeOpaqueFd hipExternalSemaphoreHandleTypeOpaqueFd
-    #define cudaExternalSemaphoreHandleTypeOpaqueWin32 hipExternalSemaphoreHandleTypeOpaqueWin32
-    #define cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt hipExternalSemaphoreHandleTypeOpaqueWin32Kmt
-    #define cudaFlushGPUDirectRDMAWritesOptionHost hipFlushGPUDirectRDMAWritesOptionHost
-    #define cudaFlushGPUDirectRDMAWritesOptionMemOps hipFlushGPUDirectRDMAWritesOptionMemOps
-    #define cudaFuncAttributeMax hipFuncAttributeMax
-    #define cudaFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
-    #define cudaFuncAttributePreferredSharedMemoryCarveout hipFuncAttributePreferredSharedMemoryCarveout
-    #define cudaFuncCachePreferEqual hipFuncCachePreferEqual
-    #define cudaFuncCachePreferL1 hipFuncCachePreferL1
-    #define cudaFuncCachePreferNone hipFuncCachePreferNone
-    #define cudaFuncCachePreferShared hipFuncCachePreferShared
-    #define cudaGPUDirectRDMAWritesOrderingAllDevices hipGPUDirectRDMAWritesOrderingAllDevices
-    #define cudaGPUDirectRDMAWritesOrderingNone hipGPUDirectRDMAWritesOrderingNone
-    #define cudaGPUDirectRDMAWritesOrderingOwner hipGPUDirectRDMAWritesOrderingOwner
-    #define cudaGraphDebugDotFlagsEventNodeParams hipGraphDebugDotFlagsEventNodeParams
-    #define cudaGraphDebugDotFlagsExtSemasSignalNodeParams hipGraphDebugDotFlagsExtSemasSignalNodeParams
-    #define cudaGraphDebugDotFlagsExtSemasWaitNodeParams hipGraphDebugDotFlagsExtSemasWaitNodeParams
-    #define cudaGraphDebugDotFlagsHandles hipGraphDebugDotFlagsHandles
-    #define cudaGraphDebugDotFlagsHostNodeParams hipGraphDebugDotFlagsHostNodeParams
-    #define cudaGraphDebugDotFlagsKernelNodeAttributes hipGraphDebugDotFlagsKernelNodeAttributes
-    #define cudaGraphDebugDotFlagsKernelNodeParams hipGraphDebugDotFlagsKernelNodeParams
-    #define cudaGraphDebugDotFlagsMemcpyNodeParams hipGraphDebugDotFlagsMemcpyNodeParams
-    #define cudaGraphDebugDotFlagsMemsetNodeParams hipGraphDebugDotFlagsMemsetNodeParams
-    #define cudaGraphDebugDotFlagsVerbose hipGraphDebugDotFlagsVerbose
-    #define cudaGraphDependencyTypeDefault hipGraphDependencyTypeDefault
-    #define cudaGraphDependencyTypeProgrammatic hipGraphDependencyTypeProgrammatic
-    #define cudaGraphExecUpdateError hipGraphExecUpdateError
-    #define cudaGraphExecUpdateErrorFunctionChanged hipGraphExecUpdateErrorFunctionChanged
-    #define cudaGraphExecUpdateErrorNodeTypeChanged hipGraphExecUpdateErrorNodeTypeChanged
-    #define cudaGraphExecUpdateErrorNotSupported hipGraphExecUpdateErrorNotSupported
-    #define cudaGraphExecUpdateErrorParametersChanged hipGraphExecUpdateErrorParametersChanged
-    #define cudaGraphExecUpdateErrorTopologyChanged hipGraphExecUpdateErrorTopologyChanged
-    #define cudaGraphExecUpdateErrorUnsupportedFunctionChange hipGraphExecUpdateErrorUnsupportedFunctionChange
-    #define cudaGraphExecUpdateSuccess hipGraphExecUpdateSuccess
-    #define cudaGraphInstantiateFlagAutoFreeOnLaunch hipGraphInstantiateFlagAutoFreeOnLaunch
-    #define cudaGraphInstantiateFlagDeviceLaunch hipGraphInstantiateFlagDeviceLaunch
-    #define cudaGraphInstantiateFlagUpload hipGraphInstantiateFlagUpload
-    #define cudaGraphInstantiateFlagUseNodePriority hipGraphInstantiateFlagUseNodePriority
-    #define cudaGraphInstantiateError hipGraphInstantiateError
-    #define cudaGraphInstantiateInvalidStructure hipGraphInstantiateInvalidStructure
-    #define cudaGraphInstantiateMultipleDevicesNotSupported hipGraphInstantiateMultipleDevicesNotSupported
-    #define cudaGraphInstantiateNodeOperationNotSupported hipGraphInstantiateNodeOperationNotSupported
-    #define cudaGraphInstantiateSuccess hipGraphInstantiateSuccess
-    #define cudaGraphMemAttrReservedMemCurrent hipGraphMemAttrReservedMemCurrent
-    #define cudaGraphMemAttrReservedMemHigh hipGraphMemAttrReservedMemHigh
-    #define cudaGraphMemAttrUsedMemCurrent hipGraphMemAttrUsedMemCurrent
-    #define cudaGraphMemAttrUsedMemHigh hipGraphMemAttrUsedMemHigh
-    #define cudaGraphNodeTypeCount hipGraphNodeTypeCount
-    #define cudaGraphNodeTypeEmpty hipGraphNodeTypeEmpty
-    #define cudaGraphNodeTypeEventRecord hipGraphNodeTypeEventRecord
-    #define cudaGraphNodeTypeExtSemaphoreSignal hipGraphNodeTypeExtSemaphoreSignal
-    #define cudaGraphNodeTypeExtSemaphoreWait hipGraphNodeTypeExtSemaphoreWait
-    #define cudaGraphNodeTypeGraph hipGraphNodeTypeGraph
-    #define cudaGraphNodeTypeHost hipGraphNodeTypeHost
-    #define cudaGraphNodeTypeKernel hipGraphNodeTypeKernel
-    #define cudaGraphNodeTypeMemAlloc hipGraphNodeTypeMemAlloc
-    #define cudaGraphNodeTypeMemFree hipGraphNodeTypeMemFree
-    #define cudaGraphNodeTypeMemcpy hipGraphNodeTypeMemcpy
-    #define cudaGraphNodeTypeMemset hipGraphNodeTypeMemset
-    #define cudaGraphNodeTypeWaitEvent hipGraphNodeTypeWaitEvent
-    #define cudaGraphicsRegisterFlagsNone hipGraphicsRegisterFlagsNone
-    #define cudaGraphicsRegisterFlagsReadOnly hipGraphicsRegisterFlagsReadOnly
-    #define cudaGraphicsRegisterFlagsSurfaceLoadStore hipGraphicsRegisterFlagsSurfaceLoadStore
-    #define cudaGraphicsRegisterFlagsTextureGather hipGraphicsRegisterFlagsTextureGather
-    #define cudaGraphicsRegisterFlagsWriteDiscard hipGraphicsRegisterFlagsWriteDiscard
-    #define cudaJitCacheMode hipJitOptionCacheMode
-    #define cudaJitErrorLogBuffer hipJitOptionErrorLogBuffer
-    #define cudaJitErrorLogBufferSizeBytes hipJitOptionErrorLogBufferSizeBytes
-    #define cudaJitFallbackStrategy hipJitOptionFallbackStrategy
-    #define cudaJitGenerateDebugInfo hipJitOptionGenerateDebugInfo
-    #define cudaJitGenerateLineInfo hipJitOptionGenerateLineInfo
-    #define cudaJitInfoLogBuffer hipJitOptionInfoLogBuffer
-    #define cudaJitInfoLogBufferSizeBytes hipJitOptionInfoLogBufferSizeBytes
-    #define cudaJitLogVerbose hipJitOptionLogVerbose
-    #define cudaJitMaxRegisters hipJitOptionMaxRegisters
-    #define cudaJitMaxThreadsPerBlock hipJitOptionMaxThreadsPerBlock
-    #define cudaJitMinCtaPerSm hipJitOptionMinCTAPerSM
-    #define cudaJitOptimizationLevel hipJitOptionOptimizationLevel
-    #define cudaJitOverrideDirectiveValues hipJitOptionOverrideDirectiveValues
-    #define cudaJitPositionIndependentCode hipJitOptionPositionIndependentCode
-    #define cudaJitThreadsPerBlock hipJitOptionThreadsPerBlock
-    #define cudaJitWallTime hipJitOptionWallTime
     #define cudaKernelNodeAttributeAccessPolicyWindow hipKernelNodeAttributeAccessPolicyWindow
     #define cudaKernelNodeAttributePriority hipKernelNodeAttributePriority
-    #define cudaLaunchAttributeAccessPolicyWindow hipLaunchAttributeAccessPolicyWindow
-    #define cudaLaunchAttributeCooperative hipLaunchAttributeCooperative
-    #define cudaLaunchAttributeMemSyncDomain hipLaunchAttributeMemSyncDomain
-    #define cudaLaunchAttributeMemSyncDomainMap hipLaunchAttributeMemSyncDomainMap
-    #define cudaLaunchAttributePriority hipLaunchAttributePriority
-    #define cudaLaunchAttributeSynchronizationPolicy hipLaunchAttributeSynchronizationPolicy
     #define cudaStreamAttributeAccessPolicyWindow hipLaunchAttributeAccessPolicyWindow
     #define cudaStreamAttributeMemSyncDomain hipLaunchAttributeMemSyncDomain
     #define cudaStreamAttributeMemSyncDomainMap hipLaunchAttributeMemSyncDomainMap
     #define cudaStreamAttributePriority hipLaunchAttributePriority
     #define cudaStreamAttributeSynchronizationPolicy hipLaunchAttributeSynchronizationPolicy
-    #define cudaLaunchMemSyncDomainDefault hipLaunchMemSyncDomainDefault
-    #define cudaLaunchMemSyncDomainRemote hipLaunchMemSyncDomainRemote
-    #define cudaLibraryBinaryIsPreserved hipLibraryBinaryIsPreserved
-    #define cudaLibraryHostUniversalFunctionAndDataTable hipLibraryHostUniversalFunctionAndDataTable
-    #define cudaLimitMallocHeapSize hipLimitMallocHeapSize
-    #define cudaLimitPrintfFifoSize hipLimitPrintfFifoSize
-    #define cudaLimitStackSize hipLimitStackSize
-    #define cudaMemAccessFlagsProtNone hipMemAccessFlagsProtNone
-    #define cudaMemAccessFlagsProtRead hipMemAccessFlagsProtRead
-    #define cudaMemAccessFlagsProtReadWrite hipMemAccessFlagsProtReadWrite
-    #define cudaMemHandleTypeNone hipMemHandleTypeNone
-    #define cudaMemHandleTypePosixFileDescriptor hipMemHandleTypePosixFileDescriptor
-    #define cudaMemHandleTypeWin32 hipMemHandleTypeWin32
-    #define cudaMemHandleTypeWin32Kmt hipMemHandleTypeWin32Kmt
-    #define cudaMemAllocationTypeInvalid hipMemAllocationTypeInvalid
-    #define cudaMemAllocationTypeMax hipMemAllocationTypeMax
-    #define cudaMemAllocationTypePinned hipMemAllocationTypePinned
-    #define cudaMemLocationTypeDevice hipMemLocationTypeDevice
-    #define cudaMemLocationTypeHost hipMemLocationTypeHost
-    #define cudaMemLocationTypeHostNuma hipMemLocationTypeHostNuma
-    #define cudaMemLocationTypeHostNumaCurrent hipMemLocationTypeHostNumaCurrent
-    #define cudaMemLocationTypeInvalid hipMemLocationTypeInvalid
-    #define cudaMemLocationTypeNone hipMemLocationTypeNone
-    #define cudaMemPoolAttrReleaseThreshold hipMemPoolAttrReleaseThreshold
-    #define cudaMemPoolAttrReservedMemCurrent hipMemPoolAttrReservedMemCurrent
-    #define cudaMemPoolAttrReservedMemHigh hipMemPoolAttrReservedMemHigh
-    #define cudaMemPoolAttrUsedMemCurrent hipMemPoolAttrUsedMemCurrent
-    #define cudaMemPoolAttrUsedMemHigh hipMemPoolAttrUsedMemHigh
-    #define cudaMemPoolReuseAllowInternalDependencies hipMemPoolReuseAllowInternalDependencies
-    #define cudaMemPoolReuseAllowOpportunistic hipMemPoolReuseAllowOpportunistic
-    #define cudaMemPoolReuseFollowEventDependencies hipMemPoolReuseFollowEventDependencies
-    #define cudaMemRangeAttributeAccessedBy hipMemRangeAttributeAccessedBy
-    #define cudaMemRangeAttributeLastPrefetchLocation hipMemRangeAttributeLastPrefetchLocation
-    #define cudaMemRangeAttributePreferredLocation hipMemRangeAttributePreferredLocation
-    #define cudaMemRangeAttributeReadMostly hipMemRangeAttributeReadMostly
-    #define cudaMemcpyOperandTypeArray hipMemcpyOperandTypeArray
-    #define cudaMemcpyOperandTypeMax hipMemcpyOperandTypeMax
-    #define cudaMemcpyOperandTypePointer hipMemcpyOperandTypePointer
-    #define cudaMemcpyFlagDefault hipMemcpyFlagDefault
-    #define cudaMemcpyFlagPreferOverlapWithCompute hipMemcpyFlagPreferOverlapWithCompute
-    #define cudaMemcpyDefault hipMemcpyDefault
-    #define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
-    #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
-    #define cudaMemcpyHostToDevice hipMemcpyHostToDevice
-    #define cudaMemcpyHostToHost hipMemcpyHostToHost
-    #define cudaMemcpySrcAccessOrderAny hipMemcpySrcAccessOrderAny
-    #define cudaMemcpySrcAccessOrderDuringApiCall hipMemcpySrcAccessOrderDuringApiCall
-    #define cudaMemcpySrcAccessOrderInvalid hipMemcpySrcAccessOrderInvalid
-    #define cudaMemcpySrcAccessOrderMax hipMemcpySrcAccessOrderMax
-    #define cudaMemcpySrcAccessOrderStream hipMemcpySrcAccessOrderStream
-    #define cudaMemAdviseSetAccessedBy hipMemAdviseSetAccessedBy
-    #define cudaMemAdviseSetPreferredLocation hipMemAdviseSetPreferredLocation
-    #define cudaMemAdviseSetReadMostly hipMemAdviseSetReadMostly
-    #define cudaMemAdviseUnsetAccessedBy hipMemAdviseUnsetAccessedBy
-    #define cudaMemAdviseUnsetPreferredLocation hipMemAdviseUnsetPreferredLocation
-    #define cudaMemAdviseUnsetReadMostly hipMemAdviseUnsetReadMostly
-    #define cudaMemoryTypeDevice hipMemoryTypeDevice
-    #define cudaMemoryTypeHost hipMemoryTypeHost
-    #define cudaMemoryTypeManaged hipMemoryTypeManaged
-    #define cudaResourceTypeArray hipResourceTypeArray
-    #define cudaResourceTypeLinear hipResourceTypeLinear
-    #define cudaResourceTypeMipmappedArray hipResourceTypeMipmappedArray
-    #define cudaResourceTypePitch2D hipResourceTypePitch2D
-    #define cudaResViewFormatFloat1 hipResViewFormatFloat1
-    #define cudaResViewFormatFloat2 hipResViewFormatFloat2
-    #define cudaResViewFormatFloat4 hipResViewFormatFloat4
-    #define cudaResViewFormatHalf1 hipResViewFormatHalf1
-    #define cudaResViewFormatHalf2 hipResViewFormatHalf2
-    #define cudaResViewFormatHalf4 hipResViewFormatHalf4
-    #define cudaResViewFormatNone hipResViewFormatNone
-    #define cudaResViewFormatSignedBlockCompressed4 hipResViewFormatSignedBlockCompressed4
-    #define cudaResViewFormatSignedBlockCompressed5 hipResViewFormatSignedBlockCompressed5
-    #define cudaResViewFormatSignedBlockCompressed6H hipResViewFormatSignedBlockCompressed6H
-    #define cudaResViewFormatSignedChar1 hipResViewFormatSignedChar1
-    #define cudaResViewFormatSignedChar2 hipResViewFormatSignedChar2
-    #define cudaResViewFormatSignedChar4 hipResViewFormatSignedChar4
-    #define cudaResViewFormatSignedInt1 hipResViewFormatSignedInt1
-    #define cudaResViewFormatSignedInt2 hipResViewFormatSignedInt2
-    #define cudaResViewFormatSignedInt4 hipResViewFormatSignedInt4
-    #define cudaResViewFormatSignedShort1 hipResViewFormatSignedShort1
-    #define cudaResViewFormatSignedShort2 hipResViewFormatSignedShort2
-    #define cudaResViewFormatSignedShort4 hipResViewFormatSignedShort4
-    #define cudaResViewFormatUnsignedBlockCompressed1 hipResViewFormatUnsignedBlockCompressed1
-    #define cudaResViewFormatUnsignedBlockCompressed2 hipResViewFormatUnsignedBlockCompressed2
-    #define cudaResViewFormatUnsignedBlockCompressed3 hipResViewFormatUnsignedBlockCompressed3
-    #define cudaResViewFormatUnsignedBlockCompressed4 hipResViewFormatUnsignedBlockCompressed4
-    #define cudaResViewFormatUnsignedBlockCompressed5 hipResViewFormatUnsignedBlockCompressed5
-    #define cudaResViewFormatUnsignedBlockCompressed6H hipResViewFormatUnsignedBlockCompressed6H
-    #define cudaResViewFormatUnsignedBlockCompressed7 hipResViewFormatUnsignedBlockCompressed7
-    #define cudaResViewFormatUnsignedChar1 hipResViewFormatUnsignedChar1
-    #define cudaResViewFormatUnsignedChar2 hipResViewFormatUnsignedChar2
-    #define cudaResViewFormatUnsignedChar4 hipResViewFormatUnsignedChar4
-    #define cudaResViewFormatUnsignedInt1 hipResViewFormatUnsignedInt1
-    #define cudaResViewFormatUnsignedInt2 hipResViewFormatUnsignedInt2
-    #define cudaResViewFormatUnsignedInt4 hipResViewFormatUnsignedInt4
-    #define cudaResViewFormatUnsignedShort1 hipResViewFormatUnsignedShort1
-    #define cudaResViewFormatUnsignedShort2 hipResViewFormatUnsignedShort2
-    #define cudaResViewFormatUnsignedShort4 hipResViewFormatUnsignedShort4
-    #define cudaSharedMemBankSizeDefault hipSharedMemBankSizeDefault
-    #define cudaSharedMemBankSizeEightByte hipSharedMemBankSizeEightByte
-    #define cudaSharedMemBankSizeFourByte hipSharedMemBankSizeFourByte
-    #define cudaStreamCaptureModeGlobal hipStreamCaptureModeGlobal
-    #define cudaStreamCaptureModeRelaxed hipStreamCaptureModeRelaxed
-    #define cudaStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
-    #define cudaStreamCaptureStatusActive hipStreamCaptureStatusActive
-    #define cudaStreamCaptureStatusInvalidated hipStreamCaptureStatusInvalidated
-    #define cudaStreamCaptureStatusNone hipStreamCaptureStatusNone
-    #define cudaStreamAddCaptureDependencies hipStreamAddCaptureDependencies
-    #define cudaStreamSetCaptureDependencies hipStreamSetCaptureDependencies
-    #define cudaBoundaryModeClamp hipBoundaryModeClamp
-    #define cudaBoundaryModeTrap hipBoundaryModeTrap
-    #define cudaBoundaryModeZero hipBoundaryModeZero
-    #define cudaSyncPolicyAuto hipSyncPolicyAuto
-    #define cudaSyncPolicyBlockingSync hipSyncPolicyBlockingSync
-    #define cudaSyncPolicySpin hipSyncPolicySpin
-    #define cudaSyncPolicyYield hipSyncPolicyYield
-    #define cudaAddressModeBorder hipAddressModeBorder
-    #define cudaAddressModeClamp hipAddressModeClamp
-    #define cudaAddressModeMirror hipAddressModeMirror
-    #define cudaAddressModeWrap hipAddressModeWrap
-    #define cudaFilterModeLinear hipFilterModeLinear
-    #define cudaFilterModePoint hipFilterModePoint
-    #define cudaReadModeElementType hipReadModeElementType
-    #define cudaReadModeNormalizedFloat hipReadModeNormalizedFloat
-    #define cudaUserObjectNoDestructorSync hipUserObjectNoDestructorSync
-    #define cudaGraphUserObjectMove hipGraphUserObjectMove
+    typedef uint64_t cudaGraphConditionalHandle;
+    typedef uint32_t cudaLogIterator;
+    static inline hipError_t hipgen_cudaGraphAddDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, const void *a3, size_t a4) {if (a3) return hipErrorNotSupported; return hipGraphAddDependencies(a0, a1, a2, a4);}
+    #define cudaGraphAddDependencies hipgen_cudaGraphAddDependencies
+    static inline hipError_t hipgen_cudaGraphGetEdges(hipGraph_t a0, hipGraphNode_t *a1, hipGraphNode_t *a2, const void *a3, size_t *a4) {if (a3) return hipErrorNotSupported; return hipGraphGetEdges(a0, a1, a2, a4);}
+    #define cudaGraphGetEdges hipgen_cudaGraphGetEdges
+    static inline hipError_t hipgen_cudaGraphInstantiate(hipGraphExec_t *a0, hipGraph_t a1, unsigned long long a2) { return hipGraphInstantiateWithFlags(a0, a1, a2);}
+    #define cudaGraphInstantiate hipgen_cudaGraphInstantiate
+    static inline hipError_t hipgen_cudaGraphNodeGetDependencies(hipGraphNode_t a0, hipGraphNode_t *a1, const void *a2, size_t *a3) {if (a2) return hipErrorNotSupported; return hipGraphNodeGetDependencies(a0, a1, a3);}
+    #define cudaGraphNodeGetDependencies hipgen_cudaGraphNodeGetDependencies
+    static inline hipError_t hipgen_cudaGraphNodeGetDependentNodes(hipGraphNode_t a0, hipGraphNode_t *a1, const void *a2, size_t *a3) {if (a2) return hipErrorNotSupported; return hipGraphNodeGetDependentNodes(a0, a1, a3);}
+    #define cudaGraphNodeGetDependentNodes hipgen_cudaGraphNodeGetDependentNodes
+    static inline hipError_t hipgen_cudaGraphRemoveDependencies(hipGraph_t a0, const hipGraphNode_t *a1, const hipGraphNode_t *a2, const void *a3, size_t a4) {if (a3) return hipErrorNotSupported; return hipGraphRemoveDependencies(a0, a1, a2, a4);}
+    #define cudaGraphRemoveDependencies hipgen_cudaGraphRemoveDependencies
+    static inline hipError_t hipgen_cudaStreamUpdateCaptureDependencies(hipStream_t a0, hipGraphNode_t *a1, const void *a2, size_t a3, unsigned int a4) {if (a2) return hipErrorNotSupported; return hipStreamUpdateCaptureDependencies(a0, a1, a3, a4);}
+    #define cudaStreamUpdateCaptureDependencies hipgen_cudaStreamUpdateCaptureDependencies
     #endif
     """
     ctypedef hipAccessPolicyWindow cudaAccessPolicyWindow
-    ctypedef hipAccessProperty cudaAccessProperty
+    ctypedef enum cudaAccessProperty:
+        cudaAccessPropertyNormal
+        cudaAccessPropertyStreaming
+        cudaAccessPropertyPersisting
     ctypedef hipArray cudaArray
     const long long cudaArrayCubemap
     const long long cudaArrayDefault
-    hipError_t cudaArrayGetInfo(hipChannelFormatDesc *desc, hipExtent *extent, unsigned int *flags, hipArray_t array) nogil
+    cudaError_t cudaArrayGetInfo(hipChannelFormatDesc *desc, hipExtent *extent, unsigned int *flags, hipArray_t array) nogil
     const long long cudaArrayLayered
     const long long cudaArraySurfaceLoadStore
     const long long cudaArrayTextureGather
     ctypedef hipArray_const_t cudaArray_const_t
     ctypedef hipArray_t cudaArray_t
-    hipError_t cudaBindTexture(size_t *offset, const textureReference *tex, const void *devPtr, const hipChannelFormatDesc *desc, size_t size) nogil
-    hipError_t cudaBindTexture2D(size_t *offset, const textureReference *tex, const void *devPtr, const hipChannelFormatDesc *desc, size_t width, size_t height, size_t pitch) nogil
-    hipError_t cudaBindTextureToArray(const textureReference *tex, hipArray_const_t array, const hipChannelFormatDesc *desc) nogil
-    hipError_t cudaBindTextureToMipmappedArray(const textureReference *tex, hipMipmappedArray_const_t mipmappedArray, const hipChannelFormatDesc *desc) nogil
+    cudaError_t cudaBindTexture(size_t *offset, const textureReference *tex, const void *devPtr, const hipChannelFormatDesc *desc, size_t size) nogil
+    cudaError_t cudaBindTexture2D(size_t *offset, const textureReference *tex, const void *devPtr, const hipChannelFormatDesc *desc, size_t width, size_t height, size_t pitch) nogil
+    cudaError_t cudaBindTextureToArray(const textureReference *tex, hipArray_const_t array, const hipChannelFormatDesc *desc) nogil
+    cudaError_t cudaBindTextureToMipmappedArray(const textureReference *tex, hipMipmappedArray_const_t mipmappedArray, const hipChannelFormatDesc *desc) nogil
     ctypedef hipChannelFormatDesc cudaChannelFormatDesc
-    ctypedef hipChannelFormatKind cudaChannelFormatKind
+    ctypedef enum cudaChannelFormatKind:
+        cudaChannelFormatKindSigned
+        cudaChannelFormatKindUnsigned
+        cudaChannelFormatKindFloat
+        cudaChannelFormatKindNone
     ctypedef hipChildGraphNodeParams cudaChildGraphNodeParams
-    hipError_t cudaChooseDevice(int *device, const hipDeviceProp_tR0600 *prop) nogil
-    ctypedef hipComputeMode cudaComputeMode
-    hipError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) nogil
+    cudaError_t cudaChooseDevice(int *device, const hipDeviceProp_tR0600 *prop) nogil
+    ctypedef enum cudaComputeMode:
+        cudaComputeModeDefault
+        cudaComputeModeExclusive
+        cudaComputeModeProhibited
+        cudaComputeModeExclusiveProcess
+    cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) nogil
     const long long cudaCooperativeLaunchMultiDeviceNoPostSync
     const long long cudaCooperativeLaunchMultiDeviceNoPreSync
     const long long cudaCpuDeviceId
-    hipChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f) nogil
-    hipError_t cudaCreateSurfaceObject(hipSurfaceObject_t *pSurfObject, const hipResourceDesc *pResDesc) nogil
-    hipError_t cudaCreateTextureObject(hipTextureObject_t *pTexObject, const hipResourceDesc *pResDesc, const hipTextureDesc *pTexDesc, const hipResourceViewDesc *pResViewDesc) nogil
+    hipChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) nogil
+    cudaError_t cudaCreateSurfaceObject(hipSurfaceObject_t *pSurfObject, const hipResourceDesc *pResDesc) nogil
+    cudaError_t cudaCreateTextureObject(hipTextureObject_t *pTexObject, const hipResourceDesc *pResDesc, const hipTextureDesc *pTexDesc, const hipResourceViewDesc *pResViewDesc) nogil
     ctypedef hipDataType cudaDataType
     ctypedef hipDataType cudaDataType_t
-    hipError_t cudaDestroyExternalMemory(hipExternalMemory_t extMem) nogil
-    hipError_t cudaDestroyExternalSemaphore(hipExternalSemaphore_t extSem) nogil
-    hipError_t cudaDestroySurfaceObject(hipSurfaceObject_t surfaceObject) nogil
-    hipError_t cudaDestroyTextureObject(hipTextureObject_t textureObject) nogil
-    ctypedef hipDeviceAttribute_t cudaDeviceAttr
+    cudaError_t cudaDestroyExternalMemory(hipExternalMemory_t extMem) nogil
+    cudaError_t cudaDestroyExternalSemaphore(hipExternalSemaphore_t extSem) nogil
+    cudaError_t cudaDestroySurfaceObject(hipSurfaceObject_t surfaceObject) nogil
+    cudaError_t cudaDestroyTextureObject(hipTextureObject_t textureObject) nogil
+    ctypedef enum cudaDeviceAttr:
+        cudaDevAttrMaxThreadsPerBlock
+        cudaDevAttrMaxBlockDimX
+        cudaDevAttrMaxBlockDimY
+        cudaDevAttrMaxBlockDimZ
+        cudaDevAttrMaxGridDimX
+        cudaDevAttrMaxGridDimY
+        cudaDevAttrMaxGridDimZ
+        cudaDevAttrMaxSharedMemoryPerBlock
+        cudaDevAttrTotalConstantMemory
+        cudaDevAttrWarpSize
+        cudaDevAttrMaxPitch
+        cudaDevAttrMaxRegistersPerBlock
+        cudaDevAttrClockRate
+        cudaDevAttrTextureAlignment
+        cudaDevAttrGpuOverlap
+        cudaDevAttrMultiProcessorCount
+        cudaDevAttrKernelExecTimeout
+        cudaDevAttrIntegrated
+        cudaDevAttrCanMapHostMemory
+        cudaDevAttrComputeMode
+        cudaDevAttrMaxTexture1DWidth
+        cudaDevAttrMaxTexture2DWidth
+        cudaDevAttrMaxTexture2DHeight
+        cudaDevAttrMaxTexture3DWidth
+        cudaDevAttrMaxTexture3DHeight
+        cudaDevAttrMaxTexture3DDepth
+        cudaDevAttrMaxTexture2DLayeredWidth
+        cudaDevAttrMaxTexture2DLayeredHeight
+        cudaDevAttrSurfaceAlignment
+        cudaDevAttrConcurrentKernels
+        cudaDevAttrEccEnabled
+        cudaDevAttrPciBusId
+        cudaDevAttrPciDeviceId
+        cudaDevAttrTccDriver
+        cudaDevAttrMemoryClockRate
+        cudaDevAttrGlobalMemoryBusWidth
+        cudaDevAttrL2CacheSize
+        cudaDevAttrMaxThreadsPerMultiProcessor
+        cudaDevAttrAsyncEngineCount
+        cudaDevAttrUnifiedAddressing
+        cudaDevAttrMaxTexture1DLayeredWidth
+        cudaDevAttrMaxTexture2DGatherWidth
+        cudaDevAttrMaxTexture2DGatherHeight
+        cudaDevAttrMaxTexture3DWidthAlt
+        cudaDevAttrMaxTexture3DHeightAlt
+        cudaDevAttrMaxTexture3DDepthAlt
+        cudaDevAttrPciDomainId
+        cudaDevAttrTexturePitchAlignment
+        cudaDevAttrMaxTextureCubemapWidth
+        cudaDevAttrMaxTextureCubemapLayeredWidth
+        cudaDevAttrMaxSurface1DWidth
+        cudaDevAttrMaxSurface2DWidth
+        cudaDevAttrMaxSurface2DHeight
+        cudaDevAttrMaxSurface3DWidth
+        cudaDevAttrMaxSurface3DHeight
+        cudaDevAttrMaxSurface3DDepth
+        cudaDevAttrMaxSurface1DLayeredWidth
+        cudaDevAttrMaxSurface2DLayeredWidth
+        cudaDevAttrMaxSurface2DLayeredHeight
+        cudaDevAttrMaxSurfaceCubemapWidth
+        cudaDevAttrMaxSurfaceCubemapLayeredWidth
+        cudaDevAttrMaxTexture1DLinearWidth
+        cudaDevAttrMaxTexture2DLinearWidth
+        cudaDevAttrMaxTexture2DLinearHeight
+        cudaDevAttrMaxTexture2DLinearPitch
+        cudaDevAttrMaxTexture2DMipmappedWidth
+        cudaDevAttrMaxTexture2DMipmappedHeight
+        cudaDevAttrComputeCapabilityMajor
+        cudaDevAttrComputeCapabilityMinor
+        cudaDevAttrMaxTexture1DMipmappedWidth
+        cudaDevAttrStreamPrioritiesSupported
+        cudaDevAttrGlobalL1CacheSupported
+        cudaDevAttrLocalL1CacheSupported
+        cudaDevAttrMaxSharedMemoryPerMultiprocessor
+        cudaDevAttrMaxRegistersPerMultiprocessor
+        cudaDevAttrManagedMemory
+        cudaDevAttrIsMultiGpuBoard
+        cudaDevAttrMultiGpuBoardGroupID
+        cudaDevAttrHostNativeAtomicSupported
+        cudaDevAttrSingleToDoublePrecisionPerfRatio
+        cudaDevAttrPageableMemoryAccess
+        cudaDevAttrConcurrentManagedAccess
+        cudaDevAttrComputePreemptionSupported
+        cudaDevAttrCanUseHostPointerForRegisteredMem
+        cudaDevAttrReserved94
+        cudaDevAttrCooperativeLaunch
+        cudaDevAttrReserved96
+        cudaDevAttrMaxSharedMemoryPerBlockOptin
+        cudaDevAttrHostRegisterSupported
+        cudaDevAttrPageableMemoryAccessUsesHostPageTables
+        cudaDevAttrDirectManagedMemAccessFromHost
+        cudaDevAttrMemoryPoolsSupported
+        cudaDevAttrHostNumaId
     const long long cudaDeviceBlockingSync
-    hipError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) nogil
-    hipError_t cudaDeviceDisablePeerAccess(int peerDeviceId) nogil
-    hipError_t cudaDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) nogil
-    hipError_t cudaDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId) nogil
-    hipError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) nogil
-    hipError_t cudaDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) nogil
-    hipError_t cudaDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) nogil
-    hipError_t cudaDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) nogil
-    hipError_t cudaDeviceGetLimit(size_t *pValue, hipLimit_t limit) nogil
-    hipError_t cudaDeviceGetMemPool(hipMemPool_t *mem_pool, int device) nogil
-    hipError_t cudaDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice) nogil
-    hipError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) nogil
-    hipError_t cudaDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) nogil
-    hipError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) nogil
-    hipError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *max_width, const hipChannelFormatDesc *desc, int device) nogil
-    hipError_t cudaDeviceGraphMemTrim(int device) nogil
+    cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) nogil
+    cudaError_t cudaDeviceDisablePeerAccess(int peerDeviceId) nogil
+    cudaError_t cudaDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) nogil
+    cudaError_t cudaDeviceGetAttribute(int *pi, cudaDeviceAttr attr, int deviceId) nogil
+    cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) nogil
+    cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *cacheConfig) nogil
+    cudaError_t cudaDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) nogil
+    cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value) nogil
+    cudaError_t cudaDeviceGetLimit(size_t *pValue, cudaLimit limit) nogil
+    cudaError_t cudaDeviceGetMemPool(hipMemPool_t *mem_pool, int device) nogil
+    cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice) nogil
+    cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) nogil
+    cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *pConfig) nogil
+    cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) nogil
+    cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *max_width, const hipChannelFormatDesc *desc, int device) nogil
+    cudaError_t cudaDeviceGraphMemTrim(int device) nogil
     const long long cudaDeviceLmemResizeToMax
     const long long cudaDeviceMapHost
-    ctypedef hipDeviceP2PAttr cudaDeviceP2PAttr
+    ctypedef enum cudaDeviceP2PAttr:
+        cudaDevP2PAttrPerformanceRank
+        cudaDevP2PAttrAccessSupported
+        cudaDevP2PAttrNativeAtomicSupported
+        cudaDevP2PAttrCudaArrayAccessSupported
     ctypedef hipDeviceProp_t cudaDeviceProp
-    hipError_t cudaDeviceReset() nogil
+    cudaError_t cudaDeviceReset() nogil
     const long long cudaDeviceScheduleAuto
     const long long cudaDeviceScheduleBlockingSync
     const long long cudaDeviceScheduleMask
     const long long cudaDeviceScheduleSpin
     const long long cudaDeviceScheduleYield
-    hipError_t cudaDeviceSetCacheConfig(hipFuncCache_t cacheConfig) nogil
-    hipError_t cudaDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) nogil
-    hipError_t cudaDeviceSetLimit(hipLimit_t limit, size_t value) nogil
-    hipError_t cudaDeviceSetMemPool(int device, hipMemPool_t mem_pool) nogil
-    hipError_t cudaDeviceSetSharedMemConfig(hipSharedMemConfig config) nogil
-    hipError_t cudaDeviceSynchronize() nogil
-    ctypedef hipDriverEntryPointQueryResult cudaDriverEntryPointQueryResult
-    hipError_t cudaDriverGetVersion(int *driverVersion) nogil
+    cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache cacheConfig) nogil
+    cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value) nogil
+    cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) nogil
+    cudaError_t cudaDeviceSetMemPool(int device, hipMemPool_t mem_pool) nogil
+    cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config) nogil
+    cudaError_t cudaDeviceSynchronize() nogil
+    ctypedef enum cudaDriverEntryPointQueryResult:
+        cudaDriverEntryPointSuccess
+        cudaDriverEntryPointSymbolNotFound
+        cudaDriverEntryPointVersionNotSufficent
+    cudaError_t cudaDriverGetVersion(int *driverVersion) nogil
     const long long cudaEnableDefault
     const long long cudaEnableLegacyStream
     const long long cudaEnablePerThreadDefaultStream
     ctypedef hipError_t cudaError
     ctypedef hipError_t cudaError_enum
-    ctypedef hipError_t cudaError_t
+    ctypedef enum cudaError_t:
+        cudaSuccess
+        cudaErrorInvalidValue
+        cudaErrorMemoryAllocation
+        cudaErrorInitializationError
+        cudaErrorCudartUnloading
+        cudaErrorProfilerDisabled
+        cudaErrorProfilerNotInitialized
+        cudaErrorProfilerAlreadyStarted
+        cudaErrorProfilerAlreadyStopped
+        cudaErrorInvalidConfiguration
+        cudaErrorInvalidPitchValue
+        cudaErrorInvalidSymbol
+        cudaErrorInvalidDevicePointer
+        cudaErrorInvalidTexture
+        cudaErrorInvalidChannelDescriptor
+        cudaErrorInvalidMemcpyDirection
+        cudaErrorInsufficientDriver
+        cudaErrorMissingConfiguration
+        cudaErrorPriorLaunchFailure
+        cudaErrorInvalidDeviceFunction
+        cudaErrorNoDevice
+        cudaErrorInvalidDevice
+        cudaErrorInvalidKernelImage
+        cudaErrorDeviceUninitialized
+        cudaErrorMapBufferObjectFailed
+        cudaErrorUnmapBufferObjectFailed
+        cudaErrorArrayIsMapped
+        cudaErrorAlreadyMapped
+        cudaErrorNoKernelImageForDevice
+        cudaErrorAlreadyAcquired
+        cudaErrorNotMapped
+        cudaErrorNotMappedAsArray
+        cudaErrorNotMappedAsPointer
+        cudaErrorECCUncorrectable
+        cudaErrorUnsupportedLimit
+        cudaErrorDeviceAlreadyInUse
+        cudaErrorPeerAccessUnsupported
+        cudaErrorInvalidPtx
+        cudaErrorInvalidGraphicsContext
+        cudaErrorInvalidSource
+        cudaErrorFileNotFound
+        cudaErrorSharedObjectSymbolNotFound
+        cudaErrorSharedObjectInitFailed
+        cudaErrorOperatingSystem
+        cudaErrorInvalidResourceHandle
+        cudaErrorIllegalState
+        cudaErrorSymbolNotFound
+        cudaErrorNotReady
+        cudaErrorIllegalAddress
+        cudaErrorLaunchOutOfResources
+        cudaErrorLaunchTimeout
+        cudaErrorPeerAccessAlreadyEnabled
+        cudaErrorPeerAccessNotEnabled
+        cudaErrorSetOnActiveProcess
+        cudaErrorContextIsDestroyed
+        cudaErrorAssert
+        cudaErrorHostMemoryAlreadyRegistered
+        cudaErrorHostMemoryNotRegistered
+        cudaErrorLaunchFailure
+        cudaErrorCooperativeLaunchTooLarge
+        cudaErrorNotSupported
+        cudaErrorStreamCaptureUnsupported
+        cudaErrorStreamCaptureInvalidated
+        cudaErrorStreamCaptureMerge
+        cudaErrorStreamCaptureUnmatched
+        cudaErrorStreamCaptureUnjoined
+        cudaErrorStreamCaptureIsolation
+        cudaErrorStreamCaptureImplicit
+        cudaErrorCapturedEvent
+        cudaErrorStreamCaptureWrongThread
+        cudaErrorGraphExecUpdateFailure
+        cudaErrorUnknown
     const long long cudaEventBlockingSync
-    hipError_t cudaEventCreate(hipEvent_t *event) nogil
-    hipError_t cudaEventCreateWithFlags(hipEvent_t *event, unsigned int flags) nogil
+    cudaError_t cudaEventCreate(hipEvent_t *event) nogil
+    cudaError_t cudaEventCreateWithFlags(hipEvent_t *event, unsigned int flags) nogil
     const long long cudaEventDefault
-    hipError_t cudaEventDestroy(hipEvent_t event) nogil
+    cudaError_t cudaEventDestroy(hipEvent_t event) nogil
     const long long cudaEventDisableTiming
-    hipError_t cudaEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) nogil
+    cudaError_t cudaEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) nogil
     const long long cudaEventInterprocess
-    hipError_t cudaEventQuery(hipEvent_t event) nogil
-    hipError_t cudaEventRecord(hipEvent_t event, hipStream_t stream) nogil
+    cudaError_t cudaEventQuery(hipEvent_t event) nogil
+    cudaError_t cudaEventRecord(hipEvent_t event, hipStream_t stream) nogil
     const long long cudaEventRecordDefault
     const long long cudaEventRecordExternal
     ctypedef hipEventRecordNodeParams cudaEventRecordNodeParams
-    hipError_t cudaEventRecordWithFlags(hipEvent_t event, hipStream_t stream, unsigned int flags) nogil
-    hipError_t cudaEventSynchronize(hipEvent_t event) nogil
+    cudaError_t cudaEventRecordWithFlags(hipEvent_t event, hipStream_t stream, unsigned int flags) nogil
+    cudaError_t cudaEventSynchronize(hipEvent_t event) nogil
     ctypedef hipEventWaitNodeParams cudaEventWaitNodeParams
     ctypedef hipEvent_t cudaEvent_t
     ctypedef hipExtent cudaExtent
     ctypedef hipExternalMemoryBufferDesc cudaExternalMemoryBufferDesc
     const long long cudaExternalMemoryDedicated
-    hipError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem, const hipExternalMemoryBufferDesc *bufferDesc) nogil
+    cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem, const hipExternalMemoryBufferDesc *bufferDesc) nogil
     ctypedef hipExternalMemoryHandleDesc cudaExternalMemoryHandleDesc
-    ctypedef hipExternalMemoryHandleType cudaExternalMemoryHandleType
+    ctypedef enum cudaExternalMemoryHandleType:
+        cudaExternalMemoryHandleTypeOpaqueFd
+        cudaExternalMemoryHandleTypeOpaqueWin32
+        cudaExternalMemoryHandleTypeOpaqueWin32Kmt
+        cudaExternalMemoryHandleTypeD3D12Heap
+        cudaExternalMemoryHandleTypeD3D12Resource
+        cudaExternalMemoryHandleTypeD3D11Resource
+        cudaExternalMemoryHandleTypeD3D11ResourceKmt
     ctypedef hipExternalMemory_t cudaExternalMemory_t
     ctypedef hipExternalSemaphoreHandleDesc cudaExternalSemaphoreHandleDesc
-    ctypedef hipExternalSemaphoreHandleType cudaExternalSemaphoreHandleType
+    ctypedef enum cudaExternalSemaphoreHandleType:
+        cudaExternalSemaphoreHandleTypeOpaqueFd
+        cudaExternalSemaphoreHandleTypeOpaqueWin32
+        cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt
+        cudaExternalSemaphoreHandleTypeD3D12Fence
     ctypedef hipExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParams
     ctypedef hipExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParamsV2
     ctypedef hipExternalSemaphoreSignalParams cudaExternalSemaphoreSignalParams
@@ -1015,354 +1226,564 @@ cdef extern from *:
     ctypedef hipExternalSemaphoreWaitParams cudaExternalSemaphoreWaitParams
     ctypedef hipExternalSemaphoreWaitParams cudaExternalSemaphoreWaitParams_v1
     ctypedef hipExternalSemaphore_t cudaExternalSemaphore_t
-    ctypedef hipFlushGPUDirectRDMAWritesOptions cudaFlushGPUDirectRDMAWritesOptions
-    hipError_t cudaFree(void *ptr) nogil
-    hipError_t cudaFreeArray(hipArray_t array) nogil
-    hipError_t cudaFreeAsync(void *dev_ptr, hipStream_t stream) nogil
-    hipError_t cudaFreeHost(void *ptr) nogil
-    hipError_t cudaFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) nogil
-    ctypedef hipFuncAttribute cudaFuncAttribute
+    ctypedef enum cudaFlushGPUDirectRDMAWritesOptions:
+        cudaFlushGPUDirectRDMAWritesOptionHost
+        cudaFlushGPUDirectRDMAWritesOptionMemOps
+    cudaError_t cudaFree(void *ptr) nogil
+    cudaError_t cudaFreeArray(hipArray_t array) nogil
+    cudaError_t cudaFreeAsync(void *dev_ptr, hipStream_t stream) nogil
+    cudaError_t cudaFreeHost(void *ptr) nogil
+    cudaError_t cudaFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) nogil
+    ctypedef enum cudaFuncAttribute:
+        cudaFuncAttributeMaxDynamicSharedMemorySize
+        cudaFuncAttributePreferredSharedMemoryCarveout
+        cudaFuncAttributeMax
     ctypedef hipFuncAttributes cudaFuncAttributes
-    ctypedef hipFuncCache_t cudaFuncCache
-    hipError_t cudaFuncGetAttributes(hipFuncAttributes *attr, const void *func) nogil
-    hipError_t cudaFuncSetAttribute(const void *func, hipFuncAttribute attr, int value) nogil
-    hipError_t cudaFuncSetCacheConfig(const void *func, hipFuncCache_t config) nogil
-    hipError_t cudaFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config) nogil
+    ctypedef enum cudaFuncCache:
+        cudaFuncCachePreferNone
+        cudaFuncCachePreferShared
+        cudaFuncCachePreferL1
+        cudaFuncCachePreferEqual
+    cudaError_t cudaFuncGetAttributes(hipFuncAttributes *attr, const void *func) nogil
+    cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) nogil
+    cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config) nogil
+    cudaError_t cudaFuncSetSharedMemConfig(const void *func, cudaSharedMemConfig config) nogil
     ctypedef hipFunction_t cudaFunction_t
-    ctypedef hipGPUDirectRDMAWritesOrdering cudaGPUDirectRDMAWritesOrdering
-    hipError_t cudaGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array) nogil
-    hipError_t cudaGetDevice(int *deviceId) nogil
-    hipError_t cudaGetDeviceCount(int *count) nogil
-    hipError_t cudaGetDeviceFlags(unsigned int *flags) nogil
-    hipError_t cudaGetDeviceProperties(hipDeviceProp_tR0600 *prop, int deviceId) nogil
-    hipError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags, hipDriverEntryPointQueryResult *driverStatus) nogil
-    const char *cudaGetErrorName(hipError_t hip_error) nogil
-    const char *cudaGetErrorString(hipError_t hipError) nogil
-    hipError_t cudaGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr) nogil
-    hipError_t cudaGetLastError() nogil
-    hipError_t cudaGetMipmappedArrayLevel(hipArray_t *levelArray, hipMipmappedArray_const_t mipmappedArray, unsigned int level) nogil
-    hipError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) nogil
-    hipError_t cudaGetSymbolSize(size_t *size, const void *symbol) nogil
-    hipError_t cudaGetTextureAlignmentOffset(size_t *offset, const textureReference *texref) nogil
-    hipError_t cudaGetTextureObjectResourceDesc(hipResourceDesc *pResDesc, hipTextureObject_t textureObject) nogil
-    hipError_t cudaGetTextureObjectResourceViewDesc(hipResourceViewDesc *pResViewDesc, hipTextureObject_t textureObject) nogil
-    hipError_t cudaGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureObject_t textureObject) nogil
-    hipError_t cudaGetTextureReference(const textureReference **texref, const void *symbol) nogil
-    hipError_t cudaGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraph_t childGraph) nogil
-    hipError_t cudaGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, size_t numDependencies) nogil
-    hipError_t cudaGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies) nogil
-    hipError_t cudaGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
-    hipError_t cudaGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
-    hipError_t cudaGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
-    hipError_t cudaGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
-    hipError_t cudaGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipHostNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipKernelNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipMemAllocNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphAddMemFreeNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dev_ptr) nogil
-    hipError_t cudaGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipMemcpy3DParms *pCopyParams) nogil
-    hipError_t cudaGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *src, size_t count, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *symbol, size_t count, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const void *symbol, const void *src, size_t count, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipMemsetParams *pMemsetParams) nogil
-    hipError_t cudaGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraphNodeParams *nodeParams) nogil
-    hipError_t cudaGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) nogil
-    hipError_t cudaGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) nogil
-    hipError_t cudaGraphCreate(hipGraph_t *pGraph, unsigned int flags) nogil
-    ctypedef hipGraphDebugDotFlags cudaGraphDebugDotFlags
-    hipError_t cudaGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags) nogil
-    ctypedef hipGraphDependencyType cudaGraphDependencyType
+    ctypedef enum cudaGPUDirectRDMAWritesOrdering:
+        cudaGPUDirectRDMAWritesOrderingNone
+        cudaGPUDirectRDMAWritesOrderingOwner
+        cudaGPUDirectRDMAWritesOrderingAllDevices
+    cudaError_t cudaGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array) nogil
+    cudaError_t cudaGetDevice(int *deviceId) nogil
+    cudaError_t cudaGetDeviceCount(int *count) nogil
+    cudaError_t cudaGetDeviceFlags(unsigned int *flags) nogil
+    cudaError_t cudaGetDeviceProperties(hipDeviceProp_tR0600 *prop, int deviceId) nogil
+    cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus) nogil
+    const char *cudaGetErrorName(cudaError_t hip_error) nogil
+    const char *cudaGetErrorString(cudaError_t hipError) nogil
+    cudaError_t cudaGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr) nogil
+    cudaError_t cudaGetLastError() nogil
+    cudaError_t cudaGetMipmappedArrayLevel(hipArray_t *levelArray, hipMipmappedArray_const_t mipmappedArray, unsigned int level) nogil
+    cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) nogil
+    cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) nogil
+    cudaError_t cudaGetTextureAlignmentOffset(size_t *offset, const textureReference *texref) nogil
+    cudaError_t cudaGetTextureObjectResourceDesc(hipResourceDesc *pResDesc, hipTextureObject_t textureObject) nogil
+    cudaError_t cudaGetTextureObjectResourceViewDesc(hipResourceViewDesc *pResViewDesc, hipTextureObject_t textureObject) nogil
+    cudaError_t cudaGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureObject_t textureObject) nogil
+    cudaError_t cudaGetTextureReference(const textureReference **texref, const void *symbol) nogil
+    cudaError_t cudaGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraph_t childGraph) nogil
+    cudaError_t cudaGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, const void *a3, size_t numDependencies) nogil
+    cudaError_t cudaGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies) nogil
+    cudaError_t cudaGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
+    cudaError_t cudaGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) nogil
+    cudaError_t cudaGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipHostNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipKernelNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipMemAllocNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphAddMemFreeNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dev_ptr) nogil
+    cudaError_t cudaGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipMemcpy3DParms *pCopyParams) nogil
+    cudaError_t cudaGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *src, size_t count, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, const hipMemsetParams *pMemsetParams) nogil
+    cudaError_t cudaGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies, size_t numDependencies, hipGraphNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) nogil
+    cudaError_t cudaGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) nogil
+    cudaError_t cudaGraphCreate(hipGraph_t *pGraph, unsigned int flags) nogil
+    ctypedef enum cudaGraphDebugDotFlags:
+        cudaGraphDebugDotFlagsVerbose
+        cudaGraphDebugDotFlagsKernelNodeParams
+        cudaGraphDebugDotFlagsMemcpyNodeParams
+        cudaGraphDebugDotFlagsMemsetNodeParams
+        cudaGraphDebugDotFlagsHostNodeParams
+        cudaGraphDebugDotFlagsEventNodeParams
+        cudaGraphDebugDotFlagsExtSemasSignalNodeParams
+        cudaGraphDebugDotFlagsExtSemasWaitNodeParams
+        cudaGraphDebugDotFlagsKernelNodeAttributes
+        cudaGraphDebugDotFlagsHandles
+    cudaError_t cudaGraphDebugDotPrint(hipGraph_t graph, const char *path, unsigned int flags) nogil
+    ctypedef enum cudaGraphDependencyType:
+        cudaGraphDependencyTypeDefault
+        cudaGraphDependencyTypeProgrammatic
     ctypedef hipGraphDependencyType cudaGraphDependencyType_enum
-    hipError_t cudaGraphDestroy(hipGraph_t graph) nogil
-    hipError_t cudaGraphDestroyNode(hipGraphNode_t node) nogil
+    cudaError_t cudaGraphDestroy(hipGraph_t graph) nogil
+    cudaError_t cudaGraphDestroyNode(hipGraphNode_t node) nogil
     ctypedef hipGraphEdgeData cudaGraphEdgeData
     ctypedef hipGraphEdgeData cudaGraphEdgeData_st
-    hipError_t cudaGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
-    hipError_t cudaGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
-    hipError_t cudaGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
-    hipError_t cudaGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
-    hipError_t cudaGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipGraph_t childGraph) nogil
-    hipError_t cudaGraphExecDestroy(hipGraphExec_t graphExec) nogil
-    hipError_t cudaGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
-    hipError_t cudaGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
-    hipError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
-    hipError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
-    hipError_t cudaGraphExecGetFlags(hipGraphExec_t graphExec, unsigned long long *flags) nogil
-    hipError_t cudaGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) nogil
-    hipError_t cudaGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipMemsetParams *pNodeParams) nogil
-    hipError_t cudaGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
-    hipError_t cudaGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph, hipGraphNode_t *hErrorNode_out, hipGraphExecUpdateResult *updateResult_out) nogil
-    ctypedef hipGraphExecUpdateResult cudaGraphExecUpdateResult
+    cudaError_t cudaGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
+    cudaError_t cudaGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
+    cudaError_t cudaGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) nogil
+    cudaError_t cudaGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) nogil
+    cudaError_t cudaGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipGraph_t childGraph) nogil
+    cudaError_t cudaGraphExecDestroy(hipGraphExec_t graphExec) nogil
+    cudaError_t cudaGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
+    cudaError_t cudaGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, hipEvent_t event) nogil
+    cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphExecGetFlags(hipGraphExec_t graphExec, unsigned long long *flags) nogil
+    cudaError_t cudaGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) nogil
+    cudaError_t cudaGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *src, size_t count, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node, const hipMemsetParams *pNodeParams) nogil
+    cudaError_t cudaGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph, hipGraphNode_t *hErrorNode_out, cudaGraphExecUpdateResult *updateResult_out) nogil
+    ctypedef enum cudaGraphExecUpdateResult:
+        cudaGraphExecUpdateSuccess
+        cudaGraphExecUpdateError
+        cudaGraphExecUpdateErrorTopologyChanged
+        cudaGraphExecUpdateErrorNodeTypeChanged
+        cudaGraphExecUpdateErrorFunctionChanged
+        cudaGraphExecUpdateErrorParametersChanged
+        cudaGraphExecUpdateErrorNotSupported
+        cudaGraphExecUpdateErrorUnsupportedFunctionChange
     ctypedef hipGraphExec_t cudaGraphExec_t
-    hipError_t cudaGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams *params_out) nogil
-    hipError_t cudaGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
-    hipError_t cudaGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams *params_out) nogil
-    hipError_t cudaGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
-    hipError_t cudaGraphGetEdges(hipGraph_t graph, hipGraphNode_t *a1, hipGraphNode_t *to, size_t *numEdges) nogil
-    hipError_t cudaGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes) nogil
-    hipError_t cudaGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) nogil
-    hipError_t cudaGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) nogil
-    ctypedef hipGraphInstantiateFlags cudaGraphInstantiateFlags
+    cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams *params_out) nogil
+    cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams *params_out) nogil
+    cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams *nodeParams) nogil
+    cudaError_t cudaGraphGetEdges(hipGraph_t graph, hipGraphNode_t *a1, hipGraphNode_t *to, const void *a3, size_t *numEdges) nogil
+    cudaError_t cudaGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes) nogil
+    cudaError_t cudaGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) nogil
+    cudaError_t cudaGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags) nogil
+    ctypedef enum cudaGraphInstantiateFlags:
+        cudaGraphInstantiateFlagAutoFreeOnLaunch
+        cudaGraphInstantiateFlagUpload
+        cudaGraphInstantiateFlagDeviceLaunch
+        cudaGraphInstantiateFlagUseNodePriority
     ctypedef hipGraphInstantiateParams cudaGraphInstantiateParams
     ctypedef hipGraphInstantiateParams cudaGraphInstantiateParams_st
-    ctypedef hipGraphInstantiateResult cudaGraphInstantiateResult
-    hipError_t cudaGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags) nogil
-    hipError_t cudaGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphInstantiateParams *instantiateParams) nogil
-    hipError_t cudaGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGraphNode_t hDst) nogil
-    hipError_t cudaGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipLaunchAttributeID attr, hipLaunchAttributeValue *value) nogil
-    hipError_t cudaGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams) nogil
+    ctypedef enum cudaGraphInstantiateResult:
+        cudaGraphInstantiateSuccess
+        cudaGraphInstantiateError
+        cudaGraphInstantiateInvalidStructure
+        cudaGraphInstantiateNodeOperationNotSupported
+        cudaGraphInstantiateMultipleDevicesNotSupported
+    cudaError_t cudaGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph, unsigned long long flags) nogil
+    cudaError_t cudaGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphInstantiateParams *instantiateParams) nogil
+    cudaError_t cudaGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGraphNode_t hDst) nogil
+    cudaError_t cudaGraphKernelNodeGetAttribute(hipGraphNode_t hNode, cudaLaunchAttributeID attr, hipLaunchAttributeValue *value) nogil
+    cudaError_t cudaGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams) nogil
     const long long cudaGraphKernelNodePortDefault
     const long long cudaGraphKernelNodePortLaunchCompletion
     const long long cudaGraphKernelNodePortProgrammatic
-    hipError_t cudaGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipLaunchAttributeID attr, const hipLaunchAttributeValue *value) nogil
-    hipError_t cudaGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
-    hipError_t cudaGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) nogil
-    hipError_t cudaGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams *pNodeParams) nogil
-    ctypedef hipGraphMemAttributeType cudaGraphMemAttributeType
-    hipError_t cudaGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) nogil
-    hipError_t cudaGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) nogil
-    hipError_t cudaGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *pNodeParams) nogil
-    hipError_t cudaGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams) nogil
-    hipError_t cudaGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams) nogil
-    hipError_t cudaGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode, hipGraph_t clonedGraph) nogil
-    hipError_t cudaGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies, size_t *pNumDependencies) nogil
-    hipError_t cudaGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes, size_t *pNumDependentNodes) nogil
-    hipError_t cudaGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled) nogil
-    hipError_t cudaGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) nogil
+    cudaError_t cudaGraphKernelNodeSetAttribute(hipGraphNode_t hNode, cudaLaunchAttributeID attr, const hipLaunchAttributeValue *value) nogil
+    cudaError_t cudaGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) nogil
+    cudaError_t cudaGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) nogil
+    cudaError_t cudaGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams *pNodeParams) nogil
+    ctypedef enum cudaGraphMemAttributeType:
+        cudaGraphMemAttrUsedMemCurrent
+        cudaGraphMemAttrUsedMemHigh
+        cudaGraphMemAttrReservedMemCurrent
+        cudaGraphMemAttrReservedMemHigh
+    cudaError_t cudaGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) nogil
+    cudaError_t cudaGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) nogil
+    cudaError_t cudaGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *pNodeParams) nogil
+    cudaError_t cudaGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src, size_t count, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams) nogil
+    cudaError_t cudaGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams) nogil
+    cudaError_t cudaGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode, hipGraph_t clonedGraph) nogil
+    cudaError_t cudaGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies, const void *a2, size_t *pNumDependencies) nogil
+    cudaError_t cudaGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes, const void *a2, size_t *pNumDependentNodes) nogil
+    cudaError_t cudaGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int *isEnabled) nogil
+    cudaError_t cudaGraphNodeGetType(hipGraphNode_t node, cudaGraphNodeType *pType) nogil
     ctypedef hipGraphNodeParams cudaGraphNodeParams
-    hipError_t cudaGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled) nogil
-    hipError_t cudaGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
-    ctypedef hipGraphNodeType cudaGraphNodeType
+    cudaError_t cudaGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode, unsigned int isEnabled) nogil
+    cudaError_t cudaGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams *nodeParams) nogil
+    ctypedef enum cudaGraphNodeType:
+        cudaGraphNodeTypeKernel
+        cudaGraphNodeTypeMemcpy
+        cudaGraphNodeTypeMemset
+        cudaGraphNodeTypeHost
+        cudaGraphNodeTypeGraph
+        cudaGraphNodeTypeEmpty
+        cudaGraphNodeTypeWaitEvent
+        cudaGraphNodeTypeEventRecord
+        cudaGraphNodeTypeExtSemaphoreSignal
+        cudaGraphNodeTypeExtSemaphoreWait
+        cudaGraphNodeTypeMemAlloc
+        cudaGraphNodeTypeMemFree
+        cudaGraphNodeTypeCount
     ctypedef hipGraphNode_t cudaGraphNode_t
-    hipError_t cudaGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count) nogil
-    hipError_t cudaGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, size_t numDependencies) nogil
-    hipError_t cudaGraphRetainUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count, unsigned int flags) nogil
-    hipError_t cudaGraphUpload(hipGraphExec_t graphExec, hipStream_t stream) nogil
+    cudaError_t cudaGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count) nogil
+    cudaError_t cudaGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *a1, const hipGraphNode_t *to, const void *a3, size_t numDependencies) nogil
+    cudaError_t cudaGraphRetainUserObject(hipGraph_t graph, hipUserObject_t a1, unsigned int count, unsigned int flags) nogil
+    cudaError_t cudaGraphUpload(hipGraphExec_t graphExec, hipStream_t stream) nogil
     ctypedef hipGraph_t cudaGraph_t
-    hipError_t cudaGraphicsMapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
-    ctypedef hipGraphicsRegisterFlags cudaGraphicsRegisterFlags
+    cudaError_t cudaGraphicsMapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
+    ctypedef enum cudaGraphicsRegisterFlags:
+        cudaGraphicsRegisterFlagsNone
+        cudaGraphicsRegisterFlagsReadOnly
+        cudaGraphicsRegisterFlagsWriteDiscard
+        cudaGraphicsRegisterFlagsSurfaceLoadStore
+        cudaGraphicsRegisterFlagsTextureGather
     ctypedef hipGraphicsResource cudaGraphicsResource
-    hipError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, hipGraphicsResource_t resource) nogil
+    cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, hipGraphicsResource_t resource) nogil
     ctypedef hipGraphicsResource_t cudaGraphicsResource_t
-    hipError_t cudaGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel) nogil
-    hipError_t cudaGraphicsUnmapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
-    hipError_t cudaGraphicsUnregisterResource(hipGraphicsResource_t resource) nogil
-    hipError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags) nogil
+    cudaError_t cudaGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel) nogil
+    cudaError_t cudaGraphicsUnmapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) nogil
+    cudaError_t cudaGraphicsUnregisterResource(hipGraphicsResource_t resource) nogil
+    cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags) nogil
     const long long cudaHostAllocDefault
     const long long cudaHostAllocMapped
     const long long cudaHostAllocPortable
     const long long cudaHostAllocWriteCombined
     ctypedef hipHostFn_t cudaHostFn_t
-    hipError_t cudaHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) nogil
-    hipError_t cudaHostGetFlags(unsigned int *flagsPtr, void *hostPtr) nogil
+    cudaError_t cudaHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) nogil
+    cudaError_t cudaHostGetFlags(unsigned int *flagsPtr, void *hostPtr) nogil
     ctypedef hipHostNodeParams cudaHostNodeParams
-    hipError_t cudaHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) nogil
+    cudaError_t cudaHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) nogil
     const long long cudaHostRegisterDefault
     const long long cudaHostRegisterIoMemory
     const long long cudaHostRegisterMapped
     const long long cudaHostRegisterPortable
     const long long cudaHostRegisterReadOnly
-    hipError_t cudaHostUnregister(void *hostPtr) nogil
-    hipError_t cudaImportExternalMemory(hipExternalMemory_t *extMem_out, const hipExternalMemoryHandleDesc *memHandleDesc) nogil
-    hipError_t cudaImportExternalSemaphore(hipExternalSemaphore_t *extSem_out, const hipExternalSemaphoreHandleDesc *semHandleDesc) nogil
+    cudaError_t cudaHostUnregister(void *hostPtr) nogil
+    cudaError_t cudaImportExternalMemory(hipExternalMemory_t *extMem_out, const hipExternalMemoryHandleDesc *memHandleDesc) nogil
+    cudaError_t cudaImportExternalSemaphore(hipExternalSemaphore_t *extSem_out, const hipExternalSemaphoreHandleDesc *semHandleDesc) nogil
     const long long cudaInvalidDeviceId
-    hipError_t cudaIpcCloseMemHandle(void *devPtr) nogil
+    cudaError_t cudaIpcCloseMemHandle(void *devPtr) nogil
     ctypedef hipIpcEventHandle_st cudaIpcEventHandle_st
     ctypedef hipIpcEventHandle_t cudaIpcEventHandle_t
-    hipError_t cudaIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) nogil
-    hipError_t cudaIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) nogil
+    cudaError_t cudaIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) nogil
+    cudaError_t cudaIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) nogil
     ctypedef hipIpcMemHandle_st cudaIpcMemHandle_st
     ctypedef hipIpcMemHandle_t cudaIpcMemHandle_t
     const long long cudaIpcMemLazyEnablePeerAccess
-    hipError_t cudaIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) nogil
-    hipError_t cudaIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) nogil
-    ctypedef hipJitOption cudaJitOption
+    cudaError_t cudaIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) nogil
+    cudaError_t cudaIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) nogil
+    ctypedef enum cudaJitOption:
+        cudaJitMaxRegisters
+        cudaJitThreadsPerBlock
+        cudaJitWallTime
+        cudaJitInfoLogBuffer
+        cudaJitInfoLogBufferSizeBytes
+        cudaJitErrorLogBuffer
+        cudaJitErrorLogBufferSizeBytes
+        cudaJitOptimizationLevel
+        cudaJitFallbackStrategy
+        cudaJitGenerateDebugInfo
+        cudaJitLogVerbose
+        cudaJitGenerateLineInfo
+        cudaJitCacheMode
+        cudaJitPositionIndependentCode
+        cudaJitMinCtaPerSm
+        cudaJitMaxThreadsPerBlock
+        cudaJitOverrideDirectiveValues
     ctypedef hipKernelNodeParams cudaKernelNodeParams
     ctypedef hipKernel_t cudaKernel_t
-    hipError_t cudaLaunch(const void *func) nogil
+    cudaError_t cudaLaunch(const void *func) nogil
     ctypedef hipLaunchAttribute cudaLaunchAttribute
-    ctypedef hipLaunchAttributeID cudaLaunchAttributeID
+    ctypedef enum cudaLaunchAttributeID:
+        cudaLaunchAttributeAccessPolicyWindow
+        cudaLaunchAttributeCooperative
+        cudaLaunchAttributeSynchronizationPolicy
+        cudaLaunchAttributePriority
+        cudaLaunchAttributeMemSyncDomainMap
+        cudaLaunchAttributeMemSyncDomain
     ctypedef hipLaunchAttributeValue cudaLaunchAttributeValue
     ctypedef hipLaunchAttribute_st cudaLaunchAttribute_st
     ctypedef hipLaunchConfig_st cudaLaunchConfig_st
     ctypedef hipLaunchConfig_t cudaLaunchConfig_t
-    hipError_t cudaLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX, void **kernelParams, unsigned int sharedMemBytes, hipStream_t stream) nogil
-    hipError_t cudaLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices, unsigned int flags) nogil
-    hipError_t cudaLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) nogil
-    hipError_t cudaLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes, hipStream_t stream) nogil
-    hipError_t cudaLaunchKernelExC(const hipLaunchConfig_t *config, const void *fPtr, void **args) nogil
-    ctypedef hipLaunchMemSyncDomain cudaLaunchMemSyncDomain
+    cudaError_t cudaLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX, void **kernelParams, unsigned int sharedMemBytes, hipStream_t stream) nogil
+    cudaError_t cudaLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices, unsigned int flags) nogil
+    cudaError_t cudaLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) nogil
+    cudaError_t cudaLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args, size_t sharedMemBytes, hipStream_t stream) nogil
+    cudaError_t cudaLaunchKernelExC(const hipLaunchConfig_t *config, const void *fPtr, void **args) nogil
+    ctypedef enum cudaLaunchMemSyncDomain:
+        cudaLaunchMemSyncDomainDefault
+        cudaLaunchMemSyncDomainRemote
     ctypedef hipLaunchMemSyncDomainMap cudaLaunchMemSyncDomainMap
     ctypedef hipLaunchMemSyncDomainMap cudaLaunchMemSyncDomainMap_st
     ctypedef hipLaunchParams cudaLaunchParams
-    hipError_t cudaLibraryEnumerateKernels(hipKernel_t *kernels, unsigned int numKernels, hipLibrary_t library) nogil
-    hipError_t cudaLibraryGetKernel(hipKernel_t *pKernel, hipLibrary_t library, const char *name) nogil
-    hipError_t cudaLibraryGetKernelCount(unsigned int *count, hipLibrary_t library) nogil
-    hipError_t cudaLibraryLoadData(hipLibrary_t *library, const void *code, hipJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, hipLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions) nogil
-    hipError_t cudaLibraryLoadFromFile(hipLibrary_t *library, const char *fileName, hipJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, hipLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions) nogil
-    ctypedef hipLibraryOption cudaLibraryOption
-    hipError_t cudaLibraryUnload(hipLibrary_t library) nogil
+    cudaError_t cudaLibraryEnumerateKernels(hipKernel_t *kernels, unsigned int numKernels, hipLibrary_t library) nogil
+    cudaError_t cudaLibraryGetKernel(hipKernel_t *pKernel, hipLibrary_t library, const char *name) nogil
+    cudaError_t cudaLibraryGetKernelCount(unsigned int *count, hipLibrary_t library) nogil
+    cudaError_t cudaLibraryLoadData(hipLibrary_t *library, const void *code, cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, cudaLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions) nogil
+    cudaError_t cudaLibraryLoadFromFile(hipLibrary_t *library, const char *fileName, cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, cudaLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions) nogil
+    ctypedef enum cudaLibraryOption:
+        cudaLibraryHostUniversalFunctionAndDataTable
+        cudaLibraryBinaryIsPreserved
+    cudaError_t cudaLibraryUnload(hipLibrary_t library) nogil
     ctypedef hipLibrary_t cudaLibrary_t
-    ctypedef hipLimit_t cudaLimit
-    hipError_t cudaMalloc(void **ptr, size_t size) nogil
-    hipError_t cudaMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) nogil
-    hipError_t cudaMalloc3DArray(hipArray_t *array, const hipChannelFormatDesc *desc, hipExtent extent, unsigned int flags) nogil
-    hipError_t cudaMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width, size_t height, unsigned int flags) nogil
-    hipError_t cudaMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) nogil
-    hipError_t cudaMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream) nogil
-    hipError_t cudaMallocHost(void **ptr, size_t size, unsigned int flags) nogil
-    hipError_t cudaMallocManaged(void **dev_ptr, size_t size, unsigned int flags) nogil
-    hipError_t cudaMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray, const hipChannelFormatDesc *desc, hipExtent extent, unsigned int numLevels, unsigned int flags) nogil
-    hipError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) nogil
+    ctypedef enum cudaLimit:
+        cudaLimitStackSize
+        cudaLimitPrintfFifoSize
+        cudaLimitMallocHeapSize
+    cudaError_t cudaMalloc(void **ptr, size_t size) nogil
+    cudaError_t cudaMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) nogil
+    cudaError_t cudaMalloc3DArray(hipArray_t *array, const hipChannelFormatDesc *desc, hipExtent extent, unsigned int flags) nogil
+    cudaError_t cudaMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width, size_t height, unsigned int flags) nogil
+    cudaError_t cudaMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) nogil
+    cudaError_t cudaMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool, hipStream_t stream) nogil
+    cudaError_t cudaMallocHost(void **ptr, size_t size, unsigned int flags) nogil
+    cudaError_t cudaMallocManaged(void **dev_ptr, size_t size, unsigned int flags) nogil
+    cudaError_t cudaMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray, const hipChannelFormatDesc *desc, hipExtent extent, unsigned int numLevels, unsigned int flags) nogil
+    cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) nogil
     ctypedef hipMemAccessDesc cudaMemAccessDesc
-    ctypedef hipMemAccessFlags cudaMemAccessFlags
-    hipError_t cudaMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device) nogil
+    ctypedef enum cudaMemAccessFlags:
+        cudaMemAccessFlagsProtNone
+        cudaMemAccessFlagsProtRead
+        cudaMemAccessFlagsProtReadWrite
+    cudaError_t cudaMemAdvise(const void *dev_ptr, size_t count, cudaMemoryAdvise advice, int device) nogil
     ctypedef hipMemAllocNodeParams cudaMemAllocNodeParams
-    ctypedef hipMemAllocationHandleType cudaMemAllocationHandleType
-    ctypedef hipMemAllocationType cudaMemAllocationType
+    ctypedef enum cudaMemAllocationHandleType:
+        cudaMemHandleTypeNone
+        cudaMemHandleTypePosixFileDescriptor
+        cudaMemHandleTypeWin32
+        cudaMemHandleTypeWin32Kmt
+    ctypedef enum cudaMemAllocationType:
+        cudaMemAllocationTypeInvalid
+        cudaMemAllocationTypePinned
+        cudaMemAllocationTypeMax
     const long long cudaMemAttachGlobal
     const long long cudaMemAttachHost
     const long long cudaMemAttachSingle
     ctypedef hipMemFreeNodeParams cudaMemFreeNodeParams
-    hipError_t cudaMemGetInfo(size_t *free, size_t *total) nogil
+    cudaError_t cudaMemGetInfo(size_t *free, size_t *total) nogil
     ctypedef hipMemLocation cudaMemLocation
-    ctypedef hipMemLocationType cudaMemLocationType
-    ctypedef hipMemPoolAttr cudaMemPoolAttr
-    hipError_t cudaMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) nogil
-    hipError_t cudaMemPoolDestroy(hipMemPool_t mem_pool) nogil
-    hipError_t cudaMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) nogil
-    hipError_t cudaMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool, hipMemAllocationHandleType handle_type, unsigned int flags) nogil
-    hipError_t cudaMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool, hipMemLocation *location) nogil
-    hipError_t cudaMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) nogil
-    hipError_t cudaMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle, hipMemAllocationHandleType handle_type, unsigned int flags) nogil
-    hipError_t cudaMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool, hipMemPoolPtrExportData *export_data) nogil
+    ctypedef enum cudaMemLocationType:
+        cudaMemLocationTypeInvalid
+        cudaMemLocationTypeNone
+        cudaMemLocationTypeDevice
+        cudaMemLocationTypeHost
+        cudaMemLocationTypeHostNuma
+        cudaMemLocationTypeHostNumaCurrent
+    ctypedef enum cudaMemPoolAttr:
+        cudaMemPoolReuseFollowEventDependencies
+        cudaMemPoolReuseAllowOpportunistic
+        cudaMemPoolReuseAllowInternalDependencies
+        cudaMemPoolAttrReleaseThreshold
+        cudaMemPoolAttrReservedMemCurrent
+        cudaMemPoolAttrReservedMemHigh
+        cudaMemPoolAttrUsedMemCurrent
+        cudaMemPoolAttrUsedMemHigh
+    cudaError_t cudaMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) nogil
+    cudaError_t cudaMemPoolDestroy(hipMemPool_t mem_pool) nogil
+    cudaError_t cudaMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) nogil
+    cudaError_t cudaMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool, cudaMemAllocationHandleType handle_type, unsigned int flags) nogil
+    cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags *flags, hipMemPool_t mem_pool, hipMemLocation *location) nogil
+    cudaError_t cudaMemPoolGetAttribute(hipMemPool_t mem_pool, cudaMemPoolAttr attr, void *value) nogil
+    cudaError_t cudaMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle, cudaMemAllocationHandleType handle_type, unsigned int flags) nogil
+    cudaError_t cudaMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool, hipMemPoolPtrExportData *export_data) nogil
     ctypedef hipMemPoolProps cudaMemPoolProps
     ctypedef hipMemPoolPtrExportData cudaMemPoolPtrExportData
-    hipError_t cudaMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list, size_t count) nogil
-    hipError_t cudaMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) nogil
-    hipError_t cudaMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) nogil
+    cudaError_t cudaMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list, size_t count) nogil
+    cudaError_t cudaMemPoolSetAttribute(hipMemPool_t mem_pool, cudaMemPoolAttr attr, void *value) nogil
+    cudaError_t cudaMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) nogil
     ctypedef hipMemPool_t cudaMemPool_t
-    hipError_t cudaMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream) nogil
-    ctypedef hipMemRangeAttribute cudaMemRangeAttribute
-    hipError_t cudaMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute, const void *dev_ptr, size_t count) nogil
-    hipError_t cudaMemRangeGetAttributes(void **data, size_t *data_sizes, hipMemRangeAttribute *attributes, size_t num_attributes, const void *dev_ptr, size_t count) nogil
-    hipError_t cudaMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpy2DArrayToArray(hipArray_t dst, size_t wOffsetDst, size_t hOffsetDst, hipArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream) nogil
-    hipError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream) nogil
-    hipError_t cudaMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpy2DToArrayAsync(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream) nogil
-    hipError_t cudaMemcpy3D(const hipMemcpy3DParms *p) nogil
-    hipError_t cudaMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream) nogil
-    hipError_t cudaMemcpy3DBatchAsync(size_t numOps, hipMemcpy3DBatchOp *opList, size_t *failIdx, unsigned long long flags, hipStream_t stream) nogil
+    cudaError_t cudaMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream) nogil
+    ctypedef enum cudaMemRangeAttribute:
+        cudaMemRangeAttributeReadMostly
+        cudaMemRangeAttributePreferredLocation
+        cudaMemRangeAttributeAccessedBy
+        cudaMemRangeAttributeLastPrefetchLocation
+    cudaError_t cudaMemRangeGetAttribute(void *data, size_t data_size, cudaMemRangeAttribute attribute, const void *dev_ptr, size_t count) nogil
+    cudaError_t cudaMemRangeGetAttributes(void **data, size_t *data_sizes, cudaMemRangeAttribute *attributes, size_t num_attributes, const void *dev_ptr, size_t count) nogil
+    cudaError_t cudaMemcpy(void *dst, const void *src, size_t sizeBytes, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpy2DArrayToArray(hipArray_t dst, size_t wOffsetDst, size_t hOffsetDst, hipArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, hipStream_t stream) nogil
+    cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind, hipStream_t stream) nogil
+    cudaError_t cudaMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpy2DToArrayAsync(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, hipStream_t stream) nogil
+    cudaError_t cudaMemcpy3D(const hipMemcpy3DParms *p) nogil
+    cudaError_t cudaMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream) nogil
+    cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, hipMemcpy3DBatchOp *opList, size_t *failIdx, unsigned long long flags, hipStream_t stream) nogil
     ctypedef hipMemcpy3DBatchOp cudaMemcpy3DBatchOp
     ctypedef hipMemcpy3DOperand cudaMemcpy3DOperand
-    ctypedef hipMemcpy3DOperandType cudaMemcpy3DOperandType
+    ctypedef enum cudaMemcpy3DOperandType:
+        cudaMemcpyOperandTypePointer
+        cudaMemcpyOperandTypeArray
+        cudaMemcpyOperandTypeMax
     ctypedef hipMemcpy3DParms cudaMemcpy3DParms
-    hipError_t cudaMemcpy3DPeer(hipMemcpy3DPeerParms *p) nogil
-    hipError_t cudaMemcpy3DPeerAsync(hipMemcpy3DPeerParms *p, hipStream_t stream) nogil
+    cudaError_t cudaMemcpy3DPeer(hipMemcpy3DPeerParms *p) nogil
+    cudaError_t cudaMemcpy3DPeerAsync(hipMemcpy3DPeerParms *p, hipStream_t stream) nogil
     ctypedef hipMemcpy3DPeerParms cudaMemcpy3DPeerParms
-    hipError_t cudaMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) nogil
+    cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t sizeBytes, cudaMemcpyKind kind, hipStream_t stream) nogil
     ctypedef hipMemcpyAttributes cudaMemcpyAttributes
-    hipError_t cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count, hipMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, hipStream_t stream) nogil
-    ctypedef hipMemcpyFlags cudaMemcpyFlags
-    hipError_t cudaMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset, size_t hOffset, size_t count, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind, hipStream_t stream) nogil
-    ctypedef hipMemcpyKind cudaMemcpyKind
+    cudaError_t cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count, hipMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, hipStream_t stream) nogil
+    ctypedef enum cudaMemcpyFlags:
+        cudaMemcpyFlagDefault
+        cudaMemcpyFlagPreferOverlapWithCompute
+    cudaError_t cudaMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBytes, size_t offset, cudaMemcpyKind kind, hipStream_t stream) nogil
+    ctypedef enum cudaMemcpyKind:
+        cudaMemcpyHostToHost
+        cudaMemcpyHostToDevice
+        cudaMemcpyDeviceToHost
+        cudaMemcpyDeviceToDevice
+        cudaMemcpyDefault
     ctypedef hipMemcpyNodeParams cudaMemcpyNodeParams
-    hipError_t cudaMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId, size_t sizeBytes) nogil
-    hipError_t cudaMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice, size_t sizeBytes, hipStream_t stream) nogil
-    ctypedef hipMemcpySrcAccessOrder cudaMemcpySrcAccessOrder
-    hipError_t cudaMemcpyToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset, hipMemcpyKind kind) nogil
-    hipError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes, size_t offset, hipMemcpyKind kind, hipStream_t stream) nogil
-    ctypedef hipMemoryAdvise cudaMemoryAdvise
-    ctypedef hipMemoryType cudaMemoryType
-    hipError_t cudaMemset(void *dst, int value, size_t sizeBytes) nogil
-    hipError_t cudaMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) nogil
-    hipError_t cudaMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) nogil
-    hipError_t cudaMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) nogil
-    hipError_t cudaMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream) nogil
-    hipError_t cudaMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream) nogil
+    cudaError_t cudaMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId, size_t sizeBytes) nogil
+    cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice, size_t sizeBytes, hipStream_t stream) nogil
+    ctypedef enum cudaMemcpySrcAccessOrder:
+        cudaMemcpySrcAccessOrderInvalid
+        cudaMemcpySrcAccessOrderStream
+        cudaMemcpySrcAccessOrderDuringApiCall
+        cudaMemcpySrcAccessOrderAny
+        cudaMemcpySrcAccessOrderMax
+    cudaError_t cudaMemcpyToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset, cudaMemcpyKind kind) nogil
+    cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes, size_t offset, cudaMemcpyKind kind, hipStream_t stream) nogil
+    ctypedef enum cudaMemoryAdvise:
+        cudaMemAdviseSetReadMostly
+        cudaMemAdviseUnsetReadMostly
+        cudaMemAdviseSetPreferredLocation
+        cudaMemAdviseUnsetPreferredLocation
+        cudaMemAdviseSetAccessedBy
+        cudaMemAdviseUnsetAccessedBy
+    ctypedef enum cudaMemoryType:
+        cudaMemoryTypeHost
+        cudaMemoryTypeDevice
+        cudaMemoryTypeManaged
+    cudaError_t cudaMemset(void *dst, int value, size_t sizeBytes) nogil
+    cudaError_t cudaMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) nogil
+    cudaError_t cudaMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) nogil
+    cudaError_t cudaMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) nogil
+    cudaError_t cudaMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream) nogil
+    cudaError_t cudaMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream) nogil
     ctypedef hipMemsetParams cudaMemsetParams
     ctypedef hipMipmappedArray cudaMipmappedArray
     ctypedef hipMipmappedArray_const_t cudaMipmappedArray_const_t
     ctypedef hipMipmappedArray_t cudaMipmappedArray_t
-    hipError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *f, int numBlocks, int blockSize) nogil
+    cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *f, int numBlocks, int blockSize) nogil
     const long long cudaOccupancyDefault
     const long long cudaOccupancyDisableCachingOverride
-    hipError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk) nogil
-    hipError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) nogil
-    hipError_t cudaOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f, size_t dynSharedMemPerBlk, int blockSizeLimit) nogil
+    cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk) nogil
+    cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) nogil
+    cudaError_t cudaOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f, size_t dynSharedMemPerBlk, int blockSizeLimit) nogil
     ctypedef hipOffset3D cudaOffset3D
-    hipError_t cudaPeekAtLastError() nogil
+    cudaError_t cudaPeekAtLastError() nogil
     ctypedef hipPitchedPtr cudaPitchedPtr
     ctypedef hipPointerAttribute_t cudaPointerAttributes
-    hipError_t cudaPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) nogil
+    cudaError_t cudaPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) nogil
     ctypedef hipPos cudaPos
-    hipError_t cudaProfilerStart() nogil
-    hipError_t cudaProfilerStop() nogil
+    cudaError_t cudaProfilerStart() nogil
+    cudaError_t cudaProfilerStop() nogil
     ctypedef hipResourceDesc cudaResourceDesc
-    ctypedef hipResourceType cudaResourceType
+    ctypedef enum cudaResourceType:
+        cudaResourceTypeArray
+        cudaResourceTypeMipmappedArray
+        cudaResourceTypeLinear
+        cudaResourceTypePitch2D
     ctypedef hipResourceViewDesc cudaResourceViewDesc
-    ctypedef hipResourceViewFormat cudaResourceViewFormat
-    hipError_t cudaRuntimeGetVersion(int *runtimeVersion) nogil
-    hipError_t cudaSetDevice(int deviceId) nogil
-    hipError_t cudaSetDeviceFlags(unsigned int flags) nogil
-    hipError_t cudaSetValidDevices(int *device_arr, int len) nogil
-    hipError_t cudaSetupArgument(const void *arg, size_t size, size_t offset) nogil
-    ctypedef hipSharedMemConfig cudaSharedMemConfig
-    hipError_t cudaSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
-    hipError_t cudaStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData, unsigned int flags) nogil
-    hipError_t cudaStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length, unsigned int flags) nogil
+    ctypedef enum cudaResourceViewFormat:
+        cudaResViewFormatNone
+        cudaResViewFormatUnsignedChar1
+        cudaResViewFormatUnsignedChar2
+        cudaResViewFormatUnsignedChar4
+        cudaResViewFormatSignedChar1
+        cudaResViewFormatSignedChar2
+        cudaResViewFormatSignedChar4
+        cudaResViewFormatUnsignedShort1
+        cudaResViewFormatUnsignedShort2
+        cudaResViewFormatUnsignedShort4
+        cudaResViewFormatSignedShort1
+        cudaResViewFormatSignedShort2
+        cudaResViewFormatSignedShort4
+        cudaResViewFormatUnsignedInt1
+        cudaResViewFormatUnsignedInt2
+        cudaResViewFormatUnsignedInt4
+        cudaResViewFormatSignedInt1
+        cudaResViewFormatSignedInt2
+        cudaResViewFormatSignedInt4
+        cudaResViewFormatHalf1
+        cudaResViewFormatHalf2
+        cudaResViewFormatHalf4
+        cudaResViewFormatFloat1
+        cudaResViewFormatFloat2
+        cudaResViewFormatFloat4
+        cudaResViewFormatUnsignedBlockCompressed1
+        cudaResViewFormatUnsignedBlockCompressed2
+        cudaResViewFormatUnsignedBlockCompressed3
+        cudaResViewFormatUnsignedBlockCompressed4
+        cudaResViewFormatSignedBlockCompressed4
+        cudaResViewFormatUnsignedBlockCompressed5
+        cudaResViewFormatSignedBlockCompressed5
+        cudaResViewFormatUnsignedBlockCompressed6H
+        cudaResViewFormatSignedBlockCompressed6H
+        cudaResViewFormatUnsignedBlockCompressed7
+    cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) nogil
+    cudaError_t cudaSetDevice(int deviceId) nogil
+    cudaError_t cudaSetDeviceFlags(unsigned int flags) nogil
+    cudaError_t cudaSetValidDevices(int *device_arr, int len) nogil
+    cudaError_t cudaSetupArgument(const void *arg, size_t size, size_t offset) nogil
+    ctypedef enum cudaSharedMemConfig:
+        cudaSharedMemBankSizeDefault
+        cudaSharedMemBankSizeFourByte
+        cudaSharedMemBankSizeEightByte
+    cudaError_t cudaSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
+    cudaError_t cudaStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData, unsigned int flags) nogil
+    cudaError_t cudaStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length, unsigned int flags) nogil
     ctypedef hipLaunchAttributeID cudaStreamAttrID
     ctypedef hipLaunchAttributeValue cudaStreamAttrValue
-    hipError_t cudaStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) nogil
-    hipError_t cudaStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, const hipGraphNode_t *dependencies, const hipGraphEdgeData *dependencyData, size_t numDependencies, hipStreamCaptureMode mode) nogil
+    cudaError_t cudaStreamBeginCapture(hipStream_t stream, cudaStreamCaptureMode mode) nogil
+    cudaError_t cudaStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, const hipGraphNode_t *dependencies, const hipGraphEdgeData *dependencyData, size_t numDependencies, cudaStreamCaptureMode mode) nogil
     ctypedef hipStreamCallback_t cudaStreamCallback_t
-    ctypedef hipStreamCaptureMode cudaStreamCaptureMode
-    ctypedef hipStreamCaptureStatus cudaStreamCaptureStatus
-    hipError_t cudaStreamCopyAttributes(hipStream_t dst, hipStream_t src) nogil
-    hipError_t cudaStreamCreate(hipStream_t *stream) nogil
-    hipError_t cudaStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) nogil
-    hipError_t cudaStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) nogil
+    ctypedef enum cudaStreamCaptureMode:
+        cudaStreamCaptureModeGlobal
+        cudaStreamCaptureModeThreadLocal
+        cudaStreamCaptureModeRelaxed
+    ctypedef enum cudaStreamCaptureStatus:
+        cudaStreamCaptureStatusNone
+        cudaStreamCaptureStatusActive
+        cudaStreamCaptureStatusInvalidated
+    cudaError_t cudaStreamCopyAttributes(hipStream_t dst, hipStream_t src) nogil
+    cudaError_t cudaStreamCreate(hipStream_t *stream) nogil
+    cudaError_t cudaStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) nogil
+    cudaError_t cudaStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) nogil
     const long long cudaStreamDefault
-    hipError_t cudaStreamDestroy(hipStream_t stream) nogil
-    hipError_t cudaStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) nogil
-    hipError_t cudaStreamGetAttribute(hipStream_t stream, hipLaunchAttributeID attr, hipLaunchAttributeValue *value_out) nogil
-    hipError_t cudaStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus, unsigned long long *pId) nogil
-    hipError_t cudaStreamGetFlags(hipStream_t stream, unsigned int *flags) nogil
-    hipError_t cudaStreamGetId(hipStream_t stream, unsigned long long *streamId) nogil
-    hipError_t cudaStreamGetPriority(hipStream_t stream, int *priority) nogil
-    hipError_t cudaStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus) nogil
+    cudaError_t cudaStreamDestroy(hipStream_t stream) nogil
+    cudaError_t cudaStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) nogil
+    cudaError_t cudaStreamGetAttribute(hipStream_t stream, cudaLaunchAttributeID attr, hipLaunchAttributeValue *value_out) nogil
+    cudaError_t cudaStreamGetCaptureInfo(hipStream_t stream, cudaStreamCaptureStatus *pCaptureStatus, unsigned long long *pId) nogil
+    cudaError_t cudaStreamGetFlags(hipStream_t stream, unsigned int *flags) nogil
+    cudaError_t cudaStreamGetId(hipStream_t stream, unsigned long long *streamId) nogil
+    cudaError_t cudaStreamGetPriority(hipStream_t stream, int *priority) nogil
+    cudaError_t cudaStreamIsCapturing(hipStream_t stream, cudaStreamCaptureStatus *pCaptureStatus) nogil
     const long long cudaStreamNonBlocking
-    hipError_t cudaStreamQuery(hipStream_t stream) nogil
-    hipError_t cudaStreamSetAttribute(hipStream_t stream, hipLaunchAttributeID attr, const hipLaunchAttributeValue *value) nogil
-    hipError_t cudaStreamSynchronize(hipStream_t stream) nogil
-    hipError_t cudaStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies, size_t numDependencies, unsigned int flags) nogil
-    ctypedef hipStreamUpdateCaptureDependenciesFlags cudaStreamUpdateCaptureDependenciesFlags
-    hipError_t cudaStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) nogil
+    cudaError_t cudaStreamQuery(hipStream_t stream) nogil
+    cudaError_t cudaStreamSetAttribute(hipStream_t stream, cudaLaunchAttributeID attr, const hipLaunchAttributeValue *value) nogil
+    cudaError_t cudaStreamSynchronize(hipStream_t stream) nogil
+    cudaError_t cudaStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies, const void *a2, size_t numDependencies, unsigned int flags) nogil
+    ctypedef enum cudaStreamUpdateCaptureDependenciesFlags:
+        cudaStreamAddCaptureDependencies
+        cudaStreamSetCaptureDependencies
+    cudaError_t cudaStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) nogil
     ctypedef hipStream_t cudaStream_t
-    ctypedef hipSurfaceBoundaryMode cudaSurfaceBoundaryMode
+    ctypedef enum cudaSurfaceBoundaryMode:
+        cudaBoundaryModeZero
+        cudaBoundaryModeClamp
+        cudaBoundaryModeTrap
     ctypedef hipSurfaceObject_t cudaSurfaceObject_t
-    ctypedef hipSynchronizationPolicy cudaSynchronizationPolicy
-    ctypedef hipTextureAddressMode cudaTextureAddressMode
+    ctypedef enum cudaSynchronizationPolicy:
+        cudaSyncPolicyAuto
+        cudaSyncPolicySpin
+        cudaSyncPolicyYield
+        cudaSyncPolicyBlockingSync
+    ctypedef enum cudaTextureAddressMode:
+        cudaAddressModeWrap
+        cudaAddressModeClamp
+        cudaAddressModeMirror
+        cudaAddressModeBorder
     ctypedef hipTextureDesc cudaTextureDesc
-    ctypedef hipTextureFilterMode cudaTextureFilterMode
+    ctypedef enum cudaTextureFilterMode:
+        cudaFilterModePoint
+        cudaFilterModeLinear
     ctypedef hipTextureObject_t cudaTextureObject_t
-    ctypedef hipTextureReadMode cudaTextureReadMode
+    ctypedef enum cudaTextureReadMode:
+        cudaReadModeElementType
+        cudaReadModeNormalizedFloat
     const long long cudaTextureType1D
     const long long cudaTextureType1DLayered
     const long long cudaTextureType2D
@@ -1370,431 +1791,30 @@ cdef extern from *:
     const long long cudaTextureType3D
     const long long cudaTextureTypeCubemap
     const long long cudaTextureTypeCubemapLayered
-    hipError_t cudaThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) nogil
-    hipError_t cudaThreadExit() nogil
-    hipError_t cudaThreadGetCacheConfig(hipFuncCache_t *cacheConfig) nogil
-    hipError_t cudaThreadSetCacheConfig(hipFuncCache_t cacheConfig) nogil
-    hipError_t cudaThreadSynchronize() nogil
+    cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode) nogil
+    cudaError_t cudaThreadExit() nogil
+    cudaError_t cudaThreadGetCacheConfig(cudaFuncCache *cacheConfig) nogil
+    cudaError_t cudaThreadSetCacheConfig(cudaFuncCache cacheConfig) nogil
+    cudaError_t cudaThreadSynchronize() nogil
     ctypedef hipUUID cudaUUID_t
-    hipError_t cudaUnbindTexture(const textureReference *tex) nogil
-    hipError_t cudaUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy, unsigned int initialRefcount, unsigned int flags) nogil
-    ctypedef hipUserObjectFlags cudaUserObjectFlags
-    hipError_t cudaUserObjectRelease(hipUserObject_t a0, unsigned int count) nogil
-    hipError_t cudaUserObjectRetain(hipUserObject_t a0, unsigned int count) nogil
-    ctypedef hipUserObjectRetainFlags cudaUserObjectRetainFlags
+    ctypedef hipUUID CUuuid
+    cudaError_t cudaUnbindTexture(const textureReference *tex) nogil
+    cudaError_t cudaUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy, unsigned int initialRefcount, unsigned int flags) nogil
+    ctypedef enum cudaUserObjectFlags:
+        cudaUserObjectNoDestructorSync
+    cudaError_t cudaUserObjectRelease(hipUserObject_t a0, unsigned int count) nogil
+    cudaError_t cudaUserObjectRetain(hipUserObject_t a0, unsigned int count) nogil
+    ctypedef enum cudaUserObjectRetainFlags:
+        cudaGraphUserObjectMove
     ctypedef hipUserObject_t cudaUserObject_t
-    hipError_t cudaWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
-    const hipAccessProperty cudaAccessPropertyNormal
-    const hipAccessProperty cudaAccessPropertyPersisting
-    const hipAccessProperty cudaAccessPropertyStreaming
-    const hipChannelFormatKind cudaChannelFormatKindFloat
-    const hipChannelFormatKind cudaChannelFormatKindNone
-    const hipChannelFormatKind cudaChannelFormatKindSigned
-    const hipChannelFormatKind cudaChannelFormatKindUnsigned
-    const hipComputeMode cudaComputeModeDefault
-    const hipComputeMode cudaComputeModeExclusive
-    const hipComputeMode cudaComputeModeExclusiveProcess
-    const hipComputeMode cudaComputeModeProhibited
-    const hipDeviceAttribute_t cudaDevAttrAsyncEngineCount
-    const hipDeviceAttribute_t cudaDevAttrCanMapHostMemory
-    const hipDeviceAttribute_t cudaDevAttrCanUseHostPointerForRegisteredMem
-    const hipDeviceAttribute_t cudaDevAttrClockRate
-    const hipDeviceAttribute_t cudaDevAttrComputeCapabilityMajor
-    const hipDeviceAttribute_t cudaDevAttrComputeCapabilityMinor
-    const hipDeviceAttribute_t cudaDevAttrComputeMode
-    const hipDeviceAttribute_t cudaDevAttrComputePreemptionSupported
-    const hipDeviceAttribute_t cudaDevAttrConcurrentKernels
-    const hipDeviceAttribute_t cudaDevAttrConcurrentManagedAccess
-    const hipDeviceAttribute_t cudaDevAttrCooperativeLaunch
+    cudaError_t cudaWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray, const hipExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, hipStream_t stream) nogil
     const hipDeviceAttribute_t cudaDevAttrCooperativeMultiDeviceLaunch
-    const hipDeviceAttribute_t cudaDevAttrDirectManagedMemAccessFromHost
-    const hipDeviceAttribute_t cudaDevAttrEccEnabled
-    const hipDeviceAttribute_t cudaDevAttrGlobalL1CacheSupported
-    const hipDeviceAttribute_t cudaDevAttrGlobalMemoryBusWidth
-    const hipDeviceAttribute_t cudaDevAttrGpuOverlap
-    const hipDeviceAttribute_t cudaDevAttrHostNativeAtomicSupported
-    const hipDeviceAttribute_t cudaDevAttrHostNumaId
-    const hipDeviceAttribute_t cudaDevAttrHostRegisterSupported
-    const hipDeviceAttribute_t cudaDevAttrIntegrated
-    const hipDeviceAttribute_t cudaDevAttrIsMultiGpuBoard
-    const hipDeviceAttribute_t cudaDevAttrKernelExecTimeout
-    const hipDeviceAttribute_t cudaDevAttrL2CacheSize
-    const hipDeviceAttribute_t cudaDevAttrLocalL1CacheSupported
-    const hipDeviceAttribute_t cudaDevAttrManagedMemory
-    const hipDeviceAttribute_t cudaDevAttrMaxBlockDimX
-    const hipDeviceAttribute_t cudaDevAttrMaxBlockDimY
-    const hipDeviceAttribute_t cudaDevAttrMaxBlockDimZ
-    const hipDeviceAttribute_t cudaDevAttrMaxGridDimX
-    const hipDeviceAttribute_t cudaDevAttrMaxGridDimY
-    const hipDeviceAttribute_t cudaDevAttrMaxGridDimZ
-    const hipDeviceAttribute_t cudaDevAttrMaxPitch
-    const hipDeviceAttribute_t cudaDevAttrMaxRegistersPerBlock
-    const hipDeviceAttribute_t cudaDevAttrMaxRegistersPerMultiprocessor
-    const hipDeviceAttribute_t cudaDevAttrMaxSharedMemoryPerBlock
-    const hipDeviceAttribute_t cudaDevAttrMaxSharedMemoryPerBlockOptin
-    const hipDeviceAttribute_t cudaDevAttrMaxSharedMemoryPerMultiprocessor
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface1DLayeredWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface1DWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface2DHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface2DLayeredHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface2DLayeredWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface2DWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface3DDepth
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface3DHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxSurface3DWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxSurfaceCubemapLayeredWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxSurfaceCubemapWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture1DLayeredWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture1DLinearWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture1DMipmappedWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture1DWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DGatherHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DGatherWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DLayeredHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DLayeredWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DLinearHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DLinearPitch
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DLinearWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DMipmappedHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DMipmappedWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture2DWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture3DDepth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture3DDepthAlt
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture3DHeight
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture3DHeightAlt
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture3DWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTexture3DWidthAlt
-    const hipDeviceAttribute_t cudaDevAttrMaxTextureCubemapLayeredWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxTextureCubemapWidth
-    const hipDeviceAttribute_t cudaDevAttrMaxThreadsPerBlock
-    const hipDeviceAttribute_t cudaDevAttrMaxThreadsPerMultiProcessor
-    const hipDeviceAttribute_t cudaDevAttrMemoryClockRate
-    const hipDeviceAttribute_t cudaDevAttrMemoryPoolsSupported
-    const hipDeviceAttribute_t cudaDevAttrMultiGpuBoardGroupID
-    const hipDeviceAttribute_t cudaDevAttrMultiProcessorCount
-    const hipDeviceAttribute_t cudaDevAttrPageableMemoryAccess
-    const hipDeviceAttribute_t cudaDevAttrPageableMemoryAccessUsesHostPageTables
-    const hipDeviceAttribute_t cudaDevAttrPciBusId
-    const hipDeviceAttribute_t cudaDevAttrPciDeviceId
-    const hipDeviceAttribute_t cudaDevAttrPciDomainId
-    const hipDeviceAttribute_t cudaDevAttrReserved94
-    const hipDeviceAttribute_t cudaDevAttrReserved96
-    const hipDeviceAttribute_t cudaDevAttrSingleToDoublePrecisionPerfRatio
-    const hipDeviceAttribute_t cudaDevAttrStreamPrioritiesSupported
-    const hipDeviceAttribute_t cudaDevAttrSurfaceAlignment
-    const hipDeviceAttribute_t cudaDevAttrTccDriver
-    const hipDeviceAttribute_t cudaDevAttrTextureAlignment
-    const hipDeviceAttribute_t cudaDevAttrTexturePitchAlignment
-    const hipDeviceAttribute_t cudaDevAttrTotalConstantMemory
-    const hipDeviceAttribute_t cudaDevAttrUnifiedAddressing
-    const hipDeviceAttribute_t cudaDevAttrWarpSize
-    const hipDeviceP2PAttr cudaDevP2PAttrAccessSupported
-    const hipDeviceP2PAttr cudaDevP2PAttrCudaArrayAccessSupported
-    const hipDeviceP2PAttr cudaDevP2PAttrNativeAtomicSupported
-    const hipDeviceP2PAttr cudaDevP2PAttrPerformanceRank
-    const hipDriverEntryPointQueryResult cudaDriverEntryPointSuccess
-    const hipDriverEntryPointQueryResult cudaDriverEntryPointSymbolNotFound
-    const hipDriverEntryPointQueryResult cudaDriverEntryPointVersionNotSufficent
-    const hipError_t cudaErrorAlreadyAcquired
-    const hipError_t cudaErrorAlreadyMapped
-    const hipError_t cudaErrorArrayIsMapped
-    const hipError_t cudaErrorAssert
-    const hipError_t cudaErrorCapturedEvent
-    const hipError_t cudaErrorContextIsDestroyed
-    const hipError_t cudaErrorCooperativeLaunchTooLarge
-    const hipError_t cudaErrorCudartUnloading
-    const hipError_t cudaErrorDeviceAlreadyInUse
-    const hipError_t cudaErrorDeviceUninitialized
-    const hipError_t cudaErrorECCUncorrectable
-    const hipError_t cudaErrorFileNotFound
-    const hipError_t cudaErrorGraphExecUpdateFailure
-    const hipError_t cudaErrorHostMemoryAlreadyRegistered
-    const hipError_t cudaErrorHostMemoryNotRegistered
-    const hipError_t cudaErrorIllegalAddress
-    const hipError_t cudaErrorIllegalState
-    const hipError_t cudaErrorInitializationError
-    const hipError_t cudaErrorInsufficientDriver
-    const hipError_t cudaErrorInvalidChannelDescriptor
-    const hipError_t cudaErrorInvalidConfiguration
-    const hipError_t cudaErrorInvalidDevice
-    const hipError_t cudaErrorInvalidDeviceFunction
-    const hipError_t cudaErrorInvalidDevicePointer
-    const hipError_t cudaErrorInvalidGraphicsContext
-    const hipError_t cudaErrorInvalidKernelImage
-    const hipError_t cudaErrorInvalidMemcpyDirection
-    const hipError_t cudaErrorInvalidPitchValue
-    const hipError_t cudaErrorInvalidPtx
-    const hipError_t cudaErrorInvalidResourceHandle
-    const hipError_t cudaErrorInvalidSource
-    const hipError_t cudaErrorInvalidSymbol
-    const hipError_t cudaErrorInvalidTexture
-    const hipError_t cudaErrorInvalidValue
-    const hipError_t cudaErrorLaunchFailure
-    const hipError_t cudaErrorLaunchOutOfResources
-    const hipError_t cudaErrorLaunchTimeout
-    const hipError_t cudaErrorMapBufferObjectFailed
-    const hipError_t cudaErrorMemoryAllocation
-    const hipError_t cudaErrorMissingConfiguration
-    const hipError_t cudaErrorNoDevice
-    const hipError_t cudaErrorNoKernelImageForDevice
-    const hipError_t cudaErrorNotMapped
-    const hipError_t cudaErrorNotMappedAsArray
-    const hipError_t cudaErrorNotMappedAsPointer
-    const hipError_t cudaErrorNotReady
-    const hipError_t cudaErrorNotSupported
-    const hipError_t cudaErrorOperatingSystem
-    const hipError_t cudaErrorPeerAccessAlreadyEnabled
-    const hipError_t cudaErrorPeerAccessNotEnabled
-    const hipError_t cudaErrorPeerAccessUnsupported
-    const hipError_t cudaErrorPriorLaunchFailure
-    const hipError_t cudaErrorProfilerAlreadyStarted
-    const hipError_t cudaErrorProfilerAlreadyStopped
-    const hipError_t cudaErrorProfilerDisabled
-    const hipError_t cudaErrorProfilerNotInitialized
-    const hipError_t cudaErrorSetOnActiveProcess
-    const hipError_t cudaErrorSharedObjectInitFailed
-    const hipError_t cudaErrorSharedObjectSymbolNotFound
-    const hipError_t cudaErrorStreamCaptureImplicit
-    const hipError_t cudaErrorStreamCaptureInvalidated
-    const hipError_t cudaErrorStreamCaptureIsolation
-    const hipError_t cudaErrorStreamCaptureMerge
-    const hipError_t cudaErrorStreamCaptureUnjoined
-    const hipError_t cudaErrorStreamCaptureUnmatched
-    const hipError_t cudaErrorStreamCaptureUnsupported
-    const hipError_t cudaErrorStreamCaptureWrongThread
-    const hipError_t cudaErrorSymbolNotFound
-    const hipError_t cudaErrorUnknown
-    const hipError_t cudaErrorUnmapBufferObjectFailed
-    const hipError_t cudaErrorUnsupportedLimit
-    const hipError_t cudaSuccess
-    const hipExternalMemoryHandleType_enum cudaExternalMemoryHandleTypeD3D11Resource
-    const hipExternalMemoryHandleType_enum cudaExternalMemoryHandleTypeD3D11ResourceKmt
-    const hipExternalMemoryHandleType_enum cudaExternalMemoryHandleTypeD3D12Heap
-    const hipExternalMemoryHandleType_enum cudaExternalMemoryHandleTypeD3D12Resource
-    const hipExternalMemoryHandleType_enum cudaExternalMemoryHandleTypeOpaqueFd
-    const hipExternalMemoryHandleType_enum cudaExternalMemoryHandleTypeOpaqueWin32
-    const hipExternalMemoryHandleType_enum cudaExternalMemoryHandleTypeOpaqueWin32Kmt
-    const hipExternalSemaphoreHandleType_enum cudaExternalSemaphoreHandleTypeD3D12Fence
-    const hipExternalSemaphoreHandleType_enum cudaExternalSemaphoreHandleTypeOpaqueFd
-    const hipExternalSemaphoreHandleType_enum cudaExternalSemaphoreHandleTypeOpaqueWin32
-    const hipExternalSemaphoreHandleType_enum cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt
-    const hipFlushGPUDirectRDMAWritesOptions cudaFlushGPUDirectRDMAWritesOptionHost
-    const hipFlushGPUDirectRDMAWritesOptions cudaFlushGPUDirectRDMAWritesOptionMemOps
-    const hipFuncAttribute cudaFuncAttributeMax
-    const hipFuncAttribute cudaFuncAttributeMaxDynamicSharedMemorySize
-    const hipFuncAttribute cudaFuncAttributePreferredSharedMemoryCarveout
-    const hipFuncCache_t cudaFuncCachePreferEqual
-    const hipFuncCache_t cudaFuncCachePreferL1
-    const hipFuncCache_t cudaFuncCachePreferNone
-    const hipFuncCache_t cudaFuncCachePreferShared
-    const hipGPUDirectRDMAWritesOrdering cudaGPUDirectRDMAWritesOrderingAllDevices
-    const hipGPUDirectRDMAWritesOrdering cudaGPUDirectRDMAWritesOrderingNone
-    const hipGPUDirectRDMAWritesOrdering cudaGPUDirectRDMAWritesOrderingOwner
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsEventNodeParams
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsExtSemasSignalNodeParams
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsExtSemasWaitNodeParams
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsHandles
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsHostNodeParams
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsKernelNodeAttributes
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsKernelNodeParams
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsMemcpyNodeParams
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsMemsetNodeParams
-    const hipGraphDebugDotFlags cudaGraphDebugDotFlagsVerbose
-    const hipGraphDependencyType cudaGraphDependencyTypeDefault
-    const hipGraphDependencyType cudaGraphDependencyTypeProgrammatic
-    const hipGraphExecUpdateResult cudaGraphExecUpdateError
-    const hipGraphExecUpdateResult cudaGraphExecUpdateErrorFunctionChanged
-    const hipGraphExecUpdateResult cudaGraphExecUpdateErrorNodeTypeChanged
-    const hipGraphExecUpdateResult cudaGraphExecUpdateErrorNotSupported
-    const hipGraphExecUpdateResult cudaGraphExecUpdateErrorParametersChanged
-    const hipGraphExecUpdateResult cudaGraphExecUpdateErrorTopologyChanged
-    const hipGraphExecUpdateResult cudaGraphExecUpdateErrorUnsupportedFunctionChange
-    const hipGraphExecUpdateResult cudaGraphExecUpdateSuccess
-    const hipGraphInstantiateFlags cudaGraphInstantiateFlagAutoFreeOnLaunch
-    const hipGraphInstantiateFlags cudaGraphInstantiateFlagDeviceLaunch
-    const hipGraphInstantiateFlags cudaGraphInstantiateFlagUpload
-    const hipGraphInstantiateFlags cudaGraphInstantiateFlagUseNodePriority
-    const hipGraphInstantiateResult cudaGraphInstantiateError
-    const hipGraphInstantiateResult cudaGraphInstantiateInvalidStructure
-    const hipGraphInstantiateResult cudaGraphInstantiateMultipleDevicesNotSupported
-    const hipGraphInstantiateResult cudaGraphInstantiateNodeOperationNotSupported
-    const hipGraphInstantiateResult cudaGraphInstantiateSuccess
-    const hipGraphMemAttributeType cudaGraphMemAttrReservedMemCurrent
-    const hipGraphMemAttributeType cudaGraphMemAttrReservedMemHigh
-    const hipGraphMemAttributeType cudaGraphMemAttrUsedMemCurrent
-    const hipGraphMemAttributeType cudaGraphMemAttrUsedMemHigh
-    const hipGraphNodeType cudaGraphNodeTypeCount
-    const hipGraphNodeType cudaGraphNodeTypeEmpty
-    const hipGraphNodeType cudaGraphNodeTypeEventRecord
-    const hipGraphNodeType cudaGraphNodeTypeExtSemaphoreSignal
-    const hipGraphNodeType cudaGraphNodeTypeExtSemaphoreWait
-    const hipGraphNodeType cudaGraphNodeTypeGraph
-    const hipGraphNodeType cudaGraphNodeTypeHost
-    const hipGraphNodeType cudaGraphNodeTypeKernel
-    const hipGraphNodeType cudaGraphNodeTypeMemAlloc
-    const hipGraphNodeType cudaGraphNodeTypeMemFree
-    const hipGraphNodeType cudaGraphNodeTypeMemcpy
-    const hipGraphNodeType cudaGraphNodeTypeMemset
-    const hipGraphNodeType cudaGraphNodeTypeWaitEvent
-    const hipGraphicsRegisterFlags cudaGraphicsRegisterFlagsNone
-    const hipGraphicsRegisterFlags cudaGraphicsRegisterFlagsReadOnly
-    const hipGraphicsRegisterFlags cudaGraphicsRegisterFlagsSurfaceLoadStore
-    const hipGraphicsRegisterFlags cudaGraphicsRegisterFlagsTextureGather
-    const hipGraphicsRegisterFlags cudaGraphicsRegisterFlagsWriteDiscard
-    const hipJitOption cudaJitCacheMode
-    const hipJitOption cudaJitErrorLogBuffer
-    const hipJitOption cudaJitErrorLogBufferSizeBytes
-    const hipJitOption cudaJitFallbackStrategy
-    const hipJitOption cudaJitGenerateDebugInfo
-    const hipJitOption cudaJitGenerateLineInfo
-    const hipJitOption cudaJitInfoLogBuffer
-    const hipJitOption cudaJitInfoLogBufferSizeBytes
-    const hipJitOption cudaJitLogVerbose
-    const hipJitOption cudaJitMaxRegisters
-    const hipJitOption cudaJitMaxThreadsPerBlock
-    const hipJitOption cudaJitMinCtaPerSm
-    const hipJitOption cudaJitOptimizationLevel
-    const hipJitOption cudaJitOverrideDirectiveValues
-    const hipJitOption cudaJitPositionIndependentCode
-    const hipJitOption cudaJitThreadsPerBlock
-    const hipJitOption cudaJitWallTime
     const hipLaunchAttributeID cudaKernelNodeAttributeAccessPolicyWindow
     const hipLaunchAttributeID cudaKernelNodeAttributePriority
-    const hipLaunchAttributeID cudaLaunchAttributeAccessPolicyWindow
-    const hipLaunchAttributeID cudaLaunchAttributeCooperative
-    const hipLaunchAttributeID cudaLaunchAttributeMemSyncDomain
-    const hipLaunchAttributeID cudaLaunchAttributeMemSyncDomainMap
-    const hipLaunchAttributeID cudaLaunchAttributePriority
-    const hipLaunchAttributeID cudaLaunchAttributeSynchronizationPolicy
     const hipLaunchAttributeID cudaStreamAttributeAccessPolicyWindow
     const hipLaunchAttributeID cudaStreamAttributeMemSyncDomain
     const hipLaunchAttributeID cudaStreamAttributeMemSyncDomainMap
     const hipLaunchAttributeID cudaStreamAttributePriority
     const hipLaunchAttributeID cudaStreamAttributeSynchronizationPolicy
-    const hipLaunchMemSyncDomain cudaLaunchMemSyncDomainDefault
-    const hipLaunchMemSyncDomain cudaLaunchMemSyncDomainRemote
-    const hipLibraryOption_e cudaLibraryBinaryIsPreserved
-    const hipLibraryOption_e cudaLibraryHostUniversalFunctionAndDataTable
-    const hipLimit_t cudaLimitMallocHeapSize
-    const hipLimit_t cudaLimitPrintfFifoSize
-    const hipLimit_t cudaLimitStackSize
-    const hipMemAccessFlags cudaMemAccessFlagsProtNone
-    const hipMemAccessFlags cudaMemAccessFlagsProtRead
-    const hipMemAccessFlags cudaMemAccessFlagsProtReadWrite
-    const hipMemAllocationHandleType cudaMemHandleTypeNone
-    const hipMemAllocationHandleType cudaMemHandleTypePosixFileDescriptor
-    const hipMemAllocationHandleType cudaMemHandleTypeWin32
-    const hipMemAllocationHandleType cudaMemHandleTypeWin32Kmt
-    const hipMemAllocationType cudaMemAllocationTypeInvalid
-    const hipMemAllocationType cudaMemAllocationTypeMax
-    const hipMemAllocationType cudaMemAllocationTypePinned
-    const hipMemLocationType cudaMemLocationTypeDevice
-    const hipMemLocationType cudaMemLocationTypeHost
-    const hipMemLocationType cudaMemLocationTypeHostNuma
-    const hipMemLocationType cudaMemLocationTypeHostNumaCurrent
-    const hipMemLocationType cudaMemLocationTypeInvalid
-    const hipMemLocationType cudaMemLocationTypeNone
-    const hipMemPoolAttr cudaMemPoolAttrReleaseThreshold
-    const hipMemPoolAttr cudaMemPoolAttrReservedMemCurrent
-    const hipMemPoolAttr cudaMemPoolAttrReservedMemHigh
-    const hipMemPoolAttr cudaMemPoolAttrUsedMemCurrent
-    const hipMemPoolAttr cudaMemPoolAttrUsedMemHigh
-    const hipMemPoolAttr cudaMemPoolReuseAllowInternalDependencies
-    const hipMemPoolAttr cudaMemPoolReuseAllowOpportunistic
-    const hipMemPoolAttr cudaMemPoolReuseFollowEventDependencies
-    const hipMemRangeAttribute cudaMemRangeAttributeAccessedBy
-    const hipMemRangeAttribute cudaMemRangeAttributeLastPrefetchLocation
-    const hipMemRangeAttribute cudaMemRangeAttributePreferredLocation
-    const hipMemRangeAttribute cudaMemRangeAttributeReadMostly
-    const hipMemcpy3DOperandType cudaMemcpyOperandTypeArray
-    const hipMemcpy3DOperandType cudaMemcpyOperandTypeMax
-    const hipMemcpy3DOperandType cudaMemcpyOperandTypePointer
-    const hipMemcpyFlags cudaMemcpyFlagDefault
-    const hipMemcpyFlags cudaMemcpyFlagPreferOverlapWithCompute
-    const hipMemcpyKind cudaMemcpyDefault
-    const hipMemcpyKind cudaMemcpyDeviceToDevice
-    const hipMemcpyKind cudaMemcpyDeviceToHost
-    const hipMemcpyKind cudaMemcpyHostToDevice
-    const hipMemcpyKind cudaMemcpyHostToHost
-    const hipMemcpySrcAccessOrder cudaMemcpySrcAccessOrderAny
-    const hipMemcpySrcAccessOrder cudaMemcpySrcAccessOrderDuringApiCall
-    const hipMemcpySrcAccessOrder cudaMemcpySrcAccessOrderInvalid
-    const hipMemcpySrcAccessOrder cudaMemcpySrcAccessOrderMax
-    const hipMemcpySrcAccessOrder cudaMemcpySrcAccessOrderStream
-    const hipMemoryAdvise cudaMemAdviseSetAccessedBy
-    const hipMemoryAdvise cudaMemAdviseSetPreferredLocation
-    const hipMemoryAdvise cudaMemAdviseSetReadMostly
-    const hipMemoryAdvise cudaMemAdviseUnsetAccessedBy
-    const hipMemoryAdvise cudaMemAdviseUnsetPreferredLocation
-    const hipMemoryAdvise cudaMemAdviseUnsetReadMostly
-    const hipMemoryType cudaMemoryTypeDevice
-    const hipMemoryType cudaMemoryTypeHost
-    const hipMemoryType cudaMemoryTypeManaged
-    const hipResourceType cudaResourceTypeArray
-    const hipResourceType cudaResourceTypeLinear
-    const hipResourceType cudaResourceTypeMipmappedArray
-    const hipResourceType cudaResourceTypePitch2D
-    const hipResourceViewFormat cudaResViewFormatFloat1
-    const hipResourceViewFormat cudaResViewFormatFloat2
-    const hipResourceViewFormat cudaResViewFormatFloat4
-    const hipResourceViewFormat cudaResViewFormatHalf1
-    const hipResourceViewFormat cudaResViewFormatHalf2
-    const hipResourceViewFormat cudaResViewFormatHalf4
-    const hipResourceViewFormat cudaResViewFormatNone
-    const hipResourceViewFormat cudaResViewFormatSignedBlockCompressed4
-    const hipResourceViewFormat cudaResViewFormatSignedBlockCompressed5
-    const hipResourceViewFormat cudaResViewFormatSignedBlockCompressed6H
-    const hipResourceViewFormat cudaResViewFormatSignedChar1
-    const hipResourceViewFormat cudaResViewFormatSignedChar2
-    const hipResourceViewFormat cudaResViewFormatSignedChar4
-    const hipResourceViewFormat cudaResViewFormatSignedInt1
-    const hipResourceViewFormat cudaResViewFormatSignedInt2
-    const hipResourceViewFormat cudaResViewFormatSignedInt4
-    const hipResourceViewFormat cudaResViewFormatSignedShort1
-    const hipResourceViewFormat cudaResViewFormatSignedShort2
-    const hipResourceViewFormat cudaResViewFormatSignedShort4
-    const hipResourceViewFormat cudaResViewFormatUnsignedBlockCompressed1
-    const hipResourceViewFormat cudaResViewFormatUnsignedBlockCompressed2
-    const hipResourceViewFormat cudaResViewFormatUnsignedBlockCompressed3
-    const hipResourceViewFormat cudaResViewFormatUnsignedBlockCompressed4
-    const hipResourceViewFormat cudaResViewFormatUnsignedBlockCompressed5
-    const hipResourceViewFormat cudaResViewFormatUnsignedBlockCompressed6H
-    const hipResourceViewFormat cudaResViewFormatUnsignedBlockCompressed7
-    const hipResourceViewFormat cudaResViewFormatUnsignedChar1
-    const hipResourceViewFormat cudaResViewFormatUnsignedChar2
-    const hipResourceViewFormat cudaResViewFormatUnsignedChar4
-    const hipResourceViewFormat cudaResViewFormatUnsignedInt1
-    const hipResourceViewFormat cudaResViewFormatUnsignedInt2
-    const hipResourceViewFormat cudaResViewFormatUnsignedInt4
-    const hipResourceViewFormat cudaResViewFormatUnsignedShort1
-    const hipResourceViewFormat cudaResViewFormatUnsignedShort2
-    const hipResourceViewFormat cudaResViewFormatUnsignedShort4
-    const hipSharedMemConfig cudaSharedMemBankSizeDefault
-    const hipSharedMemConfig cudaSharedMemBankSizeEightByte
-    const hipSharedMemConfig cudaSharedMemBankSizeFourByte
-    const hipStreamCaptureMode cudaStreamCaptureModeGlobal
-    const hipStreamCaptureMode cudaStreamCaptureModeRelaxed
-    const hipStreamCaptureMode cudaStreamCaptureModeThreadLocal
-    const hipStreamCaptureStatus cudaStreamCaptureStatusActive
-    const hipStreamCaptureStatus cudaStreamCaptureStatusInvalidated
-    const hipStreamCaptureStatus cudaStreamCaptureStatusNone
-    const hipStreamUpdateCaptureDependenciesFlags cudaStreamAddCaptureDependencies
-    const hipStreamUpdateCaptureDependenciesFlags cudaStreamSetCaptureDependencies
-    const hipSurfaceBoundaryMode cudaBoundaryModeClamp
-    const hipSurfaceBoundaryMode cudaBoundaryModeTrap
-    const hipSurfaceBoundaryMode cudaBoundaryModeZero
-    const hipSynchronizationPolicy cudaSyncPolicyAuto
-    const hipSynchronizationPolicy cudaSyncPolicyBlockingSync
-    const hipSynchronizationPolicy cudaSyncPolicySpin
-    const hipSynchronizationPolicy cudaSyncPolicyYield
-    const hipTextureAddressMode cudaAddressModeBorder
-    const hipTextureAddressMode cudaAddressModeClamp
-    const hipTextureAddressMode cudaAddressModeMirror
-    const hipTextureAddressMode cudaAddressModeWrap
-    const hipTextureFilterMode cudaFilterModeLinear
-    const hipTextureFilterMode cudaFilterModePoint
-    const hipTextureReadMode cudaReadModeElementType
-    const hipTextureReadMode cudaReadModeNormalizedFloat
-    const hipUserObjectFlags cudaUserObjectNoDestructorSync
-    const hipUserObjectRetainFlags cudaGraphUserObjectMove
+    ctypedef uint64_t cudaGraphConditionalHandle
+    ctypedef uint32_t cudaLogIterator
