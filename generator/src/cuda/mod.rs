@@ -26,6 +26,7 @@ pub mod types;
 /// `hipDeviceAttributeMaxSurface2D`), or HIP has none and a HIP member holds its value. The
 /// cuda package gives such members this value (on the NVIDIA platform where HIP shares the
 /// member; everywhere for a member HIP lacks), the NVIDIA shims pass it to CUDA as that
-/// member, and HIP on AMD refuses it as any other unknown value. Above every HIP and CUDA
+/// member (CUDA's value as it is: CUDA answers, for members newer than the shim's headers
+/// too), and HIP on AMD refuses it as any other unknown value. Above every HIP and CUDA
 /// enum value, within a C `int`.
 pub const CUDA_MEMBER_TAG: i64 = 1 << 30;

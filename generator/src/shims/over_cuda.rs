@@ -10,7 +10,6 @@
 //! compile and is left out with the compiler's reason.
 
 use crate::cuda::aliases::Entry;
-use crate::cuda::CUDA_MEMBER_TAG;
 use crate::ir::{CType, Library};
 use crate::spec::CudaLibrarySpec;
 use anyhow::{bail, Context, Result};
@@ -47,6 +46,8 @@ struct Model {
     member_names: Vec<String>,
     handles: Vec<String>,
     maps: Vec<EnumMap>,
+    /// `cuda::CUDA_MEMBER_TAG`: a value with it is CUDA's own member.
+    cuda_member_tag: i64,
     status: StatusModel,
     wrappers: Vec<Wrapper>,
     left_out: Vec<LeftOut>,
@@ -331,8 +332,6 @@ struct EnumMap {
     cuda: String,
     to_cuda: Vec<Pair>,
     to_hip: Vec<Pair>,
-    /// Every CUDA member by its tagged value (`CUDA_MEMBER_TAG`): only ever to CUDA.
-    tagged: Vec<Pair>,
 }
 
 #[derive(Serialize)]
@@ -628,7 +627,6 @@ pub fn generate(
                 cuda: format!("decltype({})", cuda_enums[group].members[0].0),
                 to_cuda: Vec::new(),
                 to_hip: Vec::new(),
-                tagged: Vec::new(),
             });
         let pair = || Pair {
             hip_value,
@@ -716,24 +714,6 @@ pub fn generate(
             if !taken.contains(value) && !map.to_cuda.iter().any(|p| p.hip_value == *value) {
                 map.to_cuda.push(Pair {
                     hip_value: *value,
-                    cuda_member: member.clone(),
-                    cuda_value: *value,
-                });
-            }
-        }
-    }
-
-    // A CUDA member no HIP value can say (its HIP member stands for several CUDA members, or
-    // its own value is a HIP member's) comes from the cuda package as CUDA's value tagged:
-    // it passes as that member.
-    for ((_, group), map) in &mut maps {
-        let mut values = BTreeSet::new();
-        for (member, value) in &cuda_enums[*group].members {
-            let tagged = CUDA_MEMBER_TAG | *value;
-            let free = !map.to_cuda.iter().any(|p| p.hip_value == tagged);
-            if (0..CUDA_MEMBER_TAG).contains(value) && free && values.insert(*value) {
-                map.tagged.push(Pair {
-                    hip_value: tagged,
                     cuda_member: member.clone(),
                     cuda_value: *value,
                 });
@@ -886,6 +866,7 @@ pub fn generate(
             .collect(),
         handles: handles.into_iter().collect(),
         maps: maps.into_values().collect(),
+        cuda_member_tag: crate::cuda::CUDA_MEMBER_TAG,
         status,
         wrappers: Vec::new(),
         left_out: Vec::new(),

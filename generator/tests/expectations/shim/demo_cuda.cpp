@@ -56,9 +56,12 @@ inline decltype(CU_DEMO_MODE_A) to_cuda(h::demoMode_t v, decltype(CU_DEMO_MODE_A
     case 1: return CU_DEMO_MODE_A;
     case 2: return CU_DEMO_MODE_C;
     case 3: return CU_DEMO_MODE_C;
-    case 1073741825: return CU_DEMO_MODE_A;  // CUDA's own, tagged
-    case 1073741827: return CU_DEMO_MODE_C;  // CUDA's own, tagged
-    default: throw BadValue{};
+    default:
+      // CUDA's own member, tagged (the cuda package's, where no HIP value says it): CUDA's
+      // value as it is, for CUDA to answer, members newer than these headers included.
+      if (static_cast<std::int64_t>(v) >= 1073741824 && static_cast<std::int64_t>(v) < 2 * 1073741824LL)
+        return static_cast<decltype(CU_DEMO_MODE_A)>(static_cast<std::int64_t>(v) - 1073741824);
+      throw BadValue{};
   }
 }
 inline h::demoMode_t to_hip(decltype(CU_DEMO_MODE_A) v, h::demoMode_t *, h::demoMode_t fallback) {
@@ -73,10 +76,12 @@ inline decltype(CUDEMO_SUCCESS) to_cuda(h::demoStatus_t v, decltype(CUDEMO_SUCCE
     case 0: return CUDEMO_SUCCESS;
     case 7: return CUDEMO_ERROR_BAD;
     case 801: return CUDEMO_ERROR_NOT_SUPPORTED;
-    case 1073741824: return CUDEMO_SUCCESS;  // CUDA's own, tagged
-    case 1073741831: return CUDEMO_ERROR_BAD;  // CUDA's own, tagged
-    case 1073742625: return CUDEMO_ERROR_NOT_SUPPORTED;  // CUDA's own, tagged
-    default: throw BadValue{};
+    default:
+      // CUDA's own member, tagged (the cuda package's, where no HIP value says it): CUDA's
+      // value as it is, for CUDA to answer, members newer than these headers included.
+      if (static_cast<std::int64_t>(v) >= 1073741824 && static_cast<std::int64_t>(v) < 2 * 1073741824LL)
+        return static_cast<decltype(CUDEMO_SUCCESS)>(static_cast<std::int64_t>(v) - 1073741824);
+      throw BadValue{};
   }
 }
 inline h::demoStatus_t to_hip(decltype(CUDEMO_SUCCESS) v, h::demoStatus_t *, h::demoStatus_t fallback) {
