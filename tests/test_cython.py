@@ -294,6 +294,54 @@ def instantiate():
 '''
 
 
+HIP_10_0_PROGRAM = """
+from rocm.bindings cimport cyhip, cyhiprtc
+from hip cimport chip
+
+def device_count():
+    cdef int n = -1
+    return <int>cyhip.hipGetDeviceCount(&n), n, <int>chip.hipSuccess
+
+def rtc_version():
+    cdef int major = -1, minor = -1
+    return <int>cyhiprtc.hiprtcVersion(&major, &minor), major, minor
+"""
+
+
+def test_c_levels_under_amd_10_0_names(tmp_path):
+    """AMD's rocm-bindings 10.0 names the C levels `rocm.bindings.cyhip`,
+    `rocm.bindings.cyhiprtc`, ... (tools/layout.py writes them beside the 10.0 module names):
+    the same declarations, answering as the Python bindings do."""
+    from hip import hip, hiprtc
+
+    (tmp_path / "hipgen_ten.pyx").write_text(HIP_10_0_PROGRAM)
+    (tmp_path / "setup.py").write_text(
+        textwrap.dedent(
+            """
+            import hip
+            from Cython.Build import cythonize
+            from setuptools import Extension, setup
+
+            setup(
+                ext_modules=cythonize([Extension("hipgen_ten", ["hipgen_ten.pyx"])],
+                                      include_path=[hip.get_include()],
+                                      compiler_directives={"language_level": 3}),
+                script_args=["build_ext", "--inplace", "-q"],
+            )
+            """
+        )
+    )
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    code = "import json, hipgen_ten as m\nprint(json.dumps([m.device_count(), m.rtc_version()]))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    (status, count, success), rtc = json.loads(run.stdout.splitlines()[-1])
+    err, py_count = hip.hipGetDeviceCount()
+    assert status == int(err) and (count == py_count or status != success)
+    assert rtc == [int(x) for x in hiprtc.hiprtcVersion()]
+
+
 def test_cuda_python_c_signatures_in_cpp(tmp_path):
     """What cuda-python's own Cython tests (`cuda_bindings/tests/cython`) rely on, compiled as
     C++: CUDA 13's C signatures (`cuCtxCreate` with its parameters pointer, which must be NULL
@@ -345,3 +393,91 @@ def test_cuda_python_c_signatures_in_cpp(tmp_path):
     assert created == int(err)
     if int(err) == 0:
         assert instantiated == int(driver.cuGraphInstantiate(graph, 0)[0])
+
+
+ROCM_LLVM_PROGRAM = """
+from libc.stdint cimport uint32_t
+{cimports}
+from rocm.llvm.c cimport ccore
+from rocm.amd_comgr cimport camd_comgr
+from rocm.bindings.llvm.c cimport cycore
+from rocm.bindings cimport cyamd_comgr
+
+def llvm_version():
+    cdef unsigned int major = 0, minor = 0, patch = 0
+    ccore.LLVMGetVersion(&major, &minor, &patch)
+    return major, minor, patch
+
+def module_name(bytes name):
+    cdef ccore.LLVMContextRef ctx = ccore.LLVMContextCreate()
+    cdef ccore.LLVMModuleRef m = ccore.LLVMModuleCreateWithNameInContext(name, ctx)
+    cdef size_t n = 0
+    cdef const char *got = ccore.LLVMGetModuleIdentifier(m, &n)
+    out = got[:n]
+    ccore.LLVMDisposeModule(m)
+    ccore.LLVMContextDispose(ctx)
+    return out
+
+def comgr_version():
+    cdef size_t major = 0, minor = 0
+    camd_comgr.amd_comgr_get_version(&major, &minor)
+    return major, minor
+
+def under_10_0_names():
+    # AMD 10.0's names of the same C levels.
+    cdef unsigned int major = 0, minor = 0, patch = 0
+    cdef size_t cmajor = 0, cminor = 0
+    cycore.LLVMGetVersion(&major, &minor, &patch)
+    cyamd_comgr.amd_comgr_get_version(&cmajor, &cminor)
+    return major, minor, patch, cmajor, cminor
+"""
+
+
+def test_rocm_llvm_c_level(tmp_path):
+    """rocm-llvm-python's C levels (`rocm.amd_comgr.camd_comgr`, `rocm.llvm.c.c<module>`),
+    all cimported by one extension with only `rocm.llvm.get_include()` on its include path:
+    LLVM's and comgr's answers as the Python bindings give them (the real libraries here)."""
+    rocm_llvm = pytest.importorskip("rocm.llvm")
+    from rocm.amd_comgr import amd_comgr
+    from rocm.llvm.c import core
+
+    root = Path(rocm_llvm.get_include())
+    modules = sorted(
+        ".".join(p.relative_to(root).with_suffix("").parts) for p in (root / "rocm").rglob("c*.pxd")
+    )
+    assert "rocm.llvm.c.ccore" in modules and "rocm.amd_comgr.camd_comgr" in modules
+    cimports = "\n".join(f"cimport {m}" for m in modules)
+    (tmp_path / "hipgen_rocm_cy.pyx").write_text(ROCM_LLVM_PROGRAM.format(cimports=cimports))
+    (tmp_path / "setup.py").write_text(
+        textwrap.dedent(
+            """
+            import rocm.llvm
+            from Cython.Build import cythonize
+            from setuptools import Extension, setup
+
+            setup(
+                ext_modules=cythonize(
+                    [Extension("hipgen_rocm_cy", ["hipgen_rocm_cy.pyx"])],
+                    include_path=[rocm.llvm.get_include()],
+                    compiler_directives={"language_level": 3},
+                ),
+                script_args=["build_ext", "--inplace", "-q"],
+            )
+            """
+        )
+    )
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    code = (
+        "import json, hipgen_rocm_cy as m\n"
+        "print(json.dumps([m.llvm_version(), m.module_name(b'hipgen_mod').decode(), m.comgr_version(),"
+        " m.under_10_0_names()]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    version, name, comgr, ten = json.loads(run.stdout.splitlines()[-1])
+    assert ten == version + comgr
+    assert version == list(core.LLVMGetVersion()) and version[0] > 0
+    assert name == "hipgen_mod"
+    status, *comgr_version = amd_comgr.amd_comgr_get_version()
+    assert int(status) == 0 and comgr == comgr_version

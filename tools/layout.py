@@ -32,7 +32,7 @@ def aliases(manifest: dict, modules: set) -> dict:
 
 def write(package_dir: Path, names: dict) -> None:
     python = package_dir / "python"
-    for old in python.glob("rocm/bindings/**/*.py"):
+    for old in [*python.glob("rocm/bindings/**/*.py"), *python.glob("rocm/bindings/**/*.pxd")]:
         if old.read_text().startswith(MARK):
             old.unlink()
     for alias, module in sorted(names.items()):
@@ -44,6 +44,16 @@ def write(package_dir: Path, names: dict) -> None:
             f"import {module} as _module\n\n"
             "sys.modules[__name__] = _module\n"
         )
+        # The module's C level for Cython (`hip/chip.pxd`, which tools/stubs.sh put there),
+        # under 10.0's name: `rocm.bindings.cyhip`, `rocm.bindings.llvm.c.cycore`.
+        package, _, last = module.rpartition(".")
+        c_level = f"{package}.c{last}"
+        if (python / (c_level.replace(".", "/") + ".pxd")).exists():
+            pxd = path.with_name(f"cy{path.stem}.pxd")
+            pxd.write_text(
+                f"{MARK}: AMD 10.0's name of `{c_level}`, the C level of `{module}`.\n"
+                f"from {c_level} cimport *\n"
+            )
 
 
 def main(argv: list) -> int:

@@ -171,7 +171,7 @@ fn generate_one(
     std::fs::write(&stub, rendered.stub)?;
     // The Cython declarations of its C level go beside the stub (`stubs/hip/chip.pxd`), for
     // the packages whose extension exports the loader they call (hip-python so far).
-    if render::pxd::PACKAGES.contains(&spec.package.as_str()) {
+    if render::pxd::has_c_level(&spec.package) {
         let pxd = render::pxd::render(&lib, &imports, &modules, &spec, inputs.templates, command)?;
         let pxd_path = dir
             .join("stubs")

@@ -16,9 +16,14 @@ use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-/// The packages with a C level: their extension exports the loader (`_c_lookup`) and their
-/// `__init__` hands it out. rocm-llvm-python's follows.
-pub const PACKAGES: &[&str] = &["hip-python"];
+/// The packages with a C level, each with the module holding the loader (`_c_lookup`): hip's
+/// `__init__` hands out the chosen release's; rocm-llvm-python has one extension.
+pub const PACKAGES: &[(&str, &str)] = &[("hip-python", "hip"), ("rocm-llvm-python", "rocm._native")];
+
+/// Whether package `package` has a C level.
+pub fn has_c_level(package: &str) -> bool {
+    PACKAGES.iter().any(|(p, _)| *p == package)
+}
 
 /// What the template needs.
 #[derive(Serialize)]
@@ -31,6 +36,8 @@ struct PxdModel {
     python_module: String,
     /// The package whose extension exports the loader capsule (`hip`).
     package: String,
+    /// The module whose `_c_lookup` is the capsule, or a function returning it (`hip`).
+    loader: String,
     /// Include guard of the C block.
     guard: String,
     /// `.pxd` modules of the imported libraries (`hip.chip`).
@@ -751,6 +758,10 @@ pub fn render(
         release: lib.release.clone(),
         library: lib.name.clone(),
         python_module: python_module.clone(),
+        loader: PACKAGES
+            .iter()
+            .find(|(p, _)| *p == spec.package)
+            .map_or(package.clone(), |(_, l)| l.to_string()),
         package,
         guard: format!("HIPGEN_PXD_{}", lib.name.to_ascii_uppercase()),
         cimports,

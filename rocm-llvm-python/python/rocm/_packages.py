@@ -24,6 +24,16 @@ __version__ = _native.__version__
 PACKAGES = ("rocm.amd_comgr", "rocm.llvm.c", "rocm.llvm.config")
 
 
+def get_include() -> str:
+    """The folder holding the packages' Cython declarations (`rocm/llvm/c/ccore.pxd`,
+    `rocm/amd_comgr/camd_comgr.pxd`), for a build's include path
+    (`cythonize(..., include_path=[rocm.llvm.get_include()])`); Cython finds them on `sys.path`
+    too (docs/cython.md)."""
+    import os
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def attach(package: str) -> list:
     """Sets each published `<package>.<name>` module as attribute of the package; the names."""
     parent = sys.modules[package]

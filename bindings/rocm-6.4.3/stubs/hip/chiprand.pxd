@@ -26,7 +26,12 @@ cdef extern from *:
       if (!l) {
         PyGILState_STATE gil = PyGILState_Ensure();
         PyObject *mod = PyImport_ImportModule("hip");
-        PyObject *cap = mod ? PyObject_CallMethod(mod, "_c_lookup", NULL) : NULL;
+        PyObject *cap = mod ? PyObject_GetAttrString(mod, "_c_lookup") : NULL;
+        if (cap && PyCallable_Check(cap)) {
+          PyObject *made = PyObject_CallObject(cap, NULL);
+          Py_DECREF(cap);
+          cap = made;
+        }
         if (cap) l = (hipgen_lookup_fn)PyCapsule_GetPointer(cap, "hip._c_lookup");
         if (PyErr_Occurred()) PyErr_WriteUnraisable(mod);
         Py_XDECREF(cap);

@@ -16,6 +16,7 @@ from rocm._packages import (  # noqa: F401 - rocm-llvm-python has them here
     HipLoadError,
     __version__,
     attach,
+    get_include,
     import_all,
 )
 

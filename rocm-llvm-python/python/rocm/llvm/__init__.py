@@ -8,6 +8,7 @@ from rocm._packages import (  # noqa: F401 - rocm-llvm-python has them here
     ROCM_VERSION_TUPLE,
     HipLoadError,
     __version__,
+    get_include,
 )
 from rocm.llvm import _util, c, config  # noqa: F401 - rocm-llvm-python imports them
 
