@@ -52,23 +52,30 @@ OURS = "from hip cimport chip\ncdef void prepare():\n    pass\n" + LOOPS.replace
     "GET_DEVICE", "chip.hipGetDevice"
 ).replace("GET_STRING", "chip.hipGetErrorString").replace("ERR", "chip.hipError_t")
 
-# The floor: the library's own functions through plain pointers (dlsym'd once).
+# The floor: the library's own functions through plain pointers, at the addresses the
+# bindings' loader resolves in that process (the library the bindings chose; on NVIDIA, the
+# shim), asked once of the loader capsule the `.pxd` trampolines use (`hip._c_lookup()`).
 POINTER = textwrap.dedent(
     """
-        cdef extern from "<dlfcn.h>":
-            void *dlopen(const char *, int)
-            void *dlsym(void *, const char *)
+        from cpython.pycapsule cimport PyCapsule_GetPointer
         ctypedef int (*get_device_t)(int *) noexcept nogil
         ctypedef const char *(*get_string_t)(int) noexcept nogil
+        ctypedef void *(*lookup_t)(const char *, const char *, const char *) noexcept
         cdef get_device_t get_device
         cdef get_string_t get_string
         cdef void prepare():
             global get_device, get_string
-            cdef void *lib = dlopen(LIB, 2)
-            get_device = <get_device_t>dlsym(lib, b"hipGetDevice")
-            get_string = <get_string_t>dlsym(lib, b"hipGetErrorString")
+            cdef lookup_t lookup
+            import hip
+            from hip import hip as h
+            h.hipGetDevice()
+            lookup = <lookup_t>PyCapsule_GetPointer(hip._c_lookup(), b"hip._c_lookup")
+            release = hip.ROCM_VERSION_NAME.encode()
+            get_device = <get_device_t>lookup(release, b"hip", b"hipGetDevice")
+            get_string = <get_string_t>lookup(release, b"hip", b"hipGetErrorString")
         """
 ) + LOOPS.replace("GET_DEVICE", "get_device").replace("GET_STRING", "get_string").replace("ERR", "int")
+
 
 SETUP = """
 import sys
@@ -106,13 +113,9 @@ def main():
     from hip import hip as hip_module
 
     hip_module.hipGetDevice()  # loads the library the bindings chose
-    lib = next(p for p in open("/proc/self/maps").read().split() if "libamdhip64" in p)
     env = dict(os.environ)
     rows = [
-        (
-            "plain function pointer (dlsym)",
-            measure(sys.executable, "ptr", POINTER.replace("LIB", repr(lib.encode())), n, env),
-        ),
+        ("plain function pointer", measure(sys.executable, "ptr", POINTER, n, env)),
         (f"ours: cimport hip.chip ({hip.__version__})", measure(sys.executable, "ours", OURS, n, env)),
     ]
     if ANCHOR.exists():

@@ -244,7 +244,9 @@ for cls in (driver.CUdevice_attribute, runtime.cudaDeviceAttr):
     cuda_values = dict(_plan.enum_members(cls.__name__))
     for name in cuda_values:
         out[name] = int(getattr(cls, name))
-json.dump({"tag": _plan.tables().cuda_member_tag, "values": out,
+status = {n: int(m) for n, m in driver.CUresult.__members__.items()}
+status.update({n: int(m) for n, m in runtime.cudaError_t.__members__.items()})
+json.dump({"tag": _plan.tables().cuda_member_tag, "values": out, "status": status,
            "hip": {n: int(m) for n, m in hip.hipDeviceAttribute_t.__members__.items()}}, sys.stdout)
 """
 
@@ -282,6 +284,9 @@ def test_attributes_hip_shares_are_hips_on_amd_and_cudas_own_on_nvidia():
     assert amd["values"][layers] == nvidia["values"][layers] == tag | cuda_values[layers]
     # CUDA's second name of that value is the same member.
     assert amd["values"]["CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES"] == amd["values"][layers]
+    # Status enums keep small values on both platforms: programs walk them up to the largest
+    # code (cuda-python's test_all_CUresult_codes).
+    assert max(v for n, v in amd["status"].items()) < tag and max(nvidia["status"].values()) < tag
     # Either way, AMD's HIP refuses a tagged value as it does any unknown attribute.
     err, _ = driver.cuDeviceGetAttribute(getattr(driver.CUdevice_attribute, layers), 0)
     assert err != 0

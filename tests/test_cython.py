@@ -481,3 +481,81 @@ def test_rocm_llvm_c_level(tmp_path):
     assert name == "hipgen_mod"
     status, *comgr_version = amd_comgr.amd_comgr_get_version()
     assert int(status) == 0 and comgr == comgr_version
+
+
+def _first_call(lib):
+    """A function of library `lib` that returns its status and takes only pointers (what it
+    writes): its name, parameter count, status enum and the status's members."""
+    ir = load_ir(lib)
+    enums = {e["name"]: e for e in ir["enums"]}
+    for f in ir["functions"]:
+        ret = f["ret"]
+        if ret.get("kind") != "enum" or ret["name"] not in enums:
+            continue
+        if all(p["ty"]["kind"] == "pointer" for p in f["params"]):
+            return (
+                f["name"],
+                [p["spelling"] for p in f["params"]],
+                {v for _, v in enums[ret["name"]]["members"]},
+            )
+    return None
+
+
+C_WORDS = {"const", "void", "char", "short", "int", "long", "unsigned", "signed", "float", "double", "struct"}
+C_WORDS |= {f"{u}int{n}_t" for u in ("", "u") for n in (8, 16, 32, 64)} | {"size_t", "bool"}
+
+
+def cython_type(spelling, module):
+    """C spelling `hipblasHandle_t *` as Cython names it from `module` (`chipblas.hipblasHandle_t *`)."""
+    import re
+
+    return re.sub(r"[A-Za-z_]\w*", lambda m: m[0] if m[0] in C_WORDS else f"{module}.{m[0]}", spelling)
+
+
+def test_a_function_of_every_library_answers_its_status(tmp_path):
+    """Every library's C level called once (a function taking only pointers, given zeroed
+    memory): where the library loads here, it answers one of its status values; where it does
+    not, the trampoline answers the library's error status and says why on stderr, as the
+    Python bindings would raise it."""
+    calls = {lib: _first_call(lib) for _, lib in pxd_modules()}
+    calls = {lib: c for lib, c in calls.items() if c}
+    assert {"hip", "hiprtc"} <= set(calls) and len(calls) >= 8
+    lines = ["from libc.string cimport memset"]
+    lines += [f"from hip cimport c{lib}" for lib in calls]
+    lines.append("def call_all():")
+    lines.append("    cdef char buf[8][256]")
+    lines.append("    memset(buf, 0, sizeof(buf))")
+    lines.append("    out = {}")
+    for lib, (name, spellings, _) in calls.items():
+        args = ", ".join(f"<{cython_type(t, 'c' + lib)}><void *>buf[{i}]" for i, t in enumerate(spellings))
+        lines.append(f"    out[{lib!r}] = <int>c{lib}.{name}({args})")
+    lines.append("    return out")
+    (tmp_path / "hipgen_each.pyx").write_text("\n".join(lines) + "\n")
+    (tmp_path / "setup.py").write_text(
+        textwrap.dedent(
+            """
+            import hip
+            from Cython.Build import cythonize
+            from setuptools import Extension, setup
+
+            setup(
+                ext_modules=cythonize([Extension("hipgen_each", ["hipgen_each.pyx"])],
+                                      include_path=[hip.get_include()],
+                                      compiler_directives={"language_level": 3}),
+                script_args=["build_ext", "--inplace", "-q"],
+            )
+            """
+        )
+    )
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    code = "import json, hipgen_each\nprint(json.dumps(hipgen_each.call_all()))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = json.loads(run.stdout.splitlines()[-1])
+    loads = {module: (library, ok) for module, library, ok, _ in hip_pkg._native.libraries()}
+    for lib, (name, _, members) in calls.items():
+        assert got[lib] in members, (lib, name, got[lib])
+        library, ok = loads[lib]
+        if not ok:
+            assert got[lib] != 0 and f"could not load library '{library}'" in run.stderr, (lib, name)

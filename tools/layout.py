@@ -32,9 +32,10 @@ def aliases(manifest: dict, modules: set) -> dict:
 
 def write(package_dir: Path, names: dict) -> None:
     python = package_dir / "python"
-    for old in [*python.glob("rocm/bindings/**/*.py"), *python.glob("rocm/bindings/**/*.pxd")]:
+    for old in [*python.glob("rocm/bindings/**/*.py"), *python.glob("rocm/**/*.pxd")]:
         if old.read_text().startswith(MARK):
             old.unlink()
+    packages = set()
     for alias, module in sorted(names.items()):
         path = python / (alias.replace(".", "/") + ".py")
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -54,6 +55,15 @@ def write(package_dir: Path, names: dict) -> None:
                 f"{MARK}: AMD 10.0's name of `{c_level}`, the C level of `{module}`.\n"
                 f"from {c_level} cimport *\n"
             )
+            packages.update(pxd.parent.relative_to(python).parents)
+            packages.add(pxd.parent.relative_to(python))
+    # Cython's package markers, as 10.0 installs them, so that `from rocm.bindings cimport
+    # cyhip` finds the namespace packages (rocm, rocm/bindings, rocm/bindings/llvm/c, ...;
+    # wheels that share one write the same file).
+    for package in sorted(packages - {Path(".")}):
+        if not (python / package / "__init__.py").exists():
+            marker = python / package / "__init__.pxd"
+            marker.write_text(f"{MARK}: Cython's package marker of a namespace package.\n")
 
 
 def main(argv: list) -> int:

@@ -18,7 +18,8 @@ use std::path::Path;
 
 /// The packages with a C level, each with the module holding the loader (`_c_lookup`): hip's
 /// `__init__` hands out the chosen release's; rocm-llvm-python has one extension.
-pub const PACKAGES: &[(&str, &str)] = &[("hip-python", "hip"), ("rocm-llvm-python", "rocm._native")];
+pub const PACKAGES: &[(&str, &str)] =
+    &[("hip-python", "hip"), ("rocm-llvm-python", "rocm._native")];
 
 /// Whether package `package` has a C level.
 pub fn has_c_level(package: &str) -> bool {
@@ -488,8 +489,17 @@ fn c_int(v: i64, signed: bool, size: u8) -> String {
 
 /// The value a trampoline returns when its symbol is missing: the status enum's
 /// initialization error (hip-python's `hipErrorInitializationError`), else zero or NULL.
-fn missing_value(f: &Function, lib: &Library, status: Option<&str>, ix: &Index) -> String {
+fn missing_value(
+    f: &Function,
+    lib: &Library,
+    status: Option<&str>,
+    unavailable: Option<&str>,
+    ix: &Index,
+) -> String {
     match &f.ret {
+        CType::Enum { name, .. } if Some(name.as_str()) == status && unavailable.is_some() => {
+            unavailable.unwrap_or_default().to_string()
+        }
         CType::Enum { name, .. } if Some(name.as_str()) == status => {
             let members = lib
                 .enums
@@ -725,7 +735,8 @@ pub fn render(
         };
         let decls: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
         let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
-        let fail = missing_value(f, lib, status, &ix);
+        let unavailable = spec.status.as_ref().and_then(|s| s.unavailable.as_deref());
+        let fail = missing_value(f, lib, status, unavailable, &ix);
         // The body is the template's HIPGEN_CALL (or HIPGEN_CALL_VOID): the pointer's type is
         // the function's own (`__typeof__`), so each trampoline is one line.
         let call = if matches!(f.ret, CType::Void) {

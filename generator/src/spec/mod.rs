@@ -354,6 +354,10 @@ pub struct StatusSpec {
     /// rocm-llvm-python does.
     #[serde(default)]
     pub success_for_void_outputs: bool,
+    /// The member the C level (`.pxd`) answers where the library or the function cannot be
+    /// loaded, for a status enum with no "not initialized" member (RCCL's `ncclSystemError`).
+    #[serde(default)]
+    pub unavailable: Option<String>,
 }
 
 /// Include and exclude regexes; an empty include list includes everything.

@@ -95,7 +95,10 @@ def enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
     members = [(n, int(m)) for n, m in hip_cls.__members__.items()]
     have = {n for n, _ in members}
     cuda_members = _plan.enum_members(cuda_name)
-    tag = _plan.tables().cuda_member_tag
+    # A status enum keeps small values: programs walk its range (cuda-python's own tests count
+    # every code up to the largest member's).
+    tables = _plan.tables()
+    tag = None if cuda_name in tables.not_supported else tables.cuda_member_tag
     shared = _shared_members(hip_module, hip_enum, dict(cuda_members)) if tag and _on_nvidia() else set()
     for cuda_member, hip_member in _plan.members(hip_module, hip_enum):
         if cuda_member not in have and hip_member in hip_cls.__members__:

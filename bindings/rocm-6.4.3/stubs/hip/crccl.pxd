@@ -171,59 +171,59 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_ncclGetVersion
     #define HIPGEN_DEF_ncclGetVersion
-    static inline ncclResult_t ncclGetVersion(int *a0) { HIPGEN_CALL(rccl, "ncclGetVersion", (ncclResult_t)-1, ncclGetVersion, a0) }
+    static inline ncclResult_t ncclGetVersion(int *a0) { HIPGEN_CALL(rccl, "ncclGetVersion", ncclSystemError, ncclGetVersion, a0) }
     #endif
     #ifndef HIPGEN_DEF_pncclGetVersion
     #define HIPGEN_DEF_pncclGetVersion
-    static inline ncclResult_t pncclGetVersion(int *a0) { HIPGEN_CALL(rccl, "pncclGetVersion", (ncclResult_t)-1, pncclGetVersion, a0) }
+    static inline ncclResult_t pncclGetVersion(int *a0) { HIPGEN_CALL(rccl, "pncclGetVersion", ncclSystemError, pncclGetVersion, a0) }
     #endif
     #ifndef HIPGEN_DEF_ncclGetUniqueId
     #define HIPGEN_DEF_ncclGetUniqueId
-    static inline ncclResult_t ncclGetUniqueId(ncclUniqueId *a0) { HIPGEN_CALL(rccl, "ncclGetUniqueId", (ncclResult_t)-1, ncclGetUniqueId, a0) }
+    static inline ncclResult_t ncclGetUniqueId(ncclUniqueId *a0) { HIPGEN_CALL(rccl, "ncclGetUniqueId", ncclSystemError, ncclGetUniqueId, a0) }
     #endif
     #ifndef HIPGEN_DEF_pncclGetUniqueId
     #define HIPGEN_DEF_pncclGetUniqueId
-    static inline ncclResult_t pncclGetUniqueId(ncclUniqueId *a0) { HIPGEN_CALL(rccl, "pncclGetUniqueId", (ncclResult_t)-1, pncclGetUniqueId, a0) }
+    static inline ncclResult_t pncclGetUniqueId(ncclUniqueId *a0) { HIPGEN_CALL(rccl, "pncclGetUniqueId", ncclSystemError, pncclGetUniqueId, a0) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommInitRank
     #define HIPGEN_DEF_ncclCommInitRank
-    static inline ncclResult_t ncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) { HIPGEN_CALL(rccl, "ncclCommInitRank", (ncclResult_t)-1, ncclCommInitRank, a0, a1, a2, a3) }
+    static inline ncclResult_t ncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) { HIPGEN_CALL(rccl, "ncclCommInitRank", ncclSystemError, ncclCommInitRank, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommInitRank
     #define HIPGEN_DEF_pncclCommInitRank
-    static inline ncclResult_t pncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) { HIPGEN_CALL(rccl, "pncclCommInitRank", (ncclResult_t)-1, pncclCommInitRank, a0, a1, a2, a3) }
+    static inline ncclResult_t pncclCommInitRank(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3) { HIPGEN_CALL(rccl, "pncclCommInitRank", ncclSystemError, pncclCommInitRank, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommInitRankMulti
     #define HIPGEN_DEF_ncclCommInitRankMulti
-    static inline ncclResult_t ncclCommInitRankMulti(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, int a4) { HIPGEN_CALL(rccl, "ncclCommInitRankMulti", (ncclResult_t)-1, ncclCommInitRankMulti, a0, a1, a2, a3, a4) }
+    static inline ncclResult_t ncclCommInitRankMulti(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, int a4) { HIPGEN_CALL(rccl, "ncclCommInitRankMulti", ncclSystemError, ncclCommInitRankMulti, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommInitRankMulti
     #define HIPGEN_DEF_pncclCommInitRankMulti
-    static inline ncclResult_t pncclCommInitRankMulti(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, int a4) { HIPGEN_CALL(rccl, "pncclCommInitRankMulti", (ncclResult_t)-1, pncclCommInitRankMulti, a0, a1, a2, a3, a4) }
+    static inline ncclResult_t pncclCommInitRankMulti(ncclComm_t *a0, int a1, ncclUniqueId a2, int a3, int a4) { HIPGEN_CALL(rccl, "pncclCommInitRankMulti", ncclSystemError, pncclCommInitRankMulti, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommInitAll
     #define HIPGEN_DEF_ncclCommInitAll
-    static inline ncclResult_t ncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) { HIPGEN_CALL(rccl, "ncclCommInitAll", (ncclResult_t)-1, ncclCommInitAll, a0, a1, a2) }
+    static inline ncclResult_t ncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) { HIPGEN_CALL(rccl, "ncclCommInitAll", ncclSystemError, ncclCommInitAll, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommInitAll
     #define HIPGEN_DEF_pncclCommInitAll
-    static inline ncclResult_t pncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) { HIPGEN_CALL(rccl, "pncclCommInitAll", (ncclResult_t)-1, pncclCommInitAll, a0, a1, a2) }
+    static inline ncclResult_t pncclCommInitAll(ncclComm_t *a0, int a1, const int *a2) { HIPGEN_CALL(rccl, "pncclCommInitAll", ncclSystemError, pncclCommInitAll, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommDestroy
     #define HIPGEN_DEF_ncclCommDestroy
-    static inline ncclResult_t ncclCommDestroy(ncclComm_t a0) { HIPGEN_CALL(rccl, "ncclCommDestroy", (ncclResult_t)-1, ncclCommDestroy, a0) }
+    static inline ncclResult_t ncclCommDestroy(ncclComm_t a0) { HIPGEN_CALL(rccl, "ncclCommDestroy", ncclSystemError, ncclCommDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommDestroy
     #define HIPGEN_DEF_pncclCommDestroy
-    static inline ncclResult_t pncclCommDestroy(ncclComm_t a0) { HIPGEN_CALL(rccl, "pncclCommDestroy", (ncclResult_t)-1, pncclCommDestroy, a0) }
+    static inline ncclResult_t pncclCommDestroy(ncclComm_t a0) { HIPGEN_CALL(rccl, "pncclCommDestroy", ncclSystemError, pncclCommDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommAbort
     #define HIPGEN_DEF_ncclCommAbort
-    static inline ncclResult_t ncclCommAbort(ncclComm_t a0) { HIPGEN_CALL(rccl, "ncclCommAbort", (ncclResult_t)-1, ncclCommAbort, a0) }
+    static inline ncclResult_t ncclCommAbort(ncclComm_t a0) { HIPGEN_CALL(rccl, "ncclCommAbort", ncclSystemError, ncclCommAbort, a0) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommAbort
     #define HIPGEN_DEF_pncclCommAbort
-    static inline ncclResult_t pncclCommAbort(ncclComm_t a0) { HIPGEN_CALL(rccl, "pncclCommAbort", (ncclResult_t)-1, pncclCommAbort, a0) }
+    static inline ncclResult_t pncclCommAbort(ncclComm_t a0) { HIPGEN_CALL(rccl, "pncclCommAbort", ncclSystemError, pncclCommAbort, a0) }
     #endif
     #ifndef HIPGEN_DEF_ncclGetErrorString
     #define HIPGEN_DEF_ncclGetErrorString
@@ -243,163 +243,163 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_ncclCommGetAsyncError
     #define HIPGEN_DEF_ncclCommGetAsyncError
-    static inline ncclResult_t ncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) { HIPGEN_CALL(rccl, "ncclCommGetAsyncError", (ncclResult_t)-1, ncclCommGetAsyncError, a0, a1) }
+    static inline ncclResult_t ncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) { HIPGEN_CALL(rccl, "ncclCommGetAsyncError", ncclSystemError, ncclCommGetAsyncError, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommGetAsyncError
     #define HIPGEN_DEF_pncclCommGetAsyncError
-    static inline ncclResult_t pncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) { HIPGEN_CALL(rccl, "pncclCommGetAsyncError", (ncclResult_t)-1, pncclCommGetAsyncError, a0, a1) }
+    static inline ncclResult_t pncclCommGetAsyncError(ncclComm_t a0, ncclResult_t *a1) { HIPGEN_CALL(rccl, "pncclCommGetAsyncError", ncclSystemError, pncclCommGetAsyncError, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommCount
     #define HIPGEN_DEF_ncclCommCount
-    static inline ncclResult_t ncclCommCount(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "ncclCommCount", (ncclResult_t)-1, ncclCommCount, a0, a1) }
+    static inline ncclResult_t ncclCommCount(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "ncclCommCount", ncclSystemError, ncclCommCount, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommCount
     #define HIPGEN_DEF_pncclCommCount
-    static inline ncclResult_t pncclCommCount(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "pncclCommCount", (ncclResult_t)-1, pncclCommCount, a0, a1) }
+    static inline ncclResult_t pncclCommCount(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "pncclCommCount", ncclSystemError, pncclCommCount, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommCuDevice
     #define HIPGEN_DEF_ncclCommCuDevice
-    static inline ncclResult_t ncclCommCuDevice(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "ncclCommCuDevice", (ncclResult_t)-1, ncclCommCuDevice, a0, a1) }
+    static inline ncclResult_t ncclCommCuDevice(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "ncclCommCuDevice", ncclSystemError, ncclCommCuDevice, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommCuDevice
     #define HIPGEN_DEF_pncclCommCuDevice
-    static inline ncclResult_t pncclCommCuDevice(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "pncclCommCuDevice", (ncclResult_t)-1, pncclCommCuDevice, a0, a1) }
+    static inline ncclResult_t pncclCommCuDevice(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "pncclCommCuDevice", ncclSystemError, pncclCommCuDevice, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_ncclCommUserRank
     #define HIPGEN_DEF_ncclCommUserRank
-    static inline ncclResult_t ncclCommUserRank(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "ncclCommUserRank", (ncclResult_t)-1, ncclCommUserRank, a0, a1) }
+    static inline ncclResult_t ncclCommUserRank(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "ncclCommUserRank", ncclSystemError, ncclCommUserRank, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_pncclCommUserRank
     #define HIPGEN_DEF_pncclCommUserRank
-    static inline ncclResult_t pncclCommUserRank(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "pncclCommUserRank", (ncclResult_t)-1, pncclCommUserRank, a0, a1) }
+    static inline ncclResult_t pncclCommUserRank(const ncclComm_t a0, int *a1) { HIPGEN_CALL(rccl, "pncclCommUserRank", ncclSystemError, pncclCommUserRank, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_ncclRedOpCreatePreMulSum
     #define HIPGEN_DEF_ncclRedOpCreatePreMulSum
-    static inline ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) { HIPGEN_CALL(rccl, "ncclRedOpCreatePreMulSum", (ncclResult_t)-1, ncclRedOpCreatePreMulSum, a0, a1, a2, a3, a4) }
+    static inline ncclResult_t ncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) { HIPGEN_CALL(rccl, "ncclRedOpCreatePreMulSum", ncclSystemError, ncclRedOpCreatePreMulSum, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_pncclRedOpCreatePreMulSum
     #define HIPGEN_DEF_pncclRedOpCreatePreMulSum
-    static inline ncclResult_t pncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) { HIPGEN_CALL(rccl, "pncclRedOpCreatePreMulSum", (ncclResult_t)-1, pncclRedOpCreatePreMulSum, a0, a1, a2, a3, a4) }
+    static inline ncclResult_t pncclRedOpCreatePreMulSum(ncclRedOp_t *a0, void *a1, ncclDataType_t a2, ncclScalarResidence_t a3, ncclComm_t a4) { HIPGEN_CALL(rccl, "pncclRedOpCreatePreMulSum", ncclSystemError, pncclRedOpCreatePreMulSum, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_ncclRedOpDestroy
     #define HIPGEN_DEF_ncclRedOpDestroy
-    static inline ncclResult_t ncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) { HIPGEN_CALL(rccl, "ncclRedOpDestroy", (ncclResult_t)-1, ncclRedOpDestroy, a0, a1) }
+    static inline ncclResult_t ncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) { HIPGEN_CALL(rccl, "ncclRedOpDestroy", ncclSystemError, ncclRedOpDestroy, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_pncclRedOpDestroy
     #define HIPGEN_DEF_pncclRedOpDestroy
-    static inline ncclResult_t pncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) { HIPGEN_CALL(rccl, "pncclRedOpDestroy", (ncclResult_t)-1, pncclRedOpDestroy, a0, a1) }
+    static inline ncclResult_t pncclRedOpDestroy(ncclRedOp_t a0, ncclComm_t a1) { HIPGEN_CALL(rccl, "pncclRedOpDestroy", ncclSystemError, pncclRedOpDestroy, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_ncclReduce
     #define HIPGEN_DEF_ncclReduce
-    static inline ncclResult_t ncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) { HIPGEN_CALL(rccl, "ncclReduce", (ncclResult_t)-1, ncclReduce, a0, a1, a2, a3, a4, a5, a6, a7) }
+    static inline ncclResult_t ncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) { HIPGEN_CALL(rccl, "ncclReduce", ncclSystemError, ncclReduce, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_pncclReduce
     #define HIPGEN_DEF_pncclReduce
-    static inline ncclResult_t pncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) { HIPGEN_CALL(rccl, "pncclReduce", (ncclResult_t)-1, pncclReduce, a0, a1, a2, a3, a4, a5, a6, a7) }
+    static inline ncclResult_t pncclReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, int a5, ncclComm_t a6, hipStream_t a7) { HIPGEN_CALL(rccl, "pncclReduce", ncclSystemError, pncclReduce, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_ncclBcast
     #define HIPGEN_DEF_ncclBcast
-    static inline ncclResult_t ncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclBcast", (ncclResult_t)-1, ncclBcast, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t ncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclBcast", ncclSystemError, ncclBcast, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_pncclBcast
     #define HIPGEN_DEF_pncclBcast
-    static inline ncclResult_t pncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclBcast", (ncclResult_t)-1, pncclBcast, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t pncclBcast(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclBcast", ncclSystemError, pncclBcast, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_ncclBroadcast
     #define HIPGEN_DEF_ncclBroadcast
-    static inline ncclResult_t ncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclBroadcast", (ncclResult_t)-1, ncclBroadcast, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t ncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclBroadcast", ncclSystemError, ncclBroadcast, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_pncclBroadcast
     #define HIPGEN_DEF_pncclBroadcast
-    static inline ncclResult_t pncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclBroadcast", (ncclResult_t)-1, pncclBroadcast, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t pncclBroadcast(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclBroadcast", ncclSystemError, pncclBroadcast, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_ncclAllReduce
     #define HIPGEN_DEF_ncclAllReduce
-    static inline ncclResult_t ncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclAllReduce", (ncclResult_t)-1, ncclAllReduce, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t ncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclAllReduce", ncclSystemError, ncclAllReduce, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_pncclAllReduce
     #define HIPGEN_DEF_pncclAllReduce
-    static inline ncclResult_t pncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclAllReduce", (ncclResult_t)-1, pncclAllReduce, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t pncclAllReduce(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclAllReduce", ncclSystemError, pncclAllReduce, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_ncclReduceScatter
     #define HIPGEN_DEF_ncclReduceScatter
-    static inline ncclResult_t ncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclReduceScatter", (ncclResult_t)-1, ncclReduceScatter, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t ncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclReduceScatter", ncclSystemError, ncclReduceScatter, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_pncclReduceScatter
     #define HIPGEN_DEF_pncclReduceScatter
-    static inline ncclResult_t pncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclReduceScatter", (ncclResult_t)-1, pncclReduceScatter, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t pncclReduceScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclRedOp_t a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclReduceScatter", ncclSystemError, pncclReduceScatter, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_ncclAllGather
     #define HIPGEN_DEF_ncclAllGather
-    static inline ncclResult_t ncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclAllGather", (ncclResult_t)-1, ncclAllGather, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t ncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclAllGather", ncclSystemError, ncclAllGather, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_pncclAllGather
     #define HIPGEN_DEF_pncclAllGather
-    static inline ncclResult_t pncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclAllGather", (ncclResult_t)-1, pncclAllGather, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t pncclAllGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclAllGather", ncclSystemError, pncclAllGather, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_ncclSend
     #define HIPGEN_DEF_ncclSend
-    static inline ncclResult_t ncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclSend", (ncclResult_t)-1, ncclSend, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t ncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclSend", ncclSystemError, ncclSend, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_pncclSend
     #define HIPGEN_DEF_pncclSend
-    static inline ncclResult_t pncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclSend", (ncclResult_t)-1, pncclSend, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t pncclSend(const void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclSend", ncclSystemError, pncclSend, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_ncclRecv
     #define HIPGEN_DEF_ncclRecv
-    static inline ncclResult_t ncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclRecv", (ncclResult_t)-1, ncclRecv, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t ncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclRecv", ncclSystemError, ncclRecv, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_pncclRecv
     #define HIPGEN_DEF_pncclRecv
-    static inline ncclResult_t pncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclRecv", (ncclResult_t)-1, pncclRecv, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t pncclRecv(void *a0, size_t a1, ncclDataType_t a2, int a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclRecv", ncclSystemError, pncclRecv, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_ncclGather
     #define HIPGEN_DEF_ncclGather
-    static inline ncclResult_t ncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclGather", (ncclResult_t)-1, ncclGather, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t ncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclGather", ncclSystemError, ncclGather, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_pncclGather
     #define HIPGEN_DEF_pncclGather
-    static inline ncclResult_t pncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclGather", (ncclResult_t)-1, pncclGather, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t pncclGather(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclGather", ncclSystemError, pncclGather, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_ncclScatter
     #define HIPGEN_DEF_ncclScatter
-    static inline ncclResult_t ncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclScatter", (ncclResult_t)-1, ncclScatter, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t ncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "ncclScatter", ncclSystemError, ncclScatter, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_pncclScatter
     #define HIPGEN_DEF_pncclScatter
-    static inline ncclResult_t pncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclScatter", (ncclResult_t)-1, pncclScatter, a0, a1, a2, a3, a4, a5, a6) }
+    static inline ncclResult_t pncclScatter(const void *a0, void *a1, size_t a2, ncclDataType_t a3, int a4, ncclComm_t a5, hipStream_t a6) { HIPGEN_CALL(rccl, "pncclScatter", ncclSystemError, pncclScatter, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_ncclAllToAll
     #define HIPGEN_DEF_ncclAllToAll
-    static inline ncclResult_t ncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclAllToAll", (ncclResult_t)-1, ncclAllToAll, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t ncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "ncclAllToAll", ncclSystemError, ncclAllToAll, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_pncclAllToAll
     #define HIPGEN_DEF_pncclAllToAll
-    static inline ncclResult_t pncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclAllToAll", (ncclResult_t)-1, pncclAllToAll, a0, a1, a2, a3, a4, a5) }
+    static inline ncclResult_t pncclAllToAll(const void *a0, void *a1, size_t a2, ncclDataType_t a3, ncclComm_t a4, hipStream_t a5) { HIPGEN_CALL(rccl, "pncclAllToAll", ncclSystemError, pncclAllToAll, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_ncclAllToAllv
     #define HIPGEN_DEF_ncclAllToAllv
-    static inline ncclResult_t ncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) { HIPGEN_CALL(rccl, "ncclAllToAllv", (ncclResult_t)-1, ncclAllToAllv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
+    static inline ncclResult_t ncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) { HIPGEN_CALL(rccl, "ncclAllToAllv", ncclSystemError, ncclAllToAllv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_pncclAllToAllv
     #define HIPGEN_DEF_pncclAllToAllv
-    static inline ncclResult_t pncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) { HIPGEN_CALL(rccl, "pncclAllToAllv", (ncclResult_t)-1, pncclAllToAllv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
+    static inline ncclResult_t pncclAllToAllv(const void *a0, const uint64_t *a1, const uint64_t *a2, void *a3, const uint64_t *a4, const uint64_t *a5, ncclDataType_t a6, ncclComm_t a7, hipStream_t a8) { HIPGEN_CALL(rccl, "pncclAllToAllv", ncclSystemError, pncclAllToAllv, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_ncclGroupStart
     #define HIPGEN_DEF_ncclGroupStart
-    static inline ncclResult_t ncclGroupStart(void) { HIPGEN_CALL(rccl, "ncclGroupStart", (ncclResult_t)-1, ncclGroupStart) }
+    static inline ncclResult_t ncclGroupStart(void) { HIPGEN_CALL(rccl, "ncclGroupStart", ncclSystemError, ncclGroupStart) }
     #endif
     #ifndef HIPGEN_DEF_pncclGroupStart
     #define HIPGEN_DEF_pncclGroupStart
-    static inline ncclResult_t pncclGroupStart(void) { HIPGEN_CALL(rccl, "pncclGroupStart", (ncclResult_t)-1, pncclGroupStart) }
+    static inline ncclResult_t pncclGroupStart(void) { HIPGEN_CALL(rccl, "pncclGroupStart", ncclSystemError, pncclGroupStart) }
     #endif
     #ifndef HIPGEN_DEF_ncclGroupEnd
     #define HIPGEN_DEF_ncclGroupEnd
-    static inline ncclResult_t ncclGroupEnd(void) { HIPGEN_CALL(rccl, "ncclGroupEnd", (ncclResult_t)-1, ncclGroupEnd) }
+    static inline ncclResult_t ncclGroupEnd(void) { HIPGEN_CALL(rccl, "ncclGroupEnd", ncclSystemError, ncclGroupEnd) }
     #endif
     #ifndef HIPGEN_DEF_pncclGroupEnd
     #define HIPGEN_DEF_pncclGroupEnd
-    static inline ncclResult_t pncclGroupEnd(void) { HIPGEN_CALL(rccl, "pncclGroupEnd", (ncclResult_t)-1, pncclGroupEnd) }
+    static inline ncclResult_t pncclGroupEnd(void) { HIPGEN_CALL(rccl, "pncclGroupEnd", ncclSystemError, pncclGroupEnd) }
     #endif
     #endif
     """

@@ -248,7 +248,7 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_status_string
     #define HIPGEN_DEF_amd_comgr_status_string
-    static inline amd_comgr_status_s amd_comgr_status_string(amd_comgr_status_t a0, const char **a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_status_string", (amd_comgr_status_s)-1, amd_comgr_status_string, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_status_string(amd_comgr_status_t a0, const char **a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_status_string", AMD_COMGR_STATUS_ERROR, amd_comgr_status_string, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_version
     #define HIPGEN_DEF_amd_comgr_get_version
@@ -256,251 +256,251 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_isa_count
     #define HIPGEN_DEF_amd_comgr_get_isa_count
-    static inline amd_comgr_status_s amd_comgr_get_isa_count(size_t *a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_isa_count", (amd_comgr_status_s)-1, amd_comgr_get_isa_count, a0) }
+    static inline amd_comgr_status_s amd_comgr_get_isa_count(size_t *a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_isa_count", AMD_COMGR_STATUS_ERROR, amd_comgr_get_isa_count, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_isa_name
     #define HIPGEN_DEF_amd_comgr_get_isa_name
-    static inline amd_comgr_status_s amd_comgr_get_isa_name(size_t a0, const char **a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_isa_name", (amd_comgr_status_s)-1, amd_comgr_get_isa_name, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_get_isa_name(size_t a0, const char **a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_isa_name", AMD_COMGR_STATUS_ERROR, amd_comgr_get_isa_name, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_isa_metadata
     #define HIPGEN_DEF_amd_comgr_get_isa_metadata
-    static inline amd_comgr_status_s amd_comgr_get_isa_metadata(const char *a0, amd_comgr_metadata_node_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_isa_metadata", (amd_comgr_status_s)-1, amd_comgr_get_isa_metadata, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_get_isa_metadata(const char *a0, amd_comgr_metadata_node_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_isa_metadata", AMD_COMGR_STATUS_ERROR, amd_comgr_get_isa_metadata, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_create_data
     #define HIPGEN_DEF_amd_comgr_create_data
-    static inline amd_comgr_status_s amd_comgr_create_data(amd_comgr_data_kind_t a0, amd_comgr_data_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_data", (amd_comgr_status_s)-1, amd_comgr_create_data, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_create_data(amd_comgr_data_kind_t a0, amd_comgr_data_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_data", AMD_COMGR_STATUS_ERROR, amd_comgr_create_data, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_release_data
     #define HIPGEN_DEF_amd_comgr_release_data
-    static inline amd_comgr_status_s amd_comgr_release_data(amd_comgr_data_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_release_data", (amd_comgr_status_s)-1, amd_comgr_release_data, a0) }
+    static inline amd_comgr_status_s amd_comgr_release_data(amd_comgr_data_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_release_data", AMD_COMGR_STATUS_ERROR, amd_comgr_release_data, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_data_kind
     #define HIPGEN_DEF_amd_comgr_get_data_kind
-    static inline amd_comgr_status_s amd_comgr_get_data_kind(amd_comgr_data_t a0, amd_comgr_data_kind_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_kind", (amd_comgr_status_s)-1, amd_comgr_get_data_kind, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_get_data_kind(amd_comgr_data_t a0, amd_comgr_data_kind_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_kind", AMD_COMGR_STATUS_ERROR, amd_comgr_get_data_kind, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_set_data
     #define HIPGEN_DEF_amd_comgr_set_data
-    static inline amd_comgr_status_s amd_comgr_set_data(amd_comgr_data_t a0, size_t a1, const char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_set_data", (amd_comgr_status_s)-1, amd_comgr_set_data, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_set_data(amd_comgr_data_t a0, size_t a1, const char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_set_data", AMD_COMGR_STATUS_ERROR, amd_comgr_set_data, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_set_data_from_file_slice
     #define HIPGEN_DEF_amd_comgr_set_data_from_file_slice
-    static inline amd_comgr_status_s amd_comgr_set_data_from_file_slice(amd_comgr_data_t a0, int a1, uint64_t a2, uint64_t a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_set_data_from_file_slice", (amd_comgr_status_s)-1, amd_comgr_set_data_from_file_slice, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_set_data_from_file_slice(amd_comgr_data_t a0, int a1, uint64_t a2, uint64_t a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_set_data_from_file_slice", AMD_COMGR_STATUS_ERROR, amd_comgr_set_data_from_file_slice, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_set_data_name
     #define HIPGEN_DEF_amd_comgr_set_data_name
-    static inline amd_comgr_status_s amd_comgr_set_data_name(amd_comgr_data_t a0, const char *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_set_data_name", (amd_comgr_status_s)-1, amd_comgr_set_data_name, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_set_data_name(amd_comgr_data_t a0, const char *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_set_data_name", AMD_COMGR_STATUS_ERROR, amd_comgr_set_data_name, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_data
     #define HIPGEN_DEF_amd_comgr_get_data
-    static inline amd_comgr_status_s amd_comgr_get_data(amd_comgr_data_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data", (amd_comgr_status_s)-1, amd_comgr_get_data, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_get_data(amd_comgr_data_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data", AMD_COMGR_STATUS_ERROR, amd_comgr_get_data, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_data_name
     #define HIPGEN_DEF_amd_comgr_get_data_name
-    static inline amd_comgr_status_s amd_comgr_get_data_name(amd_comgr_data_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_name", (amd_comgr_status_s)-1, amd_comgr_get_data_name, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_get_data_name(amd_comgr_data_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_name", AMD_COMGR_STATUS_ERROR, amd_comgr_get_data_name, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_data_isa_name
     #define HIPGEN_DEF_amd_comgr_get_data_isa_name
-    static inline amd_comgr_status_s amd_comgr_get_data_isa_name(amd_comgr_data_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_isa_name", (amd_comgr_status_s)-1, amd_comgr_get_data_isa_name, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_get_data_isa_name(amd_comgr_data_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_isa_name", AMD_COMGR_STATUS_ERROR, amd_comgr_get_data_isa_name, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_create_symbolizer_info
     #define HIPGEN_DEF_amd_comgr_create_symbolizer_info
-    static inline amd_comgr_status_s amd_comgr_create_symbolizer_info(amd_comgr_data_t a0, void *a1, amd_comgr_symbolizer_info_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_symbolizer_info", (amd_comgr_status_s)-1, amd_comgr_create_symbolizer_info, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_create_symbolizer_info(amd_comgr_data_t a0, void *a1, amd_comgr_symbolizer_info_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_symbolizer_info", AMD_COMGR_STATUS_ERROR, amd_comgr_create_symbolizer_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_destroy_symbolizer_info
     #define HIPGEN_DEF_amd_comgr_destroy_symbolizer_info
-    static inline amd_comgr_status_s amd_comgr_destroy_symbolizer_info(amd_comgr_symbolizer_info_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_symbolizer_info", (amd_comgr_status_s)-1, amd_comgr_destroy_symbolizer_info, a0) }
+    static inline amd_comgr_status_s amd_comgr_destroy_symbolizer_info(amd_comgr_symbolizer_info_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_symbolizer_info", AMD_COMGR_STATUS_ERROR, amd_comgr_destroy_symbolizer_info, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_symbolize
     #define HIPGEN_DEF_amd_comgr_symbolize
-    static inline amd_comgr_status_s amd_comgr_symbolize(amd_comgr_symbolizer_info_t a0, uint64_t a1, bool a2, void *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_symbolize", (amd_comgr_status_s)-1, amd_comgr_symbolize, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_symbolize(amd_comgr_symbolizer_info_t a0, uint64_t a1, bool a2, void *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_symbolize", AMD_COMGR_STATUS_ERROR, amd_comgr_symbolize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_data_metadata
     #define HIPGEN_DEF_amd_comgr_get_data_metadata
-    static inline amd_comgr_status_s amd_comgr_get_data_metadata(amd_comgr_data_t a0, amd_comgr_metadata_node_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_metadata", (amd_comgr_status_s)-1, amd_comgr_get_data_metadata, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_get_data_metadata(amd_comgr_data_t a0, amd_comgr_metadata_node_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_data_metadata", AMD_COMGR_STATUS_ERROR, amd_comgr_get_data_metadata, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_destroy_metadata
     #define HIPGEN_DEF_amd_comgr_destroy_metadata
-    static inline amd_comgr_status_s amd_comgr_destroy_metadata(amd_comgr_metadata_node_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_metadata", (amd_comgr_status_s)-1, amd_comgr_destroy_metadata, a0) }
+    static inline amd_comgr_status_s amd_comgr_destroy_metadata(amd_comgr_metadata_node_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_metadata", AMD_COMGR_STATUS_ERROR, amd_comgr_destroy_metadata, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_create_data_set
     #define HIPGEN_DEF_amd_comgr_create_data_set
-    static inline amd_comgr_status_s amd_comgr_create_data_set(amd_comgr_data_set_t *a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_data_set", (amd_comgr_status_s)-1, amd_comgr_create_data_set, a0) }
+    static inline amd_comgr_status_s amd_comgr_create_data_set(amd_comgr_data_set_t *a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_data_set", AMD_COMGR_STATUS_ERROR, amd_comgr_create_data_set, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_destroy_data_set
     #define HIPGEN_DEF_amd_comgr_destroy_data_set
-    static inline amd_comgr_status_s amd_comgr_destroy_data_set(amd_comgr_data_set_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_data_set", (amd_comgr_status_s)-1, amd_comgr_destroy_data_set, a0) }
+    static inline amd_comgr_status_s amd_comgr_destroy_data_set(amd_comgr_data_set_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_data_set", AMD_COMGR_STATUS_ERROR, amd_comgr_destroy_data_set, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_data_set_add
     #define HIPGEN_DEF_amd_comgr_data_set_add
-    static inline amd_comgr_status_s amd_comgr_data_set_add(amd_comgr_data_set_t a0, amd_comgr_data_t a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_data_set_add", (amd_comgr_status_s)-1, amd_comgr_data_set_add, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_data_set_add(amd_comgr_data_set_t a0, amd_comgr_data_t a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_data_set_add", AMD_COMGR_STATUS_ERROR, amd_comgr_data_set_add, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_data_set_remove
     #define HIPGEN_DEF_amd_comgr_data_set_remove
-    static inline amd_comgr_status_s amd_comgr_data_set_remove(amd_comgr_data_set_t a0, amd_comgr_data_kind_t a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_data_set_remove", (amd_comgr_status_s)-1, amd_comgr_data_set_remove, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_data_set_remove(amd_comgr_data_set_t a0, amd_comgr_data_kind_t a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_data_set_remove", AMD_COMGR_STATUS_ERROR, amd_comgr_data_set_remove, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_data_count
     #define HIPGEN_DEF_amd_comgr_action_data_count
-    static inline amd_comgr_status_s amd_comgr_action_data_count(amd_comgr_data_set_t a0, amd_comgr_data_kind_t a1, size_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_data_count", (amd_comgr_status_s)-1, amd_comgr_action_data_count, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_action_data_count(amd_comgr_data_set_t a0, amd_comgr_data_kind_t a1, size_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_data_count", AMD_COMGR_STATUS_ERROR, amd_comgr_action_data_count, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_data_get_data
     #define HIPGEN_DEF_amd_comgr_action_data_get_data
-    static inline amd_comgr_status_s amd_comgr_action_data_get_data(amd_comgr_data_set_t a0, amd_comgr_data_kind_t a1, size_t a2, amd_comgr_data_t *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_data_get_data", (amd_comgr_status_s)-1, amd_comgr_action_data_get_data, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_action_data_get_data(amd_comgr_data_set_t a0, amd_comgr_data_kind_t a1, size_t a2, amd_comgr_data_t *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_data_get_data", AMD_COMGR_STATUS_ERROR, amd_comgr_action_data_get_data, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_create_action_info
     #define HIPGEN_DEF_amd_comgr_create_action_info
-    static inline amd_comgr_status_s amd_comgr_create_action_info(amd_comgr_action_info_t *a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_action_info", (amd_comgr_status_s)-1, amd_comgr_create_action_info, a0) }
+    static inline amd_comgr_status_s amd_comgr_create_action_info(amd_comgr_action_info_t *a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_action_info", AMD_COMGR_STATUS_ERROR, amd_comgr_create_action_info, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_destroy_action_info
     #define HIPGEN_DEF_amd_comgr_destroy_action_info
-    static inline amd_comgr_status_s amd_comgr_destroy_action_info(amd_comgr_action_info_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_action_info", (amd_comgr_status_s)-1, amd_comgr_destroy_action_info, a0) }
+    static inline amd_comgr_status_s amd_comgr_destroy_action_info(amd_comgr_action_info_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_action_info", AMD_COMGR_STATUS_ERROR, amd_comgr_destroy_action_info, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_isa_name
     #define HIPGEN_DEF_amd_comgr_action_info_set_isa_name
-    static inline amd_comgr_status_s amd_comgr_action_info_set_isa_name(amd_comgr_action_info_t a0, const char *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_isa_name", (amd_comgr_status_s)-1, amd_comgr_action_info_set_isa_name, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_isa_name(amd_comgr_action_info_t a0, const char *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_isa_name", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_isa_name, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_isa_name
     #define HIPGEN_DEF_amd_comgr_action_info_get_isa_name
-    static inline amd_comgr_status_s amd_comgr_action_info_get_isa_name(amd_comgr_action_info_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_isa_name", (amd_comgr_status_s)-1, amd_comgr_action_info_get_isa_name, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_isa_name(amd_comgr_action_info_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_isa_name", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_isa_name, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_language
     #define HIPGEN_DEF_amd_comgr_action_info_set_language
-    static inline amd_comgr_status_s amd_comgr_action_info_set_language(amd_comgr_action_info_t a0, amd_comgr_language_t a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_language", (amd_comgr_status_s)-1, amd_comgr_action_info_set_language, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_language(amd_comgr_action_info_t a0, amd_comgr_language_t a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_language", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_language, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_language
     #define HIPGEN_DEF_amd_comgr_action_info_get_language
-    static inline amd_comgr_status_s amd_comgr_action_info_get_language(amd_comgr_action_info_t a0, amd_comgr_language_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_language", (amd_comgr_status_s)-1, amd_comgr_action_info_get_language, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_language(amd_comgr_action_info_t a0, amd_comgr_language_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_language", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_language, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_option_list
     #define HIPGEN_DEF_amd_comgr_action_info_set_option_list
-    static inline amd_comgr_status_s amd_comgr_action_info_set_option_list(amd_comgr_action_info_t a0, const char * *a1, size_t a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_option_list", (amd_comgr_status_s)-1, amd_comgr_action_info_set_option_list, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_option_list(amd_comgr_action_info_t a0, const char * *a1, size_t a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_option_list", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_option_list, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_option_list_count
     #define HIPGEN_DEF_amd_comgr_action_info_get_option_list_count
-    static inline amd_comgr_status_s amd_comgr_action_info_get_option_list_count(amd_comgr_action_info_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_option_list_count", (amd_comgr_status_s)-1, amd_comgr_action_info_get_option_list_count, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_option_list_count(amd_comgr_action_info_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_option_list_count", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_option_list_count, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_option_list_item
     #define HIPGEN_DEF_amd_comgr_action_info_get_option_list_item
-    static inline amd_comgr_status_s amd_comgr_action_info_get_option_list_item(amd_comgr_action_info_t a0, size_t a1, size_t *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_option_list_item", (amd_comgr_status_s)-1, amd_comgr_action_info_get_option_list_item, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_option_list_item(amd_comgr_action_info_t a0, size_t a1, size_t *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_option_list_item", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_option_list_item, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_bundle_entry_ids
     #define HIPGEN_DEF_amd_comgr_action_info_set_bundle_entry_ids
-    static inline amd_comgr_status_s amd_comgr_action_info_set_bundle_entry_ids(amd_comgr_action_info_t a0, const char * *a1, size_t a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_bundle_entry_ids", (amd_comgr_status_s)-1, amd_comgr_action_info_set_bundle_entry_ids, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_bundle_entry_ids(amd_comgr_action_info_t a0, const char * *a1, size_t a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_bundle_entry_ids", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_bundle_entry_ids, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_bundle_entry_id_count
     #define HIPGEN_DEF_amd_comgr_action_info_get_bundle_entry_id_count
-    static inline amd_comgr_status_s amd_comgr_action_info_get_bundle_entry_id_count(amd_comgr_action_info_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_bundle_entry_id_count", (amd_comgr_status_s)-1, amd_comgr_action_info_get_bundle_entry_id_count, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_bundle_entry_id_count(amd_comgr_action_info_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_bundle_entry_id_count", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_bundle_entry_id_count, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_bundle_entry_id
     #define HIPGEN_DEF_amd_comgr_action_info_get_bundle_entry_id
-    static inline amd_comgr_status_s amd_comgr_action_info_get_bundle_entry_id(amd_comgr_action_info_t a0, size_t a1, size_t *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_bundle_entry_id", (amd_comgr_status_s)-1, amd_comgr_action_info_get_bundle_entry_id, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_bundle_entry_id(amd_comgr_action_info_t a0, size_t a1, size_t *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_bundle_entry_id", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_bundle_entry_id, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_vfs
     #define HIPGEN_DEF_amd_comgr_action_info_set_vfs
-    static inline amd_comgr_status_s amd_comgr_action_info_set_vfs(amd_comgr_action_info_t a0, bool a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_vfs", (amd_comgr_status_s)-1, amd_comgr_action_info_set_vfs, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_vfs(amd_comgr_action_info_t a0, bool a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_vfs", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_vfs, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_device_lib_linking
     #define HIPGEN_DEF_amd_comgr_action_info_set_device_lib_linking
-    static inline amd_comgr_status_s amd_comgr_action_info_set_device_lib_linking(amd_comgr_action_info_t a0, bool a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_device_lib_linking", (amd_comgr_status_s)-1, amd_comgr_action_info_set_device_lib_linking, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_device_lib_linking(amd_comgr_action_info_t a0, bool a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_device_lib_linking", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_device_lib_linking, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_working_directory_path
     #define HIPGEN_DEF_amd_comgr_action_info_set_working_directory_path
-    static inline amd_comgr_status_s amd_comgr_action_info_set_working_directory_path(amd_comgr_action_info_t a0, const char *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_working_directory_path", (amd_comgr_status_s)-1, amd_comgr_action_info_set_working_directory_path, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_working_directory_path(amd_comgr_action_info_t a0, const char *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_working_directory_path", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_working_directory_path, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_working_directory_path
     #define HIPGEN_DEF_amd_comgr_action_info_get_working_directory_path
-    static inline amd_comgr_status_s amd_comgr_action_info_get_working_directory_path(amd_comgr_action_info_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_working_directory_path", (amd_comgr_status_s)-1, amd_comgr_action_info_get_working_directory_path, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_working_directory_path(amd_comgr_action_info_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_working_directory_path", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_working_directory_path, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_set_logging
     #define HIPGEN_DEF_amd_comgr_action_info_set_logging
-    static inline amd_comgr_status_s amd_comgr_action_info_set_logging(amd_comgr_action_info_t a0, bool a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_logging", (amd_comgr_status_s)-1, amd_comgr_action_info_set_logging, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_set_logging(amd_comgr_action_info_t a0, bool a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_set_logging", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_set_logging, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_action_info_get_logging
     #define HIPGEN_DEF_amd_comgr_action_info_get_logging
-    static inline amd_comgr_status_s amd_comgr_action_info_get_logging(amd_comgr_action_info_t a0, bool *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_logging", (amd_comgr_status_s)-1, amd_comgr_action_info_get_logging, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_action_info_get_logging(amd_comgr_action_info_t a0, bool *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_action_info_get_logging", AMD_COMGR_STATUS_ERROR, amd_comgr_action_info_get_logging, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_do_action
     #define HIPGEN_DEF_amd_comgr_do_action
-    static inline amd_comgr_status_s amd_comgr_do_action(amd_comgr_action_kind_t a0, amd_comgr_action_info_t a1, amd_comgr_data_set_t a2, amd_comgr_data_set_t a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_do_action", (amd_comgr_status_s)-1, amd_comgr_do_action, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_do_action(amd_comgr_action_kind_t a0, amd_comgr_action_info_t a1, amd_comgr_data_set_t a2, amd_comgr_data_set_t a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_do_action", AMD_COMGR_STATUS_ERROR, amd_comgr_do_action, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_metadata_kind
     #define HIPGEN_DEF_amd_comgr_get_metadata_kind
-    static inline amd_comgr_status_s amd_comgr_get_metadata_kind(amd_comgr_metadata_node_t a0, amd_comgr_metadata_kind_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_kind", (amd_comgr_status_s)-1, amd_comgr_get_metadata_kind, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_get_metadata_kind(amd_comgr_metadata_node_t a0, amd_comgr_metadata_kind_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_kind", AMD_COMGR_STATUS_ERROR, amd_comgr_get_metadata_kind, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_metadata_string
     #define HIPGEN_DEF_amd_comgr_get_metadata_string
-    static inline amd_comgr_status_s amd_comgr_get_metadata_string(amd_comgr_metadata_node_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_string", (amd_comgr_status_s)-1, amd_comgr_get_metadata_string, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_get_metadata_string(amd_comgr_metadata_node_t a0, size_t *a1, char *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_string", AMD_COMGR_STATUS_ERROR, amd_comgr_get_metadata_string, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_metadata_map_size
     #define HIPGEN_DEF_amd_comgr_get_metadata_map_size
-    static inline amd_comgr_status_s amd_comgr_get_metadata_map_size(amd_comgr_metadata_node_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_map_size", (amd_comgr_status_s)-1, amd_comgr_get_metadata_map_size, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_get_metadata_map_size(amd_comgr_metadata_node_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_map_size", AMD_COMGR_STATUS_ERROR, amd_comgr_get_metadata_map_size, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_iterate_map_metadata
     #define HIPGEN_DEF_amd_comgr_iterate_map_metadata
-    static inline amd_comgr_status_s amd_comgr_iterate_map_metadata(amd_comgr_metadata_node_t a0, void *a1, void *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_iterate_map_metadata", (amd_comgr_status_s)-1, amd_comgr_iterate_map_metadata, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_iterate_map_metadata(amd_comgr_metadata_node_t a0, void *a1, void *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_iterate_map_metadata", AMD_COMGR_STATUS_ERROR, amd_comgr_iterate_map_metadata, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_metadata_lookup
     #define HIPGEN_DEF_amd_comgr_metadata_lookup
-    static inline amd_comgr_status_s amd_comgr_metadata_lookup(amd_comgr_metadata_node_t a0, const char *a1, amd_comgr_metadata_node_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_metadata_lookup", (amd_comgr_status_s)-1, amd_comgr_metadata_lookup, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_metadata_lookup(amd_comgr_metadata_node_t a0, const char *a1, amd_comgr_metadata_node_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_metadata_lookup", AMD_COMGR_STATUS_ERROR, amd_comgr_metadata_lookup, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_metadata_list_size
     #define HIPGEN_DEF_amd_comgr_get_metadata_list_size
-    static inline amd_comgr_status_s amd_comgr_get_metadata_list_size(amd_comgr_metadata_node_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_list_size", (amd_comgr_status_s)-1, amd_comgr_get_metadata_list_size, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_get_metadata_list_size(amd_comgr_metadata_node_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_metadata_list_size", AMD_COMGR_STATUS_ERROR, amd_comgr_get_metadata_list_size, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_index_list_metadata
     #define HIPGEN_DEF_amd_comgr_index_list_metadata
-    static inline amd_comgr_status_s amd_comgr_index_list_metadata(amd_comgr_metadata_node_t a0, size_t a1, amd_comgr_metadata_node_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_index_list_metadata", (amd_comgr_status_s)-1, amd_comgr_index_list_metadata, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_index_list_metadata(amd_comgr_metadata_node_t a0, size_t a1, amd_comgr_metadata_node_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_index_list_metadata", AMD_COMGR_STATUS_ERROR, amd_comgr_index_list_metadata, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_iterate_symbols
     #define HIPGEN_DEF_amd_comgr_iterate_symbols
-    static inline amd_comgr_status_s amd_comgr_iterate_symbols(amd_comgr_data_t a0, void *a1, void *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_iterate_symbols", (amd_comgr_status_s)-1, amd_comgr_iterate_symbols, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_iterate_symbols(amd_comgr_data_t a0, void *a1, void *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_iterate_symbols", AMD_COMGR_STATUS_ERROR, amd_comgr_iterate_symbols, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_symbol_lookup
     #define HIPGEN_DEF_amd_comgr_symbol_lookup
-    static inline amd_comgr_status_s amd_comgr_symbol_lookup(amd_comgr_data_t a0, const char *a1, amd_comgr_symbol_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_symbol_lookup", (amd_comgr_status_s)-1, amd_comgr_symbol_lookup, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_symbol_lookup(amd_comgr_data_t a0, const char *a1, amd_comgr_symbol_t *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_symbol_lookup", AMD_COMGR_STATUS_ERROR, amd_comgr_symbol_lookup, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_symbol_get_info
     #define HIPGEN_DEF_amd_comgr_symbol_get_info
-    static inline amd_comgr_status_s amd_comgr_symbol_get_info(amd_comgr_symbol_t a0, amd_comgr_symbol_info_t a1, void *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_symbol_get_info", (amd_comgr_status_s)-1, amd_comgr_symbol_get_info, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_symbol_get_info(amd_comgr_symbol_t a0, amd_comgr_symbol_info_t a1, void *a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_symbol_get_info", AMD_COMGR_STATUS_ERROR, amd_comgr_symbol_get_info, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_create_disassembly_info
     #define HIPGEN_DEF_amd_comgr_create_disassembly_info
-    static inline amd_comgr_status_s amd_comgr_create_disassembly_info(const char *a0, void *a1, void *a2, void *a3, amd_comgr_disassembly_info_t *a4) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_disassembly_info", (amd_comgr_status_s)-1, amd_comgr_create_disassembly_info, a0, a1, a2, a3, a4) }
+    static inline amd_comgr_status_s amd_comgr_create_disassembly_info(const char *a0, void *a1, void *a2, void *a3, amd_comgr_disassembly_info_t *a4) { HIPGEN_CALL(amd_comgr, "amd_comgr_create_disassembly_info", AMD_COMGR_STATUS_ERROR, amd_comgr_create_disassembly_info, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_destroy_disassembly_info
     #define HIPGEN_DEF_amd_comgr_destroy_disassembly_info
-    static inline amd_comgr_status_s amd_comgr_destroy_disassembly_info(amd_comgr_disassembly_info_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_disassembly_info", (amd_comgr_status_s)-1, amd_comgr_destroy_disassembly_info, a0) }
+    static inline amd_comgr_status_s amd_comgr_destroy_disassembly_info(amd_comgr_disassembly_info_t a0) { HIPGEN_CALL(amd_comgr, "amd_comgr_destroy_disassembly_info", AMD_COMGR_STATUS_ERROR, amd_comgr_destroy_disassembly_info, a0) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_disassemble_instruction
     #define HIPGEN_DEF_amd_comgr_disassemble_instruction
-    static inline amd_comgr_status_s amd_comgr_disassemble_instruction(amd_comgr_disassembly_info_t a0, uint64_t a1, void *a2, uint64_t *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_disassemble_instruction", (amd_comgr_status_s)-1, amd_comgr_disassemble_instruction, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_disassemble_instruction(amd_comgr_disassembly_info_t a0, uint64_t a1, void *a2, uint64_t *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_disassemble_instruction", AMD_COMGR_STATUS_ERROR, amd_comgr_disassemble_instruction, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_demangle_symbol_name
     #define HIPGEN_DEF_amd_comgr_demangle_symbol_name
-    static inline amd_comgr_status_s amd_comgr_demangle_symbol_name(amd_comgr_data_t a0, amd_comgr_data_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_demangle_symbol_name", (amd_comgr_status_s)-1, amd_comgr_demangle_symbol_name, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_demangle_symbol_name(amd_comgr_data_t a0, amd_comgr_data_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_demangle_symbol_name", AMD_COMGR_STATUS_ERROR, amd_comgr_demangle_symbol_name, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_populate_mangled_names
     #define HIPGEN_DEF_amd_comgr_populate_mangled_names
-    static inline amd_comgr_status_s amd_comgr_populate_mangled_names(amd_comgr_data_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_populate_mangled_names", (amd_comgr_status_s)-1, amd_comgr_populate_mangled_names, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_populate_mangled_names(amd_comgr_data_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_populate_mangled_names", AMD_COMGR_STATUS_ERROR, amd_comgr_populate_mangled_names, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_get_mangled_name
     #define HIPGEN_DEF_amd_comgr_get_mangled_name
-    static inline amd_comgr_status_s amd_comgr_get_mangled_name(amd_comgr_data_t a0, size_t a1, size_t *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_mangled_name", (amd_comgr_status_s)-1, amd_comgr_get_mangled_name, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_get_mangled_name(amd_comgr_data_t a0, size_t a1, size_t *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_get_mangled_name", AMD_COMGR_STATUS_ERROR, amd_comgr_get_mangled_name, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_populate_name_expression_map
     #define HIPGEN_DEF_amd_comgr_populate_name_expression_map
-    static inline amd_comgr_status_s amd_comgr_populate_name_expression_map(amd_comgr_data_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_populate_name_expression_map", (amd_comgr_status_s)-1, amd_comgr_populate_name_expression_map, a0, a1) }
+    static inline amd_comgr_status_s amd_comgr_populate_name_expression_map(amd_comgr_data_t a0, size_t *a1) { HIPGEN_CALL(amd_comgr, "amd_comgr_populate_name_expression_map", AMD_COMGR_STATUS_ERROR, amd_comgr_populate_name_expression_map, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_map_name_expression_to_symbol_name
     #define HIPGEN_DEF_amd_comgr_map_name_expression_to_symbol_name
-    static inline amd_comgr_status_s amd_comgr_map_name_expression_to_symbol_name(amd_comgr_data_t a0, size_t *a1, char *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_map_name_expression_to_symbol_name", (amd_comgr_status_s)-1, amd_comgr_map_name_expression_to_symbol_name, a0, a1, a2, a3) }
+    static inline amd_comgr_status_s amd_comgr_map_name_expression_to_symbol_name(amd_comgr_data_t a0, size_t *a1, char *a2, char *a3) { HIPGEN_CALL(amd_comgr, "amd_comgr_map_name_expression_to_symbol_name", AMD_COMGR_STATUS_ERROR, amd_comgr_map_name_expression_to_symbol_name, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_lookup_code_object
     #define HIPGEN_DEF_amd_comgr_lookup_code_object
-    static inline amd_comgr_status_s amd_comgr_lookup_code_object(amd_comgr_data_t a0, amd_comgr_code_object_info_t *a1, size_t a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_lookup_code_object", (amd_comgr_status_s)-1, amd_comgr_lookup_code_object, a0, a1, a2) }
+    static inline amd_comgr_status_s amd_comgr_lookup_code_object(amd_comgr_data_t a0, amd_comgr_code_object_info_t *a1, size_t a2) { HIPGEN_CALL(amd_comgr, "amd_comgr_lookup_code_object", AMD_COMGR_STATUS_ERROR, amd_comgr_lookup_code_object, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_amd_comgr_map_elf_virtual_address_to_code_object_offset
     #define HIPGEN_DEF_amd_comgr_map_elf_virtual_address_to_code_object_offset
-    static inline amd_comgr_status_s amd_comgr_map_elf_virtual_address_to_code_object_offset(amd_comgr_data_t a0, uint64_t a1, uint64_t *a2, uint64_t *a3, bool *a4) { HIPGEN_CALL(amd_comgr, "amd_comgr_map_elf_virtual_address_to_code_object_offset", (amd_comgr_status_s)-1, amd_comgr_map_elf_virtual_address_to_code_object_offset, a0, a1, a2, a3, a4) }
+    static inline amd_comgr_status_s amd_comgr_map_elf_virtual_address_to_code_object_offset(amd_comgr_data_t a0, uint64_t a1, uint64_t *a2, uint64_t *a3, bool *a4) { HIPGEN_CALL(amd_comgr, "amd_comgr_map_elf_virtual_address_to_code_object_offset", AMD_COMGR_STATUS_ERROR, amd_comgr_map_elf_virtual_address_to_code_object_offset, a0, a1, a2, a3, a4) }
     #endif
     #endif
     """
