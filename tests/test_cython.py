@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_ir
+from conftest import BINDINGS, REPO, load_ir
 
 pytest.importorskip("Cython")
 hip_pkg = pytest.importorskip("hip")
@@ -48,13 +48,14 @@ def field_offsets(record, records, base=0):
             yield f["name"], at
 
 
-def layout_source(modules):
-    """A Cython function returning {record: [size, {field: offset}]} of every record."""
+def layout_source(modules, bindings=BINDINGS):
+    """A Cython function returning {record: [size, {field: offset}]} of every record (of the
+    IR in `bindings`)."""
     lines = ["def layouts():", "    out = {}"]
     expected = {}
     for pxd, lib in modules:
         alias = pxd.split(".")[-1]
-        records = {r["name"]: r for r in load_ir(lib)["records"]}
+        records = {r["name"]: r for r in load_ir(lib, bindings)["records"]}
         for r in records.values():
             if r.get("anonymous"):
                 continue
@@ -438,16 +439,35 @@ def test_rocm_llvm_c_level(tmp_path):
     all cimported by one extension with only `rocm.llvm.get_include()` on its include path:
     LLVM's and comgr's answers as the Python bindings give them (the real libraries here)."""
     rocm_llvm = pytest.importorskip("rocm.llvm")
+    import rocm._native
     from rocm.amd_comgr import amd_comgr
     from rocm.llvm.c import core
 
     root = Path(rocm_llvm.get_include())
+    # The bindings the installed package was built from (tools/test.sh builds one for the
+    # comgr that runs here, from target/bindings), whose IR laid out its `.pxd`s.
+    release = rocm._native.ROCM_RELEASE
+    bindings = next(
+        d
+        for d in (REPO / "bindings" / f"rocm-{release}", REPO / "target" / "bindings" / f"rocm-{release}")
+        if (d / "manifest.json").exists()
+    )
+    # pxd module (`rocm.llvm.c.ccore`) → its library's IR (`llvm_core`), by the manifest.
+    libs = {}
+    for lib in json.loads((bindings / "manifest.json").read_text())["libraries"]:
+        for m in lib["modules"]:
+            if m.get("python_module"):
+                package, _, last = m["python_module"].rpartition(".")
+                libs[f"{package}.c{last}"] = (m["name"], lib["name"])
     modules = sorted(
-        ".".join(p.relative_to(root).with_suffix("").parts) for p in (root / "rocm").rglob("c*.pxd")
+        ".".join(p.relative_to(root).with_suffix("").parts)
+        for p in (root / "rocm").rglob("c*.pxd")
+        if "bindings" not in p.parts
     )
     assert "rocm.llvm.c.ccore" in modules and "rocm.amd_comgr.camd_comgr" in modules
-    cimports = "\n".join(f"cimport {m}" for m in modules)
-    (tmp_path / "hipgen_rocm_cy.pyx").write_text(ROCM_LLVM_PROGRAM.format(cimports=cimports))
+    cimports = "\n".join("from {0} cimport {2}".format(*m.rpartition(".")) for m in modules)
+    layout, expected = layout_source([(m, libs[m][0]) for m in modules], bindings)
+    (tmp_path / "hipgen_rocm_cy.pyx").write_text(ROCM_LLVM_PROGRAM.format(cimports=cimports) + layout)
     (tmp_path / "setup.py").write_text(
         textwrap.dedent(
             """
@@ -471,12 +491,16 @@ def test_rocm_llvm_c_level(tmp_path):
     code = (
         "import json, hipgen_rocm_cy as m\n"
         "print(json.dumps([m.llvm_version(), m.module_name(b'hipgen_mod').decode(), m.comgr_version(),"
-        " m.under_10_0_names()]))"
+        " m.under_10_0_names(), m.layouts()]))"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-3000:]
-    version, name, comgr, ten = json.loads(run.stdout.splitlines()[-1])
+    version, name, comgr, ten, layouts = json.loads(run.stdout.splitlines()[-1])
     assert ten == version + comgr
+    # Every record of LLVM's C API and comgr as Cython compiled it, against the IR.
+    assert set(layouts) == set(expected) and len(expected) >= 10
+    wrong = {n: (layouts[n], e) for n, e in expected.items() if layouts[n] != e}
+    assert not wrong, list(wrong.items())[:5]
     assert version == list(core.LLVMGetVersion()) and version[0] > 0
     assert name == "hipgen_mod"
     status, *comgr_version = amd_comgr.amd_comgr_get_version()
