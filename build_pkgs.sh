@@ -184,6 +184,24 @@ if [ "$BUILD_HIP" = 1 ]; then
       "$PY" -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = next(n for n in z.namelist() if n.startswith('hip/_native.')); open(sys.argv[2] + '/_bindings.abi3.so', 'wb').write(z.read(n))" \
         "$(ls "$tmp"/hip_python-*.whl)" "hip-python/python/hip/_rocm$major"
       rm -rf "$tmp"
+      # Its C levels for Cython (types laid out for that release): hip.get_include() gives
+      # this folder where hip-python chooses that release.
+      include=hip-python/python/hip/_rocm$major/include/hip
+      mkdir -p "$include"
+      for module in $("$PY" tools/manifest.py --bindings "$folder" modules --package hip-python "$libs"); do
+        pxd=$folder/stubs/hip/c${module##*.}.pxd
+        if [ -f "$pxd" ]; then cp "$pxd" "$include/"; fi
+      done
+      echo "# Cython's package marker: hip's C levels of ROCm $other." >"$include/__init__.pxd"
+      # The cuda package's C levels of that release too (they cimport hip's).
+      if [ -d "$folder/stubs/cuda" ]; then
+        (cd "$folder/stubs" && find cuda -name '*.pxd' -exec cp --parents {} "$OLDPWD/${include%/hip}/" \;)
+        # Package markers: Cython then takes these before the default release's on sys.path.
+        for package in cuda cuda/bindings; do
+          echo "# Cython's package marker: the cuda package's C levels of ROCm $other." \
+            >"${include%/hip}/$package/__init__.pxd"
+        done
+      fi
       catalog+=("$libs=$folder")
     done
   fi

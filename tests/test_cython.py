@@ -5,6 +5,7 @@ headers), and its calls answer as the Python bindings do on the real libraries, 
 that is not installed included (its error status, never a crash)."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -583,3 +584,67 @@ def test_a_function_of_every_library_answers_its_status(tmp_path):
         library, ok = loads[lib]
         if not ok:
             assert got[lib] != 0 and f"could not load library '{library}'" in run.stderr, (lib, name)
+
+
+RELEASE_PROGRAM = """
+from hip cimport chip
+cimport cuda.bindings.cyruntime as cyruntime
+
+def device_count():
+    cdef int n = -7
+    return <int>chip.hipGetDeviceCount(&n), n
+
+def runtime_count():
+    cdef int n = -7
+    return <int>cyruntime.cudaGetDeviceCount(&n), n
+"""
+
+
+@pytest.mark.parametrize("release", ["6.4.3", "5.7.1"])
+def test_get_include_gives_the_chosen_releases_declarations(tmp_path, release):
+    """Where hip-python chooses an older release's bindings (a ROCm 6 or 5 runtime, or
+    HIP_PYTHON_ROCM_RELEASE), `hip.get_include()` gives that release's `.pxd`s (hip's and the
+    cuda package's), laid out for it: an extension built with it calls that release's
+    functions, which answer as the Python bindings do there."""
+    env = dict(os.environ, HIP_PYTHON_ROCM_RELEASE=release)
+    where = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", "import hip; print(hip.get_include())"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert where.returncode == 0, where.stderr[-2000:]
+    include = where.stdout.strip()
+    if not Path(include, "hip", "chip.pxd").exists():
+        pytest.skip(f"this build carries no bindings of ROCm {release}")
+    assert f"_rocm{release.split('.')[0]}" in include
+    assert f"(ROCm {release})" in Path(include, "hip", "chip.pxd").read_text()[:300]
+    (tmp_path / "hipgen_rel.pyx").write_text(RELEASE_PROGRAM)
+    (tmp_path / "setup.py").write_text(
+        textwrap.dedent(
+            f"""
+            from Cython.Build import cythonize
+            from setuptools import Extension, setup
+
+            setup(
+                ext_modules=cythonize([Extension("hipgen_rel", ["hipgen_rel.pyx"])],
+                                      include_path=[{include!r}],
+                                      compiler_directives={{"language_level": 3}}),
+                script_args=["build_ext", "--inplace", "-q"],
+            )
+            """
+        )
+    )
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    code = (
+        "import json, warnings\nwarnings.simplefilter('ignore')\nimport hipgen_rel\n"
+        "from hip import hip\n"
+        "print(json.dumps([hipgen_rel.device_count(), hipgen_rel.runtime_count(),"
+        " [int(x) for x in hip.hipGetDeviceCount()]]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "Cython declarations of ROCm" not in run.stderr
+    c_level, cuda_level, python = json.loads(run.stdout.splitlines()[-1])
+    assert c_level == python and cuda_level == python

@@ -66,11 +66,22 @@ def __getattr__(name):
 
 def get_include() -> str:
     """The folder holding the package's Cython declarations (`hip/chip.pxd`, ...), for a
-    build's include path (`cythonize(..., include_path=[hip.get_include()])`); Cython finds
-    them on `sys.path` too (docs/cython.md)."""
+    build's include path (`cythonize(..., include_path=[hip.get_include()])`): those of the
+    release hip-python chooses for this machine's runtime (their types are laid out for it;
+    the default release's are beside the package, where Cython finds them on `sys.path` too;
+    docs/cython.md)."""
     import os
 
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        entry = _select.chosen()
+    except Exception:  # noqa: BLE001 - no release loads here: the default release's
+        entry = None
+    if entry and entry.get("file"):
+        include = os.path.join(here, os.path.dirname(entry["file"]), "include")
+        if os.path.isdir(include):
+            return include
+    return os.path.dirname(here)
 
 
 def _c_lookup():
