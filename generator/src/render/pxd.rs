@@ -491,7 +491,7 @@ fn c_int(v: i64, signed: bool, size: u8) -> String {
 /// initialization error (hip-python's `hipErrorInitializationError`), else zero or NULL.
 fn missing_value(
     f: &Function,
-    lib: &Library,
+    libs: &[&Library],
     status: Option<&str>,
     unavailable: Option<&str>,
     ix: &Index,
@@ -500,10 +500,11 @@ fn missing_value(
         CType::Enum { name, .. } if Some(name.as_str()) == status && unavailable.is_some() => {
             unavailable.unwrap_or_default().to_string()
         }
-        CType::Enum { name, .. } if Some(name.as_str()) == status => {
-            let members = lib
-                .enums
+        CType::Enum { name, .. } => {
+            // The enum may be another library's (hipBLASLt returns hipBLAS's status).
+            let members = libs
                 .iter()
+                .flat_map(|l| &l.enums)
                 .find(|e| &e.name == name)
                 .map(|e| e.members.as_slice())
                 .unwrap_or_default();
@@ -521,7 +522,8 @@ fn missing_value(
             });
             match pick {
                 Some((m, _)) => m.clone(),
-                None => format!("({name})-1"),
+                None if Some(name.as_str()) == status => format!("({name})-1"),
+                None => format!("({name})0"),
             }
         }
         CType::Void => String::new(),
@@ -736,7 +738,7 @@ pub fn render(
         let decls: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
         let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
         let unavailable = spec.status.as_ref().and_then(|s| s.unavailable.as_deref());
-        let fail = missing_value(f, lib, status, unavailable, &ix);
+        let fail = missing_value(f, &all, status, unavailable, &ix);
         // The body is the template's HIPGEN_CALL (or HIPGEN_CALL_VOID): the pointer's type is
         // the function's own (`__typeof__`), so each trampoline is one line.
         let call = if matches!(f.ret, CType::Void) {

@@ -215,123 +215,123 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hiprandCreateGenerator
     #define HIPGEN_DEF_hiprandCreateGenerator
-    static inline hiprandStatus hiprandCreateGenerator(hiprandGenerator_t *a0, hiprandRngType_t a1) { HIPGEN_CALL(hiprand, "hiprandCreateGenerator", (hiprandStatus)0, hiprandCreateGenerator, a0, a1) }
+    static inline hiprandStatus hiprandCreateGenerator(hiprandGenerator_t *a0, hiprandRngType_t a1) { HIPGEN_CALL(hiprand, "hiprandCreateGenerator", HIPRAND_STATUS_NOT_INITIALIZED, hiprandCreateGenerator, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandCreateGeneratorHost
     #define HIPGEN_DEF_hiprandCreateGeneratorHost
-    static inline hiprandStatus hiprandCreateGeneratorHost(hiprandGenerator_t *a0, hiprandRngType_t a1) { HIPGEN_CALL(hiprand, "hiprandCreateGeneratorHost", (hiprandStatus)0, hiprandCreateGeneratorHost, a0, a1) }
+    static inline hiprandStatus hiprandCreateGeneratorHost(hiprandGenerator_t *a0, hiprandRngType_t a1) { HIPGEN_CALL(hiprand, "hiprandCreateGeneratorHost", HIPRAND_STATUS_NOT_INITIALIZED, hiprandCreateGeneratorHost, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandDestroyGenerator
     #define HIPGEN_DEF_hiprandDestroyGenerator
-    static inline hiprandStatus hiprandDestroyGenerator(hiprandGenerator_t a0) { HIPGEN_CALL(hiprand, "hiprandDestroyGenerator", (hiprandStatus)0, hiprandDestroyGenerator, a0) }
+    static inline hiprandStatus hiprandDestroyGenerator(hiprandGenerator_t a0) { HIPGEN_CALL(hiprand, "hiprandDestroyGenerator", HIPRAND_STATUS_NOT_INITIALIZED, hiprandDestroyGenerator, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerate
     #define HIPGEN_DEF_hiprandGenerate
-    static inline hiprandStatus hiprandGenerate(hiprandGenerator_t a0, unsigned int *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerate", (hiprandStatus)0, hiprandGenerate, a0, a1, a2) }
+    static inline hiprandStatus hiprandGenerate(hiprandGenerator_t a0, unsigned int *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerate", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateChar
     #define HIPGEN_DEF_hiprandGenerateChar
-    static inline hiprandStatus hiprandGenerateChar(hiprandGenerator_t a0, unsigned char *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateChar", (hiprandStatus)0, hiprandGenerateChar, a0, a1, a2) }
+    static inline hiprandStatus hiprandGenerateChar(hiprandGenerator_t a0, unsigned char *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateChar", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateChar, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateShort
     #define HIPGEN_DEF_hiprandGenerateShort
-    static inline hiprandStatus hiprandGenerateShort(hiprandGenerator_t a0, unsigned short *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateShort", (hiprandStatus)0, hiprandGenerateShort, a0, a1, a2) }
+    static inline hiprandStatus hiprandGenerateShort(hiprandGenerator_t a0, unsigned short *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateShort", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateShort, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLongLong
     #define HIPGEN_DEF_hiprandGenerateLongLong
-    static inline hiprandStatus hiprandGenerateLongLong(hiprandGenerator_t a0, unsigned long long *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateLongLong", (hiprandStatus)0, hiprandGenerateLongLong, a0, a1, a2) }
+    static inline hiprandStatus hiprandGenerateLongLong(hiprandGenerator_t a0, unsigned long long *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateLongLong", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateLongLong, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateUniform
     #define HIPGEN_DEF_hiprandGenerateUniform
-    static inline hiprandStatus hiprandGenerateUniform(hiprandGenerator_t a0, float *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniform", (hiprandStatus)0, hiprandGenerateUniform, a0, a1, a2) }
+    static inline hiprandStatus hiprandGenerateUniform(hiprandGenerator_t a0, float *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniform", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateUniform, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateUniformDouble
     #define HIPGEN_DEF_hiprandGenerateUniformDouble
-    static inline hiprandStatus hiprandGenerateUniformDouble(hiprandGenerator_t a0, double *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniformDouble", (hiprandStatus)0, hiprandGenerateUniformDouble, a0, a1, a2) }
+    static inline hiprandStatus hiprandGenerateUniformDouble(hiprandGenerator_t a0, double *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniformDouble", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateUniformDouble, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateUniformHalf
     #define HIPGEN_DEF_hiprandGenerateUniformHalf
-    static inline hiprandStatus hiprandGenerateUniformHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniformHalf", (hiprandStatus)0, hiprandGenerateUniformHalf, a0, a1, a2) }
+    static inline hiprandStatus hiprandGenerateUniformHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2) { HIPGEN_CALL(hiprand, "hiprandGenerateUniformHalf", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateUniformHalf, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateNormal
     #define HIPGEN_DEF_hiprandGenerateNormal
-    static inline hiprandStatus hiprandGenerateNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormal", (hiprandStatus)0, hiprandGenerateNormal, a0, a1, a2, a3, a4) }
+    static inline hiprandStatus hiprandGenerateNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormal", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateNormal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateNormalDouble
     #define HIPGEN_DEF_hiprandGenerateNormalDouble
-    static inline hiprandStatus hiprandGenerateNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormalDouble", (hiprandStatus)0, hiprandGenerateNormalDouble, a0, a1, a2, a3, a4) }
+    static inline hiprandStatus hiprandGenerateNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormalDouble", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateNormalDouble, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateNormalHalf
     #define HIPGEN_DEF_hiprandGenerateNormalHalf
-    static inline hiprandStatus hiprandGenerateNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormalHalf", (hiprandStatus)0, hiprandGenerateNormalHalf, a0, a1, a2, a3, a4) }
+    static inline hiprandStatus hiprandGenerateNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) { HIPGEN_CALL(hiprand, "hiprandGenerateNormalHalf", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateNormalHalf, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLogNormal
     #define HIPGEN_DEF_hiprandGenerateLogNormal
-    static inline hiprandStatus hiprandGenerateLogNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormal", (hiprandStatus)0, hiprandGenerateLogNormal, a0, a1, a2, a3, a4) }
+    static inline hiprandStatus hiprandGenerateLogNormal(hiprandGenerator_t a0, float *a1, size_t a2, float a3, float a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormal", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateLogNormal, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLogNormalDouble
     #define HIPGEN_DEF_hiprandGenerateLogNormalDouble
-    static inline hiprandStatus hiprandGenerateLogNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormalDouble", (hiprandStatus)0, hiprandGenerateLogNormalDouble, a0, a1, a2, a3, a4) }
+    static inline hiprandStatus hiprandGenerateLogNormalDouble(hiprandGenerator_t a0, double *a1, size_t a2, double a3, double a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormalDouble", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateLogNormalDouble, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateLogNormalHalf
     #define HIPGEN_DEF_hiprandGenerateLogNormalHalf
-    static inline hiprandStatus hiprandGenerateLogNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormalHalf", (hiprandStatus)0, hiprandGenerateLogNormalHalf, a0, a1, a2, a3, a4) }
+    static inline hiprandStatus hiprandGenerateLogNormalHalf(hiprandGenerator_t a0, uint16_t *a1, size_t a2, uint16_t a3, uint16_t a4) { HIPGEN_CALL(hiprand, "hiprandGenerateLogNormalHalf", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateLogNormalHalf, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGeneratePoisson
     #define HIPGEN_DEF_hiprandGeneratePoisson
-    static inline hiprandStatus hiprandGeneratePoisson(hiprandGenerator_t a0, unsigned int *a1, size_t a2, double a3) { HIPGEN_CALL(hiprand, "hiprandGeneratePoisson", (hiprandStatus)0, hiprandGeneratePoisson, a0, a1, a2, a3) }
+    static inline hiprandStatus hiprandGeneratePoisson(hiprandGenerator_t a0, unsigned int *a1, size_t a2, double a3) { HIPGEN_CALL(hiprand, "hiprandGeneratePoisson", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGeneratePoisson, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGenerateSeeds
     #define HIPGEN_DEF_hiprandGenerateSeeds
-    static inline hiprandStatus hiprandGenerateSeeds(hiprandGenerator_t a0) { HIPGEN_CALL(hiprand, "hiprandGenerateSeeds", (hiprandStatus)0, hiprandGenerateSeeds, a0) }
+    static inline hiprandStatus hiprandGenerateSeeds(hiprandGenerator_t a0) { HIPGEN_CALL(hiprand, "hiprandGenerateSeeds", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGenerateSeeds, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetStream
     #define HIPGEN_DEF_hiprandSetStream
-    static inline hiprandStatus hiprandSetStream(hiprandGenerator_t a0, hipStream_t a1) { HIPGEN_CALL(hiprand, "hiprandSetStream", (hiprandStatus)0, hiprandSetStream, a0, a1) }
+    static inline hiprandStatus hiprandSetStream(hiprandGenerator_t a0, hipStream_t a1) { HIPGEN_CALL(hiprand, "hiprandSetStream", HIPRAND_STATUS_NOT_INITIALIZED, hiprandSetStream, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetPseudoRandomGeneratorSeed
     #define HIPGEN_DEF_hiprandSetPseudoRandomGeneratorSeed
-    static inline hiprandStatus hiprandSetPseudoRandomGeneratorSeed(hiprandGenerator_t a0, unsigned long long a1) { HIPGEN_CALL(hiprand, "hiprandSetPseudoRandomGeneratorSeed", (hiprandStatus)0, hiprandSetPseudoRandomGeneratorSeed, a0, a1) }
+    static inline hiprandStatus hiprandSetPseudoRandomGeneratorSeed(hiprandGenerator_t a0, unsigned long long a1) { HIPGEN_CALL(hiprand, "hiprandSetPseudoRandomGeneratorSeed", HIPRAND_STATUS_NOT_INITIALIZED, hiprandSetPseudoRandomGeneratorSeed, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetGeneratorOffset
     #define HIPGEN_DEF_hiprandSetGeneratorOffset
-    static inline hiprandStatus hiprandSetGeneratorOffset(hiprandGenerator_t a0, unsigned long long a1) { HIPGEN_CALL(hiprand, "hiprandSetGeneratorOffset", (hiprandStatus)0, hiprandSetGeneratorOffset, a0, a1) }
+    static inline hiprandStatus hiprandSetGeneratorOffset(hiprandGenerator_t a0, unsigned long long a1) { HIPGEN_CALL(hiprand, "hiprandSetGeneratorOffset", HIPRAND_STATUS_NOT_INITIALIZED, hiprandSetGeneratorOffset, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetGeneratorOrdering
     #define HIPGEN_DEF_hiprandSetGeneratorOrdering
-    static inline hiprandStatus hiprandSetGeneratorOrdering(hiprandGenerator_t a0, hiprandOrdering_t a1) { HIPGEN_CALL(hiprand, "hiprandSetGeneratorOrdering", (hiprandStatus)0, hiprandSetGeneratorOrdering, a0, a1) }
+    static inline hiprandStatus hiprandSetGeneratorOrdering(hiprandGenerator_t a0, hiprandOrdering_t a1) { HIPGEN_CALL(hiprand, "hiprandSetGeneratorOrdering", HIPRAND_STATUS_NOT_INITIALIZED, hiprandSetGeneratorOrdering, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandSetQuasiRandomGeneratorDimensions
     #define HIPGEN_DEF_hiprandSetQuasiRandomGeneratorDimensions
-    static inline hiprandStatus hiprandSetQuasiRandomGeneratorDimensions(hiprandGenerator_t a0, unsigned int a1) { HIPGEN_CALL(hiprand, "hiprandSetQuasiRandomGeneratorDimensions", (hiprandStatus)0, hiprandSetQuasiRandomGeneratorDimensions, a0, a1) }
+    static inline hiprandStatus hiprandSetQuasiRandomGeneratorDimensions(hiprandGenerator_t a0, unsigned int a1) { HIPGEN_CALL(hiprand, "hiprandSetQuasiRandomGeneratorDimensions", HIPRAND_STATUS_NOT_INITIALIZED, hiprandSetQuasiRandomGeneratorDimensions, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetVersion
     #define HIPGEN_DEF_hiprandGetVersion
-    static inline hiprandStatus hiprandGetVersion(int *a0) { HIPGEN_CALL(hiprand, "hiprandGetVersion", (hiprandStatus)0, hiprandGetVersion, a0) }
+    static inline hiprandStatus hiprandGetVersion(int *a0) { HIPGEN_CALL(hiprand, "hiprandGetVersion", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGetVersion, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandCreatePoissonDistribution
     #define HIPGEN_DEF_hiprandCreatePoissonDistribution
-    static inline hiprandStatus hiprandCreatePoissonDistribution(double a0, hiprandDiscreteDistribution_t *a1) { HIPGEN_CALL(hiprand, "hiprandCreatePoissonDistribution", (hiprandStatus)0, hiprandCreatePoissonDistribution, a0, a1) }
+    static inline hiprandStatus hiprandCreatePoissonDistribution(double a0, hiprandDiscreteDistribution_t *a1) { HIPGEN_CALL(hiprand, "hiprandCreatePoissonDistribution", HIPRAND_STATUS_NOT_INITIALIZED, hiprandCreatePoissonDistribution, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandDestroyDistribution
     #define HIPGEN_DEF_hiprandDestroyDistribution
-    static inline hiprandStatus hiprandDestroyDistribution(hiprandDiscreteDistribution_t a0) { HIPGEN_CALL(hiprand, "hiprandDestroyDistribution", (hiprandStatus)0, hiprandDestroyDistribution, a0) }
+    static inline hiprandStatus hiprandDestroyDistribution(hiprandDiscreteDistribution_t a0) { HIPGEN_CALL(hiprand, "hiprandDestroyDistribution", HIPRAND_STATUS_NOT_INITIALIZED, hiprandDestroyDistribution, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetDirectionVectors32
     #define HIPGEN_DEF_hiprandGetDirectionVectors32
-    static inline hiprandStatus hiprandGetDirectionVectors32(uint32_t * * *a0, hiprandDirectionVectorSet_t a1) { HIPGEN_CALL(hiprand, "hiprandGetDirectionVectors32", (hiprandStatus)0, hiprandGetDirectionVectors32, a0, a1) }
+    static inline hiprandStatus hiprandGetDirectionVectors32(uint32_t * * *a0, hiprandDirectionVectorSet_t a1) { HIPGEN_CALL(hiprand, "hiprandGetDirectionVectors32", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGetDirectionVectors32, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetDirectionVectors64
     #define HIPGEN_DEF_hiprandGetDirectionVectors64
-    static inline hiprandStatus hiprandGetDirectionVectors64(uint64_t * * *a0, hiprandDirectionVectorSet_t a1) { HIPGEN_CALL(hiprand, "hiprandGetDirectionVectors64", (hiprandStatus)0, hiprandGetDirectionVectors64, a0, a1) }
+    static inline hiprandStatus hiprandGetDirectionVectors64(uint64_t * * *a0, hiprandDirectionVectorSet_t a1) { HIPGEN_CALL(hiprand, "hiprandGetDirectionVectors64", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGetDirectionVectors64, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetScrambleConstants32
     #define HIPGEN_DEF_hiprandGetScrambleConstants32
-    static inline hiprandStatus hiprandGetScrambleConstants32(const unsigned int **a0) { HIPGEN_CALL(hiprand, "hiprandGetScrambleConstants32", (hiprandStatus)0, hiprandGetScrambleConstants32, a0) }
+    static inline hiprandStatus hiprandGetScrambleConstants32(const unsigned int **a0) { HIPGEN_CALL(hiprand, "hiprandGetScrambleConstants32", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGetScrambleConstants32, a0) }
     #endif
     #ifndef HIPGEN_DEF_hiprandGetScrambleConstants64
     #define HIPGEN_DEF_hiprandGetScrambleConstants64
-    static inline hiprandStatus hiprandGetScrambleConstants64(const unsigned long long **a0) { HIPGEN_CALL(hiprand, "hiprandGetScrambleConstants64", (hiprandStatus)0, hiprandGetScrambleConstants64, a0) }
+    static inline hiprandStatus hiprandGetScrambleConstants64(const unsigned long long **a0) { HIPGEN_CALL(hiprand, "hiprandGetScrambleConstants64", HIPRAND_STATUS_NOT_INITIALIZED, hiprandGetScrambleConstants64, a0) }
     #endif
     #endif
     """

@@ -245,99 +245,99 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hipblasLtGetVersion
     #define HIPGEN_DEF_hipblasLtGetVersion
-    static inline hipblasStatus_t hipblasLtGetVersion(hipblasLtHandle_t a0, int *a1) { HIPGEN_CALL(hipblaslt, "hipblasLtGetVersion", (hipblasStatus_t)0, hipblasLtGetVersion, a0, a1) }
+    static inline hipblasStatus_t hipblasLtGetVersion(hipblasLtHandle_t a0, int *a1) { HIPGEN_CALL(hipblaslt, "hipblasLtGetVersion", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtGetVersion, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtGetGitRevision
     #define HIPGEN_DEF_hipblasLtGetGitRevision
-    static inline hipblasStatus_t hipblasLtGetGitRevision(hipblasLtHandle_t a0, char *a1) { HIPGEN_CALL(hipblaslt, "hipblasLtGetGitRevision", (hipblasStatus_t)0, hipblasLtGetGitRevision, a0, a1) }
+    static inline hipblasStatus_t hipblasLtGetGitRevision(hipblasLtHandle_t a0, char *a1) { HIPGEN_CALL(hipblaslt, "hipblasLtGetGitRevision", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtGetGitRevision, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtGetArchName
     #define HIPGEN_DEF_hipblasLtGetArchName
-    static inline hipblasStatus_t hipblasLtGetArchName(char **a0) { HIPGEN_CALL(hipblaslt, "hipblasLtGetArchName", (hipblasStatus_t)0, hipblasLtGetArchName, a0) }
+    static inline hipblasStatus_t hipblasLtGetArchName(char **a0) { HIPGEN_CALL(hipblaslt, "hipblasLtGetArchName", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtGetArchName, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtCreate
     #define HIPGEN_DEF_hipblasLtCreate
-    static inline hipblasStatus_t hipblasLtCreate(hipblasLtHandle_t *a0) { HIPGEN_CALL(hipblaslt, "hipblasLtCreate", (hipblasStatus_t)0, hipblasLtCreate, a0) }
+    static inline hipblasStatus_t hipblasLtCreate(hipblasLtHandle_t *a0) { HIPGEN_CALL(hipblaslt, "hipblasLtCreate", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtDestroy
     #define HIPGEN_DEF_hipblasLtDestroy
-    static inline hipblasStatus_t hipblasLtDestroy(const hipblasLtHandle_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtDestroy", (hipblasStatus_t)0, hipblasLtDestroy, a0) }
+    static inline hipblasStatus_t hipblasLtDestroy(const hipblasLtHandle_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtDestroy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutCreate
     #define HIPGEN_DEF_hipblasLtMatrixLayoutCreate
-    static inline hipblasStatus_t hipblasLtMatrixLayoutCreate(hipblasLtMatrixLayout_t *a0, hipDataType a1, uint64_t a2, uint64_t a3, int64_t a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutCreate", (hipblasStatus_t)0, hipblasLtMatrixLayoutCreate, a0, a1, a2, a3, a4) }
+    static inline hipblasStatus_t hipblasLtMatrixLayoutCreate(hipblasLtMatrixLayout_t *a0, hipDataType a1, uint64_t a2, uint64_t a3, int64_t a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutCreate", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixLayoutCreate, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutDestroy
     #define HIPGEN_DEF_hipblasLtMatrixLayoutDestroy
-    static inline hipblasStatus_t hipblasLtMatrixLayoutDestroy(const hipblasLtMatrixLayout_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutDestroy", (hipblasStatus_t)0, hipblasLtMatrixLayoutDestroy, a0) }
+    static inline hipblasStatus_t hipblasLtMatrixLayoutDestroy(const hipblasLtMatrixLayout_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutDestroy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixLayoutDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutSetAttribute
     #define HIPGEN_DEF_hipblasLtMatrixLayoutSetAttribute
-    static inline hipblasStatus_t hipblasLtMatrixLayoutSetAttribute(hipblasLtMatrixLayout_t a0, hipblasLtMatrixLayoutAttribute_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutSetAttribute", (hipblasStatus_t)0, hipblasLtMatrixLayoutSetAttribute, a0, a1, a2, a3) }
+    static inline hipblasStatus_t hipblasLtMatrixLayoutSetAttribute(hipblasLtMatrixLayout_t a0, hipblasLtMatrixLayoutAttribute_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutSetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixLayoutSetAttribute, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixLayoutGetAttribute
     #define HIPGEN_DEF_hipblasLtMatrixLayoutGetAttribute
-    static inline hipblasStatus_t hipblasLtMatrixLayoutGetAttribute(hipblasLtMatrixLayout_t a0, hipblasLtMatrixLayoutAttribute_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutGetAttribute", (hipblasStatus_t)0, hipblasLtMatrixLayoutGetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipblasStatus_t hipblasLtMatrixLayoutGetAttribute(hipblasLtMatrixLayout_t a0, hipblasLtMatrixLayoutAttribute_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixLayoutGetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixLayoutGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulDescCreate
     #define HIPGEN_DEF_hipblasLtMatmulDescCreate
-    static inline hipblasStatus_t hipblasLtMatmulDescCreate(hipblasLtMatmulDesc_t *a0, hipblasComputeType_t a1, hipDataType a2) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescCreate", (hipblasStatus_t)0, hipblasLtMatmulDescCreate, a0, a1, a2) }
+    static inline hipblasStatus_t hipblasLtMatmulDescCreate(hipblasLtMatmulDesc_t *a0, hipblasComputeType_t a1, hipDataType a2) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescCreate", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulDescCreate, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulDescDestroy
     #define HIPGEN_DEF_hipblasLtMatmulDescDestroy
-    static inline hipblasStatus_t hipblasLtMatmulDescDestroy(const hipblasLtMatmulDesc_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescDestroy", (hipblasStatus_t)0, hipblasLtMatmulDescDestroy, a0) }
+    static inline hipblasStatus_t hipblasLtMatmulDescDestroy(const hipblasLtMatmulDesc_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescDestroy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulDescDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulDescSetAttribute
     #define HIPGEN_DEF_hipblasLtMatmulDescSetAttribute
-    static inline hipblasStatus_t hipblasLtMatmulDescSetAttribute(hipblasLtMatmulDesc_t a0, hipblasLtMatmulDescAttributes_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescSetAttribute", (hipblasStatus_t)0, hipblasLtMatmulDescSetAttribute, a0, a1, a2, a3) }
+    static inline hipblasStatus_t hipblasLtMatmulDescSetAttribute(hipblasLtMatmulDesc_t a0, hipblasLtMatmulDescAttributes_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescSetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulDescSetAttribute, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulDescGetAttribute
     #define HIPGEN_DEF_hipblasLtMatmulDescGetAttribute
-    static inline hipblasStatus_t hipblasLtMatmulDescGetAttribute(hipblasLtMatmulDesc_t a0, hipblasLtMatmulDescAttributes_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescGetAttribute", (hipblasStatus_t)0, hipblasLtMatmulDescGetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipblasStatus_t hipblasLtMatmulDescGetAttribute(hipblasLtMatmulDesc_t a0, hipblasLtMatmulDescAttributes_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulDescGetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulDescGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceCreate
     #define HIPGEN_DEF_hipblasLtMatmulPreferenceCreate
-    static inline hipblasStatus_t hipblasLtMatmulPreferenceCreate(hipblasLtMatmulPreference_t *a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceCreate", (hipblasStatus_t)0, hipblasLtMatmulPreferenceCreate, a0) }
+    static inline hipblasStatus_t hipblasLtMatmulPreferenceCreate(hipblasLtMatmulPreference_t *a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceCreate", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulPreferenceCreate, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceDestroy
     #define HIPGEN_DEF_hipblasLtMatmulPreferenceDestroy
-    static inline hipblasStatus_t hipblasLtMatmulPreferenceDestroy(const hipblasLtMatmulPreference_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceDestroy", (hipblasStatus_t)0, hipblasLtMatmulPreferenceDestroy, a0) }
+    static inline hipblasStatus_t hipblasLtMatmulPreferenceDestroy(const hipblasLtMatmulPreference_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceDestroy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulPreferenceDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceSetAttribute
     #define HIPGEN_DEF_hipblasLtMatmulPreferenceSetAttribute
-    static inline hipblasStatus_t hipblasLtMatmulPreferenceSetAttribute(hipblasLtMatmulPreference_t a0, hipblasLtMatmulPreferenceAttributes_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceSetAttribute", (hipblasStatus_t)0, hipblasLtMatmulPreferenceSetAttribute, a0, a1, a2, a3) }
+    static inline hipblasStatus_t hipblasLtMatmulPreferenceSetAttribute(hipblasLtMatmulPreference_t a0, hipblasLtMatmulPreferenceAttributes_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceSetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulPreferenceSetAttribute, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulPreferenceGetAttribute
     #define HIPGEN_DEF_hipblasLtMatmulPreferenceGetAttribute
-    static inline hipblasStatus_t hipblasLtMatmulPreferenceGetAttribute(hipblasLtMatmulPreference_t a0, hipblasLtMatmulPreferenceAttributes_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceGetAttribute", (hipblasStatus_t)0, hipblasLtMatmulPreferenceGetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipblasStatus_t hipblasLtMatmulPreferenceGetAttribute(hipblasLtMatmulPreference_t a0, hipblasLtMatmulPreferenceAttributes_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulPreferenceGetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulPreferenceGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmulAlgoGetHeuristic
     #define HIPGEN_DEF_hipblasLtMatmulAlgoGetHeuristic
-    static inline hipblasStatus_t hipblasLtMatmulAlgoGetHeuristic(hipblasLtHandle_t a0, hipblasLtMatmulDesc_t a1, hipblasLtMatrixLayout_t a2, hipblasLtMatrixLayout_t a3, hipblasLtMatrixLayout_t a4, hipblasLtMatrixLayout_t a5, hipblasLtMatmulPreference_t a6, int a7, _hipblasLtMatmulHeuristicResult_t *a8, int *a9) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulAlgoGetHeuristic", (hipblasStatus_t)0, hipblasLtMatmulAlgoGetHeuristic, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
+    static inline hipblasStatus_t hipblasLtMatmulAlgoGetHeuristic(hipblasLtHandle_t a0, hipblasLtMatmulDesc_t a1, hipblasLtMatrixLayout_t a2, hipblasLtMatrixLayout_t a3, hipblasLtMatrixLayout_t a4, hipblasLtMatrixLayout_t a5, hipblasLtMatmulPreference_t a6, int a7, _hipblasLtMatmulHeuristicResult_t *a8, int *a9) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmulAlgoGetHeuristic", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmulAlgoGetHeuristic, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatmul
     #define HIPGEN_DEF_hipblasLtMatmul
-    static inline hipblasStatus_t hipblasLtMatmul(hipblasLtHandle_t a0, hipblasLtMatmulDesc_t a1, const void *a2, const void *a3, hipblasLtMatrixLayout_t a4, const void *a5, hipblasLtMatrixLayout_t a6, const void *a7, const void *a8, hipblasLtMatrixLayout_t a9, void *a10, hipblasLtMatrixLayout_t a11, const hipblasLtMatmulAlgo_t *a12, void *a13, size_t a14, hipStream_t a15) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmul", (hipblasStatus_t)0, hipblasLtMatmul, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
+    static inline hipblasStatus_t hipblasLtMatmul(hipblasLtHandle_t a0, hipblasLtMatmulDesc_t a1, const void *a2, const void *a3, hipblasLtMatrixLayout_t a4, const void *a5, hipblasLtMatrixLayout_t a6, const void *a7, const void *a8, hipblasLtMatrixLayout_t a9, void *a10, hipblasLtMatrixLayout_t a11, const hipblasLtMatmulAlgo_t *a12, void *a13, size_t a14, hipStream_t a15) { HIPGEN_CALL(hipblaslt, "hipblasLtMatmul", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatmul, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescCreate
     #define HIPGEN_DEF_hipblasLtMatrixTransformDescCreate
-    static inline hipblasStatus_t hipblasLtMatrixTransformDescCreate(hipblasLtMatrixTransformDesc_t *a0, hipDataType a1) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescCreate", (hipblasStatus_t)0, hipblasLtMatrixTransformDescCreate, a0, a1) }
+    static inline hipblasStatus_t hipblasLtMatrixTransformDescCreate(hipblasLtMatrixTransformDesc_t *a0, hipDataType a1) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescCreate", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixTransformDescCreate, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescDestroy
     #define HIPGEN_DEF_hipblasLtMatrixTransformDescDestroy
-    static inline hipblasStatus_t hipblasLtMatrixTransformDescDestroy(hipblasLtMatrixTransformDesc_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescDestroy", (hipblasStatus_t)0, hipblasLtMatrixTransformDescDestroy, a0) }
+    static inline hipblasStatus_t hipblasLtMatrixTransformDescDestroy(hipblasLtMatrixTransformDesc_t a0) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescDestroy", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixTransformDescDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescSetAttribute
     #define HIPGEN_DEF_hipblasLtMatrixTransformDescSetAttribute
-    static inline hipblasStatus_t hipblasLtMatrixTransformDescSetAttribute(hipblasLtMatrixTransformDesc_t a0, hipblasLtMatrixTransformDescAttributes_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescSetAttribute", (hipblasStatus_t)0, hipblasLtMatrixTransformDescSetAttribute, a0, a1, a2, a3) }
+    static inline hipblasStatus_t hipblasLtMatrixTransformDescSetAttribute(hipblasLtMatrixTransformDesc_t a0, hipblasLtMatrixTransformDescAttributes_t a1, const void *a2, size_t a3) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescSetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixTransformDescSetAttribute, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixTransformDescGetAttribute
     #define HIPGEN_DEF_hipblasLtMatrixTransformDescGetAttribute
-    static inline hipblasStatus_t hipblasLtMatrixTransformDescGetAttribute(hipblasLtMatrixTransformDesc_t a0, hipblasLtMatrixTransformDescAttributes_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescGetAttribute", (hipblasStatus_t)0, hipblasLtMatrixTransformDescGetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipblasStatus_t hipblasLtMatrixTransformDescGetAttribute(hipblasLtMatrixTransformDesc_t a0, hipblasLtMatrixTransformDescAttributes_t a1, void *a2, size_t a3, size_t *a4) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransformDescGetAttribute", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixTransformDescGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipblasLtMatrixTransform
     #define HIPGEN_DEF_hipblasLtMatrixTransform
-    static inline hipblasStatus_t hipblasLtMatrixTransform(hipblasLtHandle_t a0, hipblasLtMatrixTransformDesc_t a1, const void *a2, const void *a3, hipblasLtMatrixLayout_t a4, const void *a5, const void *a6, hipblasLtMatrixLayout_t a7, void *a8, hipblasLtMatrixLayout_t a9, hipStream_t a10) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransform", (hipblasStatus_t)0, hipblasLtMatrixTransform, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
+    static inline hipblasStatus_t hipblasLtMatrixTransform(hipblasLtHandle_t a0, hipblasLtMatrixTransformDesc_t a1, const void *a2, const void *a3, hipblasLtMatrixLayout_t a4, const void *a5, const void *a6, hipblasLtMatrixLayout_t a7, void *a8, hipblasLtMatrixLayout_t a9, hipStream_t a10) { HIPGEN_CALL(hipblaslt, "hipblasLtMatrixTransform", HIPBLAS_STATUS_NOT_INITIALIZED, hipblasLtMatrixTransform, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #endif
     """

@@ -184,123 +184,123 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtGetVersion
     #define HIPGEN_DEF_hipsparseLtGetVersion
-    static inline hipsparseStatus_t hipsparseLtGetVersion(const hipsparseLtHandle_t *a0, int *a1) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetVersion", (hipsparseStatus_t)0, hipsparseLtGetVersion, a0, a1) }
+    static inline hipsparseStatus_t hipsparseLtGetVersion(const hipsparseLtHandle_t *a0, int *a1) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetVersion", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtGetVersion, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtGetProperty
     #define HIPGEN_DEF_hipsparseLtGetProperty
-    static inline hipsparseStatus_t hipsparseLtGetProperty(hipLibraryPropertyType a0, int *a1) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetProperty", (hipsparseStatus_t)0, hipsparseLtGetProperty, a0, a1) }
+    static inline hipsparseStatus_t hipsparseLtGetProperty(hipLibraryPropertyType a0, int *a1) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetProperty", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtGetProperty, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtGetGitRevision
     #define HIPGEN_DEF_hipsparseLtGetGitRevision
-    static inline hipsparseStatus_t hipsparseLtGetGitRevision(hipsparseLtHandle_t a0, char *a1) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetGitRevision", (hipsparseStatus_t)0, hipsparseLtGetGitRevision, a0, a1) }
+    static inline hipsparseStatus_t hipsparseLtGetGitRevision(hipsparseLtHandle_t a0, char *a1) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetGitRevision", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtGetGitRevision, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtGetArchName
     #define HIPGEN_DEF_hipsparseLtGetArchName
-    static inline hipsparseStatus_t hipsparseLtGetArchName(char **a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetArchName", (hipsparseStatus_t)0, hipsparseLtGetArchName, a0) }
+    static inline hipsparseStatus_t hipsparseLtGetArchName(char **a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtGetArchName", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtGetArchName, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtInit
     #define HIPGEN_DEF_hipsparseLtInit
-    static inline hipsparseStatus_t hipsparseLtInit(hipsparseLtHandle_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtInit", (hipsparseStatus_t)0, hipsparseLtInit, a0) }
+    static inline hipsparseStatus_t hipsparseLtInit(hipsparseLtHandle_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtInit", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtInit, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtDestroy
     #define HIPGEN_DEF_hipsparseLtDestroy
-    static inline hipsparseStatus_t hipsparseLtDestroy(const hipsparseLtHandle_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtDestroy", (hipsparseStatus_t)0, hipsparseLtDestroy, a0) }
+    static inline hipsparseStatus_t hipsparseLtDestroy(const hipsparseLtHandle_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtDestroy", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtDenseDescriptorInit
     #define HIPGEN_DEF_hipsparseLtDenseDescriptorInit
-    static inline hipsparseStatus_t hipsparseLtDenseDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, int64_t a2, int64_t a3, int64_t a4, uint32_t a5, hipDataType a6, hipsparseOrder_t a7) { HIPGEN_CALL(hipsparselt, "hipsparseLtDenseDescriptorInit", (hipsparseStatus_t)0, hipsparseLtDenseDescriptorInit, a0, a1, a2, a3, a4, a5, a6, a7) }
+    static inline hipsparseStatus_t hipsparseLtDenseDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, int64_t a2, int64_t a3, int64_t a4, uint32_t a5, hipDataType a6, hipsparseOrder_t a7) { HIPGEN_CALL(hipsparselt, "hipsparseLtDenseDescriptorInit", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtDenseDescriptorInit, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtStructuredDescriptorInit
     #define HIPGEN_DEF_hipsparseLtStructuredDescriptorInit
-    static inline hipsparseStatus_t hipsparseLtStructuredDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, int64_t a2, int64_t a3, int64_t a4, uint32_t a5, hipDataType a6, hipsparseOrder_t a7, hipsparseLtSparsity_t a8) { HIPGEN_CALL(hipsparselt, "hipsparseLtStructuredDescriptorInit", (hipsparseStatus_t)0, hipsparseLtStructuredDescriptorInit, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
+    static inline hipsparseStatus_t hipsparseLtStructuredDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, int64_t a2, int64_t a3, int64_t a4, uint32_t a5, hipDataType a6, hipsparseOrder_t a7, hipsparseLtSparsity_t a8) { HIPGEN_CALL(hipsparselt, "hipsparseLtStructuredDescriptorInit", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtStructuredDescriptorInit, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatDescriptorDestroy
     #define HIPGEN_DEF_hipsparseLtMatDescriptorDestroy
-    static inline hipsparseStatus_t hipsparseLtMatDescriptorDestroy(const hipsparseLtMatDescriptor_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatDescriptorDestroy", (hipsparseStatus_t)0, hipsparseLtMatDescriptorDestroy, a0) }
+    static inline hipsparseStatus_t hipsparseLtMatDescriptorDestroy(const hipsparseLtMatDescriptor_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatDescriptorDestroy", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatDescriptorDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatDescSetAttribute
     #define HIPGEN_DEF_hipsparseLtMatDescSetAttribute
-    static inline hipsparseStatus_t hipsparseLtMatDescSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, hipsparseLtMatDescAttribute_t a2, const void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatDescSetAttribute", (hipsparseStatus_t)0, hipsparseLtMatDescSetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipsparseStatus_t hipsparseLtMatDescSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatDescriptor_t *a1, hipsparseLtMatDescAttribute_t a2, const void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatDescSetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatDescSetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatDescGetAttribute
     #define HIPGEN_DEF_hipsparseLtMatDescGetAttribute
-    static inline hipsparseStatus_t hipsparseLtMatDescGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, hipsparseLtMatDescAttribute_t a2, void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatDescGetAttribute", (hipsparseStatus_t)0, hipsparseLtMatDescGetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipsparseStatus_t hipsparseLtMatDescGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, hipsparseLtMatDescAttribute_t a2, void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatDescGetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatDescGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulDescriptorInit
     #define HIPGEN_DEF_hipsparseLtMatmulDescriptorInit
-    static inline hipsparseStatus_t hipsparseLtMatmulDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulDescriptor_t *a1, hipsparseOperation_t a2, hipsparseOperation_t a3, const hipsparseLtMatDescriptor_t *a4, const hipsparseLtMatDescriptor_t *a5, const hipsparseLtMatDescriptor_t *a6, const hipsparseLtMatDescriptor_t *a7, hipsparseLtComputetype_t a8) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulDescriptorInit", (hipsparseStatus_t)0, hipsparseLtMatmulDescriptorInit, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
+    static inline hipsparseStatus_t hipsparseLtMatmulDescriptorInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulDescriptor_t *a1, hipsparseOperation_t a2, hipsparseOperation_t a3, const hipsparseLtMatDescriptor_t *a4, const hipsparseLtMatDescriptor_t *a5, const hipsparseLtMatDescriptor_t *a6, const hipsparseLtMatDescriptor_t *a7, hipsparseLtComputetype_t a8) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulDescriptorInit", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulDescriptorInit, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulDescSetAttribute
     #define HIPGEN_DEF_hipsparseLtMatmulDescSetAttribute
-    static inline hipsparseStatus_t hipsparseLtMatmulDescSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatmulDescriptor_t *a1, hipsparseLtMatmulDescAttribute_t a2, const void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulDescSetAttribute", (hipsparseStatus_t)0, hipsparseLtMatmulDescSetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipsparseStatus_t hipsparseLtMatmulDescSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatmulDescriptor_t *a1, hipsparseLtMatmulDescAttribute_t a2, const void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulDescSetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulDescSetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulDescGetAttribute
     #define HIPGEN_DEF_hipsparseLtMatmulDescGetAttribute
-    static inline hipsparseStatus_t hipsparseLtMatmulDescGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, hipsparseLtMatmulDescAttribute_t a2, void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulDescGetAttribute", (hipsparseStatus_t)0, hipsparseLtMatmulDescGetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipsparseStatus_t hipsparseLtMatmulDescGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, hipsparseLtMatmulDescAttribute_t a2, void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulDescGetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulDescGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgSelectionInit
     #define HIPGEN_DEF_hipsparseLtMatmulAlgSelectionInit
-    static inline hipsparseStatus_t hipsparseLtMatmulAlgSelectionInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulAlgSelection_t *a1, const hipsparseLtMatmulDescriptor_t *a2, hipsparseLtMatmulAlg_t a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulAlgSelectionInit", (hipsparseStatus_t)0, hipsparseLtMatmulAlgSelectionInit, a0, a1, a2, a3) }
+    static inline hipsparseStatus_t hipsparseLtMatmulAlgSelectionInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulAlgSelection_t *a1, const hipsparseLtMatmulDescriptor_t *a2, hipsparseLtMatmulAlg_t a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulAlgSelectionInit", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulAlgSelectionInit, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgSetAttribute
     #define HIPGEN_DEF_hipsparseLtMatmulAlgSetAttribute
-    static inline hipsparseStatus_t hipsparseLtMatmulAlgSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatmulAlgSelection_t *a1, hipsparseLtMatmulAlgAttribute_t a2, const void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulAlgSetAttribute", (hipsparseStatus_t)0, hipsparseLtMatmulAlgSetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipsparseStatus_t hipsparseLtMatmulAlgSetAttribute(const hipsparseLtHandle_t *a0, hipsparseLtMatmulAlgSelection_t *a1, hipsparseLtMatmulAlgAttribute_t a2, const void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulAlgSetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulAlgSetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulAlgGetAttribute
     #define HIPGEN_DEF_hipsparseLtMatmulAlgGetAttribute
-    static inline hipsparseStatus_t hipsparseLtMatmulAlgGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulAlgSelection_t *a1, hipsparseLtMatmulAlgAttribute_t a2, void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulAlgGetAttribute", (hipsparseStatus_t)0, hipsparseLtMatmulAlgGetAttribute, a0, a1, a2, a3, a4) }
+    static inline hipsparseStatus_t hipsparseLtMatmulAlgGetAttribute(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulAlgSelection_t *a1, hipsparseLtMatmulAlgAttribute_t a2, void *a3, size_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulAlgGetAttribute", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulAlgGetAttribute, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulGetWorkspace
     #define HIPGEN_DEF_hipsparseLtMatmulGetWorkspace
-    static inline hipsparseStatus_t hipsparseLtMatmulGetWorkspace(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, size_t *a2) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulGetWorkspace", (hipsparseStatus_t)0, hipsparseLtMatmulGetWorkspace, a0, a1, a2) }
+    static inline hipsparseStatus_t hipsparseLtMatmulGetWorkspace(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, size_t *a2) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulGetWorkspace", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulGetWorkspace, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulPlanInit
     #define HIPGEN_DEF_hipsparseLtMatmulPlanInit
-    static inline hipsparseStatus_t hipsparseLtMatmulPlanInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulPlan_t *a1, const hipsparseLtMatmulDescriptor_t *a2, const hipsparseLtMatmulAlgSelection_t *a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulPlanInit", (hipsparseStatus_t)0, hipsparseLtMatmulPlanInit, a0, a1, a2, a3) }
+    static inline hipsparseStatus_t hipsparseLtMatmulPlanInit(const hipsparseLtHandle_t *a0, hipsparseLtMatmulPlan_t *a1, const hipsparseLtMatmulDescriptor_t *a2, const hipsparseLtMatmulAlgSelection_t *a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulPlanInit", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulPlanInit, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulPlanDestroy
     #define HIPGEN_DEF_hipsparseLtMatmulPlanDestroy
-    static inline hipsparseStatus_t hipsparseLtMatmulPlanDestroy(const hipsparseLtMatmulPlan_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulPlanDestroy", (hipsparseStatus_t)0, hipsparseLtMatmulPlanDestroy, a0) }
+    static inline hipsparseStatus_t hipsparseLtMatmulPlanDestroy(const hipsparseLtMatmulPlan_t *a0) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulPlanDestroy", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulPlanDestroy, a0) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmul
     #define HIPGEN_DEF_hipsparseLtMatmul
-    static inline hipsparseStatus_t hipsparseLtMatmul(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, hipStream_t *a9, int32_t a10) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmul", (hipsparseStatus_t)0, hipsparseLtMatmul, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
+    static inline hipsparseStatus_t hipsparseLtMatmul(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, hipStream_t *a9, int32_t a10) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmul", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmul, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtMatmulSearch
     #define HIPGEN_DEF_hipsparseLtMatmulSearch
-    static inline hipsparseStatus_t hipsparseLtMatmulSearch(const hipsparseLtHandle_t *a0, hipsparseLtMatmulPlan_t *a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, hipStream_t *a9, int32_t a10) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulSearch", (hipsparseStatus_t)0, hipsparseLtMatmulSearch, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
+    static inline hipsparseStatus_t hipsparseLtMatmulSearch(const hipsparseLtHandle_t *a0, hipsparseLtMatmulPlan_t *a1, const void *a2, const void *a3, const void *a4, const void *a5, const void *a6, void *a7, void *a8, hipStream_t *a9, int32_t a10) { HIPGEN_CALL(hipsparselt, "hipsparseLtMatmulSearch", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtMatmulSearch, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMAPrune
     #define HIPGEN_DEF_hipsparseLtSpMMAPrune
-    static inline hipsparseStatus_t hipsparseLtSpMMAPrune(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, const void *a2, void *a3, hipsparseLtPruneAlg_t a4, hipStream_t a5) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPrune", (hipsparseStatus_t)0, hipsparseLtSpMMAPrune, a0, a1, a2, a3, a4, a5) }
+    static inline hipsparseStatus_t hipsparseLtSpMMAPrune(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, const void *a2, void *a3, hipsparseLtPruneAlg_t a4, hipStream_t a5) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPrune", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMAPrune, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMAPruneCheck
     #define HIPGEN_DEF_hipsparseLtSpMMAPruneCheck
-    static inline hipsparseStatus_t hipsparseLtSpMMAPruneCheck(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, const void *a2, int *a3, hipStream_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPruneCheck", (hipsparseStatus_t)0, hipsparseLtSpMMAPruneCheck, a0, a1, a2, a3, a4) }
+    static inline hipsparseStatus_t hipsparseLtSpMMAPruneCheck(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulDescriptor_t *a1, const void *a2, int *a3, hipStream_t a4) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPruneCheck", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMAPruneCheck, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMAPrune2
     #define HIPGEN_DEF_hipsparseLtSpMMAPrune2
-    static inline hipsparseStatus_t hipsparseLtSpMMAPrune2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, void *a5, hipsparseLtPruneAlg_t a6, hipStream_t a7) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPrune2", (hipsparseStatus_t)0, hipsparseLtSpMMAPrune2, a0, a1, a2, a3, a4, a5, a6, a7) }
+    static inline hipsparseStatus_t hipsparseLtSpMMAPrune2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, void *a5, hipsparseLtPruneAlg_t a6, hipStream_t a7) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPrune2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMAPrune2, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMAPruneCheck2
     #define HIPGEN_DEF_hipsparseLtSpMMAPruneCheck2
-    static inline hipsparseStatus_t hipsparseLtSpMMAPruneCheck2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, int *a5, hipStream_t a6) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPruneCheck2", (hipsparseStatus_t)0, hipsparseLtSpMMAPruneCheck2, a0, a1, a2, a3, a4, a5, a6) }
+    static inline hipsparseStatus_t hipsparseLtSpMMAPruneCheck2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, int *a5, hipStream_t a6) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMAPruneCheck2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMAPruneCheck2, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMACompressedSize
     #define HIPGEN_DEF_hipsparseLtSpMMACompressedSize
-    static inline hipsparseStatus_t hipsparseLtSpMMACompressedSize(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, size_t *a2, size_t *a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompressedSize", (hipsparseStatus_t)0, hipsparseLtSpMMACompressedSize, a0, a1, a2, a3) }
+    static inline hipsparseStatus_t hipsparseLtSpMMACompressedSize(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, size_t *a2, size_t *a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompressedSize", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMACompressedSize, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMACompress
     #define HIPGEN_DEF_hipsparseLtSpMMACompress
-    static inline hipsparseStatus_t hipsparseLtSpMMACompress(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, const void *a2, void *a3, void *a4, hipStream_t a5) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompress", (hipsparseStatus_t)0, hipsparseLtSpMMACompress, a0, a1, a2, a3, a4, a5) }
+    static inline hipsparseStatus_t hipsparseLtSpMMACompress(const hipsparseLtHandle_t *a0, const hipsparseLtMatmulPlan_t *a1, const void *a2, void *a3, void *a4, hipStream_t a5) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompress", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMACompress, a0, a1, a2, a3, a4, a5) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMACompressedSize2
     #define HIPGEN_DEF_hipsparseLtSpMMACompressedSize2
-    static inline hipsparseStatus_t hipsparseLtSpMMACompressedSize2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, size_t *a2, size_t *a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompressedSize2", (hipsparseStatus_t)0, hipsparseLtSpMMACompressedSize2, a0, a1, a2, a3) }
+    static inline hipsparseStatus_t hipsparseLtSpMMACompressedSize2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, size_t *a2, size_t *a3) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompressedSize2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMACompressedSize2, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_hipsparseLtSpMMACompress2
     #define HIPGEN_DEF_hipsparseLtSpMMACompress2
-    static inline hipsparseStatus_t hipsparseLtSpMMACompress2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, void *a5, void *a6, hipStream_t a7) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompress2", (hipsparseStatus_t)0, hipsparseLtSpMMACompress2, a0, a1, a2, a3, a4, a5, a6, a7) }
+    static inline hipsparseStatus_t hipsparseLtSpMMACompress2(const hipsparseLtHandle_t *a0, const hipsparseLtMatDescriptor_t *a1, int a2, hipsparseOperation_t a3, const void *a4, void *a5, void *a6, hipStream_t a7) { HIPGEN_CALL(hipsparselt, "hipsparseLtSpMMACompress2", HIPSPARSE_STATUS_NOT_INITIALIZED, hipsparseLtSpMMACompress2, a0, a1, a2, a3, a4, a5, a6, a7) }
     #endif
     #endif
     """
