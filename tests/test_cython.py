@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,37 @@ from conftest import BINDINGS, REPO, load_ir
 
 pytest.importorskip("Cython")
 hip_pkg = pytest.importorskip("hip")
+
+
+SETUP = """
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=cythonize(
+        [Extension({name!r}, [{name!r} + ".pyx"], include_dirs={include_dirs!r})],
+        include_path=[{include!r}],
+        compiler_directives={{"language_level": 3}},
+    ),
+    script_args=["build_ext", "--inplace", "-q"],
+)
+"""
+
+
+def build(tmp, name, include, include_dirs=(), env=None):
+    """Builds Cython extension `name` from `tmp/name.pyx` in `tmp`, with only `include` (a
+    package's `get_include()`) on Cython's include path and `include_dirs` on C's."""
+    setup = SETUP.format(name=name, include=str(include), include_dirs=[str(d) for d in include_dirs])
+    (tmp / "setup.py").write_text(setup)
+    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp, capture_output=True, text=True, env=env)
+    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+
+
+def child(tmp, code, env=None):
+    """Python `code` run in `tmp` (where the extensions were built), in a process of its own."""
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp, capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run
 
 
 def pxd_modules():
@@ -101,34 +131,13 @@ def extension(tmp_path_factory):
     layout, expected = layout_source(modules)
     cimports = "".join(f"from hip cimport {m.split('.')[-1]}\n" for m, _ in modules)
     (tmp / "hipgen_cy.pyx").write_text(cimports + CALLS + layout)
-    (tmp / "setup.py").write_text(
-        textwrap.dedent(
-            """
-            import hip
-            from Cython.Build import cythonize
-            from setuptools import Extension, setup
-
-            setup(
-                ext_modules=cythonize(
-                    [Extension("hipgen_cy", ["hipgen_cy.pyx"])],
-                    include_path=[hip.get_include()],
-                    compiler_directives={"language_level": 3},
-                ),
-                script_args=["build_ext", "--inplace", "-q"],
-            )
-            """
-        )
-    )
-    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp, capture_output=True, text=True)
-    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    build(tmp, "hipgen_cy", hip_pkg.get_include())
     return tmp, expected
 
 
 def ask(tmp, expr):
     """`expr` evaluated with the extension imported, in a child (its stderr kept apart)."""
-    code = f"import json, hipgen_cy\nprint(json.dumps({expr}))"
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = child(tmp, f"import json, hipgen_cy\nprint(json.dumps({expr}))")
     return json.loads(out.stdout.strip().splitlines()[-1]), out.stderr
 
 
@@ -209,32 +218,12 @@ def test_cuda_names_run_hip_at_the_c_level(tmp_path):
     from cuda.bindings import driver, nvrtc, runtime
 
     (tmp_path / "hipgen_cuda_cy.pyx").write_text(CUDA_PROGRAM)
-    (tmp_path / "setup.py").write_text(
-        textwrap.dedent(
-            """
-            import hip
-            from Cython.Build import cythonize
-            from setuptools import Extension, setup
-
-            setup(
-                ext_modules=cythonize(
-                    [Extension("hipgen_cuda_cy", ["hipgen_cuda_cy.pyx"])],
-                    include_path=[hip.get_include()],
-                    compiler_directives={"language_level": 3},
-                ),
-                script_args=["build_ext", "--inplace", "-q"],
-            )
-            """
-        )
-    )
-    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    build(tmp_path, "hipgen_cuda_cy", hip_pkg.get_include())
     code = (
         "import json, hipgen_cuda_cy as m\n"
         "print(json.dumps([m.stream_round_trip(), m.driver_count(), m.nvrtc_version()]))"
     )
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = child(tmp_path, code)
     (statuses, success), (count_status, cu_success), version = json.loads(run.stdout.splitlines()[-1])
     assert success == int(runtime.cudaError_t.cudaSuccess) and cu_success == 0
     err, _stream = runtime.cudaStreamCreate()
@@ -317,27 +306,9 @@ def test_c_levels_under_amd_10_0_names(tmp_path):
     from hip import hip, hiprtc
 
     (tmp_path / "hipgen_ten.pyx").write_text(HIP_10_0_PROGRAM)
-    (tmp_path / "setup.py").write_text(
-        textwrap.dedent(
-            """
-            import hip
-            from Cython.Build import cythonize
-            from setuptools import Extension, setup
-
-            setup(
-                ext_modules=cythonize([Extension("hipgen_ten", ["hipgen_ten.pyx"])],
-                                      include_path=[hip.get_include()],
-                                      compiler_directives={"language_level": 3}),
-                script_args=["build_ext", "--inplace", "-q"],
-            )
-            """
-        )
-    )
-    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    build(tmp_path, "hipgen_ten", hip_pkg.get_include())
     code = "import json, hipgen_ten as m\nprint(json.dumps([m.device_count(), m.rtc_version()]))"
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = child(tmp_path, code)
     (status, count, success), rtc = json.loads(run.stdout.splitlines()[-1])
     err, py_count = hip.hipGetDeviceCount()
     assert status == int(err) and (count == py_count or status != success)
@@ -358,30 +329,12 @@ def test_cuda_python_c_signatures_in_cpp(tmp_path):
     if not (cuda_include / "cuda_runtime_api.h").exists():
         pytest.skip(f"no CUDA headers at {cuda_include} (tools/setup.sh unpacks them)")
     (tmp_path / "hipgen_cuda_cpp.pyx").write_text(CUDA_CPP_PROGRAM)
-    (tmp_path / "setup.py").write_text(
-        textwrap.dedent(
-            f"""
-            import hip
-            from Cython.Build import cythonize
-            from setuptools import Extension, setup
-
-            ext = Extension("hipgen_cuda_cpp", ["hipgen_cuda_cpp.pyx"], include_dirs=[{str(cuda_include)!r}])
-            setup(
-                ext_modules=cythonize([ext], include_path=[hip.get_include()],
-                                      compiler_directives={{"language_level": 3}}),
-                script_args=["build_ext", "--inplace", "-q"],
-            )
-            """
-        )
-    )
-    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    build(tmp_path, "hipgen_cuda_cpp", hip_pkg.get_include(), include_dirs=[str(cuda_include)])
     code = (
         "import json, hipgen_cuda_cpp as m\n"
         "print(json.dumps([m.scoped(), m.grown(), m.uuids_compare(), m.ctx_create(), m.instantiate()]))"
     )
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = child(tmp_path, code)
     scoped, grown, same, ctx, (created, instantiated) = json.loads(run.stdout.splitlines()[-1])
     assert scoped == [
         int(hip_pkg.hip.hipMemcpyKind.hipMemcpyHostToDevice),
@@ -469,33 +422,13 @@ def test_rocm_llvm_c_level(tmp_path):
     cimports = "\n".join("from {0} cimport {2}".format(*m.rpartition(".")) for m in modules)
     layout, expected = layout_source([(m, libs[m][0]) for m in modules], bindings)
     (tmp_path / "hipgen_rocm_cy.pyx").write_text(ROCM_LLVM_PROGRAM.format(cimports=cimports) + layout)
-    (tmp_path / "setup.py").write_text(
-        textwrap.dedent(
-            """
-            import rocm.llvm
-            from Cython.Build import cythonize
-            from setuptools import Extension, setup
-
-            setup(
-                ext_modules=cythonize(
-                    [Extension("hipgen_rocm_cy", ["hipgen_rocm_cy.pyx"])],
-                    include_path=[rocm.llvm.get_include()],
-                    compiler_directives={"language_level": 3},
-                ),
-                script_args=["build_ext", "--inplace", "-q"],
-            )
-            """
-        )
-    )
-    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    build(tmp_path, "hipgen_rocm_cy", rocm_llvm.get_include())
     code = (
         "import json, hipgen_rocm_cy as m\n"
         "print(json.dumps([m.llvm_version(), m.module_name(b'hipgen_mod').decode(), m.comgr_version(),"
         " m.under_10_0_names(), m.layouts()]))"
     )
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = child(tmp_path, code)
     version, name, comgr, ten, layouts = json.loads(run.stdout.splitlines()[-1])
     assert ten == version + comgr
     # Every record of LLVM's C API and comgr as Cython compiled it, against the IR.
@@ -564,27 +497,9 @@ def test_a_function_of_every_library_answers_its_status(tmp_path):
         lines.append(f"    out[{lib!r}] = <int>c{lib}.{name}({args})")
     lines.append("    return out")
     (tmp_path / "hipgen_each.pyx").write_text("\n".join(lines) + "\n")
-    (tmp_path / "setup.py").write_text(
-        textwrap.dedent(
-            """
-            import hip
-            from Cython.Build import cythonize
-            from setuptools import Extension, setup
-
-            setup(
-                ext_modules=cythonize([Extension("hipgen_each", ["hipgen_each.pyx"])],
-                                      include_path=[hip.get_include()],
-                                      compiler_directives={"language_level": 3}),
-                script_args=["build_ext", "--inplace", "-q"],
-            )
-            """
-        )
-    )
-    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    build(tmp_path, "hipgen_each", hip_pkg.get_include())
     code = "import json, hipgen_each\nprint(json.dumps(hipgen_each.call_all()))"
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = child(tmp_path, code)
     got = json.loads(run.stdout.splitlines()[-1])
     loads = {module: (library, ok) for module, library, ok, _ in hip_pkg._native.libraries()}
     for lib, (name, _, members) in calls.items():
@@ -628,31 +543,14 @@ def test_get_include_gives_the_chosen_releases_declarations(tmp_path, release):
     assert f"_rocm{release.split('.')[0]}" in include
     assert f"(ROCm {release})" in Path(include, "hip", "chip.pxd").read_text()[:300]
     (tmp_path / "hipgen_rel.pyx").write_text(RELEASE_PROGRAM)
-    (tmp_path / "setup.py").write_text(
-        textwrap.dedent(
-            f"""
-            from Cython.Build import cythonize
-            from setuptools import Extension, setup
-
-            setup(
-                ext_modules=cythonize([Extension("hipgen_rel", ["hipgen_rel.pyx"])],
-                                      include_path=[{include!r}],
-                                      compiler_directives={{"language_level": 3}}),
-                script_args=["build_ext", "--inplace", "-q"],
-            )
-            """
-        )
-    )
-    out = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True, env=env)
-    assert out.returncode == 0, (out.stdout + out.stderr)[-6000:]
+    build(tmp_path, "hipgen_rel", include, env=env)
     code = (
         "import json, warnings\nwarnings.simplefilter('ignore')\nimport hipgen_rel\n"
         "from hip import hip\n"
         "print(json.dumps([hipgen_rel.device_count(), hipgen_rel.runtime_count(),"
         " [int(x) for x in hip.hipGetDeviceCount()]]))"
     )
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env)
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = child(tmp_path, code, env=env)
     assert "Cython declarations of ROCm" not in run.stderr
     c_level, cuda_level, python = json.loads(run.stdout.splitlines()[-1])
     assert c_level == python and cuda_level == python

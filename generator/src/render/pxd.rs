@@ -877,34 +877,28 @@ pub fn render_cuda(
             "driver"
         }
     };
-    // CUDA's enums as cuda-python's `.pxd` declares them (the newest API's), so that
-    // `cudaMemcpyKind.cudaMemcpyHostToDevice` reads as there and functions take CUDA's enum
-    // types: Cython keeps C enums apart by name, and a function declared with HIP's enum would
-    // refuse CUDA's (C++ mode).
-    let cuda_enums: HashMap<&str, &crate::ir::CudaEnumDecl> = set
-        .apis
-        .iter()
-        .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0))
-        .map(|a| a.types.enums.iter().map(|e| (e.name.as_str(), e)).collect())
-        .unwrap_or_default();
-    // cuda-python's own C signatures where they are not HIP's (CUDA 13's `cuCtxCreate` takes
-    // a parameters pointer HIP lacks; `cuGraphInstantiate` is HIP's `...WithFlags`).
-    let c_calls: HashMap<&str, &crate::ir::Adapter> = set
-        .apis
-        .iter()
-        .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0))
-        .map(|a| {
-            a.adapted
-                .iter()
-                .filter(|ad| ad.c_call.is_some())
-                .map(|ad| (ad.cuda.as_str(), ad))
-                .collect()
-        })
-        .unwrap_or_default();
+    // The C levels follow the newest cuda-python API the plan has (13).
     let newest_api = set
         .apis
         .iter()
         .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0));
+    // CUDA's enums as cuda-python's `.pxd` declares them, so that
+    // `cudaMemcpyKind.cudaMemcpyHostToDevice` reads as there and functions take CUDA's enum
+    // types: Cython keeps C enums apart by name, and a function declared with HIP's enum would
+    // refuse CUDA's (C++ mode).
+    let cuda_enums: HashMap<&str, &crate::ir::CudaEnumDecl> = newest_api
+        .iter()
+        .flat_map(|a| &a.types.enums)
+        .map(|e| (e.name.as_str(), e))
+        .collect();
+    // cuda-python's own C signatures where they are not HIP's (CUDA 13's `cuCtxCreate` takes
+    // a parameters pointer HIP lacks; `cuGraphInstantiate` is HIP's `...WithFlags`).
+    let c_calls: HashMap<&str, &crate::ir::Adapter> = newest_api
+        .iter()
+        .flat_map(|a| &a.adapted)
+        .filter(|ad| ad.c_call.is_some())
+        .map(|ad| (ad.cuda.as_str(), ad))
+        .collect();
     // CUDA typedef name of a record → the record's own name (`cudaUUID_t` → `CUuuid`).
     let record_of: HashMap<&str, &str> = newest_api
         .iter()
@@ -969,12 +963,8 @@ pub fn render_cuda(
                             if same {
                                 return None;
                             }
-                            let status = hip_member.get(
-                                set.apis
-                                    .iter()
-                                    .find_map(|a| a.not_supported.get(&ad.status_type))?
-                                    .as_str(),
-                            )?;
+                            let status = hip_member
+                                .get(newest_api?.not_supported.get(&ad.status_type)?.as_str())?;
                             c_level(f, &e.cuda, calls, status, &ix)
                         });
                         if let Some((tramp, d)) = own {
@@ -1079,11 +1069,7 @@ pub fn render_cuda(
             "\ncdef extern from *:\n    \"\"\"\n    #ifndef {guard}\n    #define {guard}\n"
         );
         // CUDA's headers this module stands for: included later, they add nothing.
-        let newest = set
-            .apis
-            .iter()
-            .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0));
-        for g in newest
+        for g in newest_api
             .and_then(|a| a.include_guards.get(kind))
             .into_iter()
             .flatten()

@@ -95,17 +95,18 @@ def enum_class(cuda_name: str, hip_module: str, hip_enum: str) -> type:
     members = [(n, int(m)) for n, m in hip_cls.__members__.items()]
     have = {n for n, _ in members}
     cuda_members = _plan.enum_members(cuda_name)
+    cuda_values = dict(cuda_members)
     # A status enum keeps small values: programs walk its range (cuda-python's own tests count
     # every code up to the largest member's).
     tables = _plan.tables()
     tag = None if cuda_name in tables.not_supported else tables.cuda_member_tag
-    shared = _shared_members(hip_module, hip_enum, dict(cuda_members)) if tag and _on_nvidia() else set()
+    shared = _shared_members(hip_module, hip_enum, cuda_values) if tag and _on_nvidia() else set()
     for cuda_member, hip_member in _plan.members(hip_module, hip_enum):
         if cuda_member not in have and hip_member in hip_cls.__members__:
             if cuda_member in shared:
                 # HIP's member stands for this and other CUDA members: on NVIDIA, CUDA answers
                 # for this one (the shims pass the tagged value on as CUDA's member).
-                value = tag | dict(cuda_members)[cuda_member]
+                value = tag | cuda_values[cuda_member]
             else:
                 value = int(hip_cls.__members__[hip_member])
             members.append((cuda_member, value))
