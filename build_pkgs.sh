@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Python packages as abi3 wheels into dist/ and installs them into the venv.
+# Builds the Python packages as abi3 wheels into dist/ and installs them into the venv; with
+# --freethreaded, also the free-threaded CPython's wheels beside them (installed into .venv-ft).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -34,6 +35,12 @@ Usage: ./build_pkgs.sh [options]
   --run-tests       run the test suite after building
   --out DIR         where wheels go (default dist)
   --no-install      build only; do not install into the venv
+  --freethreaded    also build the wheels of the free-threaded CPython that
+                    tools/freethreaded-python.sh builds (cp313t, from the same code: abi3
+                    cannot be free-threaded) into the same folder, and install them into
+                    .venv-ft (tools/setup.sh makes it)
+  --python PATH     build for the interpreter PATH only, instead of abi3 (a free-threaded
+                    one gives its cpXYt wheels); installs into .venv-ft if PATH is its
   --dry-run         print the modules that would be built and stop
   --pre-clean       remove dist/ and build outputs before building
   --post-clean      remove build outputs after building
@@ -51,7 +58,8 @@ LLVM_LIBS=${ROCM_PYTHON_LIBS:-^}
 BUILD_LLVM=1
 PLATFORM=amd
 REGENERATE=0; BUILD_HIP=1; BUILD_CUDA=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
-OUT=dist; INSTALL=1; DRY_RUN=0
+OUT=dist; INSTALL=1; DRY_RUN=0; TARGET_PYTHON=; ALSO_FREETHREADED=0
+ARGS=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     --rocm-path) ROCM_ROOT=$2; shift ;;
@@ -71,6 +79,8 @@ while [ $# -gt 0 ]; do
     -j) export CARGO_BUILD_JOBS=$2; shift ;;
     --out) OUT=$2; shift ;;
     --no-install) INSTALL=0 ;;
+    --freethreaded) ALSO_FREETHREADED=1 ;;
+    --python) TARGET_PYTHON=$2; shift ;;
     --dry-run) DRY_RUN=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
@@ -88,6 +98,42 @@ fi
 # whatever glibc the build machine has; without zig the machine's own glibc sets the tag.
 MANYLINUX=(--zig --compatibility manylinux_2_28)
 "$PY" -m ziglang version >/dev/null 2>&1 || MANYLINUX=()
+# The interpreter the extensions are for: abi3 (any CPython >= 3.10) unless one is named. A
+# free-threaded interpreter cannot load abi3 extensions, so it gets wheels of its own version,
+# with the same code and its extension suffix; PyO3 builds them without the limited API.
+EXT_SUFFIX=.abi3.so
+TARGET_TAG=
+if [ -n "$TARGET_PYTHON" ]; then
+  EXT_SUFFIX=$("$TARGET_PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+  MANYLINUX+=(--interpreter "$TARGET_PYTHON")
+  export PYO3_PYTHON=$TARGET_PYTHON
+  # In build folders of their own; installed into .venv-ft where that is this interpreter's.
+  TARGET_TAG=-$(basename "$TARGET_PYTHON")
+  ft_base=$(.venv-ft/bin/python -c 'import sys; print(sys._base_executable)' 2>/dev/null || true)
+  if [ "$(realpath -m "$ft_base")" = "$(realpath -m "$TARGET_PYTHON")" ]; then
+    PY_INSTALL=.venv-ft/bin/python
+  else
+    INSTALL=0
+  fi
+fi
+PY_INSTALL=${PY_INSTALL:-$PY}
+# The ABI tag of the wheels this build makes (abi3, or the interpreter's: cp313t).
+wheel_tag() {
+  if [ -n "$TARGET_PYTHON" ]; then
+    "$TARGET_PYTHON" -c 'import sys, sysconfig; t = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""; print("cp%d%d%s" % (*sys.version_info[:2], t))'
+  else
+    echo abi3
+  fi
+}
+# Removes the wheels of package $1 this build makes anew (abi3 ones and the sdist, or those of
+# the free-threaded interpreter), leaving the other kind's.
+clear_wheels() {
+  if [ -n "$TARGET_PYTHON" ]; then
+    rm -f "$OUT/$1"-*-"$(wheel_tag)"-*.whl
+  else
+    rm -f "$OUT/$1"-*-abi3-*.whl "$OUT/$1"-*.tar.gz
+  fi
+}
 
 DEFAULT_RELEASE=$("$PY" tools/manifest.py default)
 # Without --release (or HIPGEN_BINDINGS), hip-python carries every shipped release's bindings.
@@ -154,7 +200,7 @@ if [ "$BUILD_HIP" = 1 ]; then
   mapfile -t hip_modules < <(manifest modules --package hip-python "$SELECTED")
   bash tools/stubs.sh "$BINDINGS" hip-python "${hip_modules[@]}"
   "$PY" tools/layout.py "$BINDINGS" hip-python "${hip_modules[@]}"
-  rm -f "$OUT"/hip_python-*
+  clear_wheels hip_python
   # The other releases' extensions (hip/_rocm<major>/_bindings.abi3.so; on AMD, one per ROCm
   # major version) go into the package beside the one maturin builds, and `_releases.json` tells
   # hip._select which modules each has and how to recognise its runtime.
@@ -177,12 +223,12 @@ if [ "$BUILD_HIP" = 1 ]; then
       [ -n "$libs" ] || continue
       echo "building hip-python's ROCm $other bindings with: $libs"
       tmp=$(mktemp -d)
-      (cd hip-python && HIPGEN_BINDINGS=$folder HIPGEN_LIBS=$libs CARGO_TARGET_DIR=../target/wheel-hip-$other \
+      (cd hip-python && HIPGEN_BINDINGS=$folder HIPGEN_LIBS=$libs CARGO_TARGET_DIR=../target/wheel-hip-$other$TARGET_TAG \
          "../$PY" -m maturin build --release -q --out "$tmp" "${MANYLINUX[@]}" --features pyo3/extension-module)
       major=${other%%.*}
       mkdir -p "hip-python/python/hip/_rocm$major"
-      "$PY" -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = next(n for n in z.namelist() if n.startswith('hip/_native.')); open(sys.argv[2] + '/_bindings.abi3.so', 'wb').write(z.read(n))" \
-        "$(ls "$tmp"/hip_python-*.whl)" "hip-python/python/hip/_rocm$major"
+      "$PY" -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = next(n for n in z.namelist() if n.startswith('hip/_native.')); open(sys.argv[2] + '/_bindings' + sys.argv[3], 'wb').write(z.read(n))" \
+        "$(ls "$tmp"/hip_python-*.whl)" "hip-python/python/hip/_rocm$major" "$EXT_SUFFIX"
       rm -rf "$tmp"
       # Its C levels for Cython (types laid out for that release): hip.get_include() gives
       # this folder where hip-python chooses that release.
@@ -206,19 +252,20 @@ if [ "$BUILD_HIP" = 1 ]; then
     done
   fi
   version=$(sed -n 's/^version = "\(.*\)"/\1/p' hip-python/pyproject.toml)
-  "$PY" tools/manifest.py catalog --version "$version" "${catalog[@]}" >hip-python/python/hip/_releases.json
-  (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip-$RELEASE "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
+  "$PY" tools/manifest.py catalog --version "$version" --suffix "$EXT_SUFFIX" "${catalog[@]}" \
+    >hip-python/python/hip/_releases.json
+  (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip-$RELEASE$TARGET_TAG "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
      --features pyo3/extension-module)
   (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
-    "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-       "$OUT"/hip_python-*.whl
+    "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+       "$OUT"/hip_python-*"$(wheel_tag)"-*.whl
   fi
 fi
 
 if [ "$BUILD_CUDA" = 1 ]; then
   echo "building hip-python-as-cuda with: $CUDA_SELECTED"
-  rm -f "$OUT"/hip_python_as_cuda-*
+  clear_wheels hip_python_as_cuda
   # Modules left out are moved aside for the build and put back afterwards.
   aside=$(mktemp -d)
   restore() { cp -a "$aside"/. hip-python-as-cuda/python/cuda/ 2>/dev/null || true; rm -rf "$aside"; }
@@ -238,13 +285,13 @@ if [ "$BUILD_CUDA" = 1 ]; then
     done
   done
   bash tools/stubs.sh "$BINDINGS" hip-python-as-cuda "${cuda_modules[@]}"
-  (cd hip-python-as-cuda && CARGO_TARGET_DIR=../target/wheel-cuda "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}")
+  (cd hip-python-as-cuda && CARGO_TARGET_DIR=../target/wheel-cuda$TARGET_TAG "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}")
   restore
   trap - EXIT
   (cd hip-python-as-cuda && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
-    "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-       "$OUT"/hip_python_as_cuda-*.whl
+    "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+       "$OUT"/hip_python_as_cuda-*"$(wheel_tag)"-*.whl
   fi
 fi
 
@@ -253,13 +300,13 @@ if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   mapfile -t llvm_modules < <(manifest modules --package rocm-llvm-python "$LLVM_SELECTED")
   bash tools/stubs.sh "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
   "$PY" tools/layout.py "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
-  rm -f "$OUT"/rocm_llvm_python-*
-  (cd rocm-llvm-python && HIPGEN_LIBS=$LLVM_SELECTED CARGO_TARGET_DIR=../target/wheel-llvm "../$PY" -m maturin build \
+  clear_wheels rocm_llvm_python
+  (cd rocm-llvm-python && HIPGEN_LIBS=$LLVM_SELECTED CARGO_TARGET_DIR=../target/wheel-llvm$TARGET_TAG "../$PY" -m maturin build \
      --release -q --out "$OUT" "${MANYLINUX[@]}" --features pyo3/extension-module)
   (cd rocm-llvm-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
-    "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-       "$OUT"/rocm_llvm_python-*.whl
+    "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+       "$OUT"/rocm_llvm_python-*"$(wheel_tag)"-*.whl
   fi
 fi
 
@@ -270,7 +317,14 @@ if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   "$PY" -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: -d "$OUT" "${llvm_deps[@]}" \
     || echo "build_pkgs.sh: could not download ${llvm_deps[*]} into $OUT (no index?)" >&2
 fi
-# A wheelhouse: `pip install --find-links dist hip-python` (or --index-url of dist/simple).
+# The free-threaded interpreter's wheels beside these: the same build for that interpreter.
+if [ "$ALSO_FREETHREADED" = 1 ]; then
+  args=()
+  for a in "${ARGS[@]}"; do [ "$a" = --freethreaded ] || args+=("$a"); done
+  bash "$0" "${args[@]}" --python "$(bash tools/freethreaded-python.sh)"
+fi
+# A wheelhouse: `pip install --find-links dist hip-python` (or --index-url of dist/simple),
+# listing every wheel of the folder (abi3 and free-threaded).
 bash tools/wheelhouse.sh "$OUT"
 
 if [ "$POST_CLEAN" = 1 ]; then

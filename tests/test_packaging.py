@@ -1,5 +1,6 @@
 """The built wheels as a user gets them: tags, versions, a fresh venv, the sdist."""
 
+import json
 import os
 import re
 import subprocess
@@ -18,8 +19,8 @@ DIST = REPO / "dist"
 PACKAGES = ["hip_python", "hip_python_as_cuda", "rocm_llvm_python"]
 
 
-def wheels(package="hip_python"):
-    found = sorted(DIST.glob(f"{package}-*.whl"))
+def wheels(package="hip_python", abi="abi3"):
+    found = sorted(DIST.glob(f"{package}-*-{abi}-*.whl"))
     if not found:
         pytest.fail(f"no {package} wheel in dist/: run ./build_pkgs.sh")
     return found
@@ -32,6 +33,33 @@ def test_wheel_name_version_and_abi(package):
     m = re.fullmatch(package + rf"-({version}\.\d+)-cp310-abi3-(manylinux_2_(\d+)_x86_64)\.whl", wheel.name)
     assert m, wheel.name
     assert int(m.group(3)) <= 28
+
+
+FREE_THREADED_WHEELS = sorted(DIST.glob("*-cp3*t-*.whl"))
+
+
+@pytest.mark.skipif(
+    not FREE_THREADED_WHEELS, reason="no free-threaded wheels: ./build_pkgs.sh --freethreaded"
+)
+@pytest.mark.parametrize("package", PACKAGES)
+def test_free_threaded_wheels_beside_the_abi3_ones(package):
+    # The same packages for the free-threaded interpreter (abi3 cannot be loaded there): one
+    # wheel of its version each, its extensions named with its suffix, the other releases'
+    # extensions of hip-python too, listed by the wheelhouse beside the abi3 ones.
+    (wheel,) = [w for w in FREE_THREADED_WHEELS if w.name.startswith(package + "-")]
+    m = re.fullmatch(package + r"-[\d.]+-(cp3\d+)-(cp3\d+t)-manylinux_2_(\d+)_x86_64\.whl", wheel.name)
+    assert m and m.group(2) == m.group(1) + "t", wheel.name
+    suffix = f".cpython-{m.group(1)[2:]}t-x86_64-linux-gnu.so"
+    names = zipfile.ZipFile(wheel).namelist()
+    natives = [n for n in names if n.rsplit("/", 1)[-1].startswith("_native.")]
+    assert natives and all(n.endswith(suffix) for n in natives), natives
+    assert not [n for n in names if n.endswith(".abi3.so")]
+    if package == "hip_python":
+        releases = json.loads(zipfile.ZipFile(wheel).read("hip/_releases.json"))
+        files = [r["file"] for r in releases["releases"] if r["file"]]
+        assert files and all(f.endswith(suffix) and f"hip/{f}" in names for f in files)
+    index = (DIST / "simple" / package.replace("_", "-") / "index.html").read_text()
+    assert wheel.name in index and wheels(package)[0].name in index
 
 
 def wheel_version(wheel):

@@ -19,7 +19,7 @@ tools/test.sh, the tests and the benches use. Standard library only.
     python tools/manifest.py runtimes                the shipped releases with a runtime root
     python tools/manifest.py --bindings DIR runtime  its runtime root's Debian suite, then its
         packages (tools/rocm-root.sh)
-    python tools/manifest.py catalog --version V LIBS=FOLDER...
+    python tools/manifest.py catalog --version V [--suffix .abi3.so] LIBS=FOLDER...
         hip-python's `_releases.json`: for each release folder (the first is the default's),
         the modules of the selected libraries LIBS, its extension and how its HIP runtime is
         found and asked its version
@@ -128,7 +128,7 @@ def shipped() -> list[Path]:
     return [p for _, p in carried]
 
 
-def catalog(version: str, builds: list[tuple[str, Path]]) -> dict:
+def catalog(version: str, builds: list[tuple[str, Path]], suffix: str = ".abi3.so") -> dict:
     """hip-python's `_releases.json` for `(selected libraries, folder)` pairs, the default
     release's first: what `hip._select` chooses among."""
     releases = []
@@ -143,7 +143,7 @@ def catalog(version: str, builds: list[tuple[str, Path]]) -> dict:
                 # The extension's init function is `_native`'s; the file of another release
                 # is named apart, as maturin leaves out files named like its own extension.
                 "module": "hip._native" if i == 0 else f"hip._rocm{major}._native",
-                "file": None if i == 0 else f"_rocm{major}/_bindings.abi3.so",
+                "file": None if i == 0 else f"_rocm{major}/_bindings{suffix}",
                 "modules": [m.split(".", 1)[1] for m in python_modules(manifest, libs.split(","))],
                 "probe": hip and hip["loads"],
             }
@@ -168,6 +168,8 @@ def main(argv: list[str]) -> int:
     sub.add_parser("runtime")
     cat = sub.add_parser("catalog")
     cat.add_argument("--version", required=True)
+    # The extension suffix of the interpreter built for (a free-threaded one cannot load abi3).
+    cat.add_argument("--suffix", default=".abi3.so")
     cat.add_argument("builds", nargs="+", metavar="LIBS=FOLDER")
     sub.add_parser("alias-modules").add_argument("--package", required=True)
     pick = sub.add_parser("choose")
@@ -191,7 +193,7 @@ def main(argv: list[str]) -> int:
         return 0
     if args.command == "catalog":
         builds = [(b.split("=", 1)[0], Path(b.split("=", 1)[1])) for b in args.builds]
-        print(json.dumps(catalog(args.version, builds), indent=1))
+        print(json.dumps(catalog(args.version, builds, args.suffix), indent=1))
         return 0
     if args.command == "choose":
         try:

@@ -21,7 +21,7 @@ dist=${HIPGEN_DIST:-$repo/dist}
 # abi3 wheels unpacked onto PYTHONPATH are what `pip install` would put there.
 rm -rf "$root/opt/hipgen"
 mkdir -p "$root/opt/hipgen" "$root$repo"
-wheels=("$dist"/hip_python-*.whl "$dist"/hip_python_as_cuda-*.whl "$dist"/rocm_llvm_python-*.whl)
+wheels=("$dist"/hip_python-*-abi3-*.whl "$dist"/hip_python_as_cuda-*-abi3-*.whl "$dist"/rocm_llvm_python-*-abi3-*.whl)
 for wheel in "${wheels[@]}"; do
   [ -f "$wheel" ] || { echo "rocm-run.sh: $wheel missing: run ./build_pkgs.sh" >&2; exit 2; }
   python3 -m zipfile -e "$wheel" "$root/opt/hipgen"

@@ -78,6 +78,15 @@ neighbour jax jax==0.10.2 jaxlib==0.10.2 ml_dtypes==0.6.0 opt_einsum==3.4.0 scip
 neighbour cupy cupy-cuda12x==14.2.0 fastrlock==0.8.4 cuda-pathfinder==1.9.0 nvidia-cuda-runtime-cu12==12.9.79
 neighbour cuda-core cuda-core==1.2.2 cuda-pathfinder==1.9.0
 neighbour nvidia-cuda cuda-bindings==13.5.0 cuda-core==1.2.2 cuda-pathfinder==1.9.0
+# A free-threaded CPython (built once from Debian's source package and cached; see
+# tools/freethreaded-python.sh) and a venv of it, where build_pkgs.sh --freethreaded installs
+# the free-threaded wheels and tools/test.sh runs the suite with the GIL off.
+ft_python=$(bash tools/freethreaded-python.sh)
+if [ ! -x .venv-ft/bin/python ] || ! .venv-ft/bin/python -c 'import sys; sys.exit(sys._is_gil_enabled())'; then
+  rm -rf .venv-ft
+  "$ft_python" -m venv .venv-ft
+fi
+.venv-ft/bin/pip install -q --disable-pip-version-check pytest numpy cython setuptools 'clang==19.1.7'
 # AMD's hip-python 6.4.3 in a venv of its own: tests run hip-python's documented idioms under
 # it and under ours and compare (tests/idioms.py). Its hiprtc loads `libhiprtc.so`, which ROCm 5
 # keeps inside libamdhip64: a link in .venv-anchor/lib stands for it.

@@ -38,7 +38,7 @@ for release in $(./target/release/hipgen releases | cut -d' ' -f1); do
 done
 
 echo "== rocm-llvm-python for the comgr that runs here (bookworm's 2.4: interface 2, whose"
-echo "   enums differ from the checked-in interface-3 bindings) installed into .venv for pytest"
+echo "   enums differ from the checked-in interface-3 bindings) installed into .venv (and .venv-ft)"
 rm -f target/test-wheels/rocm_llvm_python-*.whl  # one wheel for pip, whatever an earlier run left
 mods=$(.venv/bin/python tools/manifest.py --bindings target/bindings/rocm-5.2.3 modules --package rocm-llvm-python amd_comgr,llvm)
 bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python $mods
@@ -46,7 +46,13 @@ bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python $mods
 (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
   ../.venv/bin/python -m maturin build --release -q --out ../target/test-wheels 2>/dev/null)
 .venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-  target/test-wheels/rocm_llvm_python-*.whl
+  target/test-wheels/rocm_llvm_python-*-abi3-*.whl
+ft_python=$(.venv-ft/bin/python -c 'import sys; print(sys._base_executable)')
+(cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm-ft HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
+  PYO3_PYTHON=$ft_python ../.venv/bin/python -m maturin build --release -q -i "$ft_python" \
+  --out ../target/test-wheels 2>/dev/null)
+.venv-ft/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
+  target/test-wheels/rocm_llvm_python-*-cp3*t-*.whl
 
 echo "== ruff"
 .venv/bin/ruff check .
@@ -57,13 +63,23 @@ echo "== pytest"
 echo "== the API of hip-python 6.4.3 against our bindings of that release"
 HIPGEN_SESSION_RELEASE=6.4.3 .venv/bin/python -m pytest -q tests/test_parity.py
 
+# The free-threaded wheels (./build_pkgs.sh --freethreaded) in .venv-ft (tools/setup.sh): the
+# suite again, with the GIL off (tests/test_threads.py checks it stays off). Left out there:
+# what runs other interpreters' packages (the anchors' venvs, numba and the other neighbours
+# of .venv, built for 3.11), and rebuilding wheels (the abi3 run above covers the build).
+echo "== pytest under the free-threaded CPython (.venv-ft), GIL off"
+.venv-ft/bin/python -m pytest -q -p no:cacheprovider tests \
+  --ignore=tests/test_parity.py --ignore=tests/test_parity_rocm_bindings.py \
+  --ignore=tests/test_rocm_llvm_parity.py --ignore=tests/test_hip_python_idioms.py \
+  --ignore=tests/test_neighbours.py --ignore=tests/test_numba_hip.py
+
 # Each family's runtime: the wheels of dist/ inside the Debian root of each shipped release
 # that has one (tools/rocm-root.sh; bookworm's own 5.2 runtime served the tests above).
 for release in $(python3 tools/manifest.py runtimes); do
   echo "== the wheels of dist/ against ROCm $release's runtime, in its Debian root (tools/rocm-root.sh)"
   if [ "$(id -u)" = 0 ]; then
     bash tools/rocm-run.sh "$release" -m pytest -q -p no:cacheprovider tests/test_runtime_root.py tests/test_hiprtc.py \
-      tests/test_numba_hip.py tests/test_nvml.py
+      tests/test_numba_hip.py tests/test_nvml.py tests/test_threads.py
   else
     echo "   skipped: chroot needs root" >&2
   fi

@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhiprand_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcurand.so.10"], wheels: &["nvidia.cu13", "nvidia.curand"] }), sonames: &[], wheel: "", same: false }),
+    parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.

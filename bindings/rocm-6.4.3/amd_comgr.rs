@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["lib", ],
     version_check: Some(rt::VersionCheck::Interface { symbol: c"amd_comgr_get_version", expected: 3 }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
+    parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhip_nvidia.so"), cuda: None, sonames: &[], wheel: "", same: false }),
+    parallel_from: Some(rt::ParallelFrom { symbol: c"hiprtcCompileProgram", major: 6 }),
 });
 
 /// Number of enum, record and handle types of this module.

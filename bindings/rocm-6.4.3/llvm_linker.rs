@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
+    parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.

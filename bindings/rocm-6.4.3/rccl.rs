@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &["libnccl.so.2"], wheel: "nvidia.nccl", same: false }),
+    parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.

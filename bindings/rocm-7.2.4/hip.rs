@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["lib", ],
     version_check: Some(rt::VersionCheck::Release { symbol: c"hipRuntimeGetVersion", divisor: 10000000, expected: 7 }),
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhip_nvidia.so"), cuda: None, sonames: &[], wheel: "", same: false }),
+    parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: None,
+    parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.

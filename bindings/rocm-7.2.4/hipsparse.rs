@@ -13,6 +13,7 @@ pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     rocm_dirs: &["lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: Some("libhipsparse_nvidia.so"), cuda: Some(rt::CudaLibrary { sonames: &["libcusparse.so.12"], wheels: &["nvidia.cu13", "nvidia.cusparse"] }), sonames: &[], wheel: "", same: false }),
+    parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.

@@ -117,6 +117,18 @@ pub mod extension {
             .collect()
     }
 
+    /// `(module, whether the calls its spec serializes take the library's lock)` for each
+    /// module whose library loads: the lock is taken where the loaded library's release cannot
+    /// run them from two threads at once (hiprtc before ROCm 6; `LibrarySpec::parallel_from`).
+    #[pyfunction]
+    fn serialized_calls(py: Python<'_>) -> Vec<(&'static str, bool)> {
+        let p = package();
+        p.modules
+            .iter()
+            .filter_map(|g| Some(((p.key)(g), (g.library)().serializes(py)?)))
+            .collect()
+    }
+
     /// The platform the libraries load for: `amd` or `nvidia` (`HIP_PLATFORM`, else by the
     /// GPUs present; see `platform_reason`).
     #[pyfunction]
@@ -150,6 +162,7 @@ pub mod extension {
         m.add_function(wrap_pyfunction!(symbols, m)?)?;
         m.add_function(wrap_pyfunction!(libraries, m)?)?;
         m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
+        m.add_function(wrap_pyfunction!(serialized_calls, m)?)?;
         m.add_function(wrap_pyfunction!(platform, m)?)?;
         m.add_function(wrap_pyfunction!(platform_reason, m)?)?;
         m.add("__version__", version)?;

@@ -84,7 +84,7 @@ fn conventions(version: &str) -> PyResult<&'static str> {
         })
 }
 
-#[pymodule]
+#[pymodule(gil_used = false)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RELEASE", RELEASE)?;
     m.add("SOURCE", SOURCE)?;

@@ -51,7 +51,7 @@ fn _kernel_param_values(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
 
 /// The extension module: what every extension of the bindings is (`extension::init`), plus
 /// the CUDA adapters and record tables the cuda package reads.
-#[pymodule]
+#[pymodule(gil_used = false)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cuda_adapter, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_adapters, m)?)?;

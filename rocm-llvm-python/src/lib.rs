@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 
 /// The extension module: what every extension of the bindings is (`extension::init`).
-#[pymodule]
+#[pymodule(gil_used = false)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Modules are named by their Python names (`rocm.llvm.c.core`) in what it reports.
     hip_bindings::extension::init(

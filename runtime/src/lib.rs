@@ -9,6 +9,7 @@
 
 pub mod convert;
 pub mod load;
+pub mod per_thread;
 pub mod tables;
 pub mod types;
 
@@ -29,7 +30,7 @@ pub use convert::strings::{CStrArg, CStrArrayArg};
 pub use load::{platform, platform_reason, HipLoadError, Library, Platform, Symbol};
 pub use tables::{
     aliases, CudaLibrary, EnumDef, FieldDef, FieldKind, HandleDef, LibrarySpec, NvidiaSpec,
-    RecordDef, TypeDef, VersionCheck,
+    ParallelFrom, RecordDef, TypeDef, VersionCheck,
 };
 pub use types::int_view::IntView;
 pub use types::life;

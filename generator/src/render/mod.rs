@@ -46,6 +46,8 @@ struct ModuleModel {
     lib_sonames: Vec<String>,
     /// The library's version check.
     lib_version_check: Option<VersionCheckModel>,
+    /// From which release the library's serialized functions run in parallel.
+    lib_parallel_from: Option<crate::spec::ParallelFromSpec>,
     /// Folders of a ROCm installation holding the library.
     lib_rocm_dirs: Vec<String>,
     /// The NVIDIA platform's provider.
@@ -408,6 +410,7 @@ fn module_model(
             same: nv.same,
         }),
         lib_version_check: version_check(lib, spec)?,
+        lib_parallel_from: spec.library.parallel_from.clone(),
         types: type_entries,
         mirrors: mirrors.into_values().collect(),
         functions,

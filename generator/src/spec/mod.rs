@@ -213,6 +213,20 @@ pub struct LibrarySpec {
     /// major release; checked against the release of the headers when the library loads.
     #[serde(default)]
     pub version: Option<VersionSpec>,
+    /// From which of the library's own releases its `serialize` functions may run from
+    /// several threads at once, as its version function reports at load time (none: they
+    /// always take the library's lock).
+    #[serde(default)]
+    pub parallel_from: Option<ParallelFromSpec>,
+}
+
+/// `int f(int *major, int *minor)` (`hiprtcVersion`) and the first major version whose
+/// serialized functions are thread-safe.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParallelFromSpec {
+    pub symbol: String,
+    pub major: i64,
 }
 
 /// The library on the NVIDIA platform: our shim (HIP over CUDA) or an NVIDIA library.

@@ -7,8 +7,6 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::sync::GILProtected;
-use std::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -63,12 +61,14 @@ pub struct BufferGuard {
     view: ManuallyDrop<Box<RawBuffer>>,
 }
 
-/// Views kept for reuse: a buffer argument takes one and gives it back when released, instead
-/// of allocating one per call (malloc and free, ~250 instructions, a tenth of a NumPy
-/// argument's cost) or holding the 80-byte view inline in every pointer argument (which each
-/// of the thousands of generated functions would then copy around: ~1 MB per extension).
-/// Never borrowed across a call that could run Python code.
-static SPARE: GILProtected<RefCell<Vec<Released>>> = GILProtected::new(RefCell::new(Vec::new()));
+crate::table! {
+    /// Views kept for reuse: a buffer argument takes one and gives it back when released, instead
+    /// of allocating one per call (malloc and free, ~250 instructions, a tenth of a NumPy
+    /// argument's cost) or holding the 80-byte view inline in every pointer argument (which each
+    /// of the thousands of generated functions would then copy around: ~1 MB per extension).
+    /// Kept per thread: correct without the GIL (free-threaded Python) and free of contention.
+    static SPARE: Vec<Released>;
+}
 
 /// A released view kept for reuse, handed out and taken back whole (no copy, no allocation).
 struct Released(Box<RawBuffer>);
@@ -81,7 +81,7 @@ const MAX_SPARE: usize = 16;
 
 /// A zeroed view, reused where one is spare.
 fn take_view(py: Python<'_>) -> Box<RawBuffer> {
-    let reused = SPARE.get(py).borrow_mut().pop();
+    let reused = SPARE.with(py, |spare| spare.borrow_mut().pop());
     match reused {
         Some(Released(mut v)) => {
             // SAFETY: `RawBuffer` is plain data; zeroed is its documented initial state.
@@ -95,10 +95,12 @@ fn take_view(py: Python<'_>) -> Box<RawBuffer> {
 
 /// Gives a released view back for reuse.
 fn give_back(py: Python<'_>, view: Box<RawBuffer>) {
-    let mut spare = SPARE.get(py).borrow_mut();
-    if spare.len() < MAX_SPARE {
-        spare.push(Released(view));
-    }
+    SPARE.with(py, |spare| {
+        let mut spare = spare.borrow_mut();
+        if spare.len() < MAX_SPARE {
+            spare.push(Released(view));
+        }
+    });
 }
 
 impl BufferGuard {
@@ -171,8 +173,10 @@ impl Drop for BufferGuard {
         // the generated wrappers drop their arguments with the GIL held.
         unsafe {
             PyBuffer_Release(&mut **self.view);
-            let view = ManuallyDrop::take(&mut self.view);
-            give_back(Python::assume_gil_acquired(), view);
+            give_back(
+                Python::assume_gil_acquired(),
+                ManuallyDrop::take(&mut self.view),
+            );
         }
     }
 }

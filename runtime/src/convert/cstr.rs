@@ -9,22 +9,24 @@
 //! address (static error names), so most calls allocate nothing.
 
 use pyo3::prelude::*;
-use pyo3::sync::{GILOnceCell, GILProtected};
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyType};
-use std::cell::RefCell;
 use std::ffi::c_char;
 
 /// The `CStr` class and `bytes.__new__`, made on first use.
 static CLASS: GILOnceCell<(Py<PyType>, PyObject)> = GILOnceCell::new();
 
-/// Results already made, by the address the library returned: a direct-mapped table (the
-/// addresses of static strings are few; two that meet in a slot take turns). Each slot keeps
-/// the text it was made from, compared without calling into Python.
-///
-/// Guarded by the GIL rather than a lock (two atomic operations, ~5% of an error-string
-/// call); never borrowed across a call that could run Python code. Sized on first use.
-static RESULTS: GILProtected<RefCell<Vec<Option<Cached>>>> =
-    GILProtected::new(RefCell::new(Vec::new()));
+crate::table! {
+    /// Results already made, by the address the library returned: a direct-mapped table (the
+    /// addresses of static strings are few; two that meet in a slot take turns). Each slot keeps
+    /// the text it was made from, compared without calling into Python.
+    ///
+    /// One table per thread rather than one behind a lock: correct without the GIL
+    /// (free-threaded Python), no contention between threads, and no atomic operations (a lock
+    /// would cost ~5% of an error-string call). A thread's first results are made anew.
+    /// Never borrowed across a call that could run Python code. Sized on first use.
+    static RESULTS: Vec<Option<Cached>>;
+}
 
 /// Slots of the table (a power of two: the slot is the top bits of a hash).
 const CACHED_RESULTS: usize = 512;
@@ -79,35 +81,34 @@ pub fn cstr_result(py: Python<'_>, addr: usize) -> PyResult<PyObject> {
     }
     // SAFETY: the library returned a NUL-terminated string; it is read at once.
     let text = unsafe { c_bytes(addr) };
-    let cache = RESULTS.get(py);
-    if cache.borrow().is_empty() {
-        cache.borrow_mut().resize_with(CACHED_RESULTS, || None);
-    }
     let slot = slot(addr);
-    if let Some(hit) = &cache.borrow()[slot] {
-        // The same address can hold other text later (a buffer reused): compare it.
-        if hit.addr == addr && *hit.text == *text {
-            return Ok(hit.result.clone_ref(py));
+    let hit = RESULTS.with(py, |cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.is_empty() {
+            cache.resize_with(CACHED_RESULTS, || None);
         }
+        match &cache[slot] {
+            // The same address can hold other text later (a buffer reused): compare it.
+            Some(hit) if hit.addr == addr && *hit.text == *text => Some(hit.result.clone_ref(py)),
+            _ => None,
+        }
+    });
+    match hit {
+        Some(result) => Ok(result),
+        None => remember(py, slot, addr, text),
     }
-    remember(py, cache, slot, addr, text)
 }
 
 /// A new result for `text`, kept in `slot` of the table.
 #[cold]
-fn remember(
-    py: Python<'_>,
-    cache: &RefCell<Vec<Option<Cached>>>,
-    slot: usize,
-    addr: usize,
-    text: &[u8],
-) -> PyResult<PyObject> {
+fn remember(py: Python<'_>, slot: usize, addr: usize, text: &[u8]) -> PyResult<PyObject> {
     let made = make(py, text)?;
-    let replaced = cache.borrow_mut()[slot].replace(Cached {
+    let entry = Cached {
         addr,
         text: text.into(),
         result: made.clone_ref(py),
-    });
+    };
+    let replaced = RESULTS.with(py, |cache| cache.borrow_mut()[slot].replace(entry));
     // Dropped after the borrow ends: freeing the old result may run Python code.
     drop(replaced);
     Ok(made)

@@ -4,9 +4,8 @@ use crate::convert::buffer::BufferGuard;
 use crate::convert::pointer::{Pointer, PtrArg};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::sync::{GILOnceCell, GILProtected};
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyFloat, PyInt, PyList, PyTuple, PyType};
-use std::cell::RefCell;
 
 /// `HIP_LAUNCH_PARAM_BUFFER_POINTER`.
 const PARAM_BUFFER_POINTER: usize = 0x01;
@@ -30,11 +29,13 @@ const HEADER: usize = 6;
 /// `ctypes._CData`'s concrete bases: values whose size and alignment ctypes knows.
 static CTYPES_FUNCS: GILOnceCell<(PyObject, PyObject, Py<PyType>, Py<PyType>)> = GILOnceCell::new();
 
-/// (class, size, alignment) of the ctypes classes packed so far, by identity: asked of ctypes
-/// once per class instead of twice per value (two Python calls each). A class's layout is
-/// final once it has instances; the table holds its classes alive.
-/// A few classes: a linear search; never borrowed across a call that could run Python code.
-static LAYOUTS: GILProtected<RefCell<Vec<Layout>>> = GILProtected::new(RefCell::new(Vec::new()));
+crate::table! {
+    /// (class, size, alignment) of the ctypes classes packed so far, by identity: asked of ctypes
+    /// once per class instead of twice per value (two Python calls each). A class's layout is
+    /// final once it has instances; the table holds its classes alive.
+    /// A few classes: a linear search; never borrowed across a call that could run Python code.
+    static LAYOUTS: Vec<Layout>;
+}
 
 /// A ctypes class, its size and its alignment.
 type Layout = (Py<PyType>, usize, usize);
@@ -76,9 +77,15 @@ impl KernelExtra {
 fn ctypes_layout(item: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
     let py = item.py();
     let class = item.get_type();
-    let layouts = LAYOUTS.get(py);
-    if let Some(&(_, size, align)) = layouts.borrow().iter().find(|(c, _, _)| c.is(&class)) {
-        return Ok(Some((size, align)));
+    let known = LAYOUTS.with(py, |layouts| {
+        layouts
+            .borrow()
+            .iter()
+            .find(|(c, _, _)| c.is(&class))
+            .map(|&(_, size, align)| (size, align))
+    });
+    if known.is_some() {
+        return Ok(known);
     }
     let (sizeof, alignment, simple, structure) = CTYPES_FUNCS.get_or_try_init(py, || {
         let m = py.import("ctypes")?;
@@ -96,10 +103,12 @@ fn ctypes_layout(item: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
     }
     let size: usize = sizeof.bind(py).call1((&class,))?.extract()?;
     let align: usize = alignment.bind(py).call1((&class,))?.extract()?;
-    let mut layouts = layouts.borrow_mut();
-    if layouts.len() < MAX_LAYOUTS {
-        layouts.push((class.unbind(), size, align));
-    }
+    LAYOUTS.with(py, |layouts| {
+        let mut layouts = layouts.borrow_mut();
+        if layouts.len() < MAX_LAYOUTS {
+            layouts.push((class.unbind(), size, align));
+        }
+    });
     Ok(Some((size, align)))
 }
 

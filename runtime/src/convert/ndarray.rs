@@ -55,9 +55,15 @@ static NDARRAY_TYPE: GILOnceCell<PyObject> = GILOnceCell::new();
 /// type after that type went) `ndarray` is never learned, and arrays take the buffer path.
 static NOT_NDARRAY: AtomicUsize = AtomicUsize::new(0);
 
-/// Where `PyArray_Descr` keeps the item size, learned with `ndarray` from an export: not
-/// known yet (0), an `int` at byte 32 (NumPy 1), an `npy_intp` at byte 40 (NumPy 2).
+/// Where `PyArray_Descr` keeps the item size, learned with `ndarray` from an export (and
+/// stored before it, so a thread that sees `ndarray` learned sees this too): not known yet
+/// (0), an `int` 16 bytes after the object header (NumPy 1), an `npy_intp` 24 bytes after it
+/// (NumPy 2).
 static ELSIZE_LAYOUT: AtomicUsize = AtomicUsize::new(0);
+
+/// The object header's size: 16 bytes, 32 in the free-threaded build (its owner thread and
+/// split reference counts), which every offset past it moves with.
+const HEAD: usize = std::mem::size_of::<ffi::PyObject>();
 
 /// The item size of an array's descriptor under `layout`.
 ///
@@ -65,8 +71,14 @@ static ELSIZE_LAYOUT: AtomicUsize = AtomicUsize::new(0);
 /// `descr` is a live `PyArray_Descr` of the NumPy the layout was learned from.
 unsafe fn elsize(descr: *const u8, layout: usize) -> Option<usize> {
     match layout {
-        1 => usize::try_from(std::ptr::read_unaligned(descr.add(32) as *const c_int)).ok(),
-        2 => usize::try_from(std::ptr::read_unaligned(descr.add(40) as *const isize)).ok(),
+        1 => usize::try_from(std::ptr::read_unaligned(
+            descr.add(HEAD + 16) as *const c_int
+        ))
+        .ok(),
+        2 => usize::try_from(std::ptr::read_unaligned(
+            descr.add(HEAD + 24) as *const isize
+        ))
+        .ok(),
         _ => None,
     }
 }
@@ -91,7 +103,7 @@ pub fn address(obj: &Bound<'_, PyAny>, writable: bool) -> Option<usize> {
 /// [`address`], with the array's length in bytes where the item size is known.
 #[inline]
 pub fn address_and_len(obj: &Bound<'_, PyAny>, writable: bool) -> Option<(usize, Option<usize>)> {
-    let known = NDARRAY.load(Ordering::Relaxed);
+    let known = NDARRAY.load(Ordering::Acquire);
     if known <= REFUSED || obj.get_type_ptr() as usize != known {
         return None;
     }
@@ -108,13 +120,15 @@ pub fn address_and_len(obj: &Bound<'_, PyAny>, writable: bool) -> Option<(usize,
     let layout = ELSIZE_LAYOUT.load(Ordering::Relaxed);
     // SAFETY: the fields of a live array, and its descriptor under the learned layout.
     let len = unsafe { elsize(fields.descr as *const u8, layout).map(|e| e * items(fields)) };
-    Some((fields.data as usize, len))
+    // `ndarray` is learned only with its layout, so the length is known: a size check never
+    // goes without it.
+    Some((fields.data as usize, Some(len?)))
 }
 
 /// Called with each object the buffer protocol exported while `ndarray` is not yet known:
 /// learns it if `obj` is an exact `numpy.ndarray` whose fields agree with `view`.
 pub fn learn(obj: &Bound<'_, PyAny>, view: &BufferGuard) {
-    if NDARRAY.load(Ordering::Relaxed) != UNKNOWN {
+    if NDARRAY.load(Ordering::Acquire) != UNKNOWN {
         return;
     }
     let py = obj.py();
@@ -144,24 +158,26 @@ pub fn learn(obj: &Bound<'_, PyAny>, view: &BufferGuard) {
     let agrees = fields.data as usize == view.addr()
         && fields.nd == view.ndim()
         && (fields.flags & WRITEABLE != 0) == view.writable();
-    if agrees {
-        // The item size's place: the layout whose size times the items is the export's length.
-        // SAFETY: a live array and its descriptor; both candidate reads stay inside it.
-        let n = unsafe { items(fields) };
-        let found = [1, 2].into_iter().find(|&l| {
-            n > 0
-                && unsafe { elsize(fields.descr as *const u8, l) }
-                    .is_some_and(|e| e * n == view.byte_len())
-        });
-        if let Some(l) = found {
-            ELSIZE_LAYOUT.store(l, Ordering::Relaxed);
-        }
+    // The item size's place: the layout whose size times the items is the export's length.
+    // SAFETY: a live array and its descriptor; both candidate reads stay inside it.
+    let n = unsafe { items(fields) };
+    if agrees && n == 0 {
+        // An empty array cannot show where the item size is: learn from a later one.
+        return;
     }
-    let learned = if agrees {
-        let _ = NDARRAY_TYPE.set(py, ty.clone().into_any().unbind());
-        ty.as_ptr() as usize
-    } else {
-        REFUSED
+    let found = [1, 2].into_iter().find(|&l| {
+        agrees
+            && unsafe { elsize(fields.descr as *const u8, l) }
+                .is_some_and(|e| e * n == view.byte_len())
+    });
+    let learned = match found {
+        Some(l) => {
+            ELSIZE_LAYOUT.store(l, Ordering::Relaxed);
+            let _ = NDARRAY_TYPE.set(py, ty.clone().into_any().unbind());
+            ty.as_ptr() as usize
+        }
+        // Fields or a layout that do not agree with the export: arrays take the buffer path.
+        None => REFUSED,
     };
-    NDARRAY.store(learned, Ordering::Relaxed);
+    NDARRAY.store(learned, Ordering::Release);
 }

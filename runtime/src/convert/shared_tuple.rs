@@ -9,17 +9,19 @@
 //! again: `hipGetDevice()` answers `(hipSuccess, 0)` call after call.
 
 use pyo3::prelude::*;
-use pyo3::sync::GILProtected;
 use pyo3::types::{PyFloat, PyInt};
-use std::cell::RefCell;
 
-/// Tuples made, by their items' addresses: a direct-mapped table (the shared results a
-/// program meets are few: a status's success and a handful of errors, device numbers, some
-/// error strings). A kept tuple holds its items, so no other object can take their addresses
-/// while it is kept: the same addresses are the same objects.
-///
-/// Guarded by the GIL; never borrowed across a call that could run Python code.
-static KEPT: GILProtected<RefCell<Vec<Option<Kept>>>> = GILProtected::new(RefCell::new(Vec::new()));
+crate::table! {
+    /// Tuples made, by their items' addresses: a direct-mapped table (the shared results a
+    /// program meets are few: a status's success and a handful of errors, device numbers, some
+    /// error strings). A kept tuple holds its items, so no other object can take their addresses
+    /// while it is kept: the same addresses are the same objects.
+    ///
+    /// One table per thread: correct without the GIL (free-threaded Python), with no lock or
+    /// atomic operation on the path every call takes. Never borrowed across a call that could run
+    /// Python code.
+    static KEPT: Vec<Option<Kept>>;
+}
 
 /// Slots of the table (a power of two: the slot is the top bits of a hash).
 const SLOTS: usize = 128;
@@ -58,12 +60,16 @@ pub fn shared_tuple<const N: usize>(py: Python<'_>, items: [PyObject; N]) -> PyR
     let items = items.map(|i| i.into_bound(py));
     let key: [usize; N] = std::array::from_fn(|i| items[i].as_ptr() as usize);
     let at = slot(&key);
-    if let Some(Some(kept)) = KEPT.get(py).borrow().get(at) {
-        if kept.len == N && kept.items[..N] == key {
-            return Ok(kept.tuple.clone_ref(py));
+    let hit = KEPT.with(py, |table| match table.borrow().get(at) {
+        Some(Some(kept)) if kept.len == N && kept.items[..N] == key => {
+            Some(kept.tuple.clone_ref(py))
         }
+        _ => None,
+    });
+    match hit {
+        Some(tuple) => Ok(tuple),
+        None => keep(py, &items, &key, at),
     }
-    keep(py, &items, &key, at)
 }
 
 /// A new tuple of `items`, kept in slot `at` if every item is shared.
@@ -79,20 +85,19 @@ fn keep(
     if !items.iter().all(is_shared) {
         return Ok(tuple);
     }
-    let kept = KEPT.get(py);
-    let replaced = {
-        let mut table = kept.borrow_mut();
+    let mut entry = Kept {
+        items: [0; MAX_ITEMS],
+        len: key.len(),
+        tuple: tuple.clone_ref(py),
+    };
+    entry.items[..key.len()].copy_from_slice(key);
+    let replaced = KEPT.with(py, |table| {
+        let mut table = table.borrow_mut();
         if table.is_empty() {
             table.resize_with(SLOTS, || None);
         }
-        let mut entry = Kept {
-            items: [0; MAX_ITEMS],
-            len: key.len(),
-            tuple: tuple.clone_ref(py),
-        };
-        entry.items[..key.len()].copy_from_slice(key);
         table[at].replace(entry)
-    };
+    });
     // Dropped after the borrow ends: freeing the old tuple may run Python code.
     drop(replaced);
     Ok(tuple)

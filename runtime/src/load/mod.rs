@@ -33,6 +33,45 @@ pub struct Library {
     handle: GILOnceCell<Result<(libloading::Library, String), LoadError>>,
     /// Serializes calls that the library cannot run concurrently (see `serial_guard`).
     serial: Mutex<()>,
+    /// Whether the loaded library runs those calls in parallel (`LibrarySpec::parallel_from`),
+    /// decided when it is opened.
+    parallel: OnceLock<bool>,
+}
+
+/// `dladdr`'s answer: the file holding an address.
+#[repr(C)]
+struct DlInfo {
+    dli_fname: *const std::ffi::c_char,
+    dli_fbase: *mut std::ffi::c_void,
+    dli_sname: *const std::ffi::c_char,
+    dli_saddr: *mut std::ffi::c_void,
+}
+
+extern "C" {
+    fn dladdr(addr: *const std::ffi::c_void, info: *mut DlInfo) -> std::ffi::c_int;
+}
+
+/// The major version of the shared library holding `addr`, from its file's name
+/// (`libhiprtc.so.7` → 7; an unversioned link is followed to the file it names).
+fn file_major(addr: *const std::ffi::c_void) -> Option<i64> {
+    // SAFETY: dladdr only reads the loader's tables; `info` outlives the call.
+    let mut info: DlInfo = unsafe { std::mem::zeroed() };
+    if unsafe { dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: the loader's NUL-terminated path of a loaded object.
+    let path = unsafe { CStr::from_ptr(info.dli_fname) }
+        .to_string_lossy()
+        .into_owned();
+    soname_major(&path)
+        .or_else(|| soname_major(&std::fs::canonicalize(&path).ok()?.to_string_lossy()))
+}
+
+/// The number after `.so.` in a library file's name (`/usr/lib/libamdhip64.so.5.2.21153` → 5).
+fn soname_major(path: &str) -> Option<i64> {
+    let name = path.rsplit('/').next()?;
+    let (_, version) = name.split_once(".so.")?;
+    version.split('.').next()?.parse().ok()
 }
 
 /// Whether `HIP_PYTHON_PARALLEL_COMPILE=1` lifts the serialization of compiler calls.
@@ -48,17 +87,46 @@ impl Library {
             spec,
             handle: GILOnceCell::new(),
             serial: Mutex::new(()),
+            parallel: OnceLock::new(),
         }
     }
 
-    /// Held around calls that run the compiler: HIP 5.2's in-process comgr/LLVM aborts or
-    /// crashes when two threads compile at once. Taken with the GIL released, so other
-    /// Python threads keep running; `HIP_PYTHON_PARALLEL_COMPILE=1` skips it.
+    /// Held around calls that run the compiler where the loaded library's release cannot run
+    /// two at once (HIP 5's in-process comgr/LLVM aborts or crashes then); nothing where it
+    /// can (`LibrarySpec::parallel_from`: ROCm 6's hiprtc on). Taken with the GIL released, so
+    /// other Python threads keep running; `HIP_PYTHON_PARALLEL_COMPILE=1` skips it anyway.
+    /// Called after the function's symbol was resolved, so the library is open.
     pub fn serial_guard(&self) -> Option<MutexGuard<'_, ()>> {
-        if parallel_compile() {
+        if parallel_compile() || self.parallel.get().copied().unwrap_or(false) {
             return None;
         }
         Some(self.serial.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Whether the library's serialized calls take its lock (loading it), for a library whose
+    /// spec says from which release they need not (`parallel_from`); None for another, or
+    /// where it cannot load.
+    pub fn serializes(&self, py: Python<'_>) -> Option<bool> {
+        self.spec.parallel_from.as_ref()?;
+        self.get(py).ok()?;
+        Some(!parallel_compile() && !self.parallel.get().copied().unwrap_or(false))
+    }
+
+    /// Records whether the opened library's serialized calls may run in parallel: on NVIDIA
+    /// (the shim passes them to NVRTC, which is thread-safe), or where the file holding
+    /// `parallel_from`'s symbol is of that major version or later. Unknown is serial.
+    fn decide_parallel(&self, lib: &libloading::Library) {
+        let parallel = self.spec.parallel_from.as_ref().is_some_and(|from| {
+            if self.on_nvidia() {
+                return true;
+            }
+            // SAFETY: only the symbol's address is taken.
+            let Ok(sym) = (unsafe { lib.get::<*const ()>(from.symbol.to_bytes_with_nul()) }) else {
+                return false;
+            };
+            file_major(*sym as *const std::ffi::c_void).is_some_and(|major| major >= from.major)
+        });
+        let _ = self.parallel.set(parallel);
     }
 
     /// The open library, opening it (and checking its release) if needed.
@@ -72,6 +140,7 @@ impl Library {
                 std::mem::forget(lib);
                 return Err(e);
             }
+            self.decide_parallel(&lib);
             Ok((lib, path))
         });
         match result {
@@ -340,5 +409,21 @@ impl Symbol {
         let a = self.library.address(py, self.name)?;
         self.addr.store(a, Ordering::Release);
         Ok(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::soname_major;
+
+    #[test]
+    fn the_major_version_is_read_from_the_file_name() {
+        assert_eq!(
+            soname_major("/usr/lib/x86_64-linux-gnu/libamdhip64.so.5.2.21153"),
+            Some(5)
+        );
+        assert_eq!(soname_major("libhiprtc.so.7"), Some(7));
+        assert_eq!(soname_major("/opt/rocm/lib/libhiprtc.so"), None);
+        assert_eq!(soname_major("libhip_nvidia.so"), None);
     }
 }

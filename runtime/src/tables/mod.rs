@@ -21,6 +21,19 @@ pub struct LibrarySpec {
     pub version_check: Option<VersionCheck>,
     /// What provides the library on the NVIDIA platform, if anything.
     pub nvidia: Option<NvidiaSpec>,
+    /// From which release on the library runs its serialized functions (the spec's
+    /// `serialize`) from several threads at once; None: they always take its lock.
+    pub parallel_from: Option<ParallelFrom>,
+}
+
+/// The release from which a library's serialized functions may run in parallel: the major
+/// version of the file that holds `symbol`, read from its name (`libhiprtc.so.7` is ROCm 7's;
+/// ROCm 5 keeps hiprtc inside `libamdhip64.so.5`). hiprtc's own `hiprtcVersion` says 9.0 in
+/// every release, so it cannot tell.
+pub struct ParallelFrom {
+    pub symbol: &'static CStr,
+    /// The first major version whose calls are thread-safe.
+    pub major: i64,
 }
 
 /// What stands for a library on the NVIDIA platform.

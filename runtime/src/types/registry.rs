@@ -7,10 +7,14 @@ use crate::tables::TypeDef;
 use crate::types::record::{Field, FieldTypes, Layout, Struct};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::sync::{GILOnceCell, GILProtected};
+use pyo3::sync::GILOnceCell;
+#[cfg(not(Py_GIL_DISABLED))]
+use pyo3::sync::GILProtected;
 use pyo3::types::{PyCFunction, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
+#[cfg(not(Py_GIL_DISABLED))]
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
 
 /// The TypeError for an argument of enum `def` that is neither a member nor an int, naming
 /// the argument's type.
@@ -27,11 +31,12 @@ fn refused_by_type(obj: &Bound<'_, PyAny>, def: &'static TypeDef) -> PyErr {
     let key = (def as *const TypeDef as usize, ty.as_ptr() as usize);
     let at = (key.0 ^ key.1.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         >> (usize::BITS - REFUSAL_SLOTS.trailing_zeros());
-    let kept = REFUSALS.get(py);
-    let hit = kept.borrow().get(at).and_then(|slot| {
-        slot.as_ref()
-            .filter(|r| r.def == key.0 && r.ty.as_ptr() as usize == key.1)
-            .map(|r| r.msg.clone_ref(py))
+    let hit = REFUSALS.with(py, |kept| {
+        kept.borrow().get(at).and_then(|slot| {
+            slot.as_ref()
+                .filter(|r| r.def == key.0 && r.ty.as_ptr() as usize == key.1)
+                .map(|r| r.msg.clone_ref(py))
+        })
     });
     let msg = match hit {
         Some(msg) => msg,
@@ -42,17 +47,18 @@ fn refused_by_type(obj: &Bound<'_, PyAny>, def: &'static TypeDef) -> PyErr {
                 &format!("expected a member of {} or an int, got {name}", def.name()),
             )
             .unbind();
-            let replaced = {
+            let entry = Refusal {
+                def: key.0,
+                ty: ty.clone().unbind(),
+                msg: msg.clone_ref(py),
+            };
+            let replaced = REFUSALS.with(py, |kept| {
                 let mut table = kept.borrow_mut();
                 if table.is_empty() {
                     table.resize_with(REFUSAL_SLOTS, || None);
                 }
-                table[at].replace(Refusal {
-                    def: key.0,
-                    ty: ty.clone().unbind(),
-                    msg: msg.clone_ref(py),
-                })
-            };
+                table[at].replace(entry)
+            });
             // Dropped after the borrow ends: freeing a type may run Python code.
             drop(replaced);
             msg
@@ -63,7 +69,14 @@ fn refused_by_type(obj: &Bound<'_, PyAny>, def: &'static TypeDef) -> PyErr {
 
 /// Enum classes standing for one of the bindings' under other names, each with the class it
 /// stands for: what a package built on the bindings registered (`register_enum_stand_in`).
-static STAND_INS: GILProtected<RefCell<Vec<StandIn>>> = GILProtected::new(RefCell::new(Vec::new()));
+/// Shared by every thread, so behind a lock; read only until an enum's first stand-in is
+/// found (`TypeSlot::stand_in`). No Python code runs while it is held.
+static STAND_INS: Mutex<Vec<StandIn>> = Mutex::new(Vec::new());
+
+/// [`STAND_INS`], locked (a panic while it was held left it whole: each change is one call).
+fn stand_ins() -> MutexGuard<'static, Vec<StandIn>> {
+    STAND_INS.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// (the standing-in enum class, the bindings' enum class it stands for).
 type StandIn = (Py<PyType>, Py<PyType>);
@@ -73,23 +86,34 @@ type StandIn = (Py<PyType>, Py<PyType>);
 /// `hipMemcpyKind`). Registering a class again replaces what it stands for.
 pub fn register_enum_stand_in(foreign: &Bound<'_, PyType>, ours: &Bound<'_, PyType>) {
     let py = foreign.py();
-    let mut all = STAND_INS.get(py).borrow_mut();
-    all.retain(|(f, _)| !f.bind(py).is(foreign));
-    all.push((foreign.clone().unbind(), ours.clone().unbind()));
+    let entry = (foreign.clone().unbind(), ours.clone().unbind());
+    let replaced: Vec<StandIn> = {
+        let mut all = stand_ins();
+        let (gone, kept) = std::mem::take(&mut *all)
+            .into_iter()
+            .partition(|(f, _)| f.bind(py).is(foreign));
+        *all = kept;
+        all.push(entry);
+        gone
+    };
+    // Dropped after the lock is released: freeing a class may run Python code.
+    drop(replaced);
 }
 
 /// The class `foreign` was registered as standing for, if any.
 fn stand_in_for(py: Python<'_>, foreign: &Bound<'_, PyType>) -> Option<Py<PyType>> {
-    let all = STAND_INS.get(py).borrow();
-    all.iter()
+    stand_ins()
+        .iter()
         .find(|(f, _)| f.bind(py).is(foreign))
         .map(|(_, ours)| ours.clone_ref(py))
 }
 
-/// Messages of refused enum arguments ([`refused_by_type`]), direct-mapped by enum and type.
-/// A kept message holds its type, so no other type can take that address while it is kept.
-static REFUSALS: GILProtected<RefCell<Vec<Option<Refusal>>>> =
-    GILProtected::new(RefCell::new(Vec::new()));
+crate::table! {
+    /// Messages of refused enum arguments ([`refused_by_type`]), direct-mapped by enum and type.
+    /// A kept message holds its type, so no other type can take that address while it is kept.
+    /// One table per thread: correct without the GIL, no lock on a refusal.
+    static REFUSALS: Vec<Option<Refusal>>;
+}
 
 /// Slots of [`REFUSALS`] (a power of two).
 const REFUSAL_SLOTS: usize = 32;
@@ -129,11 +153,35 @@ pub struct TypeSlot {
     /// For handles: the last instance a function returned, used again for the next one where
     /// nothing else holds it any more (a one-object free list: a query called in a loop,
     /// `hipCtxGetCurrent`, pays no allocation).
+    ///
+    /// Not in the free-threaded build: there "only this slot holds it" (a reference count of
+    /// one) can change under the check, as another thread takes the object from the slot, and
+    /// its allocator makes a new handle cheap anyway.
+    #[cfg(not(Py_GIL_DISABLED))]
     spare: GILProtected<RefCell<Option<PyObject>>>,
 }
 
 impl TypeSlot {
     /// The spare instance set to `addr`, where only this slot holds it.
+    #[cfg(Py_GIL_DISABLED)]
+    fn reuse(&self, _py: Python<'_>, _addr: usize) -> Option<PyObject> {
+        None
+    }
+
+    /// Keeps `obj` as the spare instance.
+    #[cfg(Py_GIL_DISABLED)]
+    fn keep_spare(&self, _py: Python<'_>, _obj: &PyObject) {}
+
+    /// Keeps `obj` as the spare instance.
+    #[cfg(not(Py_GIL_DISABLED))]
+    fn keep_spare(&self, py: Python<'_>, obj: &PyObject) {
+        let replaced = self.spare.get(py).replace(Some(obj.clone_ref(py)));
+        // Dropped after the cell is released: freeing it may run Python code.
+        drop(replaced);
+    }
+
+    /// The spare instance set to `addr`, where only this slot holds it.
+    #[cfg(not(Py_GIL_DISABLED))]
     fn reuse(&self, py: Python<'_>, addr: usize) -> Option<PyObject> {
         let spare = self.spare.get(py).borrow();
         let obj = spare.as_ref()?;
@@ -235,6 +283,7 @@ impl TypeSlot {
             class: GILOnceCell::new(),
             members: GILOnceCell::new(),
             stand_in: GILOnceCell::new(),
+            #[cfg(not(Py_GIL_DISABLED))]
             spare: GILProtected::new(RefCell::new(None)),
         }
     }
@@ -489,9 +538,7 @@ impl TypeRegistry {
                     return Ok(obj);
                 }
                 let obj = Pointer::new_instance(class, Pointer::at(addr))?;
-                // The one replaced is dropped after the cell is released.
-                let replaced = slot.spare.get(py).replace(Some(obj.clone_ref(py)));
-                drop(replaced);
+                slot.keep_spare(py, &obj);
                 Ok(obj)
             }
         }
