@@ -51,7 +51,7 @@ def test_free_threaded_wheels_beside_the_abi3_ones(package):
     assert m and m.group(2) == m.group(1) + "t", wheel.name
     suffix = f".cpython-{m.group(1)[2:]}t-x86_64-linux-gnu.so"
     names = zipfile.ZipFile(wheel).namelist()
-    natives = [n for n in names if n.rsplit("/", 1)[-1].startswith("_native.")]
+    natives = [n for n in names if n.rsplit("/", 1)[-1].startswith("_native.") and n.endswith(".so")]
     assert natives and all(n.endswith(suffix) for n in natives), natives
     assert not [n for n in names if n.endswith(".abi3.so")]
     if package == "hip_python":

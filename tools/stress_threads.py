@@ -38,8 +38,12 @@ ARCH = [b"--offload-arch=gfx90a"]
 
 
 def rss_mib():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    """The resident set size in MiB; None where /proc is not mounted (a chroot)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return None
 
 
 def gil_enabled():
@@ -187,14 +191,17 @@ def main(argv=None):
     ]
     start = time.perf_counter()
     for t in threads:
+        t.daemon = True  # a failure of this thread's own must not leave them running
         t.start()
-    time.sleep(min(args.seconds / 5, 5))
-    warm = rss_mib()
-    gil_during = gil_enabled()
-    time.sleep(max(args.seconds - (time.perf_counter() - start), 0))
-    stop.set()
-    for t in threads:
-        t.join()
+    try:
+        time.sleep(min(args.seconds / 5, 5))
+        warm = rss_mib()
+        gil_during = gil_enabled()
+        time.sleep(max(args.seconds - (time.perf_counter() - start), 0))
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
     end = rss_mib()
     elapsed = time.perf_counter() - start
     result = {
@@ -204,11 +211,11 @@ def main(argv=None):
         "seconds": round(elapsed, 1),
         "rounds": sum(counts),
         "rounds_per_second": round(sum(counts) / elapsed),
-        "rss_warm_mib": round(warm, 1),
-        "rss_end_mib": round(end, 1),
+        "rss_warm_mib": None if warm is None else round(warm, 1),
+        "rss_end_mib": None if end is None else round(end, 1),
         "failures": failures[:10],
     }
-    if end - warm > args.rss_slack:
+    if warm is not None and end is not None and end - warm > args.rss_slack:
         failures.append(f"RSS grew {end - warm:.1f} MiB once warm (slack {args.rss_slack})")
         result["failures"] = failures[:10]
     print(json.dumps(result))
