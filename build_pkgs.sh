@@ -117,22 +117,17 @@ if [ -n "$TARGET_PYTHON" ]; then
   fi
 fi
 PY_INSTALL=${PY_INSTALL:-$PY}
-# The ABI tag of the wheels this build makes (abi3, or the interpreter's: cp313t).
-wheel_tag() {
-  if [ -n "$TARGET_PYTHON" ]; then
-    "$TARGET_PYTHON" -c 'import sys, sysconfig; t = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""; print("cp%d%d%s" % (*sys.version_info[:2], t))'
-  else
-    echo abi3
-  fi
-}
+# The ABI tag of the wheels this build makes (abi3, or the interpreter's: cp313t), asked once.
+WHEEL_TAG=abi3
+if [ -n "$TARGET_PYTHON" ]; then
+  WHEEL_TAG=$("$TARGET_PYTHON" -c 'import sys, sysconfig; t = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""; print("cp%d%d%s" % (*sys.version_info[:2], t))')
+fi
 # Removes the wheels of package $1 this build makes anew (abi3 ones and the sdist, or those of
 # the free-threaded interpreter), leaving the other kind's.
 clear_wheels() {
-  if [ -n "$TARGET_PYTHON" ]; then
-    rm -f "$OUT/$1"-*-"$(wheel_tag)"-*.whl
-  else
-    rm -f "$OUT/$1"-*-abi3-*.whl "$OUT/$1"-*.tar.gz
-  fi
+  rm -f "$OUT/$1"-*-"$WHEEL_TAG"-*.whl
+  # The sdist does not depend on the interpreter: the abi3 build makes it anew.
+  [ -n "$TARGET_PYTHON" ] || rm -f "$OUT/$1"-*.tar.gz
 }
 
 DEFAULT_RELEASE=$("$PY" tools/manifest.py default)
@@ -259,7 +254,7 @@ if [ "$BUILD_HIP" = 1 ]; then
   (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
     "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-       "$OUT"/hip_python-*"$(wheel_tag)"-*.whl
+       "$OUT"/hip_python-*"$WHEEL_TAG"-*.whl
   fi
 fi
 
@@ -291,7 +286,7 @@ if [ "$BUILD_CUDA" = 1 ]; then
   (cd hip-python-as-cuda && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
     "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-       "$OUT"/hip_python_as_cuda-*"$(wheel_tag)"-*.whl
+       "$OUT"/hip_python_as_cuda-*"$WHEEL_TAG"-*.whl
   fi
 fi
 
@@ -306,7 +301,7 @@ if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   (cd rocm-llvm-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
   if [ "$INSTALL" = 1 ]; then
     "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
-       "$OUT"/rocm_llvm_python-*"$(wheel_tag)"-*.whl
+       "$OUT"/rocm_llvm_python-*"$WHEEL_TAG"-*.whl
   fi
 fi
 

@@ -2,7 +2,7 @@
 # A free-threaded CPython (built with --disable-gil) to build and test the free-threaded wheels
 # with. None is packaged for Debian, so it is built once from Debian's source package of CPython
 # (apt verifies the signed index and the tarball's checksum) and cached outside the checkout,
-# where later runs and CI on the same machine find it: building takes about five minutes on two
+# where later runs and CI on the same machine find it: building takes about seven minutes on two
 # cores. Prints the interpreter's path on stdout; everything else goes to stderr.
 #
 #   tools/freethreaded-python.sh            # build if needed, print the path
