@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from hip import hip, hiprtc
-from hip._native import Pointer, pack_kernel_args
+from hip._native import Pointer, libraries, pack_kernel_args
 
 SOURCE = b'extern "C" __global__ void k(float *x, float a) { x[threadIdx.x] *= a; }'
 #: The target of hiprtc's compiles (`--arch`: sm_90 on an H200, where NVRTC compiles).
@@ -42,6 +42,22 @@ def workloads():
 
     def error_string():
         return lambda: hip.hipGetErrorString(err)
+
+    def error_string_int():
+        # The same call given a plain int: CPython's small ints are immortal, so no thread
+        # changes a count of the argument's (every thread passing one enum member does).
+        code = int(err)
+        return lambda: hip.hipGetErrorString(code)
+
+    def library_floor():
+        # The C function under `hipGetErrorString` called through ctypes, a function object per
+        # thread: how far the library itself lets the call scale (on NVIDIA, the HIP shim and
+        # the CUDA runtime behind it).
+        path = next(p for name, _, loaded, p in libraries() if name == "hip" and loaded)
+        fn = ctypes.CDLL(path).hipGetErrorString
+        fn.argtypes, fn.restype = [ctypes.c_int], ctypes.c_void_p
+        code = int(err)
+        return lambda: fn(code)
 
     def numpy_pointer():
         _, prog = hiprtc.hiprtcCreateProgram(SOURCE, b"k.cu", 0, None, None)
@@ -64,6 +80,8 @@ def workloads():
     return {
         "floor: builtin len(())": builtin_floor,
         "hipGetErrorString": error_string,
+        "hipGetErrorString, an int argument": error_string_int,
+        "floor: its C function through ctypes": library_floor,
         "NumPy pointer argument (hiprtcGetProgramLog)": numpy_pointer,
         "16 kernel arguments packed": kernel_pack,
     }

@@ -10,7 +10,9 @@
 #
 # The source package is the newest CPython whose source Debian's stable suite serves here
 # (trixie's python3.13); the same build works for any CPython >= 3.13 (HIPGEN_FT_SOURCE names
-# another source package, HIPGEN_FT_SUITE another suite).
+# another source package, HIPGEN_FT_SUITE another suite). HIPGEN_FT_CONFIGURE adds configure
+# options, CC names the compiler: tools/tsan.sh builds a ThreadSanitizer interpreter so, into a
+# cache of its own, keeping CPython's TSan suppressions in share/tsan_suppressions.txt.
 set -euo pipefail
 
 suite=${HIPGEN_FT_SUITE:-trixie}
@@ -51,8 +53,13 @@ if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
     libffi-dev libbz2-dev liblzma-dev libsqlite3-dev libreadline-dev uuid-dev > /dev/null
 fi
 rm -rf "$prefix"
-(cd "$srcdir" && ./configure -q --disable-gil --prefix="$prefix" --with-ensurepip=install > /dev/null \
+# shellcheck disable=SC2086 # HIPGEN_FT_CONFIGURE: options, split on spaces
+(cd "$srcdir" && ./configure -q --disable-gil --prefix="$prefix" --with-ensurepip=install ${HIPGEN_FT_CONFIGURE:-} > /dev/null \
   && make -s -j"$(nproc)" > "$work/make.log" 2>&1 || { tail -40 "$work/make.log" >&2; exit 1; }
   make -s install > "$work/install.log" 2>&1 || { tail -40 "$work/install.log" >&2; exit 1; })
+if [ -f "$srcdir/Tools/tsan/suppressions_free_threading.txt" ]; then
+  mkdir -p "$prefix/share"
+  cp "$srcdir/Tools/tsan/suppressions_free_threading.txt" "$prefix/share/tsan_suppressions.txt"
+fi
 "$python" -c 'import sys, sysconfig, ssl, ctypes; assert sysconfig.get_config_var("Py_GIL_DISABLED"); print(sys.version)' >&2
 echo "$python"

@@ -86,7 +86,10 @@ if [ ! -x .venv-ft/bin/python ] || ! .venv-ft/bin/python -c 'import sys; sys.exi
   rm -rf .venv-ft
   "$ft_python" -m venv .venv-ft
 fi
-.venv-ft/bin/pip install -q --disable-pip-version-check pytest numpy cython setuptools 'clang==19.1.7'
+# Wheels only: NumPy's newest releases ship none for CPython 3.13t, and building one from its
+# source takes ten minutes here; 2.4.6 is the newest with a cp313t wheel.
+.venv-ft/bin/pip install -q --disable-pip-version-check --only-binary=:all: pytest numpy==2.4.6 cython \
+  setuptools 'clang==19.1.7'
 # AMD's hip-python 6.4.3 in a venv of its own: tests run hip-python's documented idioms under
 # it and under ours and compare (tests/idioms.py). Its hiprtc loads `libhiprtc.so`, which ROCm 5
 # keeps inside libamdhip64: a link in .venv-anchor/lib stands for it.

@@ -328,7 +328,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 12).
@@ -546,7 +546,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoD on HIP's hipMemcpyHtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -568,7 +568,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoH on HIP's hipMemcpyDtoH, with cuda-python's calling convention (cuda-bindings 12).
@@ -590,7 +590,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoD on HIP's hipMemcpyDtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -611,7 +611,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3D on HIP's hipDrvMemcpy3D, with cuda-python's calling convention (cuda-bindings 12).
@@ -632,7 +632,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoDAsync on HIP's hipMemcpyHtoDAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -655,7 +655,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoHAsync on HIP's hipMemcpyDtoHAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -678,7 +678,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoDAsync on HIP's hipMemcpyDtoDAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -700,7 +700,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3DAsync on HIP's hipDrvMemcpy3DAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -722,7 +722,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8 on HIP's hipMemsetD8, with cuda-python's calling convention (cuda-bindings 12).
@@ -743,7 +743,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16 on HIP's hipMemsetD16, with cuda-python's calling convention (cuda-bindings 12).
@@ -764,7 +764,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32 on HIP's hipMemsetD32, with cuda-python's calling convention (cuda-bindings 12).
@@ -785,7 +785,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8Async on HIP's hipMemsetD8Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -807,7 +807,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16Async on HIP's hipMemsetD16Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -829,7 +829,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32Async on HIP's hipMemsetD32Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -851,7 +851,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 12).
@@ -947,7 +947,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemCreate on HIP's hipMemCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -996,7 +996,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1042,7 +1042,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemSetAccess on HIP's hipMemSetAccess, with cuda-python's calling convention (cuda-bindings 12).
@@ -1065,7 +1065,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAccess on HIP's hipMemGetAccess, with cuda-python's calling convention (cuda-bindings 12).
@@ -1200,7 +1200,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1244,7 +1244,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1404,7 +1404,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 12).
@@ -1426,7 +1426,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1448,7 +1448,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamAttachMemAsync on HIP's hipStreamAttachMemAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1470,7 +1470,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 12).
@@ -1517,7 +1517,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1543,7 +1543,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1569,7 +1569,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -1590,7 +1590,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -1613,7 +1613,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -1636,7 +1636,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue32 on HIP's hipStreamWriteValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -1658,7 +1658,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue64 on HIP's hipStreamWriteValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -1680,7 +1680,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -1709,7 +1709,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -1737,7 +1737,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -1835,7 +1835,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -1879,7 +1879,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2074,7 +2074,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -2119,7 +2119,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2165,7 +2165,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 12).
@@ -2266,7 +2266,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuTexRefGetAddress on HIP's hipTexRefGetAddress, with cuda-python's calling convention (cuda-bindings 12).
@@ -2574,7 +2574,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2600,7 +2600,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2626,7 +2626,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -2647,7 +2647,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -2671,7 +2671,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -2695,7 +2695,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernelMultiDevice on HIP's hipLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -3000,7 +3000,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3584,7 +3584,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -3781,7 +3781,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 13).
@@ -3999,7 +3999,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoD on HIP's hipMemcpyHtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -4021,7 +4021,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoH on HIP's hipMemcpyDtoH, with cuda-python's calling convention (cuda-bindings 13).
@@ -4043,7 +4043,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoD on HIP's hipMemcpyDtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -4064,7 +4064,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3D on HIP's hipDrvMemcpy3D, with cuda-python's calling convention (cuda-bindings 13).
@@ -4085,7 +4085,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoDAsync on HIP's hipMemcpyHtoDAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4108,7 +4108,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoHAsync on HIP's hipMemcpyDtoHAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4131,7 +4131,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoDAsync on HIP's hipMemcpyDtoDAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4153,7 +4153,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3DAsync on HIP's hipDrvMemcpy3DAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4175,7 +4175,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8 on HIP's hipMemsetD8, with cuda-python's calling convention (cuda-bindings 13).
@@ -4196,7 +4196,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16 on HIP's hipMemsetD16, with cuda-python's calling convention (cuda-bindings 13).
@@ -4217,7 +4217,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32 on HIP's hipMemsetD32, with cuda-python's calling convention (cuda-bindings 13).
@@ -4238,7 +4238,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8Async on HIP's hipMemsetD8Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -4260,7 +4260,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16Async on HIP's hipMemsetD16Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -4282,7 +4282,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32Async on HIP's hipMemsetD32Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -4304,7 +4304,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 13).
@@ -4400,7 +4400,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemCreate on HIP's hipMemCreate, with cuda-python's calling convention (cuda-bindings 13).
@@ -4449,7 +4449,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4495,7 +4495,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemSetAccess on HIP's hipMemSetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -4518,7 +4518,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAccess on HIP's hipMemGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -4654,7 +4654,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4698,7 +4698,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4883,7 +4883,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 13).
@@ -4905,7 +4905,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -4927,7 +4927,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -4973,7 +4973,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -5020,7 +5020,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5046,7 +5046,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5072,7 +5072,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -5093,7 +5093,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -5116,7 +5116,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -5139,7 +5139,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue32 on HIP's hipStreamWriteValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -5161,7 +5161,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue64 on HIP's hipStreamWriteValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -5183,7 +5183,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernel on HIP's hipModuleLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -5212,7 +5212,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -5240,7 +5240,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -5338,7 +5338,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5382,7 +5382,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -5577,7 +5577,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -5604,7 +5604,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -5631,7 +5631,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -5676,7 +5676,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -5722,7 +5722,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 13).
@@ -5823,7 +5823,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cuTexRefGetAddress on HIP's hipTexRefGetAddress, with cuda-python's calling convention (cuda-bindings 13).
@@ -6132,7 +6132,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6158,7 +6158,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6184,7 +6184,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -6205,7 +6205,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -6229,7 +6229,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -6253,7 +6253,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaFuncGetAttributes on HIP's hipFuncGetAttributes, with cuda-python's calling convention (cuda-bindings 13).
@@ -6511,7 +6511,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 13).
@@ -6533,7 +6533,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaMallocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6577,7 +6577,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6622,7 +6622,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAccess on HIP's hipMemPoolGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -7202,7 +7202,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -7229,7 +7229,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -7256,7 +7256,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 1, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 1, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 1, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).

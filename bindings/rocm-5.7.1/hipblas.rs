@@ -81,7 +81,7 @@ fn hipblasDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObjec
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipblasDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetStream, C_hipblasSetStream, c"hipblasSetStream", "hipblasSetStream",
     c"hipblasSetStream(handle, streamId)\n--\n\nSet stream for handle\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -99,7 +99,7 @@ fn hipblasSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetStream, C_hipblasGetStream, c"hipblasGetStream", "hipblasGetStream",
     c"hipblasGetStream(handle, streamId)\n--\n\nGet stream[0] for handle\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -118,7 +118,7 @@ fn hipblasGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetPointerMode, C_hipblasSetPointerMode, c"hipblasSetPointerMode", "hipblasSetPointerMode",
     c"hipblasSetPointerMode(handle, mode)\n--\n\nSet hipblas pointer mode\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -136,7 +136,7 @@ fn hipblasSetPointerMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetPointerMode, C_hipblasGetPointerMode, c"hipblasGetPointerMode", "hipblasGetPointerMode",
     c"hipblasGetPointerMode(handle, mode)\n--\n\nGet hipblas pointer mode\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -155,7 +155,7 @@ fn hipblasGetPointerMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetInt8Datatype, C_hipblasSetInt8Datatype, c"hipblasSetInt8Datatype", "hipblasSetInt8Datatype",
     c"hipblasSetInt8Datatype(handle, int8Type)\n--\n\nSet hipblas int8 Datatype\n\nArgs:\n    handle\n    int8Type\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status\n\nDeprecated in the C API.",
@@ -173,7 +173,7 @@ fn hipblasSetInt8Datatype(py: Python<'_>, handle: &Bound<'_, PyAny>, int8Type: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_int8Type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetInt8Datatype, C_hipblasGetInt8Datatype, c"hipblasGetInt8Datatype", "hipblasGetInt8Datatype",
     c"hipblasGetInt8Datatype(handle, int8Type)\n--\n\nGet hipblas int8 Datatype\n\nArgs:\n    handle\n    int8Type\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status\n\nDeprecated in the C API.",
@@ -192,7 +192,7 @@ fn hipblasGetInt8Datatype(py: Python<'_>, handle: &Bound<'_, PyAny>, int8Type: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_int8Type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetVector, C_hipblasSetVector, c"hipblasSetVector", "hipblasSetVector",
     c"hipblasSetVector(n, elemSize, x, incx, y, incy)\n--\n\ncopy vector from host to device\n\nArgs:\n    n\n    elemSize\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -214,7 +214,7 @@ fn hipblasSetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_elemSize, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetVector, C_hipblasGetVector, c"hipblasGetVector", "hipblasGetVector",
     c"hipblasGetVector(n, elemSize, x, incx, y, incy)\n--\n\ncopy vector from device to host\n\nArgs:\n    n\n    elemSize\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -236,7 +236,7 @@ fn hipblasGetVector(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i32>, x
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_elemSize, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetMatrix, C_hipblasSetMatrix, c"hipblasSetMatrix", "hipblasSetMatrix",
     c"hipblasSetMatrix(rows, cols, elemSize, AP, lda, BP, ldb)\n--\n\ncopy matrix from host to device\n\nArgs:\n    rows\n    cols\n    elemSize\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -259,7 +259,7 @@ fn hipblasSetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, el
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rows, a_cols, a_elemSize, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetMatrix, C_hipblasGetMatrix, c"hipblasGetMatrix", "hipblasGetMatrix",
     c"hipblasGetMatrix(rows, cols, elemSize, AP, lda, BP, ldb)\n--\n\ncopy matrix from device to host\n\nArgs:\n    rows\n    cols\n    elemSize\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -282,7 +282,7 @@ fn hipblasGetMatrix(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32>, el
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rows, a_cols, a_elemSize, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetVectorAsync, C_hipblasSetVectorAsync, c"hipblasSetVectorAsync", "hipblasSetVectorAsync",
     c"hipblasSetVectorAsync(n, elemSize, x, incx, y, incy, stream)\n--\n\nasynchronously copy vector from host to device\n\nhipblasSetVectorAsync copies a vector from pinned host memory to device memory asynchronously.\nMemory on the host must be allocated with hipHostMalloc or the transfer will be synchronous.\n\nArgs:\n    n\n    elemSize\n    x\n    incx\n    y\n    incy\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -305,7 +305,7 @@ fn hipblasSetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_elemSize, a_x, a_incx, a_y, a_incy, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetVectorAsync, C_hipblasGetVectorAsync, c"hipblasGetVectorAsync", "hipblasGetVectorAsync",
     c"hipblasGetVectorAsync(n, elemSize, x, incx, y, incy, stream)\n--\n\nasynchronously copy vector from device to host\n\nhipblasGetVectorAsync copies a vector from pinned host memory to device memory asynchronously.\nMemory on the host must be allocated with hipHostMalloc or the transfer will be synchronous.\n\nArgs:\n    n\n    elemSize\n    x\n    incx\n    y\n    incy\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -328,7 +328,7 @@ fn hipblasGetVectorAsync(py: Python<'_>, n: rt::CInt<i32>, elemSize: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_elemSize, a_x, a_incx, a_y, a_incy, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetMatrixAsync, C_hipblasSetMatrixAsync, c"hipblasSetMatrixAsync", "hipblasSetMatrixAsync",
     c"hipblasSetMatrixAsync(rows, cols, elemSize, AP, lda, BP, ldb, stream)\n--\n\nasynchronously copy matrix from host to device\n\nhipblasSetMatrixAsync copies a matrix from pinned host memory to device memory asynchronously.\nMemory on the host must be allocated with hipHostMalloc or the transfer will be synchronous.\n\nArgs:\n    rows\n    cols\n    elemSize\n    AP\n    lda\n    BP\n    ldb\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -352,7 +352,7 @@ fn hipblasSetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rows, a_cols, a_elemSize, a_AP, a_lda, a_BP, a_ldb, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetMatrixAsync, C_hipblasGetMatrixAsync, c"hipblasGetMatrixAsync", "hipblasGetMatrixAsync",
     c"hipblasGetMatrixAsync(rows, cols, elemSize, AP, lda, BP, ldb, stream)\n--\n\nasynchronously copy matrix from device to host\n\nhipblasGetMatrixAsync copies a matrix from device memory to pinned host memory asynchronously.\nMemory on the host must be allocated with hipHostMalloc or the transfer will be synchronous.\n\nArgs:\n    rows\n    cols\n    elemSize\n    AP\n    lda\n    BP\n    ldb\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -376,7 +376,7 @@ fn hipblasGetMatrixAsync(py: Python<'_>, rows: rt::CInt<i32>, cols: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rows, a_cols, a_elemSize, a_AP, a_lda, a_BP, a_ldb, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSetAtomicsMode, C_hipblasSetAtomicsMode, c"hipblasSetAtomicsMode", "hipblasSetAtomicsMode",
     c"hipblasSetAtomicsMode(handle, atomics_mode)\n--\n\nSet hipblasSetAtomicsMode\n\nArgs:\n    handle\n    atomics_mode\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -394,7 +394,7 @@ fn hipblasSetAtomicsMode(py: Python<'_>, handle: &Bound<'_, PyAny>, atomics_mode
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_atomics_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGetAtomicsMode, C_hipblasGetAtomicsMode, c"hipblasGetAtomicsMode", "hipblasGetAtomicsMode",
     c"hipblasGetAtomicsMode(handle, atomics_mode)\n--\n\nGet hipblasSetAtomicsMode\n\nArgs:\n    handle\n    atomics_mode\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -413,7 +413,7 @@ fn hipblasGetAtomicsMode(py: Python<'_>, handle: &Bound<'_, PyAny>, atomics_mode
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_atomics_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIsamax, C_hipblasIsamax, c"hipblasIsamax", "hipblasIsamax",
     c"hipblasIsamax(handle, n, x, incx, result)\n--\n\nBLAS Level 1 API\n\namax finds the first index of the element of maximum magnitude of a vector x.\n\n- Supported precisions in rocBLAS : s,d,c,z.\n- Supported precisions in cuBLAS  : s,d,c,z.\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -436,7 +436,7 @@ fn hipblasIsamax(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIdamax, C_hipblasIdamax, c"hipblasIdamax", "hipblasIdamax",
     c"hipblasIdamax(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -459,7 +459,7 @@ fn hipblasIdamax(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIcamax, C_hipblasIcamax, c"hipblasIcamax", "hipblasIcamax",
     c"hipblasIcamax(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -482,7 +482,7 @@ fn hipblasIcamax(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIzamax, C_hipblasIzamax, c"hipblasIzamax", "hipblasIzamax",
     c"hipblasIzamax(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -505,7 +505,7 @@ fn hipblasIzamax(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIsamaxBatched, C_hipblasIsamaxBatched, c"hipblasIsamaxBatched", "hipblasIsamaxBatched",
     c"hipblasIsamaxBatched(handle, n, x, incx, batchCount, result)\n--\n\nBLAS Level 1 API\n\namaxBatched finds the first index of the element of maximum magnitude of each vector x_i in a batch, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z.\n- Supported precisions in cuBLAS  : No support.\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -528,7 +528,7 @@ fn hipblasIsamaxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIdamaxBatched, C_hipblasIdamaxBatched, c"hipblasIdamaxBatched", "hipblasIdamaxBatched",
     c"hipblasIdamaxBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -551,7 +551,7 @@ fn hipblasIdamaxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIcamaxBatched, C_hipblasIcamaxBatched, c"hipblasIcamaxBatched", "hipblasIcamaxBatched",
     c"hipblasIcamaxBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -574,7 +574,7 @@ fn hipblasIcamaxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIzamaxBatched, C_hipblasIzamaxBatched, c"hipblasIzamaxBatched", "hipblasIzamaxBatched",
     c"hipblasIzamaxBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -597,7 +597,7 @@ fn hipblasIzamaxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIsamaxStridedBatched, C_hipblasIsamaxStridedBatched, c"hipblasIsamaxStridedBatched", "hipblasIsamaxStridedBatched",
     c"hipblasIsamaxStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nBLAS Level 1 API\n\namaxStridedBatched finds the first index of the element of maximum magnitude of each vector x_i in a batch, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -622,7 +622,7 @@ fn hipblasIsamaxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIdamaxStridedBatched, C_hipblasIdamaxStridedBatched, c"hipblasIdamaxStridedBatched", "hipblasIdamaxStridedBatched",
     c"hipblasIdamaxStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -647,7 +647,7 @@ fn hipblasIdamaxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIcamaxStridedBatched, C_hipblasIcamaxStridedBatched, c"hipblasIcamaxStridedBatched", "hipblasIcamaxStridedBatched",
     c"hipblasIcamaxStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -672,7 +672,7 @@ fn hipblasIcamaxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIzamaxStridedBatched, C_hipblasIzamaxStridedBatched, c"hipblasIzamaxStridedBatched", "hipblasIzamaxStridedBatched",
     c"hipblasIzamaxStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -697,7 +697,7 @@ fn hipblasIzamaxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIsamin, C_hipblasIsamin, c"hipblasIsamin", "hipblasIsamin",
     c"hipblasIsamin(handle, n, x, incx, result)\n--\n\nBLAS Level 1 API\n\namin finds the first index of the element of minimum magnitude of a vector x.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -720,7 +720,7 @@ fn hipblasIsamin(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIdamin, C_hipblasIdamin, c"hipblasIdamin", "hipblasIdamin",
     c"hipblasIdamin(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -743,7 +743,7 @@ fn hipblasIdamin(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIcamin, C_hipblasIcamin, c"hipblasIcamin", "hipblasIcamin",
     c"hipblasIcamin(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -766,7 +766,7 @@ fn hipblasIcamin(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIzamin, C_hipblasIzamin, c"hipblasIzamin", "hipblasIzamin",
     c"hipblasIzamin(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -789,7 +789,7 @@ fn hipblasIzamin(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIsaminBatched, C_hipblasIsaminBatched, c"hipblasIsaminBatched", "hipblasIsaminBatched",
     c"hipblasIsaminBatched(handle, n, x, incx, batchCount, result)\n--\n\nBLAS Level 1 API\n\naminBatched finds the first index of the element of minimum magnitude of each vector x_i in a batch, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -812,7 +812,7 @@ fn hipblasIsaminBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIdaminBatched, C_hipblasIdaminBatched, c"hipblasIdaminBatched", "hipblasIdaminBatched",
     c"hipblasIdaminBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -835,7 +835,7 @@ fn hipblasIdaminBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIcaminBatched, C_hipblasIcaminBatched, c"hipblasIcaminBatched", "hipblasIcaminBatched",
     c"hipblasIcaminBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -858,7 +858,7 @@ fn hipblasIcaminBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIzaminBatched, C_hipblasIzaminBatched, c"hipblasIzaminBatched", "hipblasIzaminBatched",
     c"hipblasIzaminBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -881,7 +881,7 @@ fn hipblasIzaminBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIsaminStridedBatched, C_hipblasIsaminStridedBatched, c"hipblasIsaminStridedBatched", "hipblasIsaminStridedBatched",
     c"hipblasIsaminStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nBLAS Level 1 API\n\naminStridedBatched finds the first index of the element of minimum magnitude of each vector x_i in a batch, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -906,7 +906,7 @@ fn hipblasIsaminStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIdaminStridedBatched, C_hipblasIdaminStridedBatched, c"hipblasIdaminStridedBatched", "hipblasIdaminStridedBatched",
     c"hipblasIdaminStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -931,7 +931,7 @@ fn hipblasIdaminStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIcaminStridedBatched, C_hipblasIcaminStridedBatched, c"hipblasIcaminStridedBatched", "hipblasIcaminStridedBatched",
     c"hipblasIcaminStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -956,7 +956,7 @@ fn hipblasIcaminStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasIzaminStridedBatched, C_hipblasIzaminStridedBatched, c"hipblasIzaminStridedBatched", "hipblasIzaminStridedBatched",
     c"hipblasIzaminStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -981,7 +981,7 @@ fn hipblasIzaminStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSasum, C_hipblasSasum, c"hipblasSasum", "hipblasSasum",
     c"hipblasSasum(handle, n, x, incx, result)\n--\n\nBLAS Level 1 API\n\nasum computes the sum of the magnitudes of elements of a real vector x,\nor the sum of magnitudes of the real and imaginary parts of elements if x is a complex vector.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1004,7 +1004,7 @@ fn hipblasSasum(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDasum, C_hipblasDasum, c"hipblasDasum", "hipblasDasum",
     c"hipblasDasum(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1027,7 +1027,7 @@ fn hipblasDasum(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScasum, C_hipblasScasum, c"hipblasScasum", "hipblasScasum",
     c"hipblasScasum(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1050,7 +1050,7 @@ fn hipblasScasum(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDzasum, C_hipblasDzasum, c"hipblasDzasum", "hipblasDzasum",
     c"hipblasDzasum(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1073,7 +1073,7 @@ fn hipblasDzasum(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSasumBatched, C_hipblasSasumBatched, c"hipblasSasumBatched", "hipblasSasumBatched",
     c"hipblasSasumBatched(handle, n, x, incx, batchCount, result)\n--\n\nBLAS Level 1 API\n\nasumBatched computes the sum of the magnitudes of the elements in a batch of real vectors x_i,\nor the sum of magnitudes of the real and imaginary parts of elements if x_i is a complex\nvector, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1096,7 +1096,7 @@ fn hipblasSasumBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDasumBatched, C_hipblasDasumBatched, c"hipblasDasumBatched", "hipblasDasumBatched",
     c"hipblasDasumBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1119,7 +1119,7 @@ fn hipblasDasumBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScasumBatched, C_hipblasScasumBatched, c"hipblasScasumBatched", "hipblasScasumBatched",
     c"hipblasScasumBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1142,7 +1142,7 @@ fn hipblasScasumBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDzasumBatched, C_hipblasDzasumBatched, c"hipblasDzasumBatched", "hipblasDzasumBatched",
     c"hipblasDzasumBatched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1165,7 +1165,7 @@ fn hipblasDzasumBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSasumStridedBatched, C_hipblasSasumStridedBatched, c"hipblasSasumStridedBatched", "hipblasSasumStridedBatched",
     c"hipblasSasumStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nBLAS Level 1 API\n\nasumStridedBatched computes the sum of the magnitudes of elements of a real vectors x_i,\nor the sum of magnitudes of the real and imaginary parts of elements if x_i is a complex\nvector, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1190,7 +1190,7 @@ fn hipblasSasumStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDasumStridedBatched, C_hipblasDasumStridedBatched, c"hipblasDasumStridedBatched", "hipblasDasumStridedBatched",
     c"hipblasDasumStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1215,7 +1215,7 @@ fn hipblasDasumStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScasumStridedBatched, C_hipblasScasumStridedBatched, c"hipblasScasumStridedBatched", "hipblasScasumStridedBatched",
     c"hipblasScasumStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1240,7 +1240,7 @@ fn hipblasScasumStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDzasumStridedBatched, C_hipblasDzasumStridedBatched, c"hipblasDzasumStridedBatched", "hipblasDzasumStridedBatched",
     c"hipblasDzasumStridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1265,7 +1265,7 @@ fn hipblasDzasumStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHaxpy, C_hipblasHaxpy, c"hipblasHaxpy", "hipblasHaxpy",
     c"hipblasHaxpy(handle, n, alpha, x, incx, y, incy)\n--\n\nBLAS Level 1 API\n\naxpy   computes constant alpha multiplied by vector x, plus vector y\n\ny := alpha * x + y\n\n- Supported precisions in rocBLAS : h,s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1291,7 +1291,7 @@ fn hipblasHaxpy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSaxpy, C_hipblasSaxpy, c"hipblasSaxpy", "hipblasSaxpy",
     c"hipblasSaxpy(handle, n, alpha, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1317,7 +1317,7 @@ fn hipblasSaxpy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDaxpy, C_hipblasDaxpy, c"hipblasDaxpy", "hipblasDaxpy",
     c"hipblasDaxpy(handle, n, alpha, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1343,7 +1343,7 @@ fn hipblasDaxpy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCaxpy, C_hipblasCaxpy, c"hipblasCaxpy", "hipblasCaxpy",
     c"hipblasCaxpy(handle, n, alpha, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1369,7 +1369,7 @@ fn hipblasCaxpy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZaxpy, C_hipblasZaxpy, c"hipblasZaxpy", "hipblasZaxpy",
     c"hipblasZaxpy(handle, n, alpha, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1395,7 +1395,7 @@ fn hipblasZaxpy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHaxpyBatched, C_hipblasHaxpyBatched, c"hipblasHaxpyBatched", "hipblasHaxpyBatched",
     c"hipblasHaxpyBatched(handle, n, alpha, x, incx, y, incy, batchCount)\n--\n\nBLAS Level 1 API\n\naxpyBatched   compute y := alpha * x + y over a set of batched vectors.\n\n- Supported precisions in rocBLAS : h,s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1420,7 +1420,7 @@ fn hipblasHaxpyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSaxpyBatched, C_hipblasSaxpyBatched, c"hipblasSaxpyBatched", "hipblasSaxpyBatched",
     c"hipblasSaxpyBatched(handle, n, alpha, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1445,7 +1445,7 @@ fn hipblasSaxpyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDaxpyBatched, C_hipblasDaxpyBatched, c"hipblasDaxpyBatched", "hipblasDaxpyBatched",
     c"hipblasDaxpyBatched(handle, n, alpha, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1470,7 +1470,7 @@ fn hipblasDaxpyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCaxpyBatched, C_hipblasCaxpyBatched, c"hipblasCaxpyBatched", "hipblasCaxpyBatched",
     c"hipblasCaxpyBatched(handle, n, alpha, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1495,7 +1495,7 @@ fn hipblasCaxpyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZaxpyBatched, C_hipblasZaxpyBatched, c"hipblasZaxpyBatched", "hipblasZaxpyBatched",
     c"hipblasZaxpyBatched(handle, n, alpha, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1520,7 +1520,7 @@ fn hipblasZaxpyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHaxpyStridedBatched, C_hipblasHaxpyStridedBatched, c"hipblasHaxpyStridedBatched", "hipblasHaxpyStridedBatched",
     c"hipblasHaxpyStridedBatched(handle, n, alpha, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nBLAS Level 1 API\n\naxpyStridedBatched   compute y := alpha * x + y over a set of strided batched vectors.\n\n- Supported precisions in rocBLAS : h,s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1549,7 +1549,7 @@ fn hipblasHaxpyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSaxpyStridedBatched, C_hipblasSaxpyStridedBatched, c"hipblasSaxpyStridedBatched", "hipblasSaxpyStridedBatched",
     c"hipblasSaxpyStridedBatched(handle, n, alpha, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1578,7 +1578,7 @@ fn hipblasSaxpyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDaxpyStridedBatched, C_hipblasDaxpyStridedBatched, c"hipblasDaxpyStridedBatched", "hipblasDaxpyStridedBatched",
     c"hipblasDaxpyStridedBatched(handle, n, alpha, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1607,7 +1607,7 @@ fn hipblasDaxpyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCaxpyStridedBatched, C_hipblasCaxpyStridedBatched, c"hipblasCaxpyStridedBatched", "hipblasCaxpyStridedBatched",
     c"hipblasCaxpyStridedBatched(handle, n, alpha, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1636,7 +1636,7 @@ fn hipblasCaxpyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZaxpyStridedBatched, C_hipblasZaxpyStridedBatched, c"hipblasZaxpyStridedBatched", "hipblasZaxpyStridedBatched",
     c"hipblasZaxpyStridedBatched(handle, n, alpha, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1665,7 +1665,7 @@ fn hipblasZaxpyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScopy, C_hipblasScopy, c"hipblasScopy", "hipblasScopy",
     c"hipblasScopy(handle, n, x, incx, y, incy)\n--\n\nBLAS Level 1 API\n\ncopy  copies each element x[i] into y[i], for  i = 1 , ... , n\n\ny := x,\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1689,7 +1689,7 @@ fn hipblasScopy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDcopy, C_hipblasDcopy, c"hipblasDcopy", "hipblasDcopy",
     c"hipblasDcopy(handle, n, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1713,7 +1713,7 @@ fn hipblasDcopy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCcopy, C_hipblasCcopy, c"hipblasCcopy", "hipblasCcopy",
     c"hipblasCcopy(handle, n, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1737,7 +1737,7 @@ fn hipblasCcopy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZcopy, C_hipblasZcopy, c"hipblasZcopy", "hipblasZcopy",
     c"hipblasZcopy(handle, n, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1761,7 +1761,7 @@ fn hipblasZcopy(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScopyBatched, C_hipblasScopyBatched, c"hipblasScopyBatched", "hipblasScopyBatched",
     c"hipblasScopyBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nBLAS Level 1 API\n\ncopyBatched copies each element x_i[j] into y_i[j], for  j = 1 , ... , n; i = 1 , ... , batchCount\n\ny_i := x_i,\n\nwhere (x_i, y_i) is the i-th instance of the batch.\nx_i and y_i are vectors.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1784,7 +1784,7 @@ fn hipblasScopyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDcopyBatched, C_hipblasDcopyBatched, c"hipblasDcopyBatched", "hipblasDcopyBatched",
     c"hipblasDcopyBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1807,7 +1807,7 @@ fn hipblasDcopyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCcopyBatched, C_hipblasCcopyBatched, c"hipblasCcopyBatched", "hipblasCcopyBatched",
     c"hipblasCcopyBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1830,7 +1830,7 @@ fn hipblasCcopyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZcopyBatched, C_hipblasZcopyBatched, c"hipblasZcopyBatched", "hipblasZcopyBatched",
     c"hipblasZcopyBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1853,7 +1853,7 @@ fn hipblasZcopyBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScopyStridedBatched, C_hipblasScopyStridedBatched, c"hipblasScopyStridedBatched", "hipblasScopyStridedBatched",
     c"hipblasScopyStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nBLAS Level 1 API\n\ncopyStridedBatched copies each element x_i[j] into y_i[j], for  j = 1 , ... , n; i = 1 , ... , batchCount\n\ny_i := x_i,\n\nwhere (x_i, y_i) is the i-th instance of the batch.\nx_i and y_i are vectors.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1880,7 +1880,7 @@ fn hipblasScopyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDcopyStridedBatched, C_hipblasDcopyStridedBatched, c"hipblasDcopyStridedBatched", "hipblasDcopyStridedBatched",
     c"hipblasDcopyStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1907,7 +1907,7 @@ fn hipblasDcopyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCcopyStridedBatched, C_hipblasCcopyStridedBatched, c"hipblasCcopyStridedBatched", "hipblasCcopyStridedBatched",
     c"hipblasCcopyStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1934,7 +1934,7 @@ fn hipblasCcopyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZcopyStridedBatched, C_hipblasZcopyStridedBatched, c"hipblasZcopyStridedBatched", "hipblasZcopyStridedBatched",
     c"hipblasZcopyStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1961,7 +1961,7 @@ fn hipblasZcopyStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHdot, C_hipblasHdot, c"hipblasHdot", "hipblasHdot",
     c"hipblasHdot(handle, n, x, incx, y, incy, result)\n--\n\nBLAS Level 1 API\n\ndot(u)  performs the dot product of vectors x and y\n\nresult = x * y;\n\ndotc  performs the dot product of the conjugate of complex vector x and complex vector y\n\nresult = conjugate (x) * y;\n\n- Supported precisions in rocBLAS : h,bf,s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -1987,7 +1987,7 @@ fn hipblasHdot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasBfdot, C_hipblasBfdot, c"hipblasBfdot", "hipblasBfdot",
     c"hipblasBfdot(handle, n, x, incx, y, incy, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2013,7 +2013,7 @@ fn hipblasBfdot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSdot, C_hipblasSdot, c"hipblasSdot", "hipblasSdot",
     c"hipblasSdot(handle, n, x, incx, y, incy, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2039,7 +2039,7 @@ fn hipblasSdot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDdot, C_hipblasDdot, c"hipblasDdot", "hipblasDdot",
     c"hipblasDdot(handle, n, x, incx, y, incy, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2065,7 +2065,7 @@ fn hipblasDdot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdotc, C_hipblasCdotc, c"hipblasCdotc", "hipblasCdotc",
     c"hipblasCdotc(handle, n, x, incx, y, incy, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2091,7 +2091,7 @@ fn hipblasCdotc(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdotu, C_hipblasCdotu, c"hipblasCdotu", "hipblasCdotu",
     c"hipblasCdotu(handle, n, x, incx, y, incy, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2117,7 +2117,7 @@ fn hipblasCdotu(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdotc, C_hipblasZdotc, c"hipblasZdotc", "hipblasZdotc",
     c"hipblasZdotc(handle, n, x, incx, y, incy, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2143,7 +2143,7 @@ fn hipblasZdotc(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdotu, C_hipblasZdotu, c"hipblasZdotu", "hipblasZdotu",
     c"hipblasZdotu(handle, n, x, incx, y, incy, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2169,7 +2169,7 @@ fn hipblasZdotu(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHdotBatched, C_hipblasHdotBatched, c"hipblasHdotBatched", "hipblasHdotBatched",
     c"hipblasHdotBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nBLAS Level 1 API\n\ndotBatched(u) performs a batch of dot products of vectors x and y\n\nresult_i = x_i * y_i;\n\ndotcBatched  performs a batch of dot products of the conjugate of complex vector x and complex vector y\n\nresult_i = conjugate (x_i) * y_i;\n\nwhere (x_i, y_i) is the i-th instance of the batch.\nx_i and y_i are vectors, for i = 1, ..., batchCount\n\n- Supported precisions in rocBLAS : h,bf,s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2194,7 +2194,7 @@ fn hipblasHdotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasBfdotBatched, C_hipblasBfdotBatched, c"hipblasBfdotBatched", "hipblasBfdotBatched",
     c"hipblasBfdotBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2219,7 +2219,7 @@ fn hipblasBfdotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSdotBatched, C_hipblasSdotBatched, c"hipblasSdotBatched", "hipblasSdotBatched",
     c"hipblasSdotBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2244,7 +2244,7 @@ fn hipblasSdotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDdotBatched, C_hipblasDdotBatched, c"hipblasDdotBatched", "hipblasDdotBatched",
     c"hipblasDdotBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2269,7 +2269,7 @@ fn hipblasDdotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdotcBatched, C_hipblasCdotcBatched, c"hipblasCdotcBatched", "hipblasCdotcBatched",
     c"hipblasCdotcBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2294,7 +2294,7 @@ fn hipblasCdotcBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdotuBatched, C_hipblasCdotuBatched, c"hipblasCdotuBatched", "hipblasCdotuBatched",
     c"hipblasCdotuBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2319,7 +2319,7 @@ fn hipblasCdotuBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdotcBatched, C_hipblasZdotcBatched, c"hipblasZdotcBatched", "hipblasZdotcBatched",
     c"hipblasZdotcBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2344,7 +2344,7 @@ fn hipblasZdotcBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdotuBatched, C_hipblasZdotuBatched, c"hipblasZdotuBatched", "hipblasZdotuBatched",
     c"hipblasZdotuBatched(handle, n, x, incx, y, incy, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2369,7 +2369,7 @@ fn hipblasZdotuBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHdotStridedBatched, C_hipblasHdotStridedBatched, c"hipblasHdotStridedBatched", "hipblasHdotStridedBatched",
     c"hipblasHdotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nBLAS Level 1 API\n\ndotStridedBatched(u)  performs a batch of dot products of vectors x and y\n\nresult_i = x_i * y_i;\n\ndotcStridedBatched  performs a batch of dot products of the conjugate of complex vector x and complex vector y\n\nresult_i = conjugate (x_i) * y_i;\n\nwhere (x_i, y_i) is the i-th instance of the batch.\nx_i and y_i are vectors, for i = 1, ..., batchCount\n\n- Supported precisions in rocBLAS : h,bf,s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2398,7 +2398,7 @@ fn hipblasHdotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasBfdotStridedBatched, C_hipblasBfdotStridedBatched, c"hipblasBfdotStridedBatched", "hipblasBfdotStridedBatched",
     c"hipblasBfdotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2427,7 +2427,7 @@ fn hipblasBfdotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSdotStridedBatched, C_hipblasSdotStridedBatched, c"hipblasSdotStridedBatched", "hipblasSdotStridedBatched",
     c"hipblasSdotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2456,7 +2456,7 @@ fn hipblasSdotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDdotStridedBatched, C_hipblasDdotStridedBatched, c"hipblasDdotStridedBatched", "hipblasDdotStridedBatched",
     c"hipblasDdotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2485,7 +2485,7 @@ fn hipblasDdotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdotcStridedBatched, C_hipblasCdotcStridedBatched, c"hipblasCdotcStridedBatched", "hipblasCdotcStridedBatched",
     c"hipblasCdotcStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2514,7 +2514,7 @@ fn hipblasCdotcStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdotuStridedBatched, C_hipblasCdotuStridedBatched, c"hipblasCdotuStridedBatched", "hipblasCdotuStridedBatched",
     c"hipblasCdotuStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2543,7 +2543,7 @@ fn hipblasCdotuStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdotcStridedBatched, C_hipblasZdotcStridedBatched, c"hipblasZdotcStridedBatched", "hipblasZdotcStridedBatched",
     c"hipblasZdotcStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2572,7 +2572,7 @@ fn hipblasZdotcStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdotuStridedBatched, C_hipblasZdotuStridedBatched, c"hipblasZdotuStridedBatched", "hipblasZdotuStridedBatched",
     c"hipblasZdotuStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2601,7 +2601,7 @@ fn hipblasZdotuStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSnrm2, C_hipblasSnrm2, c"hipblasSnrm2", "hipblasSnrm2",
     c"hipblasSnrm2(handle, n, x, incx, result)\n--\n\nBLAS Level 1 API\n\nnrm2 computes the euclidean norm of a real or complex vector\n\nresult := sqrt( x'*x ) for real vectors\nresult := sqrt( x**H*x ) for complex vectors\n\n- Supported precisions in rocBLAS : s,d,c,z,sc,dz\n- Supported precisions in cuBLAS  : s,d,sc,dz\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2624,7 +2624,7 @@ fn hipblasSnrm2(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDnrm2, C_hipblasDnrm2, c"hipblasDnrm2", "hipblasDnrm2",
     c"hipblasDnrm2(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2647,7 +2647,7 @@ fn hipblasDnrm2(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScnrm2, C_hipblasScnrm2, c"hipblasScnrm2", "hipblasScnrm2",
     c"hipblasScnrm2(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2670,7 +2670,7 @@ fn hipblasScnrm2(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDznrm2, C_hipblasDznrm2, c"hipblasDznrm2", "hipblasDznrm2",
     c"hipblasDznrm2(handle, n, x, incx, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2693,7 +2693,7 @@ fn hipblasDznrm2(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSnrm2Batched, C_hipblasSnrm2Batched, c"hipblasSnrm2Batched", "hipblasSnrm2Batched",
     c"hipblasSnrm2Batched(handle, n, x, incx, batchCount, result)\n--\n\nBLAS Level 1 API\n\nnrm2Batched computes the euclidean norm over a batch of real or complex vectors\n\nresult := sqrt( x_i'*x_i ) for real vectors x, for i = 1, ..., batchCount\nresult := sqrt( x_i**H*x_i ) for complex vectors x, for i = 1, ..., batchCount\n\n- Supported precisions in rocBLAS : s,d,c,z,sc,dz\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2716,7 +2716,7 @@ fn hipblasSnrm2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDnrm2Batched, C_hipblasDnrm2Batched, c"hipblasDnrm2Batched", "hipblasDnrm2Batched",
     c"hipblasDnrm2Batched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2739,7 +2739,7 @@ fn hipblasDnrm2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScnrm2Batched, C_hipblasScnrm2Batched, c"hipblasScnrm2Batched", "hipblasScnrm2Batched",
     c"hipblasScnrm2Batched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2762,7 +2762,7 @@ fn hipblasScnrm2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDznrm2Batched, C_hipblasDznrm2Batched, c"hipblasDznrm2Batched", "hipblasDznrm2Batched",
     c"hipblasDznrm2Batched(handle, n, x, incx, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2785,7 +2785,7 @@ fn hipblasDznrm2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSnrm2StridedBatched, C_hipblasSnrm2StridedBatched, c"hipblasSnrm2StridedBatched", "hipblasSnrm2StridedBatched",
     c"hipblasSnrm2StridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nBLAS Level 1 API\n\nnrm2StridedBatched computes the euclidean norm over a batch of real or complex vectors\n\n:= sqrt( x_i'*x_i ) for real vectors x, for i = 1, ..., batchCount\n:= sqrt( x_i**H*x_i ) for complex vectors, for i = 1, ..., batchCount\n\n- Supported precisions in rocBLAS : s,d,c,z,sc,dz\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2810,7 +2810,7 @@ fn hipblasSnrm2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDnrm2StridedBatched, C_hipblasDnrm2StridedBatched, c"hipblasDnrm2StridedBatched", "hipblasDnrm2StridedBatched",
     c"hipblasDnrm2StridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2835,7 +2835,7 @@ fn hipblasDnrm2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScnrm2StridedBatched, C_hipblasScnrm2StridedBatched, c"hipblasScnrm2StridedBatched", "hipblasScnrm2StridedBatched",
     c"hipblasScnrm2StridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2860,7 +2860,7 @@ fn hipblasScnrm2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDznrm2StridedBatched, C_hipblasDznrm2StridedBatched, c"hipblasDznrm2StridedBatched", "hipblasDznrm2StridedBatched",
     c"hipblasDznrm2StridedBatched(handle, n, x, incx, stridex, batchCount, result)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    batchCount\n    result\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2885,7 +2885,7 @@ fn hipblasDznrm2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_batchCount, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrot, C_hipblasSrot, c"hipblasSrot", "hipblasSrot",
     c"hipblasSrot(handle, n, x, incx, y, incy, c, s)\n--\n\nBLAS Level 1 API\n\nrot applies the Givens rotation matrix defined by c=cos(alpha) and s=sin(alpha) to vectors x and y.\nScalars c and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\n\n- Supported precisions in rocBLAS : s,d,c,z,sc,dz\n- Supported precisions in cuBLAS  : s,d,c,z,cs,zd\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2913,7 +2913,7 @@ fn hipblasSrot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrot, C_hipblasDrot, c"hipblasDrot", "hipblasDrot",
     c"hipblasDrot(handle, n, x, incx, y, incy, c, s)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2941,7 +2941,7 @@ fn hipblasDrot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCrot, C_hipblasCrot, c"hipblasCrot", "hipblasCrot",
     c"hipblasCrot(handle, n, x, incx, y, incy, c, s)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2969,7 +2969,7 @@ fn hipblasCrot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsrot, C_hipblasCsrot, c"hipblasCsrot", "hipblasCsrot",
     c"hipblasCsrot(handle, n, x, incx, y, incy, c, s)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -2997,7 +2997,7 @@ fn hipblasCsrot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZrot, C_hipblasZrot, c"hipblasZrot", "hipblasZrot",
     c"hipblasZrot(handle, n, x, incx, y, incy, c, s)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3025,7 +3025,7 @@ fn hipblasZrot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdrot, C_hipblasZdrot, c"hipblasZdrot", "hipblasZdrot",
     c"hipblasZdrot(handle, n, x, incx, y, incy, c, s)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3053,7 +3053,7 @@ fn hipblasZdrot(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotBatched, C_hipblasSrotBatched, c"hipblasSrotBatched", "hipblasSrotBatched",
     c"hipblasSrotBatched(handle, n, x, incx, y, incy, c, s, batchCount)\n--\n\nBLAS Level 1 API\n\nrotBatched applies the Givens rotation matrix defined by c=cos(alpha) and s=sin(alpha) to batched vectors x_i and y_i, for i = 1, ..., batchCount.\nScalars c and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\n\n- Supported precisions in rocBLAS : s,d,sc,dz\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3080,7 +3080,7 @@ fn hipblasSrotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotBatched, C_hipblasDrotBatched, c"hipblasDrotBatched", "hipblasDrotBatched",
     c"hipblasDrotBatched(handle, n, x, incx, y, incy, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3107,7 +3107,7 @@ fn hipblasDrotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCrotBatched, C_hipblasCrotBatched, c"hipblasCrotBatched", "hipblasCrotBatched",
     c"hipblasCrotBatched(handle, n, x, incx, y, incy, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3134,7 +3134,7 @@ fn hipblasCrotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsrotBatched, C_hipblasCsrotBatched, c"hipblasCsrotBatched", "hipblasCsrotBatched",
     c"hipblasCsrotBatched(handle, n, x, incx, y, incy, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3161,7 +3161,7 @@ fn hipblasCsrotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZrotBatched, C_hipblasZrotBatched, c"hipblasZrotBatched", "hipblasZrotBatched",
     c"hipblasZrotBatched(handle, n, x, incx, y, incy, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3188,7 +3188,7 @@ fn hipblasZrotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdrotBatched, C_hipblasZdrotBatched, c"hipblasZdrotBatched", "hipblasZdrotBatched",
     c"hipblasZdrotBatched(handle, n, x, incx, y, incy, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3215,7 +3215,7 @@ fn hipblasZdrotBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotStridedBatched, C_hipblasSrotStridedBatched, c"hipblasSrotStridedBatched", "hipblasSrotStridedBatched",
     c"hipblasSrotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, c, s, batchCount)\n--\n\nBLAS Level 1 API\n\nrotStridedBatched applies the Givens rotation matrix defined by c=cos(alpha) and s=sin(alpha) to strided batched vectors x_i and y_i, for i = 1, ..., batchCount.\nScalars c and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\n\n- Supported precisions in rocBLAS : s,d,sc,dz\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3246,7 +3246,7 @@ fn hipblasSrotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotStridedBatched, C_hipblasDrotStridedBatched, c"hipblasDrotStridedBatched", "hipblasDrotStridedBatched",
     c"hipblasDrotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3277,7 +3277,7 @@ fn hipblasDrotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCrotStridedBatched, C_hipblasCrotStridedBatched, c"hipblasCrotStridedBatched", "hipblasCrotStridedBatched",
     c"hipblasCrotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3308,7 +3308,7 @@ fn hipblasCrotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsrotStridedBatched, C_hipblasCsrotStridedBatched, c"hipblasCsrotStridedBatched", "hipblasCsrotStridedBatched",
     c"hipblasCsrotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3339,7 +3339,7 @@ fn hipblasCsrotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZrotStridedBatched, C_hipblasZrotStridedBatched, c"hipblasZrotStridedBatched", "hipblasZrotStridedBatched",
     c"hipblasZrotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3370,7 +3370,7 @@ fn hipblasZrotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdrotStridedBatched, C_hipblasZdrotStridedBatched, c"hipblasZdrotStridedBatched", "hipblasZdrotStridedBatched",
     c"hipblasZdrotStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, c, s, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3401,7 +3401,7 @@ fn hipblasZdrotStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotg, C_hipblasSrotg, c"hipblasSrotg", "hipblasSrotg",
     c"hipblasSrotg(handle, a, b, c, s)\n--\n\nBLAS Level 1 API\n\nrotg creates the Givens rotation matrix for the vector (a b).\nScalars c and s and arrays a and b may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_HOST, this function blocks the CPU until the GPU has finished and the results are available in host memory.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_DEVICE, this function returns immediately and synchronization is required to read the results.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3426,7 +3426,7 @@ fn hipblasSrotg(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotg, C_hipblasDrotg, c"hipblasDrotg", "hipblasDrotg",
     c"hipblasDrotg(handle, a, b, c, s)\n--\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3451,7 +3451,7 @@ fn hipblasDrotg(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCrotg, C_hipblasCrotg, c"hipblasCrotg", "hipblasCrotg",
     c"hipblasCrotg(handle, a, b, c, s)\n--\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3476,7 +3476,7 @@ fn hipblasCrotg(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZrotg, C_hipblasZrotg, c"hipblasZrotg", "hipblasZrotg",
     c"hipblasZrotg(handle, a, b, c, s)\n--\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3501,7 +3501,7 @@ fn hipblasZrotg(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotgBatched, C_hipblasSrotgBatched, c"hipblasSrotgBatched", "hipblasSrotgBatched",
     c"hipblasSrotgBatched(handle, a, b, c, s, batchCount)\n--\n\nBLAS Level 1 API\n\nrotgBatched creates the Givens rotation matrix for the batched vectors (a_i b_i), for i = 1, ..., batchCount.\na, b, c, and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_HOST, this function blocks the CPU until the GPU has finished and the results are available in host memory.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_DEVICE, this function returns immediately and synchronization is required to read the results.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3523,7 +3523,7 @@ fn hipblasSrotgBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: rt::PtrArg,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotgBatched, C_hipblasDrotgBatched, c"hipblasDrotgBatched", "hipblasDrotgBatched",
     c"hipblasDrotgBatched(handle, a, b, c, s, batchCount)\n--\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3545,7 +3545,7 @@ fn hipblasDrotgBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: rt::PtrArg,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCrotgBatched, C_hipblasCrotgBatched, c"hipblasCrotgBatched", "hipblasCrotgBatched",
     c"hipblasCrotgBatched(handle, a, b, c, s, batchCount)\n--\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3567,7 +3567,7 @@ fn hipblasCrotgBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: rt::PtrArg,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZrotgBatched, C_hipblasZrotgBatched, c"hipblasZrotgBatched", "hipblasZrotgBatched",
     c"hipblasZrotgBatched(handle, a, b, c, s, batchCount)\n--\n\nArgs:\n    handle\n    a\n    b\n    c\n    s\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3589,7 +3589,7 @@ fn hipblasZrotgBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: rt::PtrArg,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_b, a_c, a_s, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotgStridedBatched, C_hipblasSrotgStridedBatched, c"hipblasSrotgStridedBatched", "hipblasSrotgStridedBatched",
     c"hipblasSrotgStridedBatched(handle, a, stridea, b, strideb, c, stridec, s, strides, batchCount)\n--\n\nBLAS Level 1 API\n\nrotgStridedBatched creates the Givens rotation matrix for the strided batched vectors (a_i b_i), for i = 1, ..., batchCount.\na, b, c, and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_HOST, this function blocks the CPU until the GPU has finished and the results are available in host memory.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_HOST, this function returns immediately and synchronization is required to read the results.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    a\n    stridea\n    b\n    strideb\n    c\n    stridec\n    s\n    strides\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3619,7 +3619,7 @@ fn hipblasSrotgStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_stridea, a_b, a_strideb, a_c, a_stridec, a_s, a_strides, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotgStridedBatched, C_hipblasDrotgStridedBatched, c"hipblasDrotgStridedBatched", "hipblasDrotgStridedBatched",
     c"hipblasDrotgStridedBatched(handle, a, stridea, b, strideb, c, stridec, s, strides, batchCount)\n--\n\nArgs:\n    handle\n    a\n    stridea\n    b\n    strideb\n    c\n    stridec\n    s\n    strides\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3649,7 +3649,7 @@ fn hipblasDrotgStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_stridea, a_b, a_strideb, a_c, a_stridec, a_s, a_strides, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCrotgStridedBatched, C_hipblasCrotgStridedBatched, c"hipblasCrotgStridedBatched", "hipblasCrotgStridedBatched",
     c"hipblasCrotgStridedBatched(handle, a, stridea, b, strideb, c, stridec, s, strides, batchCount)\n--\n\nArgs:\n    handle\n    a\n    stridea\n    b\n    strideb\n    c\n    stridec\n    s\n    strides\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3679,7 +3679,7 @@ fn hipblasCrotgStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_stridea, a_b, a_strideb, a_c, a_stridec, a_s, a_strides, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZrotgStridedBatched, C_hipblasZrotgStridedBatched, c"hipblasZrotgStridedBatched", "hipblasZrotgStridedBatched",
     c"hipblasZrotgStridedBatched(handle, a, stridea, b, strideb, c, stridec, s, strides, batchCount)\n--\n\nArgs:\n    handle\n    a\n    stridea\n    b\n    strideb\n    c\n    stridec\n    s\n    strides\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3709,7 +3709,7 @@ fn hipblasZrotgStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, a: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_a, a_stridea, a_b, a_strideb, a_c, a_stridec, a_s, a_strides, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotm, C_hipblasSrotm, c"hipblasSrotm", "hipblasSrotm",
     c"hipblasSrotm(handle, n, x, incx, y, incy, param)\n--\n\nBLAS Level 1 API\n\nrotm applies the modified Givens rotation matrix defined by param to vectors x and y.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : s,d\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    param\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3735,7 +3735,7 @@ fn hipblasSrotm(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_param) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotm, C_hipblasDrotm, c"hipblasDrotm", "hipblasDrotm",
     c"hipblasDrotm(handle, n, x, incx, y, incy, param)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    param\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3761,7 +3761,7 @@ fn hipblasDrotm(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_param) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotmBatched, C_hipblasSrotmBatched, c"hipblasSrotmBatched", "hipblasSrotmBatched",
     c"hipblasSrotmBatched(handle, n, x, incx, y, incy, param, batchCount)\n--\n\nBLAS Level 1 API\n\nrotmBatched applies the modified Givens rotation matrix defined by param_i to batched vectors x_i and y_i, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    param\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3785,7 +3785,7 @@ fn hipblasSrotmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_param, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotmBatched, C_hipblasDrotmBatched, c"hipblasDrotmBatched", "hipblasDrotmBatched",
     c"hipblasDrotmBatched(handle, n, x, incx, y, incy, param, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    param\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3809,7 +3809,7 @@ fn hipblasDrotmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_param, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotmStridedBatched, C_hipblasSrotmStridedBatched, c"hipblasSrotmStridedBatched", "hipblasSrotmStridedBatched",
     c"hipblasSrotmStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, param, strideParam, batchCount)\n--\n\nBLAS Level 1 API\n\nrotmStridedBatched applies the modified Givens rotation matrix defined by param_i to strided batched vectors x_i and y_i, for i = 1, ..., batchCount\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    param\n    strideParam\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3839,7 +3839,7 @@ fn hipblasSrotmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_param, a_strideParam, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotmStridedBatched, C_hipblasDrotmStridedBatched, c"hipblasDrotmStridedBatched", "hipblasDrotmStridedBatched",
     c"hipblasDrotmStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, param, strideParam, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    param\n    strideParam\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3869,7 +3869,7 @@ fn hipblasDrotmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_param, a_strideParam, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotmg, C_hipblasSrotmg, c"hipblasSrotmg", "hipblasSrotmg",
     c"hipblasSrotmg(handle, d1, d2, x1, y1, param)\n--\n\nBLAS Level 1 API\n\nrotmg creates the modified Givens rotation matrix for the vector (d1 * x1, d2 * y1).\nParameters may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_HOST, this function blocks the CPU until the GPU has finished and the results are available in host memory.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_DEVICE, this function returns immediately and synchronization is required to read the results.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : s,d\n\n******************************************************************\n\nArgs:\n    handle\n    d1\n    d2\n    x1\n    y1\n    param\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3896,7 +3896,7 @@ fn hipblasSrotmg(py: Python<'_>, handle: &Bound<'_, PyAny>, d1: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_d1, a_d2, a_x1, a_y1, a_param) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotmg, C_hipblasDrotmg, c"hipblasDrotmg", "hipblasDrotmg",
     c"hipblasDrotmg(handle, d1, d2, x1, y1, param)\n--\n\nArgs:\n    handle\n    d1\n    d2\n    x1\n    y1\n    param\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3923,7 +3923,7 @@ fn hipblasDrotmg(py: Python<'_>, handle: &Bound<'_, PyAny>, d1: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_d1, a_d2, a_x1, a_y1, a_param) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotmgBatched, C_hipblasSrotmgBatched, c"hipblasSrotmgBatched", "hipblasSrotmgBatched",
     c"hipblasSrotmgBatched(handle, d1, d2, x1, y1, param, batchCount)\n--\n\nBLAS Level 1 API\n\nrotmgBatched creates the modified Givens rotation matrix for the batched vectors (d1_i * x1_i, d2_i * y1_i), for i = 1, ..., batchCount.\nParameters may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_HOST, this function blocks the CPU until the GPU has finished and the results are available in host memory.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_DEVICE, this function returns immediately and synchronization is required to read the results.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    d1\n    d2\n    x1\n    y1\n    param\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3946,7 +3946,7 @@ fn hipblasSrotmgBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, d1: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_d1, a_d2, a_x1, a_y1, a_param, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotmgBatched, C_hipblasDrotmgBatched, c"hipblasDrotmgBatched", "hipblasDrotmgBatched",
     c"hipblasDrotmgBatched(handle, d1, d2, x1, y1, param, batchCount)\n--\n\nArgs:\n    handle\n    d1\n    d2\n    x1\n    y1\n    param\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -3969,7 +3969,7 @@ fn hipblasDrotmgBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, d1: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_d1, a_d2, a_x1, a_y1, a_param, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSrotmgStridedBatched, C_hipblasSrotmgStridedBatched, c"hipblasSrotmgStridedBatched", "hipblasSrotmgStridedBatched",
     c"hipblasSrotmgStridedBatched(handle, d1, strided1, d2, strided2, x1, stridex1, y1, stridey1, param, strideParam, batchCount)\n--\n\nBLAS Level 1 API\n\nrotmgStridedBatched creates the modified Givens rotation matrix for the strided batched vectors (d1_i * x1_i, d2_i * y1_i), for i = 1, ..., batchCount.\nParameters may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_HOST, this function blocks the CPU until the GPU has finished and the results are available in host memory.\nIf the pointer mode is set to HIPBLAS_POINTER_MODE_DEVICE, this function returns immediately and synchronization is required to read the results.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    d1\n    strided1\n    d2\n    strided2\n    x1\n    stridex1\n    y1\n    stridey1\n    param\n    strideParam\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4002,7 +4002,7 @@ fn hipblasSrotmgStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, d1: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_d1, a_strided1, a_d2, a_strided2, a_x1, a_stridex1, a_y1, a_stridey1, a_param, a_strideParam, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDrotmgStridedBatched, C_hipblasDrotmgStridedBatched, c"hipblasDrotmgStridedBatched", "hipblasDrotmgStridedBatched",
     c"hipblasDrotmgStridedBatched(handle, d1, strided1, d2, strided2, x1, stridex1, y1, stridey1, param, strideParam, batchCount)\n--\n\nArgs:\n    handle\n    d1\n    strided1\n    d2\n    strided2\n    x1\n    stridex1\n    y1\n    stridey1\n    param\n    strideParam\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4035,7 +4035,7 @@ fn hipblasDrotmgStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, d1: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_d1, a_strided1, a_d2, a_strided2, a_x1, a_stridex1, a_y1, a_stridey1, a_param, a_strideParam, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSscal, C_hipblasSscal, c"hipblasSscal", "hipblasSscal",
     c"hipblasSscal(handle, n, alpha, x, incx)\n--\n\nBLAS Level 1 API\n\nscal  scales each element of vector x with scalar alpha.\n\nx := alpha * x\n\n- Supported precisions in rocBLAS : s,d,c,z,cs,zd\n- Supported precisions in cuBLAS  : s,d,c,z,cs,zd\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4058,7 +4058,7 @@ fn hipblasSscal(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDscal, C_hipblasDscal, c"hipblasDscal", "hipblasDscal",
     c"hipblasDscal(handle, n, alpha, x, incx)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4081,7 +4081,7 @@ fn hipblasDscal(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCscal, C_hipblasCscal, c"hipblasCscal", "hipblasCscal",
     c"hipblasCscal(handle, n, alpha, x, incx)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4104,7 +4104,7 @@ fn hipblasCscal(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsscal, C_hipblasCsscal, c"hipblasCsscal", "hipblasCsscal",
     c"hipblasCsscal(handle, n, alpha, x, incx)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4127,7 +4127,7 @@ fn hipblasCsscal(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, al
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZscal, C_hipblasZscal, c"hipblasZscal", "hipblasZscal",
     c"hipblasZscal(handle, n, alpha, x, incx)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4150,7 +4150,7 @@ fn hipblasZscal(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, alp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdscal, C_hipblasZdscal, c"hipblasZdscal", "hipblasZdscal",
     c"hipblasZdscal(handle, n, alpha, x, incx)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4173,7 +4173,7 @@ fn hipblasZdscal(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, al
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSscalBatched, C_hipblasSscalBatched, c"hipblasSscalBatched", "hipblasSscalBatched",
     c"hipblasSscalBatched(handle, n, alpha, x, incx, batchCount)\n--\n\nBLAS Level 1 API\n\nscalBatched  scales each element of vector x_i with scalar alpha, for i = 1, ... , batchCount.\n\nx_i := alpha * x_i\n\nwhere (x_i) is the i-th instance of the batch.\n\n- Supported precisions in rocBLAS : s,d,c,z,cs,zd\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4196,7 +4196,7 @@ fn hipblasSscalBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDscalBatched, C_hipblasDscalBatched, c"hipblasDscalBatched", "hipblasDscalBatched",
     c"hipblasDscalBatched(handle, n, alpha, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4219,7 +4219,7 @@ fn hipblasDscalBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCscalBatched, C_hipblasCscalBatched, c"hipblasCscalBatched", "hipblasCscalBatched",
     c"hipblasCscalBatched(handle, n, alpha, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4242,7 +4242,7 @@ fn hipblasCscalBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZscalBatched, C_hipblasZscalBatched, c"hipblasZscalBatched", "hipblasZscalBatched",
     c"hipblasZscalBatched(handle, n, alpha, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4265,7 +4265,7 @@ fn hipblasZscalBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsscalBatched, C_hipblasCsscalBatched, c"hipblasCsscalBatched", "hipblasCsscalBatched",
     c"hipblasCsscalBatched(handle, n, alpha, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4288,7 +4288,7 @@ fn hipblasCsscalBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdscalBatched, C_hipblasZdscalBatched, c"hipblasZdscalBatched", "hipblasZdscalBatched",
     c"hipblasZdscalBatched(handle, n, alpha, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4311,7 +4311,7 @@ fn hipblasZdscalBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSscalStridedBatched, C_hipblasSscalStridedBatched, c"hipblasSscalStridedBatched", "hipblasSscalStridedBatched",
     c"hipblasSscalStridedBatched(handle, n, alpha, x, incx, stridex, batchCount)\n--\n\nBLAS Level 1 API\n\nscalStridedBatched  scales each element of vector x_i with scalar alpha, for i = 1, ... , batchCount.\n\nx_i := alpha * x_i ,\n\nwhere (x_i) is the i-th instance of the batch.\n\n- Supported precisions in rocBLAS : s,d,c,z,cs,zd\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4336,7 +4336,7 @@ fn hipblasSscalStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDscalStridedBatched, C_hipblasDscalStridedBatched, c"hipblasDscalStridedBatched", "hipblasDscalStridedBatched",
     c"hipblasDscalStridedBatched(handle, n, alpha, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4361,7 +4361,7 @@ fn hipblasDscalStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCscalStridedBatched, C_hipblasCscalStridedBatched, c"hipblasCscalStridedBatched", "hipblasCscalStridedBatched",
     c"hipblasCscalStridedBatched(handle, n, alpha, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4386,7 +4386,7 @@ fn hipblasCscalStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZscalStridedBatched, C_hipblasZscalStridedBatched, c"hipblasZscalStridedBatched", "hipblasZscalStridedBatched",
     c"hipblasZscalStridedBatched(handle, n, alpha, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4411,7 +4411,7 @@ fn hipblasZscalStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsscalStridedBatched, C_hipblasCsscalStridedBatched, c"hipblasCsscalStridedBatched", "hipblasCsscalStridedBatched",
     c"hipblasCsscalStridedBatched(handle, n, alpha, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4436,7 +4436,7 @@ fn hipblasCsscalStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdscalStridedBatched, C_hipblasZdscalStridedBatched, c"hipblasZdscalStridedBatched", "hipblasZdscalStridedBatched",
     c"hipblasZdscalStridedBatched(handle, n, alpha, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    n\n    alpha\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4461,7 +4461,7 @@ fn hipblasZdscalStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSswap, C_hipblasSswap, c"hipblasSswap", "hipblasSswap",
     c"hipblasSswap(handle, n, x, incx, y, incy)\n--\n\nBLAS Level 1 API\n\nswap  interchanges vectors x and y.\n\ny := x; x := y\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4485,7 +4485,7 @@ fn hipblasSswap(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDswap, C_hipblasDswap, c"hipblasDswap", "hipblasDswap",
     c"hipblasDswap(handle, n, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4509,7 +4509,7 @@ fn hipblasDswap(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCswap, C_hipblasCswap, c"hipblasCswap", "hipblasCswap",
     c"hipblasCswap(handle, n, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4533,7 +4533,7 @@ fn hipblasCswap(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZswap, C_hipblasZswap, c"hipblasZswap", "hipblasZswap",
     c"hipblasZswap(handle, n, x, incx, y, incy)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4557,7 +4557,7 @@ fn hipblasZswap(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSswapBatched, C_hipblasSswapBatched, c"hipblasSswapBatched", "hipblasSswapBatched",
     c"hipblasSswapBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nBLAS Level 1 API\n\nswapBatched interchanges vectors x_i and y_i, for i = 1 , ... , batchCount\n\ny_i := x_i; x_i := y_i\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4580,7 +4580,7 @@ fn hipblasSswapBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDswapBatched, C_hipblasDswapBatched, c"hipblasDswapBatched", "hipblasDswapBatched",
     c"hipblasDswapBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4603,7 +4603,7 @@ fn hipblasDswapBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCswapBatched, C_hipblasCswapBatched, c"hipblasCswapBatched", "hipblasCswapBatched",
     c"hipblasCswapBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4626,7 +4626,7 @@ fn hipblasCswapBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZswapBatched, C_hipblasZswapBatched, c"hipblasZswapBatched", "hipblasZswapBatched",
     c"hipblasZswapBatched(handle, n, x, incx, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4649,7 +4649,7 @@ fn hipblasZswapBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSswapStridedBatched, C_hipblasSswapStridedBatched, c"hipblasSswapStridedBatched", "hipblasSswapStridedBatched",
     c"hipblasSswapStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nBLAS Level 1 API\n\nswapStridedBatched interchanges vectors x_i and y_i, for i = 1 , ... , batchCount\n\ny_i := x_i; x_i := y_i\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4676,7 +4676,7 @@ fn hipblasSswapStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDswapStridedBatched, C_hipblasDswapStridedBatched, c"hipblasDswapStridedBatched", "hipblasDswapStridedBatched",
     c"hipblasDswapStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4703,7 +4703,7 @@ fn hipblasDswapStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCswapStridedBatched, C_hipblasCswapStridedBatched, c"hipblasCswapStridedBatched", "hipblasCswapStridedBatched",
     c"hipblasCswapStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4730,7 +4730,7 @@ fn hipblasCswapStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZswapStridedBatched, C_hipblasZswapStridedBatched, c"hipblasZswapStridedBatched", "hipblasZswapStridedBatched",
     c"hipblasZswapStridedBatched(handle, n, x, incx, stridex, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    n\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4757,7 +4757,7 @@ fn hipblasZswapStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgbmv, C_hipblasSgbmv, c"hipblasSgbmv", "hipblasSgbmv",
     c"hipblasSgbmv(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\ngbmv performs one of the matrix-vector operations\n\ny := alpha*A*x    + beta*y,   or\ny := alpha*A**T*x + beta*y,   or\ny := alpha*A**H*x + beta*y,\n\nwhere alpha and beta are scalars, x and y are vectors and A is an\nm by n banded matrix with kl sub-diagonals and ku super-diagonals.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4792,7 +4792,7 @@ fn hipblasSgbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgbmv, C_hipblasDgbmv, c"hipblasDgbmv", "hipblasDgbmv",
     c"hipblasDgbmv(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4827,7 +4827,7 @@ fn hipblasDgbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgbmv, C_hipblasCgbmv, c"hipblasCgbmv", "hipblasCgbmv",
     c"hipblasCgbmv(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4862,7 +4862,7 @@ fn hipblasCgbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgbmv, C_hipblasZgbmv, c"hipblasZgbmv", "hipblasZgbmv",
     c"hipblasZgbmv(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4897,7 +4897,7 @@ fn hipblasZgbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgbmvBatched, C_hipblasSgbmvBatched, c"hipblasSgbmvBatched", "hipblasSgbmvBatched",
     c"hipblasSgbmvBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\ngbmvBatched performs one of the matrix-vector operations\n\ny_i := alpha*A_i*x_i    + beta*y_i,   or\ny_i := alpha*A_i**T*x_i + beta*y_i,   or\ny_i := alpha*A_i**H*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nm by n banded matrix with kl sub-diagonals and ku super-diagonals,\nfor i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4930,7 +4930,7 @@ fn hipblasSgbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgbmvBatched, C_hipblasDgbmvBatched, c"hipblasDgbmvBatched", "hipblasDgbmvBatched",
     c"hipblasDgbmvBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4963,7 +4963,7 @@ fn hipblasDgbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgbmvBatched, C_hipblasCgbmvBatched, c"hipblasCgbmvBatched", "hipblasCgbmvBatched",
     c"hipblasCgbmvBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -4996,7 +4996,7 @@ fn hipblasCgbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgbmvBatched, C_hipblasZgbmvBatched, c"hipblasZgbmvBatched", "hipblasZgbmvBatched",
     c"hipblasZgbmvBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5029,7 +5029,7 @@ fn hipblasZgbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgbmvStridedBatched, C_hipblasSgbmvStridedBatched, c"hipblasSgbmvStridedBatched", "hipblasSgbmvStridedBatched",
     c"hipblasSgbmvStridedBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\ngbmvStridedBatched performs one of the matrix-vector operations\n\ny_i := alpha*A_i*x_i    + beta*y_i,   or\ny_i := alpha*A_i**T*x_i + beta*y_i,   or\ny_i := alpha*A_i**H*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nm by n banded matrix with kl sub-diagonals and ku super-diagonals,\nfor i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5068,7 +5068,7 @@ fn hipblasSgbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgbmvStridedBatched, C_hipblasDgbmvStridedBatched, c"hipblasDgbmvStridedBatched", "hipblasDgbmvStridedBatched",
     c"hipblasDgbmvStridedBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5107,7 +5107,7 @@ fn hipblasDgbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgbmvStridedBatched, C_hipblasCgbmvStridedBatched, c"hipblasCgbmvStridedBatched", "hipblasCgbmvStridedBatched",
     c"hipblasCgbmvStridedBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5146,7 +5146,7 @@ fn hipblasCgbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgbmvStridedBatched, C_hipblasZgbmvStridedBatched, c"hipblasZgbmvStridedBatched", "hipblasZgbmvStridedBatched",
     c"hipblasZgbmvStridedBatched(handle, trans, m, n, kl, ku, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    kl\n    ku\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5185,7 +5185,7 @@ fn hipblasZgbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_kl, a_ku, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgemv, C_hipblasSgemv, c"hipblasSgemv", "hipblasSgemv",
     c"hipblasSgemv(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\ngemv performs one of the matrix-vector operations\n\ny := alpha*A*x    + beta*y,   or\ny := alpha*A**T*x + beta*y,   or\ny := alpha*A**H*x + beta*y,\n\nwhere alpha and beta are scalars, x and y are vectors and A is an\nm by n matrix.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5218,7 +5218,7 @@ fn hipblasSgemv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgemv, C_hipblasDgemv, c"hipblasDgemv", "hipblasDgemv",
     c"hipblasDgemv(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5251,7 +5251,7 @@ fn hipblasDgemv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgemv, C_hipblasCgemv, c"hipblasCgemv", "hipblasCgemv",
     c"hipblasCgemv(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5284,7 +5284,7 @@ fn hipblasCgemv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgemv, C_hipblasZgemv, c"hipblasZgemv", "hipblasZgemv",
     c"hipblasZgemv(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5317,7 +5317,7 @@ fn hipblasZgemv(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgemvBatched, C_hipblasSgemvBatched, c"hipblasSgemvBatched", "hipblasSgemvBatched",
     c"hipblasSgemvBatched(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\ngemvBatched performs a batch of matrix-vector operations\n\ny_i := alpha*A_i*x_i    + beta*y_i,   or\ny_i := alpha*A_i**T*x_i + beta*y_i,   or\ny_i := alpha*A_i**H*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nm by n matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5348,7 +5348,7 @@ fn hipblasSgemvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgemvBatched, C_hipblasDgemvBatched, c"hipblasDgemvBatched", "hipblasDgemvBatched",
     c"hipblasDgemvBatched(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5379,7 +5379,7 @@ fn hipblasDgemvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgemvBatched, C_hipblasCgemvBatched, c"hipblasCgemvBatched", "hipblasCgemvBatched",
     c"hipblasCgemvBatched(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5410,7 +5410,7 @@ fn hipblasCgemvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgemvBatched, C_hipblasZgemvBatched, c"hipblasZgemvBatched", "hipblasZgemvBatched",
     c"hipblasZgemvBatched(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5441,7 +5441,7 @@ fn hipblasZgemvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgemvStridedBatched, C_hipblasSgemvStridedBatched, c"hipblasSgemvStridedBatched", "hipblasSgemvStridedBatched",
     c"hipblasSgemvStridedBatched(handle, transA, m, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\ngemvStridedBatched performs a batch of matrix-vector operations\n\ny_i := alpha*A_i*x_i    + beta*y_i,   or\ny_i := alpha*A_i**T*x_i + beta*y_i,   or\ny_i := alpha*A_i**H*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nm by n matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5478,7 +5478,7 @@ fn hipblasSgemvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgemvStridedBatched, C_hipblasDgemvStridedBatched, c"hipblasDgemvStridedBatched", "hipblasDgemvStridedBatched",
     c"hipblasDgemvStridedBatched(handle, transA, m, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5515,7 +5515,7 @@ fn hipblasDgemvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgemvStridedBatched, C_hipblasCgemvStridedBatched, c"hipblasCgemvStridedBatched", "hipblasCgemvStridedBatched",
     c"hipblasCgemvStridedBatched(handle, transA, m, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5552,7 +5552,7 @@ fn hipblasCgemvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgemvStridedBatched, C_hipblasZgemvStridedBatched, c"hipblasZgemvStridedBatched", "hipblasZgemvStridedBatched",
     c"hipblasZgemvStridedBatched(handle, transA, m, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5589,7 +5589,7 @@ fn hipblasZgemvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSger, C_hipblasSger, c"hipblasSger", "hipblasSger",
     c"hipblasSger(handle, m, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nBLAS Level 2 API\n\nger,geru,gerc performs the matrix-vector operations\n\nA := A + alpha*x*y**T , OR\nA := A + alpha*x*y**H for gerc\n\nwhere alpha is a scalar, x and y are vectors, and A is an\nm by n matrix.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5619,7 +5619,7 @@ fn hipblasSger(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDger, C_hipblasDger, c"hipblasDger", "hipblasDger",
     c"hipblasDger(handle, m, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5649,7 +5649,7 @@ fn hipblasDger(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeru, C_hipblasCgeru, c"hipblasCgeru", "hipblasCgeru",
     c"hipblasCgeru(handle, m, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5679,7 +5679,7 @@ fn hipblasCgeru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgerc, C_hipblasCgerc, c"hipblasCgerc", "hipblasCgerc",
     c"hipblasCgerc(handle, m, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5709,7 +5709,7 @@ fn hipblasCgerc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeru, C_hipblasZgeru, c"hipblasZgeru", "hipblasZgeru",
     c"hipblasZgeru(handle, m, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5739,7 +5739,7 @@ fn hipblasZgeru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgerc, C_hipblasZgerc, c"hipblasZgerc", "hipblasZgerc",
     c"hipblasZgerc(handle, m, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5769,7 +5769,7 @@ fn hipblasZgerc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgerBatched, C_hipblasSgerBatched, c"hipblasSgerBatched", "hipblasSgerBatched",
     c"hipblasSgerBatched(handle, m, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nBLAS Level 2 API\n\ngerBatched,geruBatched,gercBatched performs a batch of the matrix-vector operations\n\nA := A + alpha*x*y**T , OR\nA := A + alpha*x*y**H for gerc\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha is a scalar, x_i and y_i are vectors and A_i is an\nm by n matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5797,7 +5797,7 @@ fn hipblasSgerBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgerBatched, C_hipblasDgerBatched, c"hipblasDgerBatched", "hipblasDgerBatched",
     c"hipblasDgerBatched(handle, m, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5825,7 +5825,7 @@ fn hipblasDgerBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeruBatched, C_hipblasCgeruBatched, c"hipblasCgeruBatched", "hipblasCgeruBatched",
     c"hipblasCgeruBatched(handle, m, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5853,7 +5853,7 @@ fn hipblasCgeruBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgercBatched, C_hipblasCgercBatched, c"hipblasCgercBatched", "hipblasCgercBatched",
     c"hipblasCgercBatched(handle, m, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5881,7 +5881,7 @@ fn hipblasCgercBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeruBatched, C_hipblasZgeruBatched, c"hipblasZgeruBatched", "hipblasZgeruBatched",
     c"hipblasZgeruBatched(handle, m, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5909,7 +5909,7 @@ fn hipblasZgeruBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgercBatched, C_hipblasZgercBatched, c"hipblasZgercBatched", "hipblasZgercBatched",
     c"hipblasZgercBatched(handle, m, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5937,7 +5937,7 @@ fn hipblasZgercBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgerStridedBatched, C_hipblasSgerStridedBatched, c"hipblasSgerStridedBatched", "hipblasSgerStridedBatched",
     c"hipblasSgerStridedBatched(handle, m, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\ngerStridedBatched,geruStridedBatched,gercStridedBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*y_i**T, OR\nA_i := A_i + alpha*x_i*y_i**H  for gerc\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha is a scalar, x_i and y_i are vectors and A_i is an\nm by n matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -5971,7 +5971,7 @@ fn hipblasSgerStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgerStridedBatched, C_hipblasDgerStridedBatched, c"hipblasDgerStridedBatched", "hipblasDgerStridedBatched",
     c"hipblasDgerStridedBatched(handle, m, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6005,7 +6005,7 @@ fn hipblasDgerStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeruStridedBatched, C_hipblasCgeruStridedBatched, c"hipblasCgeruStridedBatched", "hipblasCgeruStridedBatched",
     c"hipblasCgeruStridedBatched(handle, m, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6039,7 +6039,7 @@ fn hipblasCgeruStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgercStridedBatched, C_hipblasCgercStridedBatched, c"hipblasCgercStridedBatched", "hipblasCgercStridedBatched",
     c"hipblasCgercStridedBatched(handle, m, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6073,7 +6073,7 @@ fn hipblasCgercStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeruStridedBatched, C_hipblasZgeruStridedBatched, c"hipblasZgeruStridedBatched", "hipblasZgeruStridedBatched",
     c"hipblasZgeruStridedBatched(handle, m, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6107,7 +6107,7 @@ fn hipblasZgeruStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgercStridedBatched, C_hipblasZgercStridedBatched, c"hipblasZgercStridedBatched", "hipblasZgercStridedBatched",
     c"hipblasZgercStridedBatched(handle, m, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6141,7 +6141,7 @@ fn hipblasZgercStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChbmv, C_hipblasChbmv, c"hipblasChbmv", "hipblasChbmv",
     c"hipblasChbmv(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\nhbmv performs the matrix-vector operations\n\ny := alpha*A*x + beta*y\n\nwhere alpha and beta are scalars, x and y are n element vectors and A is an\nn by n Hermitian band matrix, with k super-diagonals.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\nif uplo == HIPBLAS_FILL_MODE_LOWER:\nThe leading (k + 1) by n part of A must contain the lower\ntriangular band part of the Hermitian matrix, with the leading\ndiagonal in row (1), the first sub-diagonal on the LHS of\nrow 2, etc.\nThe bottom right k by k triangle of A will not be referenced.\nEx (lower, lda = 2, n = 4, k = 1):\nA                               Represented matrix\n(1,0) (2,0) (3,0) (4,0)         (1, 0) (5,-9) (0, 0) (0, 0)\n(5,9) (6,8) (7,7) (0,0)         (5, 9) (2, 0) (6,-8) (0, 0)\n(0, 0) (6, 8) (3, 0) (7,-7)\n(0, 0) (0, 0) (7, 7) (4, 0)\n\nAs a Hermitian matrix, the imaginary part of the main diagonal\nof A will not be referenced and is assumed to be == 0.\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6174,7 +6174,7 @@ fn hipblasChbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhbmv, C_hipblasZhbmv, c"hipblasZhbmv", "hipblasZhbmv",
     c"hipblasZhbmv(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6207,7 +6207,7 @@ fn hipblasZhbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChbmvBatched, C_hipblasChbmvBatched, c"hipblasChbmvBatched", "hipblasChbmvBatched",
     c"hipblasChbmvBatched(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\nhbmvBatched performs one of the matrix-vector operations\n\ny_i := alpha*A_i*x_i + beta*y_i\n\nwhere alpha and beta are scalars, x_i and y_i are n element vectors and A_i is an\nn by n Hermitian band matrix with k super-diagonals, for each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nif uplo == HIPBLAS_FILL_MODE_LOWER:\nThe leading (k + 1) by n part of each A_i must contain the lower\ntriangular band part of the Hermitian matrix, with the leading\ndiagonal in row (1), the first sub-diagonal on the LHS of\nrow 2, etc.\nThe bottom right k by k triangle of each A_i will not be referenced.\nEx (lower, lda = 2, n = 4, k = 1):\nA                               Represented matrix\n(1,0) (2,0) (3,0) (4,0)         (1, 0) (5,-9) (0, 0) (0, 0)\n(5,9) (6,8) (7,7) (0,0)         (5, 9) (2, 0) (6,-8) (0, 0)\n(0, 0) (6, 8) (3, 0) (7,-7)\n(0, 0) (0, 0) (7, 7) (4, 0)\n\nAs a Hermitian matrix, the imaginary part of the main diagonal\nof each A_i will not be referenced and is assumed to be == 0.\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6238,7 +6238,7 @@ fn hipblasChbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhbmvBatched, C_hipblasZhbmvBatched, c"hipblasZhbmvBatched", "hipblasZhbmvBatched",
     c"hipblasZhbmvBatched(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6269,7 +6269,7 @@ fn hipblasZhbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChbmvStridedBatched, C_hipblasChbmvStridedBatched, c"hipblasChbmvStridedBatched", "hipblasChbmvStridedBatched",
     c"hipblasChbmvStridedBatched(handle, uplo, n, k, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\nhbmvStridedBatched performs one of the matrix-vector operations\n\ny_i := alpha*A_i*x_i + beta*y_i\n\nwhere alpha and beta are scalars, x_i and y_i are n element vectors and A_i is an\nn by n Hermitian band matrix with k super-diagonals, for each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nif uplo == HIPBLAS_FILL_MODE_LOWER:\nThe leading (k + 1) by n part of each A_i must contain the lower\ntriangular band part of the Hermitian matrix, with the leading\ndiagonal in row (1), the first sub-diagonal on the LHS of\nrow 2, etc.\nThe bottom right k by k triangle of each A_i will not be referenced.\nEx (lower, lda = 2, n = 4, k = 1):\nA                               Represented matrix\n(1,0) (2,0) (3,0) (4,0)         (1, 0) (5,-9) (0, 0) (0, 0)\n(5,9) (6,8) (7,7) (0,0)         (5, 9) (2, 0) (6,-8) (0, 0)\n(0, 0) (6, 8) (3, 0) (7,-7)\n(0, 0) (0, 0) (7, 7) (4, 0)\n\nAs a Hermitian matrix, the imaginary part of the main diagonal\nof each A_i will not be referenced and is assumed to be == 0.\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6306,7 +6306,7 @@ fn hipblasChbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhbmvStridedBatched, C_hipblasZhbmvStridedBatched, c"hipblasZhbmvStridedBatched", "hipblasZhbmvStridedBatched",
     c"hipblasZhbmvStridedBatched(handle, uplo, n, k, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6343,7 +6343,7 @@ fn hipblasZhbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChemv, C_hipblasChemv, c"hipblasChemv", "hipblasChemv",
     c"hipblasChemv(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\nhemv performs one of the matrix-vector operations\n\ny := alpha*A*x + beta*y\n\nwhere alpha and beta are scalars, x and y are n element vectors and A is an\nn by n Hermitian matrix.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6375,7 +6375,7 @@ fn hipblasChemv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhemv, C_hipblasZhemv, c"hipblasZhemv", "hipblasZhemv",
     c"hipblasZhemv(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6407,7 +6407,7 @@ fn hipblasZhemv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChemvBatched, C_hipblasChemvBatched, c"hipblasChemvBatched", "hipblasChemvBatched",
     c"hipblasChemvBatched(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\nhemvBatched performs one of the matrix-vector operations\n\ny_i := alpha*A_i*x_i + beta*y_i\n\nwhere alpha and beta are scalars, x_i and y_i are n element vectors and A_i is an\nn by n Hermitian matrix, for each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6437,7 +6437,7 @@ fn hipblasChemvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhemvBatched, C_hipblasZhemvBatched, c"hipblasZhemvBatched", "hipblasZhemvBatched",
     c"hipblasZhemvBatched(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6467,7 +6467,7 @@ fn hipblasZhemvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChemvStridedBatched, C_hipblasChemvStridedBatched, c"hipblasChemvStridedBatched", "hipblasChemvStridedBatched",
     c"hipblasChemvStridedBatched(handle, uplo, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\nhemvStridedBatched performs one of the matrix-vector operations\n\ny_i := alpha*A_i*x_i + beta*y_i\n\nwhere alpha and beta are scalars, x_i and y_i are n element vectors and A_i is an\nn by n Hermitian matrix, for each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6503,7 +6503,7 @@ fn hipblasChemvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhemvStridedBatched, C_hipblasZhemvStridedBatched, c"hipblasZhemvStridedBatched", "hipblasZhemvStridedBatched",
     c"hipblasZhemvStridedBatched(handle, uplo, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6539,7 +6539,7 @@ fn hipblasZhemvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCher, C_hipblasCher, c"hipblasCher", "hipblasCher",
     c"hipblasCher(handle, uplo, n, alpha, x, incx, AP, lda)\n--\n\nBLAS Level 2 API\n\nher performs the matrix-vector operations\n\nA := A + alpha*x*x**H\n\nwhere alpha is a real scalar, x is a vector, and A is an\nn by n Hermitian matrix.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6566,7 +6566,7 @@ fn hipblasCher(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZher, C_hipblasZher, c"hipblasZher", "hipblasZher",
     c"hipblasZher(handle, uplo, n, alpha, x, incx, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6593,7 +6593,7 @@ fn hipblasZher(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherBatched, C_hipblasCherBatched, c"hipblasCherBatched", "hipblasCherBatched",
     c"hipblasCherBatched(handle, uplo, n, alpha, x, incx, AP, lda, batchCount)\n--\n\nBLAS Level 2 API\n\nherBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*x_i**H\n\nwhere alpha is a real scalar, x_i is a vector, and A_i is an\nn by n symmetric matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6619,7 +6619,7 @@ fn hipblasCherBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherBatched, C_hipblasZherBatched, c"hipblasZherBatched", "hipblasZherBatched",
     c"hipblasZherBatched(handle, uplo, n, alpha, x, incx, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6645,7 +6645,7 @@ fn hipblasZherBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherStridedBatched, C_hipblasCherStridedBatched, c"hipblasCherStridedBatched", "hipblasCherStridedBatched",
     c"hipblasCherStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, lda, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nherStridedBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*x_i**H\n\nwhere alpha is a real scalar, x_i is a vector, and A_i is an\nn by n Hermitian matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6675,7 +6675,7 @@ fn hipblasCherStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherStridedBatched, C_hipblasZherStridedBatched, c"hipblasZherStridedBatched", "hipblasZherStridedBatched",
     c"hipblasZherStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6705,7 +6705,7 @@ fn hipblasZherStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCher2, C_hipblasCher2, c"hipblasCher2", "hipblasCher2",
     c"hipblasCher2(handle, uplo, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nBLAS Level 2 API\n\nher2 performs the matrix-vector operations\n\nA := A + alpha*x*y**H + conj(alpha)*y*x**H\n\nwhere alpha is a complex scalar, x and y are vectors, and A is an\nn by n Hermitian matrix.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6735,7 +6735,7 @@ fn hipblasCher2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZher2, C_hipblasZher2, c"hipblasZher2", "hipblasZher2",
     c"hipblasZher2(handle, uplo, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6765,7 +6765,7 @@ fn hipblasZher2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCher2Batched, C_hipblasCher2Batched, c"hipblasCher2Batched", "hipblasCher2Batched",
     c"hipblasCher2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nBLAS Level 2 API\n\nher2Batched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*y_i**H + conj(alpha)*y_i*x_i**H\n\nwhere alpha is a complex scalar, x_i and y_i are vectors, and A_i is an\nn by n Hermitian matrix for each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6793,7 +6793,7 @@ fn hipblasCher2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZher2Batched, C_hipblasZher2Batched, c"hipblasZher2Batched", "hipblasZher2Batched",
     c"hipblasZher2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6821,7 +6821,7 @@ fn hipblasZher2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCher2StridedBatched, C_hipblasCher2StridedBatched, c"hipblasCher2StridedBatched", "hipblasCher2StridedBatched",
     c"hipblasCher2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nher2StridedBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*y_i**H + conj(alpha)*y_i*x_i**H\n\nwhere alpha is a complex scalar, x_i and y_i are vectors, and A_i is an\nn by n Hermitian matrix for each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6855,7 +6855,7 @@ fn hipblasCher2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZher2StridedBatched, C_hipblasZher2StridedBatched, c"hipblasZher2StridedBatched", "hipblasZher2StridedBatched",
     c"hipblasZher2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6889,7 +6889,7 @@ fn hipblasZher2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChpmv, C_hipblasChpmv, c"hipblasChpmv", "hipblasChpmv",
     c"hipblasChpmv(handle, uplo, n, alpha, AP, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\nhpmv performs the matrix-vector operation\n\ny := alpha*A*x + beta*y\n\nwhere alpha and beta are scalars, x and y are n element vectors and A is an\nn by n Hermitian matrix, supplied in packed form (see description below).\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6920,7 +6920,7 @@ fn hipblasChpmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhpmv, C_hipblasZhpmv, c"hipblasZhpmv", "hipblasZhpmv",
     c"hipblasZhpmv(handle, uplo, n, alpha, AP, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6951,7 +6951,7 @@ fn hipblasZhpmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChpmvBatched, C_hipblasChpmvBatched, c"hipblasChpmvBatched", "hipblasChpmvBatched",
     c"hipblasChpmvBatched(handle, uplo, n, alpha, AP, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\nhpmvBatched performs the matrix-vector operation\n\ny_i := alpha*A_i*x_i + beta*y_i\n\nwhere alpha and beta are scalars, x_i and y_i are n element vectors and A_i is an\nn by n Hermitian matrix, supplied in packed form (see description below),\nfor each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -6980,7 +6980,7 @@ fn hipblasChpmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhpmvBatched, C_hipblasZhpmvBatched, c"hipblasZhpmvBatched", "hipblasZhpmvBatched",
     c"hipblasZhpmvBatched(handle, uplo, n, alpha, AP, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7009,7 +7009,7 @@ fn hipblasZhpmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChpmvStridedBatched, C_hipblasChpmvStridedBatched, c"hipblasChpmvStridedBatched", "hipblasChpmvStridedBatched",
     c"hipblasChpmvStridedBatched(handle, uplo, n, alpha, AP, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\nhpmvStridedBatched performs the matrix-vector operation\n\ny_i := alpha*A_i*x_i + beta*y_i\n\nwhere alpha and beta are scalars, x_i and y_i are n element vectors and A_i is an\nn by n Hermitian matrix, supplied in packed form (see description below),\nfor each batch in i = [1, batchCount].\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7044,7 +7044,7 @@ fn hipblasChpmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhpmvStridedBatched, C_hipblasZhpmvStridedBatched, c"hipblasZhpmvStridedBatched", "hipblasZhpmvStridedBatched",
     c"hipblasZhpmvStridedBatched(handle, uplo, n, alpha, AP, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7079,7 +7079,7 @@ fn hipblasZhpmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChpr, C_hipblasChpr, c"hipblasChpr", "hipblasChpr",
     c"hipblasChpr(handle, uplo, n, alpha, x, incx, AP)\n--\n\nBLAS Level 2 API\n\nhpr performs the matrix-vector operations\n\nA := A + alpha*x*x**H\n\nwhere alpha is a real scalar, x is a vector, and A is an\nn by n Hermitian matrix, supplied in packed form.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7105,7 +7105,7 @@ fn hipblasChpr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhpr, C_hipblasZhpr, c"hipblasZhpr", "hipblasZhpr",
     c"hipblasZhpr(handle, uplo, n, alpha, x, incx, AP)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7131,7 +7131,7 @@ fn hipblasZhpr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChprBatched, C_hipblasChprBatched, c"hipblasChprBatched", "hipblasChprBatched",
     c"hipblasChprBatched(handle, uplo, n, alpha, x, incx, AP, batchCount)\n--\n\nBLAS Level 2 API\n\nhprBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*x_i**H\n\nwhere alpha is a real scalar, x_i is a vector, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7156,7 +7156,7 @@ fn hipblasChprBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhprBatched, C_hipblasZhprBatched, c"hipblasZhprBatched", "hipblasZhprBatched",
     c"hipblasZhprBatched(handle, uplo, n, alpha, x, incx, AP, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7181,7 +7181,7 @@ fn hipblasZhprBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChprStridedBatched, C_hipblasChprStridedBatched, c"hipblasChprStridedBatched", "hipblasChprStridedBatched",
     c"hipblasChprStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nhprStridedBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*x_i**H\n\nwhere alpha is a real scalar, x_i is a vector, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7210,7 +7210,7 @@ fn hipblasChprStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhprStridedBatched, C_hipblasZhprStridedBatched, c"hipblasZhprStridedBatched", "hipblasZhprStridedBatched",
     c"hipblasZhprStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7239,7 +7239,7 @@ fn hipblasZhprStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChpr2, C_hipblasChpr2, c"hipblasChpr2", "hipblasChpr2",
     c"hipblasChpr2(handle, uplo, n, alpha, x, incx, y, incy, AP)\n--\n\nBLAS Level 2 API\n\nhpr2 performs the matrix-vector operations\n\nA := A + alpha*x*y**H + conj(alpha)*y*x**H\n\nwhere alpha is a complex scalar, x and y are vectors, and A is an\nn by n Hermitian matrix, supplied in packed form.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7268,7 +7268,7 @@ fn hipblasChpr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhpr2, C_hipblasZhpr2, c"hipblasZhpr2", "hipblasZhpr2",
     c"hipblasZhpr2(handle, uplo, n, alpha, x, incx, y, incy, AP)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7297,7 +7297,7 @@ fn hipblasZhpr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChpr2Batched, C_hipblasChpr2Batched, c"hipblasChpr2Batched", "hipblasChpr2Batched",
     c"hipblasChpr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, batchCount)\n--\n\nBLAS Level 2 API\n\nhpr2Batched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*y_i**H + conj(alpha)*y_i*x_i**H\n\nwhere alpha is a complex scalar, x_i and y_i are vectors, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7324,7 +7324,7 @@ fn hipblasChpr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhpr2Batched, C_hipblasZhpr2Batched, c"hipblasZhpr2Batched", "hipblasZhpr2Batched",
     c"hipblasZhpr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7351,7 +7351,7 @@ fn hipblasZhpr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChpr2StridedBatched, C_hipblasChpr2StridedBatched, c"hipblasChpr2StridedBatched", "hipblasChpr2StridedBatched",
     c"hipblasChpr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nhpr2StridedBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*y_i**H + conj(alpha)*y_i*x_i**H\n\nwhere alpha is a complex scalar, x_i and y_i are vectors, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7384,7 +7384,7 @@ fn hipblasChpr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhpr2StridedBatched, C_hipblasZhpr2StridedBatched, c"hipblasZhpr2StridedBatched", "hipblasZhpr2StridedBatched",
     c"hipblasZhpr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7417,7 +7417,7 @@ fn hipblasZhpr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsbmv, C_hipblasSsbmv, c"hipblasSsbmv", "hipblasSsbmv",
     c"hipblasSsbmv(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\nsbmv performs the matrix-vector operation:\n\ny := alpha*A*x + beta*y,\n\nwhere alpha and beta are scalars, x and y are n element vectors and\nA should contain an upper or lower triangular n by n symmetric banded matrix.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : s,d\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7450,7 +7450,7 @@ fn hipblasSsbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsbmv, C_hipblasDsbmv, c"hipblasDsbmv", "hipblasDsbmv",
     c"hipblasDsbmv(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7483,7 +7483,7 @@ fn hipblasDsbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsbmvBatched, C_hipblasSsbmvBatched, c"hipblasSsbmvBatched", "hipblasSsbmvBatched",
     c"hipblasSsbmvBatched(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\nsbmvBatched performs the matrix-vector operation:\n\ny_i := alpha*A_i*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nn by n symmetric banded matrix, for i = 1, ..., batchCount.\nA should contain an upper or lower triangular n by n symmetric banded matrix.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7514,7 +7514,7 @@ fn hipblasSsbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsbmvBatched, C_hipblasDsbmvBatched, c"hipblasDsbmvBatched", "hipblasDsbmvBatched",
     c"hipblasDsbmvBatched(handle, uplo, n, k, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7545,7 +7545,7 @@ fn hipblasDsbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsbmvStridedBatched, C_hipblasSsbmvStridedBatched, c"hipblasSsbmvStridedBatched", "hipblasSsbmvStridedBatched",
     c"hipblasSsbmvStridedBatched(handle, uplo, n, k, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\nsbmvStridedBatched performs the matrix-vector operation:\n\ny_i := alpha*A_i*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nn by n symmetric banded matrix, for i = 1, ..., batchCount.\nA should contain an upper or lower triangular n by n symmetric banded matrix.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7582,7 +7582,7 @@ fn hipblasSsbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsbmvStridedBatched, C_hipblasDsbmvStridedBatched, c"hipblasDsbmvStridedBatched", "hipblasDsbmvStridedBatched",
     c"hipblasDsbmvStridedBatched(handle, uplo, n, k, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7619,7 +7619,7 @@ fn hipblasDsbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSspmv, C_hipblasSspmv, c"hipblasSspmv", "hipblasSspmv",
     c"hipblasSspmv(handle, uplo, n, alpha, AP, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\nspmv performs the matrix-vector operation:\n\ny := alpha*A*x + beta*y,\n\nwhere alpha and beta are scalars, x and y are n element vectors and\nA should contain an upper or lower triangular n by n packed symmetric matrix.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : s,d\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7650,7 +7650,7 @@ fn hipblasSspmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDspmv, C_hipblasDspmv, c"hipblasDspmv", "hipblasDspmv",
     c"hipblasDspmv(handle, uplo, n, alpha, AP, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7681,7 +7681,7 @@ fn hipblasDspmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSspmvBatched, C_hipblasSspmvBatched, c"hipblasSspmvBatched", "hipblasSspmvBatched",
     c"hipblasSspmvBatched(handle, uplo, n, alpha, AP, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\nspmvBatched performs the matrix-vector operation:\n\ny_i := alpha*AP_i*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nn by n symmetric matrix, for i = 1, ..., batchCount.\nA should contain an upper or lower triangular n by n packed symmetric matrix.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7710,7 +7710,7 @@ fn hipblasSspmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDspmvBatched, C_hipblasDspmvBatched, c"hipblasDspmvBatched", "hipblasDspmvBatched",
     c"hipblasDspmvBatched(handle, uplo, n, alpha, AP, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7739,7 +7739,7 @@ fn hipblasDspmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSspmvStridedBatched, C_hipblasSspmvStridedBatched, c"hipblasSspmvStridedBatched", "hipblasSspmvStridedBatched",
     c"hipblasSspmvStridedBatched(handle, uplo, n, alpha, AP, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\nspmvStridedBatched performs the matrix-vector operation:\n\ny_i := alpha*A_i*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nn by n symmetric matrix, for i = 1, ..., batchCount.\nA should contain an upper or lower triangular n by n packed symmetric matrix.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7774,7 +7774,7 @@ fn hipblasSspmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDspmvStridedBatched, C_hipblasDspmvStridedBatched, c"hipblasDspmvStridedBatched", "hipblasDspmvStridedBatched",
     c"hipblasDspmvStridedBatched(handle, uplo, n, alpha, AP, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7809,7 +7809,7 @@ fn hipblasDspmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSspr, C_hipblasSspr, c"hipblasSspr", "hipblasSspr",
     c"hipblasSspr(handle, uplo, n, alpha, x, incx, AP)\n--\n\nBLAS Level 2 API\n\nspr performs the matrix-vector operations\n\nA := A + alpha*x*x**T\n\nwhere alpha is a scalar, x is a vector, and A is an\nn by n symmetric matrix, supplied in packed form.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7835,7 +7835,7 @@ fn hipblasSspr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDspr, C_hipblasDspr, c"hipblasDspr", "hipblasDspr",
     c"hipblasDspr(handle, uplo, n, alpha, x, incx, AP)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7861,7 +7861,7 @@ fn hipblasDspr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCspr, C_hipblasCspr, c"hipblasCspr", "hipblasCspr",
     c"hipblasCspr(handle, uplo, n, alpha, x, incx, AP)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7887,7 +7887,7 @@ fn hipblasCspr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZspr, C_hipblasZspr, c"hipblasZspr", "hipblasZspr",
     c"hipblasZspr(handle, uplo, n, alpha, x, incx, AP)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7913,7 +7913,7 @@ fn hipblasZspr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsprBatched, C_hipblasSsprBatched, c"hipblasSsprBatched", "hipblasSsprBatched",
     c"hipblasSsprBatched(handle, uplo, n, alpha, x, incx, AP, batchCount)\n--\n\nBLAS Level 2 API\n\nsprBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*x_i**T\n\nwhere alpha is a scalar, x_i is a vector, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7938,7 +7938,7 @@ fn hipblasSsprBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsprBatched, C_hipblasDsprBatched, c"hipblasDsprBatched", "hipblasDsprBatched",
     c"hipblasDsprBatched(handle, uplo, n, alpha, x, incx, AP, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7963,7 +7963,7 @@ fn hipblasDsprBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsprBatched, C_hipblasCsprBatched, c"hipblasCsprBatched", "hipblasCsprBatched",
     c"hipblasCsprBatched(handle, uplo, n, alpha, x, incx, AP, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -7988,7 +7988,7 @@ fn hipblasCsprBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsprBatched, C_hipblasZsprBatched, c"hipblasZsprBatched", "hipblasZsprBatched",
     c"hipblasZsprBatched(handle, uplo, n, alpha, x, incx, AP, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8013,7 +8013,7 @@ fn hipblasZsprBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsprStridedBatched, C_hipblasSsprStridedBatched, c"hipblasSsprStridedBatched", "hipblasSsprStridedBatched",
     c"hipblasSsprStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nsprStridedBatched performs the matrix-vector operations\n\nA_i := A_i + alpha*x_i*x_i**T\n\nwhere alpha is a scalar, x_i is a vector, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8042,7 +8042,7 @@ fn hipblasSsprStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsprStridedBatched, C_hipblasDsprStridedBatched, c"hipblasDsprStridedBatched", "hipblasDsprStridedBatched",
     c"hipblasDsprStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8071,7 +8071,7 @@ fn hipblasDsprStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsprStridedBatched, C_hipblasCsprStridedBatched, c"hipblasCsprStridedBatched", "hipblasCsprStridedBatched",
     c"hipblasCsprStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8100,7 +8100,7 @@ fn hipblasCsprStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsprStridedBatched, C_hipblasZsprStridedBatched, c"hipblasZsprStridedBatched", "hipblasZsprStridedBatched",
     c"hipblasZsprStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8129,7 +8129,7 @@ fn hipblasZsprStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSspr2, C_hipblasSspr2, c"hipblasSspr2", "hipblasSspr2",
     c"hipblasSspr2(handle, uplo, n, alpha, x, incx, y, incy, AP)\n--\n\nBLAS Level 2 API\n\nspr2 performs the matrix-vector operation\n\nA := A + alpha*x*y**T + alpha*y*x**T\n\nwhere alpha is a scalar, x and y are vectors, and A is an\nn by n symmetric matrix, supplied in packed form.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : s,d\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8158,7 +8158,7 @@ fn hipblasSspr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDspr2, C_hipblasDspr2, c"hipblasDspr2", "hipblasDspr2",
     c"hipblasDspr2(handle, uplo, n, alpha, x, incx, y, incy, AP)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8187,7 +8187,7 @@ fn hipblasDspr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSspr2Batched, C_hipblasSspr2Batched, c"hipblasSspr2Batched", "hipblasSspr2Batched",
     c"hipblasSspr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, batchCount)\n--\n\nBLAS Level 2 API\n\nspr2Batched performs the matrix-vector operation\n\nA_i := A_i + alpha*x_i*y_i**T + alpha*y_i*x_i**T\n\nwhere alpha is a scalar, x_i and y_i are vectors, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8214,7 +8214,7 @@ fn hipblasSspr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDspr2Batched, C_hipblasDspr2Batched, c"hipblasDspr2Batched", "hipblasDspr2Batched",
     c"hipblasDspr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8241,7 +8241,7 @@ fn hipblasDspr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSspr2StridedBatched, C_hipblasSspr2StridedBatched, c"hipblasSspr2StridedBatched", "hipblasSspr2StridedBatched",
     c"hipblasSspr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nspr2StridedBatched performs the matrix-vector operation\n\nA_i := A_i + alpha*x_i*y_i**T + alpha*y_i*x_i**T\n\nwhere alpha is a scalar, x_i amd y_i are vectors, and A_i is an\nn by n symmetric matrix, supplied in packed form, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8274,7 +8274,7 @@ fn hipblasSspr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDspr2StridedBatched, C_hipblasDspr2StridedBatched, c"hipblasDspr2StridedBatched", "hipblasDspr2StridedBatched",
     c"hipblasDspr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8307,7 +8307,7 @@ fn hipblasDspr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsymv, C_hipblasSsymv, c"hipblasSsymv", "hipblasSsymv",
     c"hipblasSsymv(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nBLAS Level 2 API\n\nsymv performs the matrix-vector operation:\n\ny := alpha*A*x + beta*y,\n\nwhere alpha and beta are scalars, x and y are n element vectors and\nA should contain an upper or lower triangular n by n symmetric matrix.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8339,7 +8339,7 @@ fn hipblasSsymv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsymv, C_hipblasDsymv, c"hipblasDsymv", "hipblasDsymv",
     c"hipblasDsymv(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8371,7 +8371,7 @@ fn hipblasDsymv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsymv, C_hipblasCsymv, c"hipblasCsymv", "hipblasCsymv",
     c"hipblasCsymv(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8403,7 +8403,7 @@ fn hipblasCsymv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsymv, C_hipblasZsymv, c"hipblasZsymv", "hipblasZsymv",
     c"hipblasZsymv(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8435,7 +8435,7 @@ fn hipblasZsymv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsymvBatched, C_hipblasSsymvBatched, c"hipblasSsymvBatched", "hipblasSsymvBatched",
     c"hipblasSsymvBatched(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nBLAS Level 2 API\n\nsymvBatched performs the matrix-vector operation:\n\ny_i := alpha*A_i*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nn by n symmetric matrix, for i = 1, ..., batchCount.\nA a should contain an upper or lower triangular symmetric matrix\nand the opposing triangular part of A is not referenced\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8465,7 +8465,7 @@ fn hipblasSsymvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsymvBatched, C_hipblasDsymvBatched, c"hipblasDsymvBatched", "hipblasDsymvBatched",
     c"hipblasDsymvBatched(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8495,7 +8495,7 @@ fn hipblasDsymvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsymvBatched, C_hipblasCsymvBatched, c"hipblasCsymvBatched", "hipblasCsymvBatched",
     c"hipblasCsymvBatched(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8525,7 +8525,7 @@ fn hipblasCsymvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsymvBatched, C_hipblasZsymvBatched, c"hipblasZsymvBatched", "hipblasZsymvBatched",
     c"hipblasZsymvBatched(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    x\n    incx\n    beta\n    y\n    incy\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8555,7 +8555,7 @@ fn hipblasZsymvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_x, a_incx, a_beta, a_y, a_incy, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsymvStridedBatched, C_hipblasSsymvStridedBatched, c"hipblasSsymvStridedBatched", "hipblasSsymvStridedBatched",
     c"hipblasSsymvStridedBatched(handle, uplo, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nBLAS Level 2 API\n\nsymvStridedBatched performs the matrix-vector operation:\n\ny_i := alpha*A_i*x_i + beta*y_i,\n\nwhere (A_i, x_i, y_i) is the i-th instance of the batch.\nalpha and beta are scalars, x_i and y_i are vectors and A_i is an\nn by n symmetric matrix, for i = 1, ..., batchCount.\nA a should contain an upper or lower triangular symmetric matrix\nand the opposing triangular part of A is not referenced\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8591,7 +8591,7 @@ fn hipblasSsymvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsymvStridedBatched, C_hipblasDsymvStridedBatched, c"hipblasDsymvStridedBatched", "hipblasDsymvStridedBatched",
     c"hipblasDsymvStridedBatched(handle, uplo, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8627,7 +8627,7 @@ fn hipblasDsymvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsymvStridedBatched, C_hipblasCsymvStridedBatched, c"hipblasCsymvStridedBatched", "hipblasCsymvStridedBatched",
     c"hipblasCsymvStridedBatched(handle, uplo, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8663,7 +8663,7 @@ fn hipblasCsymvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsymvStridedBatched, C_hipblasZsymvStridedBatched, c"hipblasZsymvStridedBatched", "hipblasZsymvStridedBatched",
     c"hipblasZsymvStridedBatched(handle, uplo, n, alpha, AP, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    beta\n    y\n    incy\n    stridey\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8699,7 +8699,7 @@ fn hipblasZsymvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_beta, a_y, a_incy, a_stridey, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyr, C_hipblasSsyr, c"hipblasSsyr", "hipblasSsyr",
     c"hipblasSsyr(handle, uplo, n, alpha, x, incx, AP, lda)\n--\n\nBLAS Level 2 API\n\nsyr performs the matrix-vector operations\n\nA := A + alpha*x*x**T\n\nwhere alpha is a scalar, x is a vector, and A is an\nn by n symmetric matrix.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8726,7 +8726,7 @@ fn hipblasSsyr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyr, C_hipblasDsyr, c"hipblasDsyr", "hipblasDsyr",
     c"hipblasDsyr(handle, uplo, n, alpha, x, incx, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8753,7 +8753,7 @@ fn hipblasDsyr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyr, C_hipblasCsyr, c"hipblasCsyr", "hipblasCsyr",
     c"hipblasCsyr(handle, uplo, n, alpha, x, incx, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8780,7 +8780,7 @@ fn hipblasCsyr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyr, C_hipblasZsyr, c"hipblasZsyr", "hipblasZsyr",
     c"hipblasZsyr(handle, uplo, n, alpha, x, incx, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8807,7 +8807,7 @@ fn hipblasZsyr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrBatched, C_hipblasSsyrBatched, c"hipblasSsyrBatched", "hipblasSsyrBatched",
     c"hipblasSsyrBatched(handle, uplo, n, alpha, x, incx, AP, lda, batchCount)\n--\n\nBLAS Level 2 API\n\nsyrBatched performs a batch of matrix-vector operations\n\nA[i] := A[i] + alpha*x[i]*x[i]**T\n\nwhere alpha is a scalar, x is an array of vectors, and A is an array of\nn by n symmetric matrices, for i = 1 , ... , batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8833,7 +8833,7 @@ fn hipblasSsyrBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrBatched, C_hipblasDsyrBatched, c"hipblasDsyrBatched", "hipblasDsyrBatched",
     c"hipblasDsyrBatched(handle, uplo, n, alpha, x, incx, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8859,7 +8859,7 @@ fn hipblasDsyrBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrBatched, C_hipblasCsyrBatched, c"hipblasCsyrBatched", "hipblasCsyrBatched",
     c"hipblasCsyrBatched(handle, uplo, n, alpha, x, incx, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8885,7 +8885,7 @@ fn hipblasCsyrBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrBatched, C_hipblasZsyrBatched, c"hipblasZsyrBatched", "hipblasZsyrBatched",
     c"hipblasZsyrBatched(handle, uplo, n, alpha, x, incx, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8911,7 +8911,7 @@ fn hipblasZsyrBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrStridedBatched, C_hipblasSsyrStridedBatched, c"hipblasSsyrStridedBatched", "hipblasSsyrStridedBatched",
     c"hipblasSsyrStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, lda, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nsyrStridedBatched performs the matrix-vector operations\n\nA[i] := A[i] + alpha*x[i]*x[i]**T\n\nwhere alpha is a scalar, vectors, and A is an array of\nn by n symmetric matrices, for i = 1 , ... , batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8941,7 +8941,7 @@ fn hipblasSsyrStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrStridedBatched, C_hipblasDsyrStridedBatched, c"hipblasDsyrStridedBatched", "hipblasDsyrStridedBatched",
     c"hipblasDsyrStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -8971,7 +8971,7 @@ fn hipblasDsyrStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrStridedBatched, C_hipblasCsyrStridedBatched, c"hipblasCsyrStridedBatched", "hipblasCsyrStridedBatched",
     c"hipblasCsyrStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9001,7 +9001,7 @@ fn hipblasCsyrStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrStridedBatched, C_hipblasZsyrStridedBatched, c"hipblasZsyrStridedBatched", "hipblasZsyrStridedBatched",
     c"hipblasZsyrStridedBatched(handle, uplo, n, alpha, x, incx, stridex, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9031,7 +9031,7 @@ fn hipblasZsyrStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyr2, C_hipblasSsyr2, c"hipblasSsyr2", "hipblasSsyr2",
     c"hipblasSsyr2(handle, uplo, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nBLAS Level 2 API\n\nsyr2 performs the matrix-vector operations\n\nA := A + alpha*x*y**T + alpha*y*x**T\n\nwhere alpha is a scalar, x and y are vectors, and A is an\nn by n symmetric matrix.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9061,7 +9061,7 @@ fn hipblasSsyr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyr2, C_hipblasDsyr2, c"hipblasDsyr2", "hipblasDsyr2",
     c"hipblasDsyr2(handle, uplo, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9091,7 +9091,7 @@ fn hipblasDsyr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyr2, C_hipblasCsyr2, c"hipblasCsyr2", "hipblasCsyr2",
     c"hipblasCsyr2(handle, uplo, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9121,7 +9121,7 @@ fn hipblasCsyr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyr2, C_hipblasZsyr2, c"hipblasZsyr2", "hipblasZsyr2",
     c"hipblasZsyr2(handle, uplo, n, alpha, x, incx, y, incy, AP, lda)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9151,7 +9151,7 @@ fn hipblasZsyr2(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyr2Batched, C_hipblasSsyr2Batched, c"hipblasSsyr2Batched", "hipblasSsyr2Batched",
     c"hipblasSsyr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nBLAS Level 2 API\n\nsyr2Batched performs a batch of matrix-vector operations\n\nA[i] := A[i] + alpha*x[i]*y[i]**T + alpha*y[i]*x[i]**T\n\nwhere alpha is a scalar, x[i] and y[i] are vectors, and A[i] is a\nn by n symmetric matrix, for i = 1 , ... , batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9179,7 +9179,7 @@ fn hipblasSsyr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyr2Batched, C_hipblasDsyr2Batched, c"hipblasDsyr2Batched", "hipblasDsyr2Batched",
     c"hipblasDsyr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9207,7 +9207,7 @@ fn hipblasDsyr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyr2Batched, C_hipblasCsyr2Batched, c"hipblasCsyr2Batched", "hipblasCsyr2Batched",
     c"hipblasCsyr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9235,7 +9235,7 @@ fn hipblasCsyr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyr2Batched, C_hipblasZsyr2Batched, c"hipblasZsyr2Batched", "hipblasZsyr2Batched",
     c"hipblasZsyr2Batched(handle, uplo, n, alpha, x, incx, y, incy, AP, lda, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    y\n    incy\n    AP\n    lda\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9263,7 +9263,7 @@ fn hipblasZsyr2Batched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_y, a_incy, a_AP, a_lda, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyr2StridedBatched, C_hipblasSsyr2StridedBatched, c"hipblasSsyr2StridedBatched", "hipblasSsyr2StridedBatched",
     c"hipblasSsyr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nBLAS Level 2 API\n\nsyr2StridedBatched the matrix-vector operations\n\nA[i] := A[i] + alpha*x[i]*y[i]**T + alpha*y[i]*x[i]**T\n\nwhere alpha is a scalar, x[i] and y[i] are vectors, and A[i] is a\nn by n symmetric matrices, for i = 1 , ... , batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9297,7 +9297,7 @@ fn hipblasSsyr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyr2StridedBatched, C_hipblasDsyr2StridedBatched, c"hipblasDsyr2StridedBatched", "hipblasDsyr2StridedBatched",
     c"hipblasDsyr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9331,7 +9331,7 @@ fn hipblasDsyr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyr2StridedBatched, C_hipblasCsyr2StridedBatched, c"hipblasCsyr2StridedBatched", "hipblasCsyr2StridedBatched",
     c"hipblasCsyr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9365,7 +9365,7 @@ fn hipblasCsyr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyr2StridedBatched, C_hipblasZsyr2StridedBatched, c"hipblasZsyr2StridedBatched", "hipblasZsyr2StridedBatched",
     c"hipblasZsyr2StridedBatched(handle, uplo, n, alpha, x, incx, stridex, y, incy, stridey, AP, lda, strideA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    alpha\n    x\n    incx\n    stridex\n    y\n    incy\n    stridey\n    AP\n    lda\n    strideA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9399,7 +9399,7 @@ fn hipblasZsyr2StridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_alpha, a_x, a_incx, a_stridex, a_y, a_incy, a_stridey, a_AP, a_lda, a_strideA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStbmv, C_hipblasStbmv, c"hipblasStbmv", "hipblasStbmv",
     c"hipblasStbmv(handle, uplo, transA, diag, m, k, AP, lda, x, incx)\n--\n\nBLAS Level 2 API\n\ntbmv performs one of the matrix-vector operations\n\nx := A*x      or\nx := A**T*x   or\nx := A**H*x,\n\nx is a vectors and A is a banded m by m matrix (see description below).\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9427,7 +9427,7 @@ fn hipblasStbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtbmv, C_hipblasDtbmv, c"hipblasDtbmv", "hipblasDtbmv",
     c"hipblasDtbmv(handle, uplo, transA, diag, m, k, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9455,7 +9455,7 @@ fn hipblasDtbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtbmv, C_hipblasCtbmv, c"hipblasCtbmv", "hipblasCtbmv",
     c"hipblasCtbmv(handle, uplo, transA, diag, m, k, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9483,7 +9483,7 @@ fn hipblasCtbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtbmv, C_hipblasZtbmv, c"hipblasZtbmv", "hipblasZtbmv",
     c"hipblasZtbmv(handle, uplo, transA, diag, m, k, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9511,7 +9511,7 @@ fn hipblasZtbmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStbmvBatched, C_hipblasStbmvBatched, c"hipblasStbmvBatched", "hipblasStbmvBatched",
     c"hipblasStbmvBatched(handle, uplo, transA, diag, m, k, AP, lda, x, incx, batchCount)\n--\n\nBLAS Level 2 API\n\ntbmvBatched performs one of the matrix-vector operations\n\nx_i := A_i*x_i      or\nx_i := A_i**T*x_i   or\nx_i := A_i**H*x_i,\n\nwhere (A_i, x_i) is the i-th instance of the batch.\nx_i is a vector and A_i is an m by m matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9538,7 +9538,7 @@ fn hipblasStbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtbmvBatched, C_hipblasDtbmvBatched, c"hipblasDtbmvBatched", "hipblasDtbmvBatched",
     c"hipblasDtbmvBatched(handle, uplo, transA, diag, m, k, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9565,7 +9565,7 @@ fn hipblasDtbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtbmvBatched, C_hipblasCtbmvBatched, c"hipblasCtbmvBatched", "hipblasCtbmvBatched",
     c"hipblasCtbmvBatched(handle, uplo, transA, diag, m, k, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9592,7 +9592,7 @@ fn hipblasCtbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtbmvBatched, C_hipblasZtbmvBatched, c"hipblasZtbmvBatched", "hipblasZtbmvBatched",
     c"hipblasZtbmvBatched(handle, uplo, transA, diag, m, k, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9619,7 +9619,7 @@ fn hipblasZtbmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStbmvStridedBatched, C_hipblasStbmvStridedBatched, c"hipblasStbmvStridedBatched", "hipblasStbmvStridedBatched",
     c"hipblasStbmvStridedBatched(handle, uplo, transA, diag, m, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nBLAS Level 2 API\n\ntbmvStridedBatched performs one of the matrix-vector operations\n\nx_i := A_i*x_i      or\nx_i := A_i**T*x_i   or\nx_i := A_i**H*x_i,\n\nwhere (A_i, x_i) is the i-th instance of the batch.\nx_i is a vector and A_i is an m by m matrix, for i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9650,7 +9650,7 @@ fn hipblasStbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtbmvStridedBatched, C_hipblasDtbmvStridedBatched, c"hipblasDtbmvStridedBatched", "hipblasDtbmvStridedBatched",
     c"hipblasDtbmvStridedBatched(handle, uplo, transA, diag, m, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9681,7 +9681,7 @@ fn hipblasDtbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtbmvStridedBatched, C_hipblasCtbmvStridedBatched, c"hipblasCtbmvStridedBatched", "hipblasCtbmvStridedBatched",
     c"hipblasCtbmvStridedBatched(handle, uplo, transA, diag, m, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9712,7 +9712,7 @@ fn hipblasCtbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtbmvStridedBatched, C_hipblasZtbmvStridedBatched, c"hipblasZtbmvStridedBatched", "hipblasZtbmvStridedBatched",
     c"hipblasZtbmvStridedBatched(handle, uplo, transA, diag, m, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9743,7 +9743,7 @@ fn hipblasZtbmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStbsv, C_hipblasStbsv, c"hipblasStbsv", "hipblasStbsv",
     c"hipblasStbsv(handle, uplo, transA, diag, n, k, AP, lda, x, incx)\n--\n\nBLAS Level 2 API\n\ntbsv solves\n\nA*x = b or A**T*x = b or A**H*x = b,\n\nwhere x and b are vectors and A is a banded triangular matrix.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9771,7 +9771,7 @@ fn hipblasStbsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtbsv, C_hipblasDtbsv, c"hipblasDtbsv", "hipblasDtbsv",
     c"hipblasDtbsv(handle, uplo, transA, diag, n, k, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9799,7 +9799,7 @@ fn hipblasDtbsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtbsv, C_hipblasCtbsv, c"hipblasCtbsv", "hipblasCtbsv",
     c"hipblasCtbsv(handle, uplo, transA, diag, n, k, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9827,7 +9827,7 @@ fn hipblasCtbsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtbsv, C_hipblasZtbsv, c"hipblasZtbsv", "hipblasZtbsv",
     c"hipblasZtbsv(handle, uplo, transA, diag, n, k, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9855,7 +9855,7 @@ fn hipblasZtbsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStbsvBatched, C_hipblasStbsvBatched, c"hipblasStbsvBatched", "hipblasStbsvBatched",
     c"hipblasStbsvBatched(handle, uplo, transA, diag, n, k, AP, lda, x, incx, batchCount)\n--\n\nBLAS Level 2 API\n\ntbsvBatched solves\n\nA_i*x_i = b_i or A_i**T*x_i = b_i or A_i**H*x_i = b_i,\n\nwhere x_i and b_i are vectors and A_i is a banded triangular matrix,\nfor i = [1, batchCount].\n\nThe input vectors b_i are overwritten by the output vectors x_i.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9882,7 +9882,7 @@ fn hipblasStbsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtbsvBatched, C_hipblasDtbsvBatched, c"hipblasDtbsvBatched", "hipblasDtbsvBatched",
     c"hipblasDtbsvBatched(handle, uplo, transA, diag, n, k, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9909,7 +9909,7 @@ fn hipblasDtbsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtbsvBatched, C_hipblasCtbsvBatched, c"hipblasCtbsvBatched", "hipblasCtbsvBatched",
     c"hipblasCtbsvBatched(handle, uplo, transA, diag, n, k, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9936,7 +9936,7 @@ fn hipblasCtbsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtbsvBatched, C_hipblasZtbsvBatched, c"hipblasZtbsvBatched", "hipblasZtbsvBatched",
     c"hipblasZtbsvBatched(handle, uplo, transA, diag, n, k, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9963,7 +9963,7 @@ fn hipblasZtbsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStbsvStridedBatched, C_hipblasStbsvStridedBatched, c"hipblasStbsvStridedBatched", "hipblasStbsvStridedBatched",
     c"hipblasStbsvStridedBatched(handle, uplo, transA, diag, n, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nBLAS Level 2 API\n\ntbsvStridedBatched solves\n\nA_i*x_i = b_i or A_i**T*x_i = b_i or A_i**H*x_i = b_i,\n\nwhere x_i and b_i are vectors and A_i is a banded triangular matrix,\nfor i = [1, batchCount].\n\nThe input vectors b_i are overwritten by the output vectors x_i.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -9994,7 +9994,7 @@ fn hipblasStbsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtbsvStridedBatched, C_hipblasDtbsvStridedBatched, c"hipblasDtbsvStridedBatched", "hipblasDtbsvStridedBatched",
     c"hipblasDtbsvStridedBatched(handle, uplo, transA, diag, n, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10025,7 +10025,7 @@ fn hipblasDtbsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtbsvStridedBatched, C_hipblasCtbsvStridedBatched, c"hipblasCtbsvStridedBatched", "hipblasCtbsvStridedBatched",
     c"hipblasCtbsvStridedBatched(handle, uplo, transA, diag, n, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10056,7 +10056,7 @@ fn hipblasCtbsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtbsvStridedBatched, C_hipblasZtbsvStridedBatched, c"hipblasZtbsvStridedBatched", "hipblasZtbsvStridedBatched",
     c"hipblasZtbsvStridedBatched(handle, uplo, transA, diag, n, k, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    n\n    k\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10087,7 +10087,7 @@ fn hipblasZtbsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_n, a_k, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStpmv, C_hipblasStpmv, c"hipblasStpmv", "hipblasStpmv",
     c"hipblasStpmv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nBLAS Level 2 API\n\ntpmv performs one of the matrix-vector operations\n\nx = A*x or x = A**T*x,\n\nwhere x is an n element vector and A is an n by n unit, or non-unit, upper or lower triangular matrix, supplied in the pack form.\n\nThe vector x is overwritten.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10113,7 +10113,7 @@ fn hipblasStpmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtpmv, C_hipblasDtpmv, c"hipblasDtpmv", "hipblasDtpmv",
     c"hipblasDtpmv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10139,7 +10139,7 @@ fn hipblasDtpmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtpmv, C_hipblasCtpmv, c"hipblasCtpmv", "hipblasCtpmv",
     c"hipblasCtpmv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10165,7 +10165,7 @@ fn hipblasCtpmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtpmv, C_hipblasZtpmv, c"hipblasZtpmv", "hipblasZtpmv",
     c"hipblasZtpmv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10191,7 +10191,7 @@ fn hipblasZtpmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStpmvBatched, C_hipblasStpmvBatched, c"hipblasStpmvBatched", "hipblasStpmvBatched",
     c"hipblasStpmvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nBLAS Level 2 API\n\ntpmvBatched performs one of the matrix-vector operations\n\nx_i = A_i*x_i or x_i = A**T*x_i, 0 \\le i < batchCount\n\nwhere x_i is an n element vector and A_i is an n by n (unit, or non-unit, upper or lower triangular matrix)\n\nThe vectors x_i are overwritten.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10216,7 +10216,7 @@ fn hipblasStpmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtpmvBatched, C_hipblasDtpmvBatched, c"hipblasDtpmvBatched", "hipblasDtpmvBatched",
     c"hipblasDtpmvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10241,7 +10241,7 @@ fn hipblasDtpmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtpmvBatched, C_hipblasCtpmvBatched, c"hipblasCtpmvBatched", "hipblasCtpmvBatched",
     c"hipblasCtpmvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10266,7 +10266,7 @@ fn hipblasCtpmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtpmvBatched, C_hipblasZtpmvBatched, c"hipblasZtpmvBatched", "hipblasZtpmvBatched",
     c"hipblasZtpmvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10291,7 +10291,7 @@ fn hipblasZtpmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStpmvStridedBatched, C_hipblasStpmvStridedBatched, c"hipblasStpmvStridedBatched", "hipblasStpmvStridedBatched",
     c"hipblasStpmvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nBLAS Level 2 API\n\ntpmvStridedBatched performs one of the matrix-vector operations\n\nx_i = A_i*x_i or x_i = A**T*x_i, 0 \\le i < batchCount\n\nwhere x_i is an n element vector and A_i is an n by n (unit, or non-unit, upper or lower triangular matrix)\nwith strides specifying how to retrieve $x_i$ (resp. $A_i$) from $x_{i-1}$ (resp. $A_i$).\n\nThe vectors x_i are overwritten.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10320,7 +10320,7 @@ fn hipblasStpmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtpmvStridedBatched, C_hipblasDtpmvStridedBatched, c"hipblasDtpmvStridedBatched", "hipblasDtpmvStridedBatched",
     c"hipblasDtpmvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10349,7 +10349,7 @@ fn hipblasDtpmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtpmvStridedBatched, C_hipblasCtpmvStridedBatched, c"hipblasCtpmvStridedBatched", "hipblasCtpmvStridedBatched",
     c"hipblasCtpmvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10378,7 +10378,7 @@ fn hipblasCtpmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtpmvStridedBatched, C_hipblasZtpmvStridedBatched, c"hipblasZtpmvStridedBatched", "hipblasZtpmvStridedBatched",
     c"hipblasZtpmvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10407,7 +10407,7 @@ fn hipblasZtpmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStpsv, C_hipblasStpsv, c"hipblasStpsv", "hipblasStpsv",
     c"hipblasStpsv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nBLAS Level 2 API\n\ntpsv solves\n\nA*x = b or A**T*x = b, or A**H*x = b,\n\nwhere x and b are vectors and A is a triangular matrix stored in the packed format.\n\nThe input vector b is overwritten by the output vector x.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10433,7 +10433,7 @@ fn hipblasStpsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtpsv, C_hipblasDtpsv, c"hipblasDtpsv", "hipblasDtpsv",
     c"hipblasDtpsv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10459,7 +10459,7 @@ fn hipblasDtpsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtpsv, C_hipblasCtpsv, c"hipblasCtpsv", "hipblasCtpsv",
     c"hipblasCtpsv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10485,7 +10485,7 @@ fn hipblasCtpsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtpsv, C_hipblasZtpsv, c"hipblasZtpsv", "hipblasZtpsv",
     c"hipblasZtpsv(handle, uplo, transA, diag, m, AP, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10511,7 +10511,7 @@ fn hipblasZtpsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStpsvBatched, C_hipblasStpsvBatched, c"hipblasStpsvBatched", "hipblasStpsvBatched",
     c"hipblasStpsvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nBLAS Level 2 API\n\ntpsvBatched solves\n\nA_i*x_i = b_i or A_i**T*x_i = b_i, or A_i**H*x_i = b_i,\n\nwhere x_i and b_i are vectors and A_i is a triangular matrix stored in the packed format,\nfor i in [1, batchCount].\n\nThe input vectors b_i are overwritten by the output vectors x_i.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10536,7 +10536,7 @@ fn hipblasStpsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtpsvBatched, C_hipblasDtpsvBatched, c"hipblasDtpsvBatched", "hipblasDtpsvBatched",
     c"hipblasDtpsvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10561,7 +10561,7 @@ fn hipblasDtpsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtpsvBatched, C_hipblasCtpsvBatched, c"hipblasCtpsvBatched", "hipblasCtpsvBatched",
     c"hipblasCtpsvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10586,7 +10586,7 @@ fn hipblasCtpsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtpsvBatched, C_hipblasZtpsvBatched, c"hipblasZtpsvBatched", "hipblasZtpsvBatched",
     c"hipblasZtpsvBatched(handle, uplo, transA, diag, m, AP, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10611,7 +10611,7 @@ fn hipblasZtpsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStpsvStridedBatched, C_hipblasStpsvStridedBatched, c"hipblasStpsvStridedBatched", "hipblasStpsvStridedBatched",
     c"hipblasStpsvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nBLAS Level 2 API\n\ntpsvStridedBatched solves\n\nA_i*x_i = b_i or A_i**T*x_i = b_i, or A_i**H*x_i = b_i,\n\nwhere x_i and b_i are vectors and A_i is a triangular matrix stored in the packed format,\nfor i in [1, batchCount].\n\nThe input vectors b_i are overwritten by the output vectors x_i.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10640,7 +10640,7 @@ fn hipblasStpsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtpsvStridedBatched, C_hipblasDtpsvStridedBatched, c"hipblasDtpsvStridedBatched", "hipblasDtpsvStridedBatched",
     c"hipblasDtpsvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10669,7 +10669,7 @@ fn hipblasDtpsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtpsvStridedBatched, C_hipblasCtpsvStridedBatched, c"hipblasCtpsvStridedBatched", "hipblasCtpsvStridedBatched",
     c"hipblasCtpsvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10698,7 +10698,7 @@ fn hipblasCtpsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtpsvStridedBatched, C_hipblasZtpsvStridedBatched, c"hipblasZtpsvStridedBatched", "hipblasZtpsvStridedBatched",
     c"hipblasZtpsvStridedBatched(handle, uplo, transA, diag, m, AP, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10727,7 +10727,7 @@ fn hipblasZtpsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrmv, C_hipblasStrmv, c"hipblasStrmv", "hipblasStrmv",
     c"hipblasStrmv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nBLAS Level 2 API\n\ntrmv performs one of the matrix-vector operations\n\nx = A*x or x = A**T*x,\n\nwhere x is an n element vector and A is an n by n unit, or non-unit, upper or lower triangular matrix.\n\nThe vector x is overwritten.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10754,7 +10754,7 @@ fn hipblasStrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrmv, C_hipblasDtrmv, c"hipblasDtrmv", "hipblasDtrmv",
     c"hipblasDtrmv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10781,7 +10781,7 @@ fn hipblasDtrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrmv, C_hipblasCtrmv, c"hipblasCtrmv", "hipblasCtrmv",
     c"hipblasCtrmv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10808,7 +10808,7 @@ fn hipblasCtrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrmv, C_hipblasZtrmv, c"hipblasZtrmv", "hipblasZtrmv",
     c"hipblasZtrmv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10835,7 +10835,7 @@ fn hipblasZtrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrmvBatched, C_hipblasStrmvBatched, c"hipblasStrmvBatched", "hipblasStrmvBatched",
     c"hipblasStrmvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nBLAS Level 2 API\n\ntrmvBatched performs one of the matrix-vector operations\n\nx_i = A_i*x_i or x_i = A**T*x_i, 0 \\le i < batchCount\n\nwhere x_i is an n element vector and A_i is an n by n (unit, or non-unit, upper or lower triangular matrix)\n\nThe vectors x_i are overwritten.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10861,7 +10861,7 @@ fn hipblasStrmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrmvBatched, C_hipblasDtrmvBatched, c"hipblasDtrmvBatched", "hipblasDtrmvBatched",
     c"hipblasDtrmvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10887,7 +10887,7 @@ fn hipblasDtrmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrmvBatched, C_hipblasCtrmvBatched, c"hipblasCtrmvBatched", "hipblasCtrmvBatched",
     c"hipblasCtrmvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10913,7 +10913,7 @@ fn hipblasCtrmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrmvBatched, C_hipblasZtrmvBatched, c"hipblasZtrmvBatched", "hipblasZtrmvBatched",
     c"hipblasZtrmvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10939,7 +10939,7 @@ fn hipblasZtrmvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrmvStridedBatched, C_hipblasStrmvStridedBatched, c"hipblasStrmvStridedBatched", "hipblasStrmvStridedBatched",
     c"hipblasStrmvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nBLAS Level 2 API\n\ntrmvStridedBatched performs one of the matrix-vector operations\n\nx_i = A_i*x_i or x_i = A**T*x_i, 0 \\le i < batchCount\n\nwhere x_i is an n element vector and A_i is an n by n (unit, or non-unit, upper or lower triangular matrix)\nwith strides specifying how to retrieve $x_i$ (resp. $A_i$) from $x_{i-1}$ (resp. $A_i$).\n\nThe vectors x_i are overwritten.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10969,7 +10969,7 @@ fn hipblasStrmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrmvStridedBatched, C_hipblasDtrmvStridedBatched, c"hipblasDtrmvStridedBatched", "hipblasDtrmvStridedBatched",
     c"hipblasDtrmvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -10999,7 +10999,7 @@ fn hipblasDtrmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrmvStridedBatched, C_hipblasCtrmvStridedBatched, c"hipblasCtrmvStridedBatched", "hipblasCtrmvStridedBatched",
     c"hipblasCtrmvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11029,7 +11029,7 @@ fn hipblasCtrmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrmvStridedBatched, C_hipblasZtrmvStridedBatched, c"hipblasZtrmvStridedBatched", "hipblasZtrmvStridedBatched",
     c"hipblasZtrmvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11059,7 +11059,7 @@ fn hipblasZtrmvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrsv, C_hipblasStrsv, c"hipblasStrsv", "hipblasStrsv",
     c"hipblasStrsv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nBLAS Level 2 API\n\ntrsv solves\n\nA*x = b or A**T*x = b,\n\nwhere x and b are vectors and A is a triangular matrix.\n\nThe vector x is overwritten on b.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11086,7 +11086,7 @@ fn hipblasStrsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrsv, C_hipblasDtrsv, c"hipblasDtrsv", "hipblasDtrsv",
     c"hipblasDtrsv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11113,7 +11113,7 @@ fn hipblasDtrsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrsv, C_hipblasCtrsv, c"hipblasCtrsv", "hipblasCtrsv",
     c"hipblasCtrsv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11140,7 +11140,7 @@ fn hipblasCtrsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrsv, C_hipblasZtrsv, c"hipblasZtrsv", "hipblasZtrsv",
     c"hipblasZtrsv(handle, uplo, transA, diag, m, AP, lda, x, incx)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11167,7 +11167,7 @@ fn hipblasZtrsv(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrsvBatched, C_hipblasStrsvBatched, c"hipblasStrsvBatched", "hipblasStrsvBatched",
     c"hipblasStrsvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nBLAS Level 2 API\n\ntrsvBatched solves\n\nA_i*x_i = b_i or A_i**T*x_i = b_i,\n\nwhere (A_i, x_i, b_i) is the i-th instance of the batch.\nx_i and b_i are vectors and A_i is an\nm by m triangular matrix.\n\nThe vector x is overwritten on b.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11193,7 +11193,7 @@ fn hipblasStrsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrsvBatched, C_hipblasDtrsvBatched, c"hipblasDtrsvBatched", "hipblasDtrsvBatched",
     c"hipblasDtrsvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11219,7 +11219,7 @@ fn hipblasDtrsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrsvBatched, C_hipblasCtrsvBatched, c"hipblasCtrsvBatched", "hipblasCtrsvBatched",
     c"hipblasCtrsvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11245,7 +11245,7 @@ fn hipblasCtrsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrsvBatched, C_hipblasZtrsvBatched, c"hipblasZtrsvBatched", "hipblasZtrsvBatched",
     c"hipblasZtrsvBatched(handle, uplo, transA, diag, m, AP, lda, x, incx, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    x\n    incx\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11271,7 +11271,7 @@ fn hipblasZtrsvBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_x, a_incx, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrsvStridedBatched, C_hipblasStrsvStridedBatched, c"hipblasStrsvStridedBatched", "hipblasStrsvStridedBatched",
     c"hipblasStrsvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nBLAS Level 2 API\n\ntrsvStridedBatched solves\n\nA_i*x_i = b_i or A_i**T*x_i = b_i,\n\nwhere (A_i, x_i, b_i) is the i-th instance of the batch.\nx_i and b_i are vectors and A_i is an m by m triangular matrix, for i = 1, ..., batchCount.\n\nThe vector x is overwritten on b.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11301,7 +11301,7 @@ fn hipblasStrsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrsvStridedBatched, C_hipblasDtrsvStridedBatched, c"hipblasDtrsvStridedBatched", "hipblasDtrsvStridedBatched",
     c"hipblasDtrsvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11331,7 +11331,7 @@ fn hipblasDtrsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrsvStridedBatched, C_hipblasCtrsvStridedBatched, c"hipblasCtrsvStridedBatched", "hipblasCtrsvStridedBatched",
     c"hipblasCtrsvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11361,7 +11361,7 @@ fn hipblasCtrsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrsvStridedBatched, C_hipblasZtrsvStridedBatched, c"hipblasZtrsvStridedBatched", "hipblasZtrsvStridedBatched",
     c"hipblasZtrsvStridedBatched(handle, uplo, transA, diag, m, AP, lda, strideA, x, incx, stridex, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    diag\n    m\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11391,7 +11391,7 @@ fn hipblasZtrsvStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_diag, a_m, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHgemm, C_hipblasHgemm, c"hipblasHgemm", "hipblasHgemm",
     c"hipblasHgemm(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\ngemm performs one of the matrix-matrix operations\n\nC = alpha*op( A )*op( B ) + beta*C,\n\nwhere op( X ) is one of\n\nop( X ) = X      or\nop( X ) = X**T   or\nop( X ) = X**H,\n\nalpha and beta are scalars, and A, B and C are matrices, with\nop( A ) an m by k matrix, op( B ) a k by n matrix and C an m by n matrix.\n\n- Supported precisions in rocBLAS : h,s,d,c,z\n- Supported precisions in cuBLAS  : h,s,d,c,z\n\n.\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11426,7 +11426,7 @@ fn hipblasHgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgemm, C_hipblasSgemm, c"hipblasSgemm", "hipblasSgemm",
     c"hipblasSgemm(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11461,7 +11461,7 @@ fn hipblasSgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgemm, C_hipblasDgemm, c"hipblasDgemm", "hipblasDgemm",
     c"hipblasDgemm(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11496,7 +11496,7 @@ fn hipblasDgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgemm, C_hipblasCgemm, c"hipblasCgemm", "hipblasCgemm",
     c"hipblasCgemm(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11531,7 +11531,7 @@ fn hipblasCgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgemm, C_hipblasZgemm, c"hipblasZgemm", "hipblasZgemm",
     c"hipblasZgemm(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11566,7 +11566,7 @@ fn hipblasZgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHgemmBatched, C_hipblasHgemmBatched, c"hipblasHgemmBatched", "hipblasHgemmBatched",
     c"hipblasHgemmBatched(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\ngemmBatched performs one of the batched matrix-matrix operations\nC_i = alpha*op( A_i )*op( B_i ) + beta*C_i, for i = 1, ..., batchCount.\nwhere op( X ) is one of\nop( X ) = X      or\nop( X ) = X**T   or\nop( X ) = X**H,\nalpha and beta are scalars, and A, B and C are strided batched matrices, with\nop( A ) an m by k by batchCount strided_batched matrix,\nop( B ) an k by n by batchCount strided_batched matrix and\nC an m by n by batchCount strided_batched matrix.\n\n- Supported precisions in rocBLAS : h,s,d,c,z\n- Supported precisions in cuBLAS  : h,s,d,c,z\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11599,7 +11599,7 @@ fn hipblasHgemmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgemmBatched, C_hipblasSgemmBatched, c"hipblasSgemmBatched", "hipblasSgemmBatched",
     c"hipblasSgemmBatched(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11632,7 +11632,7 @@ fn hipblasSgemmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgemmBatched, C_hipblasDgemmBatched, c"hipblasDgemmBatched", "hipblasDgemmBatched",
     c"hipblasDgemmBatched(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11665,7 +11665,7 @@ fn hipblasDgemmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgemmBatched, C_hipblasCgemmBatched, c"hipblasCgemmBatched", "hipblasCgemmBatched",
     c"hipblasCgemmBatched(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11698,7 +11698,7 @@ fn hipblasCgemmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgemmBatched, C_hipblasZgemmBatched, c"hipblasZgemmBatched", "hipblasZgemmBatched",
     c"hipblasZgemmBatched(handle, transA, transB, m, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11731,7 +11731,7 @@ fn hipblasZgemmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasHgemmStridedBatched, C_hipblasHgemmStridedBatched, c"hipblasHgemmStridedBatched", "hipblasHgemmStridedBatched",
     c"hipblasHgemmStridedBatched(handle, transA, transB, m, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\ngemmStridedBatched performs one of the strided batched matrix-matrix operations\n\nC_i = alpha*op( A_i )*op( B_i ) + beta*C_i, for i = 1, ..., batchCount.\n\nwhere op( X ) is one of\n\nop( X ) = X      or\nop( X ) = X**T   or\nop( X ) = X**H,\n\nalpha and beta are scalars, and A, B and C are strided batched matrices, with\nop( A ) an m by k by batchCount strided_batched matrix,\nop( B ) an k by n by batchCount strided_batched matrix and\nC an m by n by batchCount strided_batched matrix.\n\n- Supported precisions in rocBLAS : h,s,d,c,z\n- Supported precisions in cuBLAS  : h,s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11770,7 +11770,7 @@ fn hipblasHgemmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgemmStridedBatched, C_hipblasSgemmStridedBatched, c"hipblasSgemmStridedBatched", "hipblasSgemmStridedBatched",
     c"hipblasSgemmStridedBatched(handle, transA, transB, m, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11809,7 +11809,7 @@ fn hipblasSgemmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgemmStridedBatched, C_hipblasDgemmStridedBatched, c"hipblasDgemmStridedBatched", "hipblasDgemmStridedBatched",
     c"hipblasDgemmStridedBatched(handle, transA, transB, m, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11848,7 +11848,7 @@ fn hipblasDgemmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgemmStridedBatched, C_hipblasCgemmStridedBatched, c"hipblasCgemmStridedBatched", "hipblasCgemmStridedBatched",
     c"hipblasCgemmStridedBatched(handle, transA, transB, m, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11887,7 +11887,7 @@ fn hipblasCgemmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgemmStridedBatched, C_hipblasZgemmStridedBatched, c"hipblasZgemmStridedBatched", "hipblasZgemmStridedBatched",
     c"hipblasZgemmStridedBatched(handle, transA, transB, m, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11926,7 +11926,7 @@ fn hipblasZgemmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherk, C_hipblasCherk, c"hipblasCherk", "hipblasCherk",
     c"hipblasCherk(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nherk performs one of the matrix-matrix operations for a Hermitian rank-k update\n\nC := alpha*op( A )*op( A )^H + beta*C\n\nwhere  alpha and beta are scalars, op(A) is an n by k matrix, and\nC is a n x n Hermitian matrix stored as either upper or lower.\n\nop( A ) = A,  and A is n by k if transA == HIPBLAS_OP_N\nop( A ) = A^H and A is k by n if transA == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11957,7 +11957,7 @@ fn hipblasCherk(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherk, C_hipblasZherk, c"hipblasZherk", "hipblasZherk",
     c"hipblasZherk(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -11988,7 +11988,7 @@ fn hipblasZherk(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherkBatched, C_hipblasCherkBatched, c"hipblasCherkBatched", "hipblasCherkBatched",
     c"hipblasCherkBatched(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nherkBatched performs a batch of the matrix-matrix operations for a Hermitian rank-k update\n\nC_i := alpha*op( A_i )*op( A_i )^H + beta*C_i\n\nwhere  alpha and beta are scalars, op(A) is an n by k matrix, and\nC_i is a n x n Hermitian matrix stored as either upper or lower.\n\nop( A_i ) = A_i, and A_i is n by k if transA == HIPBLAS_OP_N\nop( A_i ) = A_i^H and A_i is k by n if transA == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12018,7 +12018,7 @@ fn hipblasCherkBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherkBatched, C_hipblasZherkBatched, c"hipblasZherkBatched", "hipblasZherkBatched",
     c"hipblasZherkBatched(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12048,7 +12048,7 @@ fn hipblasZherkBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherkStridedBatched, C_hipblasCherkStridedBatched, c"hipblasCherkStridedBatched", "hipblasCherkStridedBatched",
     c"hipblasCherkStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nherkStridedBatched performs a batch of the matrix-matrix operations for a Hermitian rank-k update\n\nC_i := alpha*op( A_i )*op( A_i )^H + beta*C_i\n\nwhere  alpha and beta are scalars, op(A) is an n by k matrix, and\nC_i is a n x n Hermitian matrix stored as either upper or lower.\n\nop( A_i ) = A_i, and A_i is n by k if transA == HIPBLAS_OP_N\nop( A_i ) = A_i^H and A_i is k by n if transA == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12082,7 +12082,7 @@ fn hipblasCherkStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherkStridedBatched, C_hipblasZherkStridedBatched, c"hipblasZherkStridedBatched", "hipblasZherkStridedBatched",
     c"hipblasZherkStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12116,7 +12116,7 @@ fn hipblasZherkStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherkx, C_hipblasCherkx, c"hipblasCherkx", "hipblasCherkx",
     c"hipblasCherkx(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nherkx performs one of the matrix-matrix operations for a Hermitian rank-k update\n\nC := alpha*op( A )*op( B )^H + beta*C\n\nwhere  alpha and beta are scalars, op(A) and op(B) are n by k matrices, and\nC is a n x n Hermitian matrix stored as either upper or lower.\nThis routine should only be used when the caller can guarantee that the result of op( A )*op( B )^T will be Hermitian.\n\nop( A ) = A, op( B ) = B, and A and B are n by k if trans == HIPBLAS_OP_N\nop( A ) = A^H, op( B ) = B^H,  and A and B are k by n if trans == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12150,7 +12150,7 @@ fn hipblasCherkx(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherkx, C_hipblasZherkx, c"hipblasZherkx", "hipblasZherkx",
     c"hipblasZherkx(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12184,7 +12184,7 @@ fn hipblasZherkx(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherkxBatched, C_hipblasCherkxBatched, c"hipblasCherkxBatched", "hipblasCherkxBatched",
     c"hipblasCherkxBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nherkxBatched performs a batch of the matrix-matrix operations for a Hermitian rank-k update\n\nC_i := alpha*op( A_i )*op( B_i )^H + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrices, and\nC_i is a n x n Hermitian matrix stored as either upper or lower.\nThis routine should only be used when the caller can guarantee that the result of op( A )*op( B )^T will be Hermitian.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^H, op( B_i ) = B_i^H,  and A_i and B_i are k by n if trans == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12216,7 +12216,7 @@ fn hipblasCherkxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherkxBatched, C_hipblasZherkxBatched, c"hipblasZherkxBatched", "hipblasZherkxBatched",
     c"hipblasZherkxBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12248,7 +12248,7 @@ fn hipblasZherkxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCherkxStridedBatched, C_hipblasCherkxStridedBatched, c"hipblasCherkxStridedBatched", "hipblasCherkxStridedBatched",
     c"hipblasCherkxStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nherkxStridedBatched performs a batch of the matrix-matrix operations for a Hermitian rank-k update\n\nC_i := alpha*op( A_i )*op( B_i )^H + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrices, and\nC_i is a n x n Hermitian matrix stored as either upper or lower.\nThis routine should only be used when the caller can guarantee that the result of op( A )*op( B )^T will be Hermitian.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^H, op( B_i ) = B_i^H,  and A_i and B_i are k by n if trans == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12286,7 +12286,7 @@ fn hipblasCherkxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZherkxStridedBatched, C_hipblasZherkxStridedBatched, c"hipblasZherkxStridedBatched", "hipblasZherkxStridedBatched",
     c"hipblasZherkxStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12324,7 +12324,7 @@ fn hipblasZherkxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCher2k, C_hipblasCher2k, c"hipblasCher2k", "hipblasCher2k",
     c"hipblasCher2k(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nher2k performs one of the matrix-matrix operations for a Hermitian rank-2k update\n\nC := alpha*op( A )*op( B )^H + conj(alpha)*op( B )*op( A )^H + beta*C\n\nwhere  alpha and beta are scalars, op(A) and op(B) are n by k matrices, and\nC is a n x n Hermitian matrix stored as either upper or lower.\n\nop( A ) = A, op( B ) = B, and A and B are n by k if trans == HIPBLAS_OP_N\nop( A ) = A^H, op( B ) = B^H,  and A and B are k by n if trans == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12358,7 +12358,7 @@ fn hipblasCher2k(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZher2k, C_hipblasZher2k, c"hipblasZher2k", "hipblasZher2k",
     c"hipblasZher2k(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12392,7 +12392,7 @@ fn hipblasZher2k(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCher2kBatched, C_hipblasCher2kBatched, c"hipblasCher2kBatched", "hipblasCher2kBatched",
     c"hipblasCher2kBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nher2kBatched performs a batch of the matrix-matrix operations for a Hermitian rank-2k update\n\nC_i := alpha*op( A_i )*op( B_i )^H + conj(alpha)*op( B_i )*op( A_i )^H + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrices, and\nC_i is a n x n Hermitian matrix stored as either upper or lower.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^H, op( B_i ) = B_i^H,  and A_i and B_i are k by n if trans == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12424,7 +12424,7 @@ fn hipblasCher2kBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZher2kBatched, C_hipblasZher2kBatched, c"hipblasZher2kBatched", "hipblasZher2kBatched",
     c"hipblasZher2kBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12456,7 +12456,7 @@ fn hipblasZher2kBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCher2kStridedBatched, C_hipblasCher2kStridedBatched, c"hipblasCher2kStridedBatched", "hipblasCher2kStridedBatched",
     c"hipblasCher2kStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nher2kStridedBatched performs a batch of the matrix-matrix operations for a Hermitian rank-2k update\n\nC_i := alpha*op( A_i )*op( B_i )^H + conj(alpha)*op( B_i )*op( A_i )^H + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrices, and\nC_i is a n x n Hermitian matrix stored as either upper or lower.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^H, op( B_i ) = B_i^H,  and A_i and B_i are k by n if trans == HIPBLAS_OP_C\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12494,7 +12494,7 @@ fn hipblasCher2kStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZher2kStridedBatched, C_hipblasZher2kStridedBatched, c"hipblasZher2kStridedBatched", "hipblasZher2kStridedBatched",
     c"hipblasZher2kStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12532,7 +12532,7 @@ fn hipblasZher2kStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsymm, C_hipblasSsymm, c"hipblasSsymm", "hipblasSsymm",
     c"hipblasSsymm(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nsymm performs one of the matrix-matrix operations:\n\nC := alpha*A*B + beta*C if side == HIPBLAS_SIDE_LEFT,\nC := alpha*B*A + beta*C if side == HIPBLAS_SIDE_RIGHT,\n\nwhere alpha and beta are scalars, B and C are m by n matrices, and\nA is a symmetric matrix stored as either upper or lower.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12566,7 +12566,7 @@ fn hipblasSsymm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsymm, C_hipblasDsymm, c"hipblasDsymm", "hipblasDsymm",
     c"hipblasDsymm(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12600,7 +12600,7 @@ fn hipblasDsymm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsymm, C_hipblasCsymm, c"hipblasCsymm", "hipblasCsymm",
     c"hipblasCsymm(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12634,7 +12634,7 @@ fn hipblasCsymm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsymm, C_hipblasZsymm, c"hipblasZsymm", "hipblasZsymm",
     c"hipblasZsymm(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12668,7 +12668,7 @@ fn hipblasZsymm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsymmBatched, C_hipblasSsymmBatched, c"hipblasSsymmBatched", "hipblasSsymmBatched",
     c"hipblasSsymmBatched(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nsymmBatched performs a batch of the matrix-matrix operations:\n\nC_i := alpha*A_i*B_i + beta*C_i if side == HIPBLAS_SIDE_LEFT,\nC_i := alpha*B_i*A_i + beta*C_i if side == HIPBLAS_SIDE_RIGHT,\n\nwhere alpha and beta are scalars, B_i and C_i are m by n matrices, and\nA_i is a symmetric matrix stored as either upper or lower.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12700,7 +12700,7 @@ fn hipblasSsymmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsymmBatched, C_hipblasDsymmBatched, c"hipblasDsymmBatched", "hipblasDsymmBatched",
     c"hipblasDsymmBatched(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12732,7 +12732,7 @@ fn hipblasDsymmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsymmBatched, C_hipblasCsymmBatched, c"hipblasCsymmBatched", "hipblasCsymmBatched",
     c"hipblasCsymmBatched(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12764,7 +12764,7 @@ fn hipblasCsymmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsymmBatched, C_hipblasZsymmBatched, c"hipblasZsymmBatched", "hipblasZsymmBatched",
     c"hipblasZsymmBatched(handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12796,7 +12796,7 @@ fn hipblasZsymmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsymmStridedBatched, C_hipblasSsymmStridedBatched, c"hipblasSsymmStridedBatched", "hipblasSsymmStridedBatched",
     c"hipblasSsymmStridedBatched(handle, side, uplo, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nsymmStridedBatched performs a batch of the matrix-matrix operations:\n\nC_i := alpha*A_i*B_i + beta*C_i if side == HIPBLAS_SIDE_LEFT,\nC_i := alpha*B_i*A_i + beta*C_i if side == HIPBLAS_SIDE_RIGHT,\n\nwhere alpha and beta are scalars, B_i and C_i are m by n matrices, and\nA_i is a symmetric matrix stored as either upper or lower.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12834,7 +12834,7 @@ fn hipblasSsymmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsymmStridedBatched, C_hipblasDsymmStridedBatched, c"hipblasDsymmStridedBatched", "hipblasDsymmStridedBatched",
     c"hipblasDsymmStridedBatched(handle, side, uplo, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12872,7 +12872,7 @@ fn hipblasDsymmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsymmStridedBatched, C_hipblasCsymmStridedBatched, c"hipblasCsymmStridedBatched", "hipblasCsymmStridedBatched",
     c"hipblasCsymmStridedBatched(handle, side, uplo, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12910,7 +12910,7 @@ fn hipblasCsymmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsymmStridedBatched, C_hipblasZsymmStridedBatched, c"hipblasZsymmStridedBatched", "hipblasZsymmStridedBatched",
     c"hipblasZsymmStridedBatched(handle, side, uplo, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12948,7 +12948,7 @@ fn hipblasZsymmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrk, C_hipblasSsyrk, c"hipblasSsyrk", "hipblasSsyrk",
     c"hipblasSsyrk(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nsyrk performs one of the matrix-matrix operations for a symmetric rank-k update\n\nC := alpha*op( A )*op( A )^T + beta*C\n\nwhere  alpha and beta are scalars, op(A) is an n by k matrix, and\nC is a symmetric n x n matrix stored as either upper or lower.\n\nop( A ) = A, and A is n by k if transA == HIPBLAS_OP_N\nop( A ) = A^T and A is k by n if transA == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\nHIPBLAS_OP_C is not supported for complex types, see cherk\nand zherk.\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -12979,7 +12979,7 @@ fn hipblasSsyrk(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrk, C_hipblasDsyrk, c"hipblasDsyrk", "hipblasDsyrk",
     c"hipblasDsyrk(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13010,7 +13010,7 @@ fn hipblasDsyrk(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrk, C_hipblasCsyrk, c"hipblasCsyrk", "hipblasCsyrk",
     c"hipblasCsyrk(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13041,7 +13041,7 @@ fn hipblasCsyrk(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrk, C_hipblasZsyrk, c"hipblasZsyrk", "hipblasZsyrk",
     c"hipblasZsyrk(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13072,7 +13072,7 @@ fn hipblasZsyrk(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrkBatched, C_hipblasSsyrkBatched, c"hipblasSsyrkBatched", "hipblasSsyrkBatched",
     c"hipblasSsyrkBatched(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nsyrkBatched performs a batch of the matrix-matrix operations for a symmetric rank-k update\n\nC_i := alpha*op( A_i )*op( A_i )^T + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) is an n by k matrix, and\nC_i is a symmetric n x n matrix stored as either upper or lower.\n\nop( A_i ) = A_i, and A_i is n by k if transA == HIPBLAS_OP_N\nop( A_i ) = A_i^T and A_i is k by n if transA == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nHIPBLAS_OP_C is not supported for complex types, see cherk\nand zherk.\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13102,7 +13102,7 @@ fn hipblasSsyrkBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrkBatched, C_hipblasDsyrkBatched, c"hipblasDsyrkBatched", "hipblasDsyrkBatched",
     c"hipblasDsyrkBatched(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13132,7 +13132,7 @@ fn hipblasDsyrkBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrkBatched, C_hipblasCsyrkBatched, c"hipblasCsyrkBatched", "hipblasCsyrkBatched",
     c"hipblasCsyrkBatched(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13162,7 +13162,7 @@ fn hipblasCsyrkBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrkBatched, C_hipblasZsyrkBatched, c"hipblasZsyrkBatched", "hipblasZsyrkBatched",
     c"hipblasZsyrkBatched(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13192,7 +13192,7 @@ fn hipblasZsyrkBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrkStridedBatched, C_hipblasSsyrkStridedBatched, c"hipblasSsyrkStridedBatched", "hipblasSsyrkStridedBatched",
     c"hipblasSsyrkStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nsyrkStridedBatched performs a batch of the matrix-matrix operations for a symmetric rank-k update\n\nC_i := alpha*op( A_i )*op( A_i )^T + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) is an n by k matrix, and\nC_i is a symmetric n x n matrix stored as either upper or lower.\n\nop( A_i ) = A_i, and A_i is n by k if transA == HIPBLAS_OP_N\nop( A_i ) = A_i^T and A_i is k by n if transA == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nHIPBLAS_OP_C is not supported for complex types, see cherk\nand zherk.\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13226,7 +13226,7 @@ fn hipblasSsyrkStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrkStridedBatched, C_hipblasDsyrkStridedBatched, c"hipblasDsyrkStridedBatched", "hipblasDsyrkStridedBatched",
     c"hipblasDsyrkStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13260,7 +13260,7 @@ fn hipblasDsyrkStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrkStridedBatched, C_hipblasCsyrkStridedBatched, c"hipblasCsyrkStridedBatched", "hipblasCsyrkStridedBatched",
     c"hipblasCsyrkStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13294,7 +13294,7 @@ fn hipblasCsyrkStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrkStridedBatched, C_hipblasZsyrkStridedBatched, c"hipblasZsyrkStridedBatched", "hipblasZsyrkStridedBatched",
     c"hipblasZsyrkStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13328,7 +13328,7 @@ fn hipblasZsyrkStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyr2k, C_hipblasSsyr2k, c"hipblasSsyr2k", "hipblasSsyr2k",
     c"hipblasSsyr2k(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nsyr2k performs one of the matrix-matrix operations for a symmetric rank-2k update\n\nC := alpha*(op( A )*op( B )^T + op( B )*op( A )^T) + beta*C\n\nwhere  alpha and beta are scalars, op(A) and op(B) are n by k matrix, and\nC is a symmetric n x n matrix stored as either upper or lower.\n\nop( A ) = A, op( B ) = B, and A and B are n by k if trans == HIPBLAS_OP_N\nop( A ) = A^T, op( B ) = B^T,  and A and B are k by n if trans == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13362,7 +13362,7 @@ fn hipblasSsyr2k(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyr2k, C_hipblasDsyr2k, c"hipblasDsyr2k", "hipblasDsyr2k",
     c"hipblasDsyr2k(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13396,7 +13396,7 @@ fn hipblasDsyr2k(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyr2k, C_hipblasCsyr2k, c"hipblasCsyr2k", "hipblasCsyr2k",
     c"hipblasCsyr2k(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13430,7 +13430,7 @@ fn hipblasCsyr2k(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyr2k, C_hipblasZsyr2k, c"hipblasZsyr2k", "hipblasZsyr2k",
     c"hipblasZsyr2k(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13464,7 +13464,7 @@ fn hipblasZsyr2k(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyr2kBatched, C_hipblasSsyr2kBatched, c"hipblasSsyr2kBatched", "hipblasSsyr2kBatched",
     c"hipblasSsyr2kBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nsyr2kBatched performs a batch of the matrix-matrix operations for a symmetric rank-2k update\n\nC_i := alpha*(op( A_i )*op( B_i )^T + op( B_i )*op( A_i )^T) + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrix, and\nC_i is a symmetric n x n matrix stored as either upper or lower.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^T, op( B_i ) = B_i^T,  and A_i and B_i are k by n if trans == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13496,7 +13496,7 @@ fn hipblasSsyr2kBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyr2kBatched, C_hipblasDsyr2kBatched, c"hipblasDsyr2kBatched", "hipblasDsyr2kBatched",
     c"hipblasDsyr2kBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13528,7 +13528,7 @@ fn hipblasDsyr2kBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyr2kBatched, C_hipblasCsyr2kBatched, c"hipblasCsyr2kBatched", "hipblasCsyr2kBatched",
     c"hipblasCsyr2kBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13560,7 +13560,7 @@ fn hipblasCsyr2kBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyr2kBatched, C_hipblasZsyr2kBatched, c"hipblasZsyr2kBatched", "hipblasZsyr2kBatched",
     c"hipblasZsyr2kBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13592,7 +13592,7 @@ fn hipblasZsyr2kBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyr2kStridedBatched, C_hipblasSsyr2kStridedBatched, c"hipblasSsyr2kStridedBatched", "hipblasSsyr2kStridedBatched",
     c"hipblasSsyr2kStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nsyr2kStridedBatched performs a batch of the matrix-matrix operations for a symmetric rank-2k update\n\nC_i := alpha*(op( A_i )*op( B_i )^T + op( B_i )*op( A_i )^T) + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrix, and\nC_i is a symmetric n x n matrix stored as either upper or lower.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^T, op( B_i ) = B_i^T,  and A_i and B_i are k by n if trans == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13630,7 +13630,7 @@ fn hipblasSsyr2kStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyr2kStridedBatched, C_hipblasDsyr2kStridedBatched, c"hipblasDsyr2kStridedBatched", "hipblasDsyr2kStridedBatched",
     c"hipblasDsyr2kStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13668,7 +13668,7 @@ fn hipblasDsyr2kStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyr2kStridedBatched, C_hipblasCsyr2kStridedBatched, c"hipblasCsyr2kStridedBatched", "hipblasCsyr2kStridedBatched",
     c"hipblasCsyr2kStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13706,7 +13706,7 @@ fn hipblasCsyr2kStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyr2kStridedBatched, C_hipblasZsyr2kStridedBatched, c"hipblasZsyr2kStridedBatched", "hipblasZsyr2kStridedBatched",
     c"hipblasZsyr2kStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13744,7 +13744,7 @@ fn hipblasZsyr2kStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrkx, C_hipblasSsyrkx, c"hipblasSsyrkx", "hipblasSsyrkx",
     c"hipblasSsyrkx(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nsyrkx performs one of the matrix-matrix operations for a symmetric rank-k update\n\nC := alpha*op( A )*op( B )^T + beta*C\n\nwhere  alpha and beta are scalars, op(A) and op(B) are n by k matrix, and\nC is a symmetric n x n matrix stored as either upper or lower.\nThis routine should only be used when the caller can guarantee that the result of op( A )*op( B )^T will be symmetric.\n\nop( A ) = A, op( B ) = B, and A and B are n by k if trans == HIPBLAS_OP_N\nop( A ) = A^T, op( B ) = B^T,  and A and B are k by n if trans == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13778,7 +13778,7 @@ fn hipblasSsyrkx(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrkx, C_hipblasDsyrkx, c"hipblasDsyrkx", "hipblasDsyrkx",
     c"hipblasDsyrkx(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13812,7 +13812,7 @@ fn hipblasDsyrkx(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrkx, C_hipblasCsyrkx, c"hipblasCsyrkx", "hipblasCsyrkx",
     c"hipblasCsyrkx(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13846,7 +13846,7 @@ fn hipblasCsyrkx(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrkx, C_hipblasZsyrkx, c"hipblasZsyrkx", "hipblasZsyrkx",
     c"hipblasZsyrkx(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13880,7 +13880,7 @@ fn hipblasZsyrkx(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrkxBatched, C_hipblasSsyrkxBatched, c"hipblasSsyrkxBatched", "hipblasSsyrkxBatched",
     c"hipblasSsyrkxBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nsyrkxBatched performs a batch of the matrix-matrix operations for a symmetric rank-k update\n\nC_i := alpha*op( A_i )*op( B_i )^T + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrix, and\nC_i is a symmetric n x n matrix stored as either upper or lower.\nThis routine should only be used when the caller can guarantee that the result of op( A_i )*op( B_i )^T will be symmetric.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^T, op( B_i ) = B_i^T,  and A_i and B_i are k by n if trans == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13912,7 +13912,7 @@ fn hipblasSsyrkxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrkxBatched, C_hipblasDsyrkxBatched, c"hipblasDsyrkxBatched", "hipblasDsyrkxBatched",
     c"hipblasDsyrkxBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13944,7 +13944,7 @@ fn hipblasDsyrkxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrkxBatched, C_hipblasCsyrkxBatched, c"hipblasCsyrkxBatched", "hipblasCsyrkxBatched",
     c"hipblasCsyrkxBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -13976,7 +13976,7 @@ fn hipblasCsyrkxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrkxBatched, C_hipblasZsyrkxBatched, c"hipblasZsyrkxBatched", "hipblasZsyrkxBatched",
     c"hipblasZsyrkxBatched(handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14008,7 +14008,7 @@ fn hipblasZsyrkxBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSsyrkxStridedBatched, C_hipblasSsyrkxStridedBatched, c"hipblasSsyrkxStridedBatched", "hipblasSsyrkxStridedBatched",
     c"hipblasSsyrkxStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nsyrkxStridedBatched performs a batch of the matrix-matrix operations for a symmetric rank-k update\n\nC_i := alpha*op( A_i )*op( B_i )^T + beta*C_i\n\nwhere  alpha and beta are scalars, op(A_i) and op(B_i) are n by k matrix, and\nC_i is a symmetric n x n matrix stored as either upper or lower.\nThis routine should only be used when the caller can guarantee that the result of op( A_i )*op( B_i )^T will be symmetric.\n\nop( A_i ) = A_i, op( B_i ) = B_i, and A_i and B_i are n by k if trans == HIPBLAS_OP_N\nop( A_i ) = A_i^T, op( B_i ) = B_i^T,  and A_i and B_i are k by n if trans == HIPBLAS_OP_T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14046,7 +14046,7 @@ fn hipblasSsyrkxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDsyrkxStridedBatched, C_hipblasDsyrkxStridedBatched, c"hipblasDsyrkxStridedBatched", "hipblasDsyrkxStridedBatched",
     c"hipblasDsyrkxStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14084,7 +14084,7 @@ fn hipblasDsyrkxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCsyrkxStridedBatched, C_hipblasCsyrkxStridedBatched, c"hipblasCsyrkxStridedBatched", "hipblasCsyrkxStridedBatched",
     c"hipblasCsyrkxStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14122,7 +14122,7 @@ fn hipblasCsyrkxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZsyrkxStridedBatched, C_hipblasZsyrkxStridedBatched, c"hipblasZsyrkxStridedBatched", "hipblasZsyrkxStridedBatched",
     c"hipblasZsyrkxStridedBatched(handle, uplo, transA, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    transA\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14160,7 +14160,7 @@ fn hipblasZsyrkxStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_transA, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgeam, C_hipblasSgeam, c"hipblasSgeam", "hipblasSgeam",
     c"hipblasSgeam(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc)\n--\n\nBLAS Level 3 API\n\ngeam performs one of the matrix-matrix operations\n\nC = alpha*op( A ) + beta*op( B ),\n\nwhere op( X ) is one of\n\nop( X ) = X      or\nop( X ) = X**T   or\nop( X ) = X**H,\n\nalpha and beta are scalars, and A, B and C are matrices, with\nop( A ) an m by n matrix, op( B ) an m by n matrix, and C an m by n matrix.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14194,7 +14194,7 @@ fn hipblasSgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgeam, C_hipblasDgeam, c"hipblasDgeam", "hipblasDgeam",
     c"hipblasDgeam(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14228,7 +14228,7 @@ fn hipblasDgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeam, C_hipblasCgeam, c"hipblasCgeam", "hipblasCgeam",
     c"hipblasCgeam(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14262,7 +14262,7 @@ fn hipblasCgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeam, C_hipblasZgeam, c"hipblasZgeam", "hipblasZgeam",
     c"hipblasZgeam(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14296,7 +14296,7 @@ fn hipblasZgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgeamBatched, C_hipblasSgeamBatched, c"hipblasSgeamBatched", "hipblasSgeamBatched",
     c"hipblasSgeamBatched(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\ngeamBatched performs one of the batched matrix-matrix operations\n\nC_i = alpha*op( A_i ) + beta*op( B_i )  for i = 0, 1, ... batchCount - 1\n\nwhere alpha and beta are scalars, and op(A_i), op(B_i) and C_i are m by n matrices\nand op( X ) is one of\n\nop( X ) = X      or\nop( X ) = X**T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14328,7 +14328,7 @@ fn hipblasSgeamBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgeamBatched, C_hipblasDgeamBatched, c"hipblasDgeamBatched", "hipblasDgeamBatched",
     c"hipblasDgeamBatched(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14360,7 +14360,7 @@ fn hipblasDgeamBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeamBatched, C_hipblasCgeamBatched, c"hipblasCgeamBatched", "hipblasCgeamBatched",
     c"hipblasCgeamBatched(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14392,7 +14392,7 @@ fn hipblasCgeamBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeamBatched, C_hipblasZgeamBatched, c"hipblasZgeamBatched", "hipblasZgeamBatched",
     c"hipblasZgeamBatched(handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    beta\n    BP\n    ldb\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14424,7 +14424,7 @@ fn hipblasZgeamBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_beta, a_BP, a_ldb, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgeamStridedBatched, C_hipblasSgeamStridedBatched, c"hipblasSgeamStridedBatched", "hipblasSgeamStridedBatched",
     c"hipblasSgeamStridedBatched(handle, transA, transB, m, n, alpha, AP, lda, strideA, beta, BP, ldb, strideB, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\ngeamStridedBatched performs one of the batched matrix-matrix operations\n\nC_i = alpha*op( A_i ) + beta*op( B_i )  for i = 0, 1, ... batchCount - 1\n\nwhere alpha and beta are scalars, and op(A_i), op(B_i) and C_i are m by n matrices\nand op( X ) is one of\n\nop( X ) = X      or\nop( X ) = X**T\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    BP\n    ldb\n    strideB\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14462,7 +14462,7 @@ fn hipblasSgeamStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_BP, a_ldb, a_strideB, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgeamStridedBatched, C_hipblasDgeamStridedBatched, c"hipblasDgeamStridedBatched", "hipblasDgeamStridedBatched",
     c"hipblasDgeamStridedBatched(handle, transA, transB, m, n, alpha, AP, lda, strideA, beta, BP, ldb, strideB, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    BP\n    ldb\n    strideB\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14500,7 +14500,7 @@ fn hipblasDgeamStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_BP, a_ldb, a_strideB, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeamStridedBatched, C_hipblasCgeamStridedBatched, c"hipblasCgeamStridedBatched", "hipblasCgeamStridedBatched",
     c"hipblasCgeamStridedBatched(handle, transA, transB, m, n, alpha, AP, lda, strideA, beta, BP, ldb, strideB, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    BP\n    ldb\n    strideB\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14538,7 +14538,7 @@ fn hipblasCgeamStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_BP, a_ldb, a_strideB, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeamStridedBatched, C_hipblasZgeamStridedBatched, c"hipblasZgeamStridedBatched", "hipblasZgeamStridedBatched",
     c"hipblasZgeamStridedBatched(handle, transA, transB, m, n, alpha, AP, lda, strideA, beta, BP, ldb, strideB, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    beta\n    BP\n    ldb\n    strideB\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14576,7 +14576,7 @@ fn hipblasZgeamStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_beta, a_BP, a_ldb, a_strideB, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChemm, C_hipblasChemm, c"hipblasChemm", "hipblasChemm",
     c"hipblasChemm(handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nBLAS Level 3 API\n\nhemm performs one of the matrix-matrix operations:\n\nC := alpha*A*B + beta*C if side == HIPBLAS_SIDE_LEFT,\nC := alpha*B*A + beta*C if side == HIPBLAS_SIDE_RIGHT,\n\nwhere alpha and beta are scalars, B and C are m by n matrices, and\nA is a Hermitian matrix stored as either upper or lower.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : c,z\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14610,7 +14610,7 @@ fn hipblasChemm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhemm, C_hipblasZhemm, c"hipblasZhemm", "hipblasZhemm",
     c"hipblasZhemm(handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14644,7 +14644,7 @@ fn hipblasZhemm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChemmBatched, C_hipblasChemmBatched, c"hipblasChemmBatched", "hipblasChemmBatched",
     c"hipblasChemmBatched(handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\nhemmBatched performs a batch of the matrix-matrix operations:\n\nC_i := alpha*A_i*B_i + beta*C_i if side == HIPBLAS_SIDE_LEFT,\nC_i := alpha*B_i*A_i + beta*C_i if side == HIPBLAS_SIDE_RIGHT,\n\nwhere alpha and beta are scalars, B_i and C_i are m by n matrices, and\nA_i is a Hermitian matrix stored as either upper or lower.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14676,7 +14676,7 @@ fn hipblasChemmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhemmBatched, C_hipblasZhemmBatched, c"hipblasZhemmBatched", "hipblasZhemmBatched",
     c"hipblasZhemmBatched(handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    beta\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14708,7 +14708,7 @@ fn hipblasZhemmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_beta, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasChemmStridedBatched, C_hipblasChemmStridedBatched, c"hipblasChemmStridedBatched", "hipblasChemmStridedBatched",
     c"hipblasChemmStridedBatched(handle, side, uplo, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\nhemmStridedBatched performs a batch of the matrix-matrix operations:\n\nC_i := alpha*A_i*B_i + beta*C_i if side == HIPBLAS_SIDE_LEFT,\nC_i := alpha*B_i*A_i + beta*C_i if side == HIPBLAS_SIDE_RIGHT,\n\nwhere alpha and beta are scalars, B_i and C_i are m by n matrices, and\nA_i is a Hermitian matrix stored as either upper or lower.\n\n- Supported precisions in rocBLAS : c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14746,7 +14746,7 @@ fn hipblasChemmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZhemmStridedBatched, C_hipblasZhemmStridedBatched, c"hipblasZhemmStridedBatched", "hipblasZhemmStridedBatched",
     c"hipblasZhemmStridedBatched(handle, side, uplo, n, k, alpha, AP, lda, strideA, BP, ldb, strideB, beta, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    n\n    k\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    beta\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14784,7 +14784,7 @@ fn hipblasZhemmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_n, a_k, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_beta, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrmm, C_hipblasStrmm, c"hipblasStrmm", "hipblasStrmm",
     c"hipblasStrmm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nBLAS Level 3 API\n\ntrmm performs one of the matrix-matrix operations\n\nB := alpha*op( A )*B,   or   B := alpha*B*op( A )\n\nwhere  alpha  is a scalar,  B  is an m by n matrix,  A  is a unit, or\nnon-unit,  upper or lower triangular matrix  and  op( A )  is one  of\n\nop( A ) = A   or   op( A ) = A^T   or   op( A ) = A^H.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\nWhen uplo == HIPBLAS_FILL_MODE_UPPER the  leading  k by k\nupper triangular part of the array  A must contain the upper\ntriangular matrix  and the strictly lower triangular part of\nA is not referenced.\n\nWhen uplo == HIPBLAS_FILL_MODE_LOWER the  leading  k by k\nlower triangular part of the array  A must contain the lower\ntriangular matrix  and the strictly upper triangular part of\nA is not referenced.\n\nNote that when  diag == HIPBLAS_DIAG_UNIT  the diagonal elements of\nA  are not referenced either,  but are assumed to be  unity.\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status\n\nDeprecated in the C API.",
@@ -14815,7 +14815,7 @@ fn hipblasStrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrmm, C_hipblasDtrmm, c"hipblasDtrmm", "hipblasDtrmm",
     c"hipblasDtrmm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14846,7 +14846,7 @@ fn hipblasDtrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrmm, C_hipblasCtrmm, c"hipblasCtrmm", "hipblasCtrmm",
     c"hipblasCtrmm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14877,7 +14877,7 @@ fn hipblasCtrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrmm, C_hipblasZtrmm, c"hipblasZtrmm", "hipblasZtrmm",
     c"hipblasZtrmm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14908,7 +14908,7 @@ fn hipblasZtrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrmmBatched, C_hipblasStrmmBatched, c"hipblasStrmmBatched", "hipblasStrmmBatched",
     c"hipblasStrmmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nBLAS Level 3 API\n\ntrmmBatched performs one of the batched matrix-matrix operations\n\nB_i := alpha*op( A_i )*B_i,   or   B_i := alpha*B_i*op( A_i )  for i = 0, 1, ... batchCount -1\n\nwhere  alpha  is a scalar,  B_i  is an m by n matrix,  A_i  is a unit, or\nnon-unit,  upper or lower triangular matrix  and  op( A_i )  is one  of\n\nop( A_i ) = A_i   or   op( A_i ) = A_i^T   or   op( A_i ) = A_i^H.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nWhen uplo == HIPBLAS_FILL_MODE_UPPER the  leading  k by k\nupper triangular part of the array  A must contain the upper\ntriangular matrix  and the strictly lower triangular part of\nA is not referenced.\n\nWhen uplo == HIPBLAS_FILL_MODE_LOWER the  leading  k by k\nlower triangular part of the array  A must contain the lower\ntriangular matrix  and the strictly upper triangular part of\nA is not referenced.\n\nNote that when  diag == HIPBLAS_DIAG_UNIT  the diagonal elements of\nA_i  are not referenced either,  but are assumed to be  unity.\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14938,7 +14938,7 @@ fn hipblasStrmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrmmBatched, C_hipblasDtrmmBatched, c"hipblasDtrmmBatched", "hipblasDtrmmBatched",
     c"hipblasDtrmmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14968,7 +14968,7 @@ fn hipblasDtrmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrmmBatched, C_hipblasCtrmmBatched, c"hipblasCtrmmBatched", "hipblasCtrmmBatched",
     c"hipblasCtrmmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -14998,7 +14998,7 @@ fn hipblasCtrmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrmmBatched, C_hipblasZtrmmBatched, c"hipblasZtrmmBatched", "hipblasZtrmmBatched",
     c"hipblasZtrmmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15028,7 +15028,7 @@ fn hipblasZtrmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrmmStridedBatched, C_hipblasStrmmStridedBatched, c"hipblasStrmmStridedBatched", "hipblasStrmmStridedBatched",
     c"hipblasStrmmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nBLAS Level 3 API\n\ntrmmStridedBatched performs one of the strided_batched matrix-matrix operations\n\nB_i := alpha*op( A_i )*B_i,   or   B_i := alpha*B_i*op( A_i )  for i = 0, 1, ... batchCount -1\n\nwhere  alpha  is a scalar,  B_i  is an m by n matrix,  A_i  is a unit, or\nnon-unit,  upper or lower triangular matrix  and  op( A_i )  is one  of\n\nop( A_i ) = A_i   or   op( A_i ) = A_i^T   or   op( A_i ) = A_i^H.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nWhen uplo == HIPBLAS_FILL_MODE_UPPER the  leading  k by k\nupper triangular part of the array  A must contain the upper\ntriangular matrix  and the strictly lower triangular part of\nA is not referenced.\n\nWhen uplo == HIPBLAS_FILL_MODE_LOWER the  leading  k by k\nlower triangular part of the array  A must contain the lower\ntriangular matrix  and the strictly upper triangular part of\nA is not referenced.\n\nNote that when  diag == HIPBLAS_DIAG_UNIT  the diagonal elements of\nA_i  are not referenced either,  but are assumed to be  unity.\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15062,7 +15062,7 @@ fn hipblasStrmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrmmStridedBatched, C_hipblasDtrmmStridedBatched, c"hipblasDtrmmStridedBatched", "hipblasDtrmmStridedBatched",
     c"hipblasDtrmmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15096,7 +15096,7 @@ fn hipblasDtrmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrmmStridedBatched, C_hipblasCtrmmStridedBatched, c"hipblasCtrmmStridedBatched", "hipblasCtrmmStridedBatched",
     c"hipblasCtrmmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15130,7 +15130,7 @@ fn hipblasCtrmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrmmStridedBatched, C_hipblasZtrmmStridedBatched, c"hipblasZtrmmStridedBatched", "hipblasZtrmmStridedBatched",
     c"hipblasZtrmmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15164,7 +15164,7 @@ fn hipblasZtrmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrsm, C_hipblasStrsm, c"hipblasStrsm", "hipblasStrsm",
     c"hipblasStrsm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nBLAS Level 3 API\n\ntrsm solves\n\nop(A)*X = alpha*B or  X*op(A) = alpha*B,\n\nwhere alpha is a scalar, X and B are m by n matrices,\nA is triangular matrix and op(A) is one of\n\nop( A ) = A   or   op( A ) = A^T   or   op( A ) = A^H.\n\nThe matrix X is overwritten on B.\n\nNote about memory allocation:\nWhen trsm is launched with a k evenly divisible by the internal block size of 128,\nand is no larger than 10 of these blocks, the API takes advantage of utilizing pre-allocated\nmemory found in the handle to increase overall performance. This memory can be managed by using\nthe environment variable WORKBUF_TRSM_B_CHNK. When this variable is not set the device memory\nused for temporary storage will default to 1 MB and may result in chunking, which in turn may\nreduce performance. Under these circumstances it is recommended that WORKBUF_TRSM_B_CHNK be set\nto the desired chunk of right hand sides to be used at a time.\n\n(where k is m when HIPBLAS_SIDE_LEFT and is n when HIPBLAS_SIDE_RIGHT)\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15195,7 +15195,7 @@ fn hipblasStrsm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrsm, C_hipblasDtrsm, c"hipblasDtrsm", "hipblasDtrsm",
     c"hipblasDtrsm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15226,7 +15226,7 @@ fn hipblasDtrsm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrsm, C_hipblasCtrsm, c"hipblasCtrsm", "hipblasCtrsm",
     c"hipblasCtrsm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15257,7 +15257,7 @@ fn hipblasCtrsm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrsm, C_hipblasZtrsm, c"hipblasZtrsm", "hipblasZtrsm",
     c"hipblasZtrsm(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15288,7 +15288,7 @@ fn hipblasZtrsm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrsmBatched, C_hipblasStrsmBatched, c"hipblasStrsmBatched", "hipblasStrsmBatched",
     c"hipblasStrsmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nBLAS Level 3 API\n\ntrsmBatched performs the following batched operation:\n\nop(A_i)*X_i = alpha*B_i or  X_i*op(A_i) = alpha*B_i, for i = 1, ..., batchCount.\n\nwhere alpha is a scalar, X and B are batched m by n matrices,\nA is triangular batched matrix and op(A) is one of\n\nop( A ) = A   or   op( A ) = A^T   or   op( A ) = A^H.\n\nEach matrix X_i is overwritten on B_i for i = 1, ..., batchCount.\n\nNote about memory allocation:\nWhen trsm is launched with a k evenly divisible by the internal block size of 128,\nand is no larger than 10 of these blocks, the API takes advantage of utilizing pre-allocated\nmemory found in the handle to increase overall performance. This memory can be managed by using\nthe environment variable WORKBUF_TRSM_B_CHNK. When this variable is not set the device memory\nused for temporary storage will default to 1 MB and may result in chunking, which in turn may\nreduce performance. Under these circumstances it is recommended that WORKBUF_TRSM_B_CHNK be set\nto the desired chunk of right hand sides to be used at a time.\n(where k is m when HIPBLAS_SIDE_LEFT and is n when HIPBLAS_SIDE_RIGHT)\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15318,7 +15318,7 @@ fn hipblasStrsmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrsmBatched, C_hipblasDtrsmBatched, c"hipblasDtrsmBatched", "hipblasDtrsmBatched",
     c"hipblasDtrsmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15348,7 +15348,7 @@ fn hipblasDtrsmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrsmBatched, C_hipblasCtrsmBatched, c"hipblasCtrsmBatched", "hipblasCtrsmBatched",
     c"hipblasCtrsmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15378,7 +15378,7 @@ fn hipblasCtrsmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrsmBatched, C_hipblasZtrsmBatched, c"hipblasZtrsmBatched", "hipblasZtrsmBatched",
     c"hipblasZtrsmBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, BP, ldb, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    BP\n    ldb\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15408,7 +15408,7 @@ fn hipblasZtrsmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_BP, a_ldb, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrsmStridedBatched, C_hipblasStrsmStridedBatched, c"hipblasStrsmStridedBatched", "hipblasStrsmStridedBatched",
     c"hipblasStrsmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nBLAS Level 3 API\n\ntrsmSridedBatched performs the following strided batched operation:\n\nop(A_i)*X_i = alpha*B_i or  X_i*op(A_i) = alpha*B_i, for i = 1, ..., batchCount.\n\nwhere alpha is a scalar, X and B are strided batched m by n matrices,\nA is triangular strided batched matrix and op(A) is one of\n\nop( A ) = A   or   op( A ) = A^T   or   op( A ) = A^H.\n\nEach matrix X_i is overwritten on B_i for i = 1, ..., batchCount.\n\nNote about memory allocation:\nWhen trsm is launched with a k evenly divisible by the internal block size of 128,\nand is no larger than 10 of these blocks, the API takes advantage of utilizing pre-allocated\nmemory found in the handle to increase overall performance. This memory can be managed by using\nthe environment variable WORKBUF_TRSM_B_CHNK. When this variable is not set the device memory\nused for temporary storage will default to 1 MB and may result in chunking, which in turn may\nreduce performance. Under these circumstances it is recommended that WORKBUF_TRSM_B_CHNK be set\nto the desired chunk of right hand sides to be used at a time.\n(where k is m when HIPBLAS_SIDE_LEFT and is n when HIPBLAS_SIDE_RIGHT)\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15442,7 +15442,7 @@ fn hipblasStrsmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrsmStridedBatched, C_hipblasDtrsmStridedBatched, c"hipblasDtrsmStridedBatched", "hipblasDtrsmStridedBatched",
     c"hipblasDtrsmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15476,7 +15476,7 @@ fn hipblasDtrsmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrsmStridedBatched, C_hipblasCtrsmStridedBatched, c"hipblasCtrsmStridedBatched", "hipblasCtrsmStridedBatched",
     c"hipblasCtrsmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15510,7 +15510,7 @@ fn hipblasCtrsmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrsmStridedBatched, C_hipblasZtrsmStridedBatched, c"hipblasZtrsmStridedBatched", "hipblasZtrsmStridedBatched",
     c"hipblasZtrsmStridedBatched(handle, side, uplo, transA, diag, m, n, alpha, AP, lda, strideA, BP, ldb, strideB, batchCount)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    AP\n    lda\n    strideA\n    BP\n    ldb\n    strideB\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15544,7 +15544,7 @@ fn hipblasZtrsmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_AP, a_lda, a_strideA, a_BP, a_ldb, a_strideB, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrtri, C_hipblasStrtri, c"hipblasStrtri", "hipblasStrtri",
     c"hipblasStrtri(handle, uplo, diag, n, AP, lda, invA, ldinvA)\n--\n\nBLAS Level 3 API\n\ntrtri  compute the inverse of a matrix A, namely, invA\n\nand write the result into invA;\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15570,7 +15570,7 @@ fn hipblasStrtri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrtri, C_hipblasDtrtri, c"hipblasDtrtri", "hipblasDtrtri",
     c"hipblasDtrtri(handle, uplo, diag, n, AP, lda, invA, ldinvA)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15596,7 +15596,7 @@ fn hipblasDtrtri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrtri, C_hipblasCtrtri, c"hipblasCtrtri", "hipblasCtrtri",
     c"hipblasCtrtri(handle, uplo, diag, n, AP, lda, invA, ldinvA)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15622,7 +15622,7 @@ fn hipblasCtrtri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrtri, C_hipblasZtrtri, c"hipblasZtrtri", "hipblasZtrtri",
     c"hipblasZtrtri(handle, uplo, diag, n, AP, lda, invA, ldinvA)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15648,7 +15648,7 @@ fn hipblasZtrtri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrtriBatched, C_hipblasStrtriBatched, c"hipblasStrtriBatched", "hipblasStrtriBatched",
     c"hipblasStrtriBatched(handle, uplo, diag, n, AP, lda, invA, ldinvA, batchCount)\n--\n\nBLAS Level 3 API\n\ntrtriBatched  compute the inverse of A_i and write into invA_i where\nA_i and invA_i are the i-th matrices in the batch,\nfor i = 1, ..., batchCount.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15673,7 +15673,7 @@ fn hipblasStrtriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrtriBatched, C_hipblasDtrtriBatched, c"hipblasDtrtriBatched", "hipblasDtrtriBatched",
     c"hipblasDtrtriBatched(handle, uplo, diag, n, AP, lda, invA, ldinvA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15698,7 +15698,7 @@ fn hipblasDtrtriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrtriBatched, C_hipblasCtrtriBatched, c"hipblasCtrtriBatched", "hipblasCtrtriBatched",
     c"hipblasCtrtriBatched(handle, uplo, diag, n, AP, lda, invA, ldinvA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15723,7 +15723,7 @@ fn hipblasCtrtriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrtriBatched, C_hipblasZtrtriBatched, c"hipblasZtrtriBatched", "hipblasZtrtriBatched",
     c"hipblasZtrtriBatched(handle, uplo, diag, n, AP, lda, invA, ldinvA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    invA\n    ldinvA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15748,7 +15748,7 @@ fn hipblasZtrtriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_invA, a_ldinvA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStrtriStridedBatched, C_hipblasStrtriStridedBatched, c"hipblasStrtriStridedBatched", "hipblasStrtriStridedBatched",
     c"hipblasStrtriStridedBatched(handle, uplo, diag, n, AP, lda, strideA, invA, ldinvA, stride_invA, batchCount)\n--\n\nBLAS Level 3 API\n\ntrtriStridedBatched compute the inverse of A_i and write into invA_i where\nA_i and invA_i are the i-th matrices in the batch,\nfor i = 1, ..., batchCount\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    strideA\n    invA\n    ldinvA\n    stride_invA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15777,7 +15777,7 @@ fn hipblasStrtriStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_strideA, a_invA, a_ldinvA, a_stride_invA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDtrtriStridedBatched, C_hipblasDtrtriStridedBatched, c"hipblasDtrtriStridedBatched", "hipblasDtrtriStridedBatched",
     c"hipblasDtrtriStridedBatched(handle, uplo, diag, n, AP, lda, strideA, invA, ldinvA, stride_invA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    strideA\n    invA\n    ldinvA\n    stride_invA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15806,7 +15806,7 @@ fn hipblasDtrtriStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_strideA, a_invA, a_ldinvA, a_stride_invA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCtrtriStridedBatched, C_hipblasCtrtriStridedBatched, c"hipblasCtrtriStridedBatched", "hipblasCtrtriStridedBatched",
     c"hipblasCtrtriStridedBatched(handle, uplo, diag, n, AP, lda, strideA, invA, ldinvA, stride_invA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    strideA\n    invA\n    ldinvA\n    stride_invA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15835,7 +15835,7 @@ fn hipblasCtrtriStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_strideA, a_invA, a_ldinvA, a_stride_invA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZtrtriStridedBatched, C_hipblasZtrtriStridedBatched, c"hipblasZtrtriStridedBatched", "hipblasZtrtriStridedBatched",
     c"hipblasZtrtriStridedBatched(handle, uplo, diag, n, AP, lda, strideA, invA, ldinvA, stride_invA, batchCount)\n--\n\nArgs:\n    handle\n    uplo\n    diag\n    n\n    AP\n    lda\n    strideA\n    invA\n    ldinvA\n    stride_invA\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15864,7 +15864,7 @@ fn hipblasZtrtriStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_diag, a_n, a_AP, a_lda, a_strideA, a_invA, a_ldinvA, a_stride_invA, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSdgmm, C_hipblasSdgmm, c"hipblasSdgmm", "hipblasSdgmm",
     c"hipblasSdgmm(handle, side, m, n, AP, lda, x, incx, CP, ldc)\n--\n\nBLAS Level 3 API\n\ndgmm performs one of the matrix-matrix operations\n\nC = A * diag(x) if side == HIPBLAS_SIDE_RIGHT\nC = diag(x) * A if side == HIPBLAS_SIDE_LEFT\n\nwhere C and A are m by n dimensional matrices. diag( x ) is a diagonal matrix\nand x is vector of dimension n if side == HIPBLAS_SIDE_RIGHT and dimension m\nif side == HIPBLAS_SIDE_LEFT.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15893,7 +15893,7 @@ fn hipblasSdgmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDdgmm, C_hipblasDdgmm, c"hipblasDdgmm", "hipblasDdgmm",
     c"hipblasDdgmm(handle, side, m, n, AP, lda, x, incx, CP, ldc)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15922,7 +15922,7 @@ fn hipblasDdgmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdgmm, C_hipblasCdgmm, c"hipblasCdgmm", "hipblasCdgmm",
     c"hipblasCdgmm(handle, side, m, n, AP, lda, x, incx, CP, ldc)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15951,7 +15951,7 @@ fn hipblasCdgmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdgmm, C_hipblasZdgmm, c"hipblasZdgmm", "hipblasZdgmm",
     c"hipblasZdgmm(handle, side, m, n, AP, lda, x, incx, CP, ldc)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -15980,7 +15980,7 @@ fn hipblasZdgmm(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSdgmmBatched, C_hipblasSdgmmBatched, c"hipblasSdgmmBatched", "hipblasSdgmmBatched",
     c"hipblasSdgmmBatched(handle, side, m, n, AP, lda, x, incx, CP, ldc, batchCount)\n--\n\nBLAS Level 3 API\n\ndgmmBatched performs one of the batched matrix-matrix operations\n\nC_i = A_i * diag(x_i) for i = 0, 1, ... batchCount-1 if side == HIPBLAS_SIDE_RIGHT\nC_i = diag(x_i) * A_i for i = 0, 1, ... batchCount-1 if side == HIPBLAS_SIDE_LEFT\n\nwhere C_i and A_i are m by n dimensional matrices. diag(x_i) is a diagonal matrix\nand x_i is vector of dimension n if side == HIPBLAS_SIDE_RIGHT and dimension m\nif side == HIPBLAS_SIDE_LEFT.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16007,7 +16007,7 @@ fn hipblasSdgmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDdgmmBatched, C_hipblasDdgmmBatched, c"hipblasDdgmmBatched", "hipblasDdgmmBatched",
     c"hipblasDdgmmBatched(handle, side, m, n, AP, lda, x, incx, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16034,7 +16034,7 @@ fn hipblasDdgmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdgmmBatched, C_hipblasCdgmmBatched, c"hipblasCdgmmBatched", "hipblasCdgmmBatched",
     c"hipblasCdgmmBatched(handle, side, m, n, AP, lda, x, incx, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16061,7 +16061,7 @@ fn hipblasCdgmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdgmmBatched, C_hipblasZdgmmBatched, c"hipblasZdgmmBatched", "hipblasZdgmmBatched",
     c"hipblasZdgmmBatched(handle, side, m, n, AP, lda, x, incx, CP, ldc, batchCount)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    x\n    incx\n    CP\n    ldc\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16088,7 +16088,7 @@ fn hipblasZdgmmBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_x, a_incx, a_CP, a_ldc, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSdgmmStridedBatched, C_hipblasSdgmmStridedBatched, c"hipblasSdgmmStridedBatched", "hipblasSdgmmStridedBatched",
     c"hipblasSdgmmStridedBatched(handle, side, m, n, AP, lda, strideA, x, incx, stridex, CP, ldc, strideC, batchCount)\n--\n\nBLAS Level 3 API\n\ndgmmStridedBatched performs one of the batched matrix-matrix operations\n\nC_i = A_i * diag(x_i)   if side == HIPBLAS_SIDE_RIGHT   for i = 0, 1, ... batchCount-1\nC_i = diag(x_i) * A_i   if side == HIPBLAS_SIDE_LEFT    for i = 0, 1, ... batchCount-1\n\nwhere C_i and A_i are m by n dimensional matrices. diag(x_i) is a diagonal matrix\nand x_i is vector of dimension n if side == HIPBLAS_SIDE_RIGHT and dimension m\nif side == HIPBLAS_SIDE_LEFT.\n\n- Supported precisions in rocBLAS : s,d,c,z\n- Supported precisions in cuBLAS  : No support\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16121,7 +16121,7 @@ fn hipblasSdgmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDdgmmStridedBatched, C_hipblasDdgmmStridedBatched, c"hipblasDdgmmStridedBatched", "hipblasDdgmmStridedBatched",
     c"hipblasDdgmmStridedBatched(handle, side, m, n, AP, lda, strideA, x, incx, stridex, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16154,7 +16154,7 @@ fn hipblasDdgmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCdgmmStridedBatched, C_hipblasCdgmmStridedBatched, c"hipblasCdgmmStridedBatched", "hipblasCdgmmStridedBatched",
     c"hipblasCdgmmStridedBatched(handle, side, m, n, AP, lda, strideA, x, incx, stridex, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16187,7 +16187,7 @@ fn hipblasCdgmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZdgmmStridedBatched, C_hipblasZdgmmStridedBatched, c"hipblasZdgmmStridedBatched", "hipblasZdgmmStridedBatched",
     c"hipblasZdgmmStridedBatched(handle, side, m, n, AP, lda, strideA, x, incx, stridex, CP, ldc, strideC, batchCount)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    AP\n    lda\n    strideA\n    x\n    incx\n    stridex\n    CP\n    ldc\n    strideC\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16220,7 +16220,7 @@ fn hipblasZdgmmStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_AP, a_lda, a_strideA, a_x, a_incx, a_stridex, a_CP, a_ldc, a_strideC, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgetrf, C_hipblasSgetrf, c"hipblasSgetrf", "hipblasSgetrf",
     c"hipblasSgetrf(handle, n, A, lda, ipiv, info)\n--\n\nSOLVER API\n\ngetrf computes the LU factorization of a general n-by-n matrix A\nusing partial pivoting with row interchanges. The LU factorization can\nbe done without pivoting if ipiv is passed as a nullptr.\n\nIn the case that ipiv is not null, the factorization has the form:\n\nwhere P is a permutation matrix, L is lower triangular with unit\ndiagonal elements, and U is upper triangular.\n\nIn the case that ipiv is null, the factorization is done without pivoting:\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16245,7 +16245,7 @@ fn hipblasSgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgetrf, C_hipblasDgetrf, c"hipblasDgetrf", "hipblasDgetrf",
     c"hipblasDgetrf(handle, n, A, lda, ipiv, info)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16270,7 +16270,7 @@ fn hipblasDgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgetrf, C_hipblasCgetrf, c"hipblasCgetrf", "hipblasCgetrf",
     c"hipblasCgetrf(handle, n, A, lda, ipiv, info)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16295,7 +16295,7 @@ fn hipblasCgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgetrf, C_hipblasZgetrf, c"hipblasZgetrf", "hipblasZgetrf",
     c"hipblasZgetrf(handle, n, A, lda, ipiv, info)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16320,7 +16320,7 @@ fn hipblasZgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, A:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgetrfBatched, C_hipblasSgetrfBatched, c"hipblasSgetrfBatched", "hipblasSgetrfBatched",
     c"hipblasSgetrfBatched(handle, n, A, lda, ipiv, info, batchCount)\n--\n\nSOLVER API\n\ngetrfBatched computes the LU factorization of a batch of general\nn-by-n matrices using partial pivoting with row interchanges. The LU factorization can\nbe done without pivoting if ipiv is passed as a nullptr.\n\nIn the case that ipiv is not null, the factorization of matrix \\f$A_i\\f$ in the batch has the form:\n\nwhere \\f$P_i\\f$ is a permutation matrix, \\f$L_i\\f$ is lower triangular with unit\ndiagonal elements, and \\f$U_i\\f$ is upper triangular.\n\nIn the case that ipiv is null, the factorization is done without pivoting:\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16345,7 +16345,7 @@ fn hipblasSgetrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgetrfBatched, C_hipblasDgetrfBatched, c"hipblasDgetrfBatched", "hipblasDgetrfBatched",
     c"hipblasDgetrfBatched(handle, n, A, lda, ipiv, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16370,7 +16370,7 @@ fn hipblasDgetrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgetrfBatched, C_hipblasCgetrfBatched, c"hipblasCgetrfBatched", "hipblasCgetrfBatched",
     c"hipblasCgetrfBatched(handle, n, A, lda, ipiv, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16395,7 +16395,7 @@ fn hipblasCgetrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgetrfBatched, C_hipblasZgetrfBatched, c"hipblasZgetrfBatched", "hipblasZgetrfBatched",
     c"hipblasZgetrfBatched(handle, n, A, lda, ipiv, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16420,7 +16420,7 @@ fn hipblasZgetrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgetrfStridedBatched, C_hipblasSgetrfStridedBatched, c"hipblasSgetrfStridedBatched", "hipblasSgetrfStridedBatched",
     c"hipblasSgetrfStridedBatched(handle, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nSOLVER API\n\ngetrfStridedBatched computes the LU factorization of a batch of\ngeneral n-by-n matrices using partial pivoting with row interchanges. The LU factorization can\nbe done without pivoting if ipiv is passed as a nullptr.\n\nIn the case that ipiv is not null, the factorization of matrix \\f$A_i\\f$ in the batch has the form:\n\nwhere \\f$P_i\\f$ is a permutation matrix, \\f$L_i\\f$ is lower triangular with unit\ndiagonal elements, and \\f$U_i\\f$ is upper triangular.\n\nIn the case that ipiv is null, the factorization is done without pivoting:\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\nArgs:\n    handle\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16448,7 +16448,7 @@ fn hipblasSgetrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgetrfStridedBatched, C_hipblasDgetrfStridedBatched, c"hipblasDgetrfStridedBatched", "hipblasDgetrfStridedBatched",
     c"hipblasDgetrfStridedBatched(handle, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16476,7 +16476,7 @@ fn hipblasDgetrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgetrfStridedBatched, C_hipblasCgetrfStridedBatched, c"hipblasCgetrfStridedBatched", "hipblasCgetrfStridedBatched",
     c"hipblasCgetrfStridedBatched(handle, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16504,7 +16504,7 @@ fn hipblasCgetrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgetrfStridedBatched, C_hipblasZgetrfStridedBatched, c"hipblasZgetrfStridedBatched", "hipblasZgetrfStridedBatched",
     c"hipblasZgetrfStridedBatched(handle, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16532,7 +16532,7 @@ fn hipblasZgetrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgetrs, C_hipblasSgetrs, c"hipblasSgetrs", "hipblasSgetrs",
     c"hipblasSgetrs(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info)\n--\n\nSOLVER API\n\ngetrs solves a system of n linear equations on n variables in its factorized form.\n\nIt solves one of the following systems, depending on the value of trans:\n\nMatrix A is defined by its triangular factors as returned by \\ref hipblasSgetrf \"getrf\".\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16562,7 +16562,7 @@ fn hipblasSgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgetrs, C_hipblasDgetrs, c"hipblasDgetrs", "hipblasDgetrs",
     c"hipblasDgetrs(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16592,7 +16592,7 @@ fn hipblasDgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgetrs, C_hipblasCgetrs, c"hipblasCgetrs", "hipblasCgetrs",
     c"hipblasCgetrs(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16622,7 +16622,7 @@ fn hipblasCgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgetrs, C_hipblasZgetrs, c"hipblasZgetrs", "hipblasZgetrs",
     c"hipblasZgetrs(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16652,7 +16652,7 @@ fn hipblasZgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgetrsBatched, C_hipblasSgetrsBatched, c"hipblasSgetrsBatched", "hipblasSgetrsBatched",
     c"hipblasSgetrsBatched(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info, batchCount)\n--\n\nSOLVER API\n\ngetrsBatched solves a batch of systems of n linear equations on n\nvariables in its factorized forms.\n\nFor each instance i in the batch, it solves one of the following systems, depending on the value of trans:\n\nMatrix \\f$A_i\\f$ is defined by its triangular factors as returned by \\ref hipblasSgetrfBatched \"getrfBatched\".\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16681,7 +16681,7 @@ fn hipblasSgetrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgetrsBatched, C_hipblasDgetrsBatched, c"hipblasDgetrsBatched", "hipblasDgetrsBatched",
     c"hipblasDgetrsBatched(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16710,7 +16710,7 @@ fn hipblasDgetrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgetrsBatched, C_hipblasCgetrsBatched, c"hipblasCgetrsBatched", "hipblasCgetrsBatched",
     c"hipblasCgetrsBatched(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16739,7 +16739,7 @@ fn hipblasCgetrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgetrsBatched, C_hipblasZgetrsBatched, c"hipblasZgetrsBatched", "hipblasZgetrsBatched",
     c"hipblasZgetrsBatched(handle, trans, n, nrhs, A, lda, ipiv, B, ldb, info, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    ipiv\n    B\n    ldb\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16768,7 +16768,7 @@ fn hipblasZgetrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_ipiv, a_B, a_ldb, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgetrsStridedBatched, C_hipblasSgetrsStridedBatched, c"hipblasSgetrsStridedBatched", "hipblasSgetrsStridedBatched",
     c"hipblasSgetrsStridedBatched(handle, trans, n, nrhs, A, lda, strideA, ipiv, strideP, B, ldb, strideB, info, batchCount)\n--\n\nSOLVER API\n\ngetrsStridedBatched solves a batch of systems of n linear equations\non n variables in its factorized forms.\n\nFor each instance i in the batch, it solves one of the following systems, depending on the value of trans:\n\nMatrix \\f$A_i\\f$ is defined by its triangular factors as returned by \\ref hipblasSgetrfStridedBatched \"getrfStridedBatched\".\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : No support\n\n******************************************************************\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    B\n    ldb\n    strideB\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16802,7 +16802,7 @@ fn hipblasSgetrsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_B, a_ldb, a_strideB, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgetrsStridedBatched, C_hipblasDgetrsStridedBatched, c"hipblasDgetrsStridedBatched", "hipblasDgetrsStridedBatched",
     c"hipblasDgetrsStridedBatched(handle, trans, n, nrhs, A, lda, strideA, ipiv, strideP, B, ldb, strideB, info, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    B\n    ldb\n    strideB\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16836,7 +16836,7 @@ fn hipblasDgetrsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_B, a_ldb, a_strideB, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgetrsStridedBatched, C_hipblasCgetrsStridedBatched, c"hipblasCgetrsStridedBatched", "hipblasCgetrsStridedBatched",
     c"hipblasCgetrsStridedBatched(handle, trans, n, nrhs, A, lda, strideA, ipiv, strideP, B, ldb, strideB, info, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    B\n    ldb\n    strideB\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16870,7 +16870,7 @@ fn hipblasCgetrsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_B, a_ldb, a_strideB, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgetrsStridedBatched, C_hipblasZgetrsStridedBatched, c"hipblasZgetrsStridedBatched", "hipblasZgetrsStridedBatched",
     c"hipblasZgetrsStridedBatched(handle, trans, n, nrhs, A, lda, strideA, ipiv, strideP, B, ldb, strideB, info, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    B\n    ldb\n    strideB\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16904,7 +16904,7 @@ fn hipblasZgetrsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_B, a_ldb, a_strideB, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgetriBatched, C_hipblasSgetriBatched, c"hipblasSgetriBatched", "hipblasSgetriBatched",
     c"hipblasSgetriBatched(handle, n, A, lda, ipiv, C, ldc, info, batchCount)\n--\n\nSOLVER API\n\ngetriBatched computes the inverse \\f$C_i = A_i^{-1}\\f$ of a batch of general n-by-n matrices \\f$A_i\\f$.\n\nThe inverse is computed by solving the linear system\n\nwhere I is the identity matrix, and \\f$A_i\\f$ is factorized as \\f$A_i = P_i  L_i  U_i\\f$ as given by \\ref hipblasSgetrfBatched \"getrfBatched\".\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    C\n    ldc\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16931,7 +16931,7 @@ fn hipblasSgetriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_C, a_ldc, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgetriBatched, C_hipblasDgetriBatched, c"hipblasDgetriBatched", "hipblasDgetriBatched",
     c"hipblasDgetriBatched(handle, n, A, lda, ipiv, C, ldc, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    C\n    ldc\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16958,7 +16958,7 @@ fn hipblasDgetriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_C, a_ldc, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgetriBatched, C_hipblasCgetriBatched, c"hipblasCgetriBatched", "hipblasCgetriBatched",
     c"hipblasCgetriBatched(handle, n, A, lda, ipiv, C, ldc, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    C\n    ldc\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -16985,7 +16985,7 @@ fn hipblasCgetriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_C, a_ldc, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgetriBatched, C_hipblasZgetriBatched, c"hipblasZgetriBatched", "hipblasZgetriBatched",
     c"hipblasZgetriBatched(handle, n, A, lda, ipiv, C, ldc, info, batchCount)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    ipiv\n    C\n    ldc\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17012,7 +17012,7 @@ fn hipblasZgetriBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_ipiv, a_C, a_ldc, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgels, C_hipblasSgels, c"hipblasSgels", "hipblasSgels",
     c"hipblasSgels(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo)\n--\n\nGELS solves an overdetermined (or underdetermined) linear system defined by an m-by-n\nmatrix A, and a corresponding matrix B, using the QR factorization computed by \\ref hipblasSgeqrf \"GEQRF\" (or the LQ\nfactorization computed by \"GELQF\").\n\nDepending on the value of trans, the problem solved by this function is either of the form\n\nIf m >= n (or m < n in the case of transpose/conjugate transpose), the system is overdetermined\nand a least-squares solution approximating X is found by minimizing\n\nIf m < n (or m >= n in the case of transpose/conjugate transpose), the system is underdetermined\nand a unique solution for X is chosen such that \\f$|| X ||\\f$ is minimal.\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : currently unsupported\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17043,7 +17043,7 @@ fn hipblasSgels(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgels, C_hipblasDgels, c"hipblasDgels", "hipblasDgels",
     c"hipblasDgels(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17074,7 +17074,7 @@ fn hipblasDgels(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgels, C_hipblasCgels, c"hipblasCgels", "hipblasCgels",
     c"hipblasCgels(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17105,7 +17105,7 @@ fn hipblasCgels(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgels, C_hipblasZgels, c"hipblasZgels", "hipblasZgels",
     c"hipblasZgels(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17136,7 +17136,7 @@ fn hipblasZgels(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgelsBatched, C_hipblasSgelsBatched, c"hipblasSgelsBatched", "hipblasSgelsBatched",
     c"hipblasSgelsBatched(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo, batchCount)\n--\n\ngelsBatched solves a batch of overdetermined (or underdetermined) linear systems\ndefined by a set of m-by-n matrices \\f$A_j\\f$, and corresponding matrices \\f$B_j\\f$, using the\nQR factorizations computed by \"GEQRF_BATCHED\" (or the LQ factorizations computed by \"GELQF_BATCHED\").\n\nFor each instance in the batch, depending on the value of trans, the problem solved by this function is either of the form\n\nIf m >= n (or m < n in the case of transpose/conjugate transpose), the system is overdetermined\nand a least-squares solution approximating X_j is found by minimizing\n\nIf m < n (or m >= n in the case of transpose/conjugate transpose), the system is underdetermined\nand a unique solution for X_j is chosen such that \\f$|| X_j ||\\f$ is minimal.\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\nNote that cuBLAS backend supports only the non-transpose operation and only solves over-determined systems (m >= n).\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17166,7 +17166,7 @@ fn hipblasSgelsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgelsBatched, C_hipblasDgelsBatched, c"hipblasDgelsBatched", "hipblasDgelsBatched",
     c"hipblasDgelsBatched(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17196,7 +17196,7 @@ fn hipblasDgelsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgelsBatched, C_hipblasCgelsBatched, c"hipblasCgelsBatched", "hipblasCgelsBatched",
     c"hipblasCgelsBatched(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17226,7 +17226,7 @@ fn hipblasCgelsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgelsBatched, C_hipblasZgelsBatched, c"hipblasZgelsBatched", "hipblasZgelsBatched",
     c"hipblasZgelsBatched(handle, trans, m, n, nrhs, A, lda, B, ldb, info, deviceInfo, batchCount)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    info\n    deviceInfo\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17256,7 +17256,7 @@ fn hipblasZgelsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_info, a_deviceInfo, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgelsStridedBatched, C_hipblasSgelsStridedBatched, c"hipblasSgelsStridedBatched", "hipblasSgelsStridedBatched",
     c"hipblasSgelsStridedBatched(handle, trans, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, deviceInfo, batch_count)\n--\n\ngelsStridedBatched solves a batch of overdetermined (or underdetermined) linear\nsystems defined by a set of m-by-n matrices \\f$A_j\\f$, and corresponding matrices \\f$B_j\\f$,\nusing the QR factorizations computed by \"GEQRF_STRIDED_BATCHED\"\n(or the LQ factorizations computed by \"GELQF_STRIDED_BATCHED\").\n\nFor each instance in the batch, depending on the value of trans, the problem solved by this function is either of the form\n\nIf m >= n (or m < n in the case of transpose/conjugate transpose), the system is overdetermined\nand a least-squares solution approximating X_j is found by minimizing\n\nIf m < n (or m >= n in the case of transpose/conjugate transpose), the system is underdetermined\nand a unique solution for X_j is chosen such that \\f$|| X_j ||\\f$ is minimal.\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : currently unsupported\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    strideA\n    B\n    ldb\n    strideB\n    info\n    deviceInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17290,7 +17290,7 @@ fn hipblasSgelsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_strideA, a_B, a_ldb, a_strideB, a_info, a_deviceInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgelsStridedBatched, C_hipblasDgelsStridedBatched, c"hipblasDgelsStridedBatched", "hipblasDgelsStridedBatched",
     c"hipblasDgelsStridedBatched(handle, trans, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, deviceInfo, batch_count)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    strideA\n    B\n    ldb\n    strideB\n    info\n    deviceInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17324,7 +17324,7 @@ fn hipblasDgelsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_strideA, a_B, a_ldb, a_strideB, a_info, a_deviceInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgelsStridedBatched, C_hipblasCgelsStridedBatched, c"hipblasCgelsStridedBatched", "hipblasCgelsStridedBatched",
     c"hipblasCgelsStridedBatched(handle, trans, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, deviceInfo, batch_count)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    strideA\n    B\n    ldb\n    strideB\n    info\n    deviceInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17358,7 +17358,7 @@ fn hipblasCgelsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_strideA, a_B, a_ldb, a_strideB, a_info, a_deviceInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgelsStridedBatched, C_hipblasZgelsStridedBatched, c"hipblasZgelsStridedBatched", "hipblasZgelsStridedBatched",
     c"hipblasZgelsStridedBatched(handle, trans, m, n, nrhs, A, lda, strideA, B, ldb, strideB, info, deviceInfo, batch_count)\n--\n\nArgs:\n    handle\n    trans\n    m\n    n\n    nrhs\n    A\n    lda\n    strideA\n    B\n    ldb\n    strideB\n    info\n    deviceInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17392,7 +17392,7 @@ fn hipblasZgelsStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_m, a_n, a_nrhs, a_A, a_lda, a_strideA, a_B, a_ldb, a_strideB, a_info, a_deviceInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgeqrf, C_hipblasSgeqrf, c"hipblasSgeqrf", "hipblasSgeqrf",
     c"hipblasSgeqrf(handle, m, n, A, lda, ipiv, info)\n--\n\nSOLVER API\n\ngeqrf computes a QR factorization of a general m-by-n matrix A.\n\nThe factorization has the form\n\nwhere R is upper triangular (upper trapezoidal if m < n), and Q is\na m-by-m orthogonal/unitary matrix represented as the product of Householder matrices\n\nEach Householder matrix \\f$H_i\\f$ is given by\n\nwhere the first i-1 elements of the Householder vector \\f$v_i\\f$ are zero, and \\f$v_i[i] = 1\\f$.\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\n******************************************************************\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17418,7 +17418,7 @@ fn hipblasSgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgeqrf, C_hipblasDgeqrf, c"hipblasDgeqrf", "hipblasDgeqrf",
     c"hipblasDgeqrf(handle, m, n, A, lda, ipiv, info)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17444,7 +17444,7 @@ fn hipblasDgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeqrf, C_hipblasCgeqrf, c"hipblasCgeqrf", "hipblasCgeqrf",
     c"hipblasCgeqrf(handle, m, n, A, lda, ipiv, info)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17470,7 +17470,7 @@ fn hipblasCgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeqrf, C_hipblasZgeqrf, c"hipblasZgeqrf", "hipblasZgeqrf",
     c"hipblasZgeqrf(handle, m, n, A, lda, ipiv, info)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17496,7 +17496,7 @@ fn hipblasZgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, n:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgeqrfBatched, C_hipblasSgeqrfBatched, c"hipblasSgeqrfBatched", "hipblasSgeqrfBatched",
     c"hipblasSgeqrfBatched(handle, m, n, A, lda, ipiv, info, batchCount)\n--\n\nSOLVER API\n\ngeqrfBatched computes the QR factorization of a batch of general\nm-by-n matrices.\n\nThe factorization of matrix \\f$A_i\\f$ in the batch has the form\n\nwhere \\f$R_i\\f$ is upper triangular (upper trapezoidal if m < n), and \\f$Q_i\\f$ is\na m-by-m orthogonal/unitary matrix represented as the product of Householder matrices\n\nEach Householder matrix \\f$H_{i_j}\\f$ is given by\n\nwhere the first j-1 elements of Householder vector \\f$v_{i_j}\\f$ are zero, and \\f$v_{i_j}[j] = 1\\f$.\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : s,d,c,z\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17521,7 +17521,7 @@ fn hipblasSgeqrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgeqrfBatched, C_hipblasDgeqrfBatched, c"hipblasDgeqrfBatched", "hipblasDgeqrfBatched",
     c"hipblasDgeqrfBatched(handle, m, n, A, lda, ipiv, info, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17546,7 +17546,7 @@ fn hipblasDgeqrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeqrfBatched, C_hipblasCgeqrfBatched, c"hipblasCgeqrfBatched", "hipblasCgeqrfBatched",
     c"hipblasCgeqrfBatched(handle, m, n, A, lda, ipiv, info, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17571,7 +17571,7 @@ fn hipblasCgeqrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeqrfBatched, C_hipblasZgeqrfBatched, c"hipblasZgeqrfBatched", "hipblasZgeqrfBatched",
     c"hipblasZgeqrfBatched(handle, m, n, A, lda, ipiv, info, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    ipiv\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17596,7 +17596,7 @@ fn hipblasZgeqrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_ipiv, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasSgeqrfStridedBatched, C_hipblasSgeqrfStridedBatched, c"hipblasSgeqrfStridedBatched", "hipblasSgeqrfStridedBatched",
     c"hipblasSgeqrfStridedBatched(handle, m, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nSOLVER API\n\ngeqrfStridedBatched computes the QR factorization of a batch of\ngeneral m-by-n matrices.\n\nThe factorization of matrix \\f$A_i\\f$ in the batch has the form\n\nwhere \\f$R_i\\f$ is upper triangular (upper trapezoidal if m < n), and \\f$Q_i\\f$ is\na m-by-m orthogonal/unitary matrix represented as the product of Householder matrices\n\nEach Householder matrix \\f$H_{i_j}\\f$ is given by\n\nwhere the first j-1 elements of Householder vector \\f$v_{i_j}\\f$ are zero, and \\f$v_{i_j}[j] = 1\\f$.\n\n- Supported precisions in rocSOLVER : s,d,c,z\n- Supported precisions in cuBLAS    : No support\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17625,7 +17625,7 @@ fn hipblasSgeqrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDgeqrfStridedBatched, C_hipblasDgeqrfStridedBatched, c"hipblasDgeqrfStridedBatched", "hipblasDgeqrfStridedBatched",
     c"hipblasDgeqrfStridedBatched(handle, m, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17654,7 +17654,7 @@ fn hipblasDgeqrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasCgeqrfStridedBatched, C_hipblasCgeqrfStridedBatched, c"hipblasCgeqrfStridedBatched", "hipblasCgeqrfStridedBatched",
     c"hipblasCgeqrfStridedBatched(handle, m, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17683,7 +17683,7 @@ fn hipblasCgeqrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasZgeqrfStridedBatched, C_hipblasZgeqrfStridedBatched, c"hipblasZgeqrfStridedBatched", "hipblasZgeqrfStridedBatched",
     c"hipblasZgeqrfStridedBatched(handle, m, n, A, lda, strideA, ipiv, strideP, info, batchCount)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    strideA\n    ipiv\n    strideP\n    info\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17712,7 +17712,7 @@ fn hipblasZgeqrfStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_strideA, a_ipiv, a_strideP, a_info, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGemmEx, C_hipblasGemmEx, c"hipblasGemmEx", "hipblasGemmEx",
     c"hipblasGemmEx(handle, transA, transB, m, n, k, alpha, A, aType, lda, B, bType, ldb, beta, C, cType, ldc, computeType, algo)\n--\n\nBLAS EX API\n\ngemmEx performs one of the matrix-matrix operations\n\nC = alpha*op( A )*op( B ) + beta*C,\n\nwhere op( X ) is one of\n\nop( X ) = X      or\nop( X ) = X**T   or\nop( X ) = X**H,\n\nalpha and beta are scalars, and A, B, and C are matrices, with\nop( A ) an m by k matrix, op( B ) a k by n matrix and C is a m by n matrix.\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\nNote for int8 users - For rocBLAS backend, please read rocblas_gemm_ex documentation on int8\ndata layout requirements. hipBLAS makes the assumption that the data layout is in the preferred\nformat for a given device as documented in rocBLAS.\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    A\n    aType\n    lda\n    B\n    bType\n    ldb\n    beta\n    C\n    cType\n    ldc\n    computeType\n    algo\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17747,7 +17747,7 @@ fn hipblasGemmEx(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_A, a_aType, a_lda, a_B, a_bType, a_ldb, a_beta, a_C, a_cType, a_ldc, a_computeType, a_algo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGemmBatchedEx, C_hipblasGemmBatchedEx, c"hipblasGemmBatchedEx", "hipblasGemmBatchedEx",
     c"hipblasGemmBatchedEx(handle, transA, transB, m, n, k, alpha, A, aType, lda, B, bType, ldb, beta, C, cType, ldc, batchCount, computeType, algo)\n--\n\nBLAS EX API\n\ngemmBatchedEx performs one of the batched matrix-matrix operations\nC_i = alpha*op(A_i)*op(B_i) + beta*C_i, for i = 1, ..., batchCount.\nwhere op( X ) is one of\nop( X ) = X      or\nop( X ) = X**T   or\nop( X ) = X**H,\nalpha and beta are scalars, and A, B, and C are batched pointers to matrices, with\nop( A ) an m by k by batchCount batched matrix,\nop( B ) a k by n by batchCount batched matrix and\nC a m by n by batchCount batched matrix.\nThe batched matrices are an array of pointers to matrices.\nThe number of pointers to matrices is batchCount.\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\nNote for int8 users - For rocBLAS backend, please read rocblas_gemm_batched_ex documentation on int8\ndata layout requirements. hipBLAS makes the assumption that the data layout is in the preferred\nformat for a given device as documented in rocBLAS.\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    A\n    aType\n    lda\n    B\n    bType\n    ldb\n    beta\n    C\n    cType\n    ldc\n    batchCount\n    computeType\n    algo\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17783,7 +17783,7 @@ fn hipblasGemmBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_A, a_aType, a_lda, a_B, a_bType, a_ldb, a_beta, a_C, a_cType, a_ldc, a_batchCount, a_computeType, a_algo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasGemmStridedBatchedEx, C_hipblasGemmStridedBatchedEx, c"hipblasGemmStridedBatchedEx", "hipblasGemmStridedBatchedEx",
     c"hipblasGemmStridedBatchedEx(handle, transA, transB, m, n, k, alpha, A, aType, lda, strideA, B, bType, ldb, strideB, beta, C, cType, ldc, strideC, batchCount, computeType, algo)\n--\n\nBLAS EX API\n\ngemmStridedBatchedEx performs one of the strided_batched matrix-matrix operations\n\nC_i = alpha*op(A_i)*op(B_i) + beta*C_i, for i = 1, ..., batchCount\n\nwhere op( X ) is one of\n\nop( X ) = X      or\nop( X ) = X**T   or\nop( X ) = X**H,\n\nalpha and beta are scalars, and A, B, and C are strided_batched matrices, with\nop( A ) an m by k by batchCount strided_batched matrix,\nop( B ) a k by n by batchCount strided_batched matrix and\nC a m by n by batchCount strided_batched matrix.\n\nThe strided_batched matrices are multiple matrices separated by a constant stride.\nThe number of matrices is batchCount.\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\nNote for int8 users - For rocBLAS backend, please read rocblas_gemm_strided_batched_ex documentation on int8\ndata layout requirements. hipBLAS makes the assumption that the data layout is in the preferred\nformat for a given device as documented in rocBLAS.\n\n******************************************************************\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    alpha\n    A\n    aType\n    lda\n    strideA\n    B\n    bType\n    ldb\n    strideB\n    beta\n    C\n    cType\n    ldc\n    strideC\n    batchCount\n    computeType\n    algo\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17822,7 +17822,7 @@ fn hipblasGemmStridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_alpha, a_A, a_aType, a_lda, a_strideA, a_B, a_bType, a_ldb, a_strideB, a_beta, a_C, a_cType, a_ldc, a_strideC, a_batchCount, a_computeType, a_algo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasTrsmEx, C_hipblasTrsmEx, c"hipblasTrsmEx", "hipblasTrsmEx",
     c"hipblasTrsmEx(handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, invA, invAsize, computeType)\n--\n\nBLAS EX API\n\ntrsmEx solves\n\nop(A)*X = alpha*B or X*op(A) = alpha*B,\n\nwhere alpha is a scalar, X and B are m by n matrices,\nA is triangular matrix and op(A) is one of\n\nop( A ) = A   or   op( A ) = A^T   or   op( A ) = A^H.\n\nThe matrix X is overwritten on B.\n\nThis function gives the user the ability to reuse the invA matrix between runs.\nIf invA == NULL, hipblasTrsmEx will automatically calculate invA on every run.\n\nSetting up invA:\nThe accepted invA matrix consists of the packed 128x128 inverses of the diagonal blocks of\nmatrix A, followed by any smaller diagonal block that remains.\nTo set up invA it is recommended that hipblasTrtriBatched be used with matrix A as the input.\n\nDevice memory of size 128 x k should be allocated for invA ahead of time, where k is m when\nHIPBLAS_SIDE_LEFT and is n when HIPBLAS_SIDE_RIGHT. The actual number of elements in invA\nshould be passed as invAsize.\n\nTo begin, hipblasTrtriBatched must be called on the full 128x128 sized diagonal blocks of\nmatrix A. Below are the restricted parameters:\n- n = 128\n- ldinvA = 128\n- stride_invA = 128x128\n- batchCount = k / 128,\n\nThen any remaining block may be added:\n- n = k % 128\n- invA = invA + stride_invA * previousBatchCount\n- ldinvA = 128\n- batchCount = 1\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    A\n    lda\n    B\n    ldb\n    invA\n    invAsize\n    computeType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17853,7 +17853,7 @@ fn hipblasTrsmEx(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_A, a_lda, a_B, a_ldb, a_invA, a_invAsize, a_computeType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasTrsmBatchedEx, C_hipblasTrsmBatchedEx, c"hipblasTrsmBatchedEx", "hipblasTrsmBatchedEx",
     c"hipblasTrsmBatchedEx(handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, batchCount, invA, invAsize, computeType)\n--\n\nBLAS EX API\n\ntrsmBatchedEx solves\n\nop(A_i)*X_i = alpha*B_i or X_i*op(A_i) = alpha*B_i,\n\nfor i = 1, ..., batchCount; and where alpha is a scalar, X and B are arrays of m by n matrices,\nA is an array of triangular matrix and each op(A_i) is one of\n\nop( A_i ) = A_i   or   op( A_i ) = A_i^T   or   op( A_i ) = A_i^H.\n\nEach matrix X_i is overwritten on B_i.\n\nThis function gives the user the ability to reuse the invA matrix between runs.\nIf invA == NULL, hipblasTrsmBatchedEx will automatically calculate each invA_i on every run.\n\nSetting up invA:\nEach accepted invA_i matrix consists of the packed 128x128 inverses of the diagonal blocks of\nmatrix A_i, followed by any smaller diagonal block that remains.\nTo set up each invA_i it is recommended that hipblasTrtriBatched be used with matrix A_i as the input.\ninvA is an array of pointers of batchCount length holding each invA_i.\n\nDevice memory of size 128 x k should be allocated for each invA_i ahead of time, where k is m when\nHIPBLAS_SIDE_LEFT and is n when HIPBLAS_SIDE_RIGHT. The actual number of elements in each invA_i\nshould be passed as invAsize.\n\nTo begin, hipblasTrtriBatched must be called on the full 128x128 sized diagonal blocks of each\nmatrix A_i. Below are the restricted parameters:\n- n = 128\n- ldinvA = 128\n- stride_invA = 128x128\n- batchCount = k / 128,\n\nThen any remaining block may be added:\n- n = k % 128\n- invA = invA + stride_invA * previousBatchCount\n- ldinvA = 128\n- batchCount = 1\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    A\n    lda\n    B\n    ldb\n    batchCount\n    invA\n    invAsize\n    computeType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17885,7 +17885,7 @@ fn hipblasTrsmBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_A, a_lda, a_B, a_ldb, a_batchCount, a_invA, a_invAsize, a_computeType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasTrsmStridedBatchedEx, C_hipblasTrsmStridedBatchedEx, c"hipblasTrsmStridedBatchedEx", "hipblasTrsmStridedBatchedEx",
     c"hipblasTrsmStridedBatchedEx(handle, side, uplo, transA, diag, m, n, alpha, A, lda, strideA, B, ldb, strideB, batchCount, invA, invAsize, strideInvA, computeType)\n--\n\nBLAS EX API\n\ntrsmStridedBatchedEx solves\n\nop(A_i)*X_i = alpha*B_i or X_i*op(A_i) = alpha*B_i,\n\nfor i = 1, ..., batchCount; and where alpha is a scalar, X and B are strided batched m by n matrices,\nA is a strided batched triangular matrix and op(A_i) is one of\n\nop( A_i ) = A_i   or   op( A_i ) = A_i^T   or   op( A_i ) = A_i^H.\n\nEach matrix X_i is overwritten on B_i.\n\nThis function gives the user the ability to reuse each invA_i matrix between runs.\nIf invA == NULL, hipblasTrsmStridedBatchedEx will automatically calculate each invA_i on every run.\n\nSetting up invA:\nEach accepted invA_i matrix consists of the packed 128x128 inverses of the diagonal blocks of\nmatrix A_i, followed by any smaller diagonal block that remains.\nTo set up invA_i it is recommended that hipblasTrtriBatched be used with matrix A_i as the input.\ninvA is a contiguous piece of memory holding each invA_i.\n\nDevice memory of size 128 x k should be allocated for each invA_i ahead of time, where k is m when\nHIPBLAS_SIDE_LEFT and is n when HIPBLAS_SIDE_RIGHT. The actual number of elements in each invA_i\nshould be passed as invAsize.\n\nTo begin, hipblasTrtriBatched must be called on the full 128x128 sized diagonal blocks of each\nmatrix A_i. Below are the restricted parameters:\n- n = 128\n- ldinvA = 128\n- stride_invA = 128x128\n- batchCount = k / 128,\n\nThen any remaining block may be added:\n- n = k % 128\n- invA = invA + stride_invA * previousBatchCount\n- ldinvA = 128\n- batchCount = 1\n\n******************************************************************\n\nArgs:\n    handle\n    side\n    uplo\n    transA\n    diag\n    m\n    n\n    alpha\n    A\n    lda\n    strideA\n    B\n    ldb\n    strideB\n    batchCount\n    invA\n    invAsize\n    strideInvA\n    computeType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17920,7 +17920,7 @@ fn hipblasTrsmStridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, side: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_transA, a_diag, a_m, a_n, a_alpha, a_A, a_lda, a_strideA, a_B, a_ldb, a_strideB, a_batchCount, a_invA, a_invAsize, a_strideInvA, a_computeType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasAxpyEx, C_hipblasAxpyEx, c"hipblasAxpyEx", "hipblasAxpyEx",
     c"hipblasAxpyEx(handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executionType)\n--\n\nBLAS EX API\n\naxpyEx computes constant alpha multiplied by vector x, plus vector y\n\ny := alpha * x + y\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    alphaType\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17947,7 +17947,7 @@ fn hipblasAxpyEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, al
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_alphaType, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasAxpyBatchedEx, C_hipblasAxpyBatchedEx, c"hipblasAxpyBatchedEx", "hipblasAxpyBatchedEx",
     c"hipblasAxpyBatchedEx(handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, batchCount, executionType)\n--\n\nBLAS EX API\n\naxpyBatchedEx computes constant alpha multiplied by vector x, plus vector y over\na set of batched vectors.\n\ny := alpha * x + y\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    alphaType\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    batchCount\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -17975,7 +17975,7 @@ fn hipblasAxpyBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_alphaType, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_batchCount, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasAxpyStridedBatchedEx, C_hipblasAxpyStridedBatchedEx, c"hipblasAxpyStridedBatchedEx", "hipblasAxpyStridedBatchedEx",
     c"hipblasAxpyStridedBatchedEx(handle, n, alpha, alphaType, x, xType, incx, stridex, y, yType, incy, stridey, batchCount, executionType)\n--\n\nBLAS EX API\n\naxpyStridedBatchedEx computes constant alpha multiplied by vector x, plus vector y over\na set of strided batched vectors.\n\ny := alpha * x + y\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    alphaType\n    x\n    xType\n    incx\n    stridex\n    y\n    yType\n    incy\n    stridey\n    batchCount\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18005,7 +18005,7 @@ fn hipblasAxpyStridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_alphaType, a_x, a_xType, a_incx, a_stridex, a_y, a_yType, a_incy, a_stridey, a_batchCount, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDotEx, C_hipblasDotEx, c"hipblasDotEx", "hipblasDotEx",
     c"hipblasDotEx(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType)\n--\n\nBLAS EX API\n\ndotEx  performs the dot product of vectors x and y\n\nresult = x * y;\n\ndotcEx  performs the dot product of the conjugate of complex vector x and complex vector y\n\nresult = conjugate (x) * y;\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18032,7 +18032,7 @@ fn hipblasDotEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDotcEx, C_hipblasDotcEx, c"hipblasDotcEx", "hipblasDotcEx",
     c"hipblasDotcEx(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType)\n--\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18059,7 +18059,7 @@ fn hipblasDotcEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDotBatchedEx, C_hipblasDotBatchedEx, c"hipblasDotBatchedEx", "hipblasDotBatchedEx",
     c"hipblasDotBatchedEx(handle, n, x, xType, incx, y, yType, incy, batchCount, result, resultType, executionType)\n--\n\nBLAS EX API\n\ndotBatchedEx performs a batch of dot products of vectors x and y\n\nresult_i = x_i * y_i;\n\ndotcBatchedEx  performs a batch of dot products of the conjugate of complex vector x and complex vector y\n\nresult_i = conjugate (x_i) * y_i;\n\nwhere (x_i, y_i) is the i-th instance of the batch.\nx_i and y_i are vectors, for i = 1, ..., batchCount\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    batchCount\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18087,7 +18087,7 @@ fn hipblasDotBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_batchCount, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDotcBatchedEx, C_hipblasDotcBatchedEx, c"hipblasDotcBatchedEx", "hipblasDotcBatchedEx",
     c"hipblasDotcBatchedEx(handle, n, x, xType, incx, y, yType, incy, batchCount, result, resultType, executionType)\n--\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    batchCount\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18115,7 +18115,7 @@ fn hipblasDotcBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_batchCount, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDotStridedBatchedEx, C_hipblasDotStridedBatchedEx, c"hipblasDotStridedBatchedEx", "hipblasDotStridedBatchedEx",
     c"hipblasDotStridedBatchedEx(handle, n, x, xType, incx, stridex, y, yType, incy, stridey, batchCount, result, resultType, executionType)\n--\n\nBLAS EX API\n\ndotStridedBatchedEx  performs a batch of dot products of vectors x and y\n\nresult_i = x_i * y_i;\n\ndotc_strided_batched_ex  performs a batch of dot products of the conjugate of complex vector x and complex vector y\n\nresult_i = conjugate (x_i) * y_i;\n\nwhere (x_i, y_i) is the i-th instance of the batch.\nx_i and y_i are vectors, for i = 1, ..., batchCount\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    stridex\n    y\n    yType\n    incy\n    stridey\n    batchCount\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18145,7 +18145,7 @@ fn hipblasDotStridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_stridex, a_y, a_yType, a_incy, a_stridey, a_batchCount, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasDotcStridedBatchedEx, C_hipblasDotcStridedBatchedEx, c"hipblasDotcStridedBatchedEx", "hipblasDotcStridedBatchedEx",
     c"hipblasDotcStridedBatchedEx(handle, n, x, xType, incx, stridex, y, yType, incy, stridey, batchCount, result, resultType, executionType)\n--\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    stridex\n    y\n    yType\n    incy\n    stridey\n    batchCount\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18175,7 +18175,7 @@ fn hipblasDotcStridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_stridex, a_y, a_yType, a_incy, a_stridey, a_batchCount, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasNrm2Ex, C_hipblasNrm2Ex, c"hipblasNrm2Ex", "hipblasNrm2Ex",
     c"hipblasNrm2Ex(handle, n, x, xType, incx, result, resultType, executionType)\n--\n\nBLAS_EX API\n\nnrm2Ex computes the euclidean norm of a real or complex vector\n\nresult := sqrt( x'*x ) for real vectors\nresult := sqrt( x**H*x ) for complex vectors\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18199,7 +18199,7 @@ fn hipblasNrm2Ex(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasNrm2BatchedEx, C_hipblasNrm2BatchedEx, c"hipblasNrm2BatchedEx", "hipblasNrm2BatchedEx",
     c"hipblasNrm2BatchedEx(handle, n, x, xType, incx, batchCount, result, resultType, executionType)\n--\n\nBLAS_EX API\n\nnrm2BatchedEx computes the euclidean norm over a batch of real or complex vectors\n\nresult := sqrt( x_i'*x_i ) for real vectors x, for i = 1, ..., batchCount\nresult := sqrt( x_i**H*x_i ) for complex vectors x, for i = 1, ..., batchCount\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    batchCount\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18224,7 +18224,7 @@ fn hipblasNrm2BatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_batchCount, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasNrm2StridedBatchedEx, C_hipblasNrm2StridedBatchedEx, c"hipblasNrm2StridedBatchedEx", "hipblasNrm2StridedBatchedEx",
     c"hipblasNrm2StridedBatchedEx(handle, n, x, xType, incx, stridex, batchCount, result, resultType, executionType)\n--\n\nBLAS_EX API\n\nnrm2StridedBatchedEx computes the euclidean norm over a batch of real or complex vectors\n\n:= sqrt( x_i'*x_i ) for real vectors x, for i = 1, ..., batchCount\n:= sqrt( x_i**H*x_i ) for complex vectors, for i = 1, ..., batchCount\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    stridex\n    batchCount\n    result\n    resultType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18250,7 +18250,7 @@ fn hipblasNrm2StridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_stridex, a_batchCount, a_result, a_resultType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasRotEx, C_hipblasRotEx, c"hipblasRotEx", "hipblasRotEx",
     c"hipblasRotEx(handle, n, x, xType, incx, y, yType, incy, c, s, csType, executionType)\n--\n\nBLAS EX API\n\nrotEx applies the Givens rotation matrix defined by c=cos(alpha) and s=sin(alpha) to vectors x and y.\nScalars c and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\n\nIn the case where cs_type is real:\nx := c * x + s * y\ny := c * y - s * x\n\nIn the case where cs_type is complex, the imaginary part of c is ignored:\nx := real(c) * x + s * y\ny := real(c) * y - conj(s) * x\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    c\n    s\n    csType\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18278,7 +18278,7 @@ fn hipblasRotEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, x: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_c, a_s, a_csType, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasRotBatchedEx, C_hipblasRotBatchedEx, c"hipblasRotBatchedEx", "hipblasRotBatchedEx",
     c"hipblasRotBatchedEx(handle, n, x, xType, incx, y, yType, incy, c, s, csType, batchCount, executionType)\n--\n\nBLAS EX API\n\nrotBatchedEx applies the Givens rotation matrix defined by c=cos(alpha) and s=sin(alpha) to batched vectors x_i and y_i, for i = 1, ..., batchCount.\nScalars c and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\n\nIn the case where cs_type is real:\nx := c * x + s * y\ny := c * y - s * x\n\nIn the case where cs_type is complex, the imaginary part of c is ignored:\nx := real(c) * x + s * y\ny := real(c) * y - conj(s) * x\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    y\n    yType\n    incy\n    c\n    s\n    csType\n    batchCount\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18307,7 +18307,7 @@ fn hipblasRotBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_y, a_yType, a_incy, a_c, a_s, a_csType, a_batchCount, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasRotStridedBatchedEx, C_hipblasRotStridedBatchedEx, c"hipblasRotStridedBatchedEx", "hipblasRotStridedBatchedEx",
     c"hipblasRotStridedBatchedEx(handle, n, x, xType, incx, stridex, y, yType, incy, stridey, c, s, csType, batchCount, executionType)\n--\n\nBLAS Level 1 API\n\nrotStridedBatchedEx applies the Givens rotation matrix defined by c=cos(alpha) and s=sin(alpha) to strided batched vectors x_i and y_i, for i = 1, ..., batchCount.\nScalars c and s may be stored in either host or device memory, location is specified by calling hipblasSetPointerMode.\n\nIn the case where cs_type is real:\nx := c * x + s * y\ny := c * y - s * x\n\nIn the case where cs_type is complex, the imaginary part of c is ignored:\nx := real(c) * x + s * y\ny := real(c) * y - conj(s) * x\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    x\n    xType\n    incx\n    stridex\n    y\n    yType\n    incy\n    stridey\n    c\n    s\n    csType\n    batchCount\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18338,7 +18338,7 @@ fn hipblasRotStridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_x, a_xType, a_incx, a_stridex, a_y, a_yType, a_incy, a_stridey, a_c, a_s, a_csType, a_batchCount, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScalEx, C_hipblasScalEx, c"hipblasScalEx", "hipblasScalEx",
     c"hipblasScalEx(handle, n, alpha, alphaType, x, xType, incx, executionType)\n--\n\nBLAS EX API\n\nscalEx  scales each element of vector x with scalar alpha.\n\nx := alpha * x\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    alphaType\n    x\n    xType\n    incx\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18362,7 +18362,7 @@ fn hipblasScalEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, al
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_alphaType, a_x, a_xType, a_incx, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScalBatchedEx, C_hipblasScalBatchedEx, c"hipblasScalBatchedEx", "hipblasScalBatchedEx",
     c"hipblasScalBatchedEx(handle, n, alpha, alphaType, x, xType, incx, batchCount, executionType)\n--\n\nBLAS EX API\n\nscalBatchedEx  scales each element of each vector x_i with scalar alpha.\n\nx_i := alpha * x_i\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    alphaType\n    x\n    xType\n    incx\n    batchCount\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18387,7 +18387,7 @@ fn hipblasScalBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_alphaType, a_x, a_xType, a_incx, a_batchCount, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasScalStridedBatchedEx, C_hipblasScalStridedBatchedEx, c"hipblasScalStridedBatchedEx", "hipblasScalStridedBatchedEx",
     c"hipblasScalStridedBatchedEx(handle, n, alpha, alphaType, x, xType, incx, stridex, batchCount, executionType)\n--\n\nBLAS EX API\n\nscalStridedBatchedEx  scales each element of vector x with scalar alpha over a set\nof strided batched vectors.\n\nx := alpha * x\n\n- Supported types are determined by the backend. See rocBLAS/cuBLAS documentation.\n\n******************************************************************\n\nArgs:\n    handle\n    n\n    alpha\n    alphaType\n    x\n    xType\n    incx\n    stridex\n    batchCount\n    executionType\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t: status",
@@ -18413,7 +18413,7 @@ fn hipblasScalStridedBatchedEx(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_alpha, a_alphaType, a_x, a_xType, a_incx, a_stridex, a_batchCount, a_executionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasStatusToString, C_hipblasStatusToString, c"hipblasStatusToString", "hipblasStatusToString",
     c"hipblasStatusToString(status)\n--\n\nHIPBLAS Auxiliary API\n\nhipblasStatusToString\n\nReturns string representing hipblasStatus_t value\n\nArgs:\n    status\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -18430,7 +18430,7 @@ fn hipblasStatusToString(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_status) };
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -75,7 +75,7 @@ fn hipsolverDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsolverDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSetStream, C_hipsolverSetStream, c"hipsolverSetStream", "hipsolverSetStream",
     c"hipsolverSetStream(handle, streamId)\n--\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -93,7 +93,7 @@ fn hipsolverSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverGetStream, C_hipsolverGetStream, c"hipsolverGetStream", "hipsolverGetStream",
     c"hipsolverGetStream(handle, streamId)\n--\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -112,7 +112,7 @@ fn hipsolverGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCreateGesvdjInfo, C_hipsolverCreateGesvdjInfo, c"hipsolverCreateGesvdjInfo", "hipsolverCreateGesvdjInfo",
     c"hipsolverCreateGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -129,7 +129,7 @@ fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDestroyGesvdjInfo, C_hipsolverDestroyGesvdjInfo, c"hipsolverDestroyGesvdjInfo", "hipsolverDestroyGesvdjInfo",
     c"hipsolverDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -149,7 +149,7 @@ fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDestroyGesvdjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetMaxSweeps, C_hipsolverXgesvdjSetMaxSweeps, c"hipsolverXgesvdjSetMaxSweeps", "hipsolverXgesvdjSetMaxSweeps",
     c"hipsolverXgesvdjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -167,7 +167,7 @@ fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_swe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetSortEig, C_hipsolverXgesvdjSetSortEig, c"hipsolverXgesvdjSetSortEig", "hipsolverXgesvdjSetSortEig",
     c"hipsolverXgesvdjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -185,7 +185,7 @@ fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetTolerance, C_hipsolverXgesvdjSetTolerance, c"hipsolverXgesvdjSetTolerance", "hipsolverXgesvdjSetTolerance",
     c"hipsolverXgesvdjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -203,7 +203,7 @@ fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, toleran
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjGetResidual, C_hipsolverXgesvdjGetResidual, c"hipsolverXgesvdjGetResidual", "hipsolverXgesvdjGetResidual",
     c"hipsolverXgesvdjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -223,7 +223,7 @@ fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjGetSweeps, C_hipsolverXgesvdjGetSweeps, c"hipsolverXgesvdjGetSweeps", "hipsolverXgesvdjGetSweeps",
     c"hipsolverXgesvdjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -243,7 +243,7 @@ fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCreateSyevjInfo, C_hipsolverCreateSyevjInfo, c"hipsolverCreateSyevjInfo", "hipsolverCreateSyevjInfo",
     c"hipsolverCreateSyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -260,7 +260,7 @@ fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDestroySyevjInfo, C_hipsolverDestroySyevjInfo, c"hipsolverDestroySyevjInfo", "hipsolverDestroySyevjInfo",
     c"hipsolverDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -280,7 +280,7 @@ fn hipsolverDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDestroySyevjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetMaxSweeps, C_hipsolverXsyevjSetMaxSweeps, c"hipsolverXsyevjSetMaxSweeps", "hipsolverXsyevjSetMaxSweeps",
     c"hipsolverXsyevjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -298,7 +298,7 @@ fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_swee
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetSortEig, C_hipsolverXsyevjSetSortEig, c"hipsolverXsyevjSetSortEig", "hipsolverXsyevjSetSortEig",
     c"hipsolverXsyevjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -316,7 +316,7 @@ fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetTolerance, C_hipsolverXsyevjSetTolerance, c"hipsolverXsyevjSetTolerance", "hipsolverXsyevjSetTolerance",
     c"hipsolverXsyevjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -334,7 +334,7 @@ fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, toleranc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjGetResidual, C_hipsolverXsyevjGetResidual, c"hipsolverXsyevjGetResidual", "hipsolverXsyevjGetResidual",
     c"hipsolverXsyevjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -354,7 +354,7 @@ fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjGetSweeps, C_hipsolverXsyevjGetSweeps, c"hipsolverXsyevjGetSweeps", "hipsolverXsyevjGetSweeps",
     c"hipsolverXsyevjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -374,7 +374,7 @@ fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgbr_bufferSize, C_hipsolverSorgbr_bufferSize, c"hipsolverSorgbr_bufferSize", "hipsolverSorgbr_bufferSize",
     c"hipsolverSorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -402,7 +402,7 @@ fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgbr_bufferSize, C_hipsolverDorgbr_bufferSize, c"hipsolverDorgbr_bufferSize", "hipsolverDorgbr_bufferSize",
     c"hipsolverDorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -430,7 +430,7 @@ fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungbr_bufferSize, C_hipsolverCungbr_bufferSize, c"hipsolverCungbr_bufferSize", "hipsolverCungbr_bufferSize",
     c"hipsolverCungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -458,7 +458,7 @@ fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungbr_bufferSize, C_hipsolverZungbr_bufferSize, c"hipsolverZungbr_bufferSize", "hipsolverZungbr_bufferSize",
     c"hipsolverZungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -486,7 +486,7 @@ fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgbr, C_hipsolverSorgbr, c"hipsolverSorgbr", "hipsolverSorgbr",
     c"hipsolverSorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -517,7 +517,7 @@ fn hipsolverSorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgbr, C_hipsolverDorgbr, c"hipsolverDorgbr", "hipsolverDorgbr",
     c"hipsolverDorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -548,7 +548,7 @@ fn hipsolverDorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungbr, C_hipsolverCungbr, c"hipsolverCungbr", "hipsolverCungbr",
     c"hipsolverCungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -579,7 +579,7 @@ fn hipsolverCungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungbr, C_hipsolverZungbr, c"hipsolverZungbr", "hipsolverZungbr",
     c"hipsolverZungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -610,7 +610,7 @@ fn hipsolverZungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgqr_bufferSize, C_hipsolverSorgqr_bufferSize, c"hipsolverSorgqr_bufferSize", "hipsolverSorgqr_bufferSize",
     c"hipsolverSorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -637,7 +637,7 @@ fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgqr_bufferSize, C_hipsolverDorgqr_bufferSize, c"hipsolverDorgqr_bufferSize", "hipsolverDorgqr_bufferSize",
     c"hipsolverDorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -664,7 +664,7 @@ fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungqr_bufferSize, C_hipsolverCungqr_bufferSize, c"hipsolverCungqr_bufferSize", "hipsolverCungqr_bufferSize",
     c"hipsolverCungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -691,7 +691,7 @@ fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungqr_bufferSize, C_hipsolverZungqr_bufferSize, c"hipsolverZungqr_bufferSize", "hipsolverZungqr_bufferSize",
     c"hipsolverZungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -718,7 +718,7 @@ fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgqr, C_hipsolverSorgqr, c"hipsolverSorgqr", "hipsolverSorgqr",
     c"hipsolverSorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -748,7 +748,7 @@ fn hipsolverSorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgqr, C_hipsolverDorgqr, c"hipsolverDorgqr", "hipsolverDorgqr",
     c"hipsolverDorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -778,7 +778,7 @@ fn hipsolverDorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungqr, C_hipsolverCungqr, c"hipsolverCungqr", "hipsolverCungqr",
     c"hipsolverCungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -808,7 +808,7 @@ fn hipsolverCungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungqr, C_hipsolverZungqr, c"hipsolverZungqr", "hipsolverZungqr",
     c"hipsolverZungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -838,7 +838,7 @@ fn hipsolverZungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgtr_bufferSize, C_hipsolverSorgtr_bufferSize, c"hipsolverSorgtr_bufferSize", "hipsolverSorgtr_bufferSize",
     c"hipsolverSorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -864,7 +864,7 @@ fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgtr_bufferSize, C_hipsolverDorgtr_bufferSize, c"hipsolverDorgtr_bufferSize", "hipsolverDorgtr_bufferSize",
     c"hipsolverDorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -890,7 +890,7 @@ fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungtr_bufferSize, C_hipsolverCungtr_bufferSize, c"hipsolverCungtr_bufferSize", "hipsolverCungtr_bufferSize",
     c"hipsolverCungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -916,7 +916,7 @@ fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungtr_bufferSize, C_hipsolverZungtr_bufferSize, c"hipsolverZungtr_bufferSize", "hipsolverZungtr_bufferSize",
     c"hipsolverZungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -942,7 +942,7 @@ fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgtr, C_hipsolverSorgtr, c"hipsolverSorgtr", "hipsolverSorgtr",
     c"hipsolverSorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -971,7 +971,7 @@ fn hipsolverSorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgtr, C_hipsolverDorgtr, c"hipsolverDorgtr", "hipsolverDorgtr",
     c"hipsolverDorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1000,7 +1000,7 @@ fn hipsolverDorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungtr, C_hipsolverCungtr, c"hipsolverCungtr", "hipsolverCungtr",
     c"hipsolverCungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1029,7 +1029,7 @@ fn hipsolverCungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungtr, C_hipsolverZungtr, c"hipsolverZungtr", "hipsolverZungtr",
     c"hipsolverZungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1058,7 +1058,7 @@ fn hipsolverZungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormqr_bufferSize, C_hipsolverSormqr_bufferSize, c"hipsolverSormqr_bufferSize", "hipsolverSormqr_bufferSize",
     c"hipsolverSormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1090,7 +1090,7 @@ fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormqr_bufferSize, C_hipsolverDormqr_bufferSize, c"hipsolverDormqr_bufferSize", "hipsolverDormqr_bufferSize",
     c"hipsolverDormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1122,7 +1122,7 @@ fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmqr_bufferSize, C_hipsolverCunmqr_bufferSize, c"hipsolverCunmqr_bufferSize", "hipsolverCunmqr_bufferSize",
     c"hipsolverCunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1154,7 +1154,7 @@ fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmqr_bufferSize, C_hipsolverZunmqr_bufferSize, c"hipsolverZunmqr_bufferSize", "hipsolverZunmqr_bufferSize",
     c"hipsolverZunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1186,7 +1186,7 @@ fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormqr, C_hipsolverSormqr, c"hipsolverSormqr", "hipsolverSormqr",
     c"hipsolverSormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1221,7 +1221,7 @@ fn hipsolverSormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormqr, C_hipsolverDormqr, c"hipsolverDormqr", "hipsolverDormqr",
     c"hipsolverDormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1256,7 +1256,7 @@ fn hipsolverDormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmqr, C_hipsolverCunmqr, c"hipsolverCunmqr", "hipsolverCunmqr",
     c"hipsolverCunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1291,7 +1291,7 @@ fn hipsolverCunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmqr, C_hipsolverZunmqr, c"hipsolverZunmqr", "hipsolverZunmqr",
     c"hipsolverZunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1326,7 +1326,7 @@ fn hipsolverZunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormtr_bufferSize, C_hipsolverSormtr_bufferSize, c"hipsolverSormtr_bufferSize", "hipsolverSormtr_bufferSize",
     c"hipsolverSormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1358,7 +1358,7 @@ fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormtr_bufferSize, C_hipsolverDormtr_bufferSize, c"hipsolverDormtr_bufferSize", "hipsolverDormtr_bufferSize",
     c"hipsolverDormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1390,7 +1390,7 @@ fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmtr_bufferSize, C_hipsolverCunmtr_bufferSize, c"hipsolverCunmtr_bufferSize", "hipsolverCunmtr_bufferSize",
     c"hipsolverCunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1422,7 +1422,7 @@ fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmtr_bufferSize, C_hipsolverZunmtr_bufferSize, c"hipsolverZunmtr_bufferSize", "hipsolverZunmtr_bufferSize",
     c"hipsolverZunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1454,7 +1454,7 @@ fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormtr, C_hipsolverSormtr, c"hipsolverSormtr", "hipsolverSormtr",
     c"hipsolverSormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1489,7 +1489,7 @@ fn hipsolverSormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormtr, C_hipsolverDormtr, c"hipsolverDormtr", "hipsolverDormtr",
     c"hipsolverDormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1524,7 +1524,7 @@ fn hipsolverDormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmtr, C_hipsolverCunmtr, c"hipsolverCunmtr", "hipsolverCunmtr",
     c"hipsolverCunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1559,7 +1559,7 @@ fn hipsolverCunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmtr, C_hipsolverZunmtr, c"hipsolverZunmtr", "hipsolverZunmtr",
     c"hipsolverZunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1594,7 +1594,7 @@ fn hipsolverZunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgebrd_bufferSize, C_hipsolverSgebrd_bufferSize, c"hipsolverSgebrd_bufferSize", "hipsolverSgebrd_bufferSize",
     c"hipsolverSgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1615,7 +1615,7 @@ fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgebrd_bufferSize, C_hipsolverDgebrd_bufferSize, c"hipsolverDgebrd_bufferSize", "hipsolverDgebrd_bufferSize",
     c"hipsolverDgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1636,7 +1636,7 @@ fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgebrd_bufferSize, C_hipsolverCgebrd_bufferSize, c"hipsolverCgebrd_bufferSize", "hipsolverCgebrd_bufferSize",
     c"hipsolverCgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1657,7 +1657,7 @@ fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgebrd_bufferSize, C_hipsolverZgebrd_bufferSize, c"hipsolverZgebrd_bufferSize", "hipsolverZgebrd_bufferSize",
     c"hipsolverZgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1678,7 +1678,7 @@ fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgebrd, C_hipsolverSgebrd, c"hipsolverSgebrd", "hipsolverSgebrd",
     c"hipsolverSgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1713,7 +1713,7 @@ fn hipsolverSgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgebrd, C_hipsolverDgebrd, c"hipsolverDgebrd", "hipsolverDgebrd",
     c"hipsolverDgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1748,7 +1748,7 @@ fn hipsolverDgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgebrd, C_hipsolverCgebrd, c"hipsolverCgebrd", "hipsolverCgebrd",
     c"hipsolverCgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1783,7 +1783,7 @@ fn hipsolverCgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgebrd, C_hipsolverZgebrd, c"hipsolverZgebrd", "hipsolverZgebrd",
     c"hipsolverZgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1818,7 +1818,7 @@ fn hipsolverZgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgels_bufferSize, C_hipsolverSSgels_bufferSize, c"hipsolverSSgels_bufferSize", "hipsolverSSgels_bufferSize",
     c"hipsolverSSgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1849,7 +1849,7 @@ fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgels_bufferSize, C_hipsolverDDgels_bufferSize, c"hipsolverDDgels_bufferSize", "hipsolverDDgels_bufferSize",
     c"hipsolverDDgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1880,7 +1880,7 @@ fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgels_bufferSize, C_hipsolverCCgels_bufferSize, c"hipsolverCCgels_bufferSize", "hipsolverCCgels_bufferSize",
     c"hipsolverCCgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1911,7 +1911,7 @@ fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgels_bufferSize, C_hipsolverZZgels_bufferSize, c"hipsolverZZgels_bufferSize", "hipsolverZZgels_bufferSize",
     c"hipsolverZZgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1942,7 +1942,7 @@ fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgels, C_hipsolverSSgels, c"hipsolverSSgels", "hipsolverSSgels",
     c"hipsolverSSgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1977,7 +1977,7 @@ fn hipsolverSSgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgels, C_hipsolverDDgels, c"hipsolverDDgels", "hipsolverDDgels",
     c"hipsolverDDgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2012,7 +2012,7 @@ fn hipsolverDDgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgels, C_hipsolverCCgels, c"hipsolverCCgels", "hipsolverCCgels",
     c"hipsolverCCgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2047,7 +2047,7 @@ fn hipsolverCCgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgels, C_hipsolverZZgels, c"hipsolverZZgels", "hipsolverZZgels",
     c"hipsolverZZgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2082,7 +2082,7 @@ fn hipsolverZZgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgeqrf_bufferSize, C_hipsolverSgeqrf_bufferSize, c"hipsolverSgeqrf_bufferSize", "hipsolverSgeqrf_bufferSize",
     c"hipsolverSgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2106,7 +2106,7 @@ fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgeqrf_bufferSize, C_hipsolverDgeqrf_bufferSize, c"hipsolverDgeqrf_bufferSize", "hipsolverDgeqrf_bufferSize",
     c"hipsolverDgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2130,7 +2130,7 @@ fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgeqrf_bufferSize, C_hipsolverCgeqrf_bufferSize, c"hipsolverCgeqrf_bufferSize", "hipsolverCgeqrf_bufferSize",
     c"hipsolverCgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2154,7 +2154,7 @@ fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgeqrf_bufferSize, C_hipsolverZgeqrf_bufferSize, c"hipsolverZgeqrf_bufferSize", "hipsolverZgeqrf_bufferSize",
     c"hipsolverZgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2178,7 +2178,7 @@ fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgeqrf, C_hipsolverSgeqrf, c"hipsolverSgeqrf", "hipsolverSgeqrf",
     c"hipsolverSgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2207,7 +2207,7 @@ fn hipsolverSgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgeqrf, C_hipsolverDgeqrf, c"hipsolverDgeqrf", "hipsolverDgeqrf",
     c"hipsolverDgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2236,7 +2236,7 @@ fn hipsolverDgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgeqrf, C_hipsolverCgeqrf, c"hipsolverCgeqrf", "hipsolverCgeqrf",
     c"hipsolverCgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2265,7 +2265,7 @@ fn hipsolverCgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgeqrf, C_hipsolverZgeqrf, c"hipsolverZgeqrf", "hipsolverZgeqrf",
     c"hipsolverZgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2294,7 +2294,7 @@ fn hipsolverZgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgesv_bufferSize, C_hipsolverSSgesv_bufferSize, c"hipsolverSSgesv_bufferSize", "hipsolverSSgesv_bufferSize",
     c"hipsolverSSgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2326,7 +2326,7 @@ fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgesv_bufferSize, C_hipsolverDDgesv_bufferSize, c"hipsolverDDgesv_bufferSize", "hipsolverDDgesv_bufferSize",
     c"hipsolverDDgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2358,7 +2358,7 @@ fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgesv_bufferSize, C_hipsolverCCgesv_bufferSize, c"hipsolverCCgesv_bufferSize", "hipsolverCCgesv_bufferSize",
     c"hipsolverCCgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2390,7 +2390,7 @@ fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgesv_bufferSize, C_hipsolverZZgesv_bufferSize, c"hipsolverZZgesv_bufferSize", "hipsolverZZgesv_bufferSize",
     c"hipsolverZZgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2422,7 +2422,7 @@ fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgesv, C_hipsolverSSgesv, c"hipsolverSSgesv", "hipsolverSSgesv",
     c"hipsolverSSgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2458,7 +2458,7 @@ fn hipsolverSSgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgesv, C_hipsolverDDgesv, c"hipsolverDDgesv", "hipsolverDDgesv",
     c"hipsolverDDgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2494,7 +2494,7 @@ fn hipsolverDDgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgesv, C_hipsolverCCgesv, c"hipsolverCCgesv", "hipsolverCCgesv",
     c"hipsolverCCgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2530,7 +2530,7 @@ fn hipsolverCCgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgesv, C_hipsolverZZgesv, c"hipsolverZZgesv", "hipsolverZZgesv",
     c"hipsolverZZgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2566,7 +2566,7 @@ fn hipsolverZZgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvd_bufferSize, C_hipsolverSgesvd_bufferSize, c"hipsolverSgesvd_bufferSize", "hipsolverSgesvd_bufferSize",
     c"hipsolverSgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2589,7 +2589,7 @@ fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvd_bufferSize, C_hipsolverDgesvd_bufferSize, c"hipsolverDgesvd_bufferSize", "hipsolverDgesvd_bufferSize",
     c"hipsolverDgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2612,7 +2612,7 @@ fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvd_bufferSize, C_hipsolverCgesvd_bufferSize, c"hipsolverCgesvd_bufferSize", "hipsolverCgesvd_bufferSize",
     c"hipsolverCgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2635,7 +2635,7 @@ fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvd_bufferSize, C_hipsolverZgesvd_bufferSize, c"hipsolverZgesvd_bufferSize", "hipsolverZgesvd_bufferSize",
     c"hipsolverZgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2658,7 +2658,7 @@ fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvd, C_hipsolverSgesvd, c"hipsolverSgesvd", "hipsolverSgesvd",
     c"hipsolverSgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2697,7 +2697,7 @@ fn hipsolverSgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvd, C_hipsolverDgesvd, c"hipsolverDgesvd", "hipsolverDgesvd",
     c"hipsolverDgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2736,7 +2736,7 @@ fn hipsolverDgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvd, C_hipsolverCgesvd, c"hipsolverCgesvd", "hipsolverCgesvd",
     c"hipsolverCgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2775,7 +2775,7 @@ fn hipsolverCgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvd, C_hipsolverZgesvd, c"hipsolverZgesvd", "hipsolverZgesvd",
     c"hipsolverZgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2814,7 +2814,7 @@ fn hipsolverZgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdj_bufferSize, C_hipsolverSgesvdj_bufferSize, c"hipsolverSgesvdj_bufferSize", "hipsolverSgesvdj_bufferSize",
     c"hipsolverSgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2849,7 +2849,7 @@ fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdj_bufferSize, C_hipsolverDgesvdj_bufferSize, c"hipsolverDgesvdj_bufferSize", "hipsolverDgesvdj_bufferSize",
     c"hipsolverDgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2884,7 +2884,7 @@ fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdj_bufferSize, C_hipsolverCgesvdj_bufferSize, c"hipsolverCgesvdj_bufferSize", "hipsolverCgesvdj_bufferSize",
     c"hipsolverCgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2919,7 +2919,7 @@ fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdj_bufferSize, C_hipsolverZgesvdj_bufferSize, c"hipsolverZgesvdj_bufferSize", "hipsolverZgesvdj_bufferSize",
     c"hipsolverZgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2954,7 +2954,7 @@ fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdj, C_hipsolverSgesvdj, c"hipsolverSgesvdj", "hipsolverSgesvdj",
     c"hipsolverSgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2992,7 +2992,7 @@ fn hipsolverSgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdj, C_hipsolverDgesvdj, c"hipsolverDgesvdj", "hipsolverDgesvdj",
     c"hipsolverDgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3030,7 +3030,7 @@ fn hipsolverDgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdj, C_hipsolverCgesvdj, c"hipsolverCgesvdj", "hipsolverCgesvdj",
     c"hipsolverCgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3068,7 +3068,7 @@ fn hipsolverCgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdj, C_hipsolverZgesvdj, c"hipsolverZgesvdj", "hipsolverZgesvdj",
     c"hipsolverZgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3106,7 +3106,7 @@ fn hipsolverZgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdjBatched_bufferSize, C_hipsolverSgesvdjBatched_bufferSize, c"hipsolverSgesvdjBatched_bufferSize", "hipsolverSgesvdjBatched_bufferSize",
     c"hipsolverSgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3141,7 +3141,7 @@ fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdjBatched_bufferSize, C_hipsolverDgesvdjBatched_bufferSize, c"hipsolverDgesvdjBatched_bufferSize", "hipsolverDgesvdjBatched_bufferSize",
     c"hipsolverDgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3176,7 +3176,7 @@ fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdjBatched_bufferSize, C_hipsolverCgesvdjBatched_bufferSize, c"hipsolverCgesvdjBatched_bufferSize", "hipsolverCgesvdjBatched_bufferSize",
     c"hipsolverCgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3211,7 +3211,7 @@ fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdjBatched_bufferSize, C_hipsolverZgesvdjBatched_bufferSize, c"hipsolverZgesvdjBatched_bufferSize", "hipsolverZgesvdjBatched_bufferSize",
     c"hipsolverZgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3246,7 +3246,7 @@ fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdjBatched, C_hipsolverSgesvdjBatched, c"hipsolverSgesvdjBatched", "hipsolverSgesvdjBatched",
     c"hipsolverSgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3284,7 +3284,7 @@ fn hipsolverSgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdjBatched, C_hipsolverDgesvdjBatched, c"hipsolverDgesvdjBatched", "hipsolverDgesvdjBatched",
     c"hipsolverDgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3322,7 +3322,7 @@ fn hipsolverDgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdjBatched, C_hipsolverCgesvdjBatched, c"hipsolverCgesvdjBatched", "hipsolverCgesvdjBatched",
     c"hipsolverCgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3360,7 +3360,7 @@ fn hipsolverCgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdjBatched, C_hipsolverZgesvdjBatched, c"hipsolverZgesvdjBatched", "hipsolverZgesvdjBatched",
     c"hipsolverZgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3398,7 +3398,7 @@ fn hipsolverZgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrf_bufferSize, C_hipsolverSgetrf_bufferSize, c"hipsolverSgetrf_bufferSize", "hipsolverSgetrf_bufferSize",
     c"hipsolverSgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3422,7 +3422,7 @@ fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrf_bufferSize, C_hipsolverDgetrf_bufferSize, c"hipsolverDgetrf_bufferSize", "hipsolverDgetrf_bufferSize",
     c"hipsolverDgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3446,7 +3446,7 @@ fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrf_bufferSize, C_hipsolverCgetrf_bufferSize, c"hipsolverCgetrf_bufferSize", "hipsolverCgetrf_bufferSize",
     c"hipsolverCgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3470,7 +3470,7 @@ fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrf_bufferSize, C_hipsolverZgetrf_bufferSize, c"hipsolverZgetrf_bufferSize", "hipsolverZgetrf_bufferSize",
     c"hipsolverZgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3494,7 +3494,7 @@ fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrf, C_hipsolverSgetrf, c"hipsolverSgetrf", "hipsolverSgetrf",
     c"hipsolverSgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3523,7 +3523,7 @@ fn hipsolverSgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrf, C_hipsolverDgetrf, c"hipsolverDgetrf", "hipsolverDgetrf",
     c"hipsolverDgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3552,7 +3552,7 @@ fn hipsolverDgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrf, C_hipsolverCgetrf, c"hipsolverCgetrf", "hipsolverCgetrf",
     c"hipsolverCgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3581,7 +3581,7 @@ fn hipsolverCgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrf, C_hipsolverZgetrf, c"hipsolverZgetrf", "hipsolverZgetrf",
     c"hipsolverZgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3610,7 +3610,7 @@ fn hipsolverZgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrs_bufferSize, C_hipsolverSgetrs_bufferSize, c"hipsolverSgetrs_bufferSize", "hipsolverSgetrs_bufferSize",
     c"hipsolverSgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3640,7 +3640,7 @@ fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrs_bufferSize, C_hipsolverDgetrs_bufferSize, c"hipsolverDgetrs_bufferSize", "hipsolverDgetrs_bufferSize",
     c"hipsolverDgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3670,7 +3670,7 @@ fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrs_bufferSize, C_hipsolverCgetrs_bufferSize, c"hipsolverCgetrs_bufferSize", "hipsolverCgetrs_bufferSize",
     c"hipsolverCgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3700,7 +3700,7 @@ fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrs_bufferSize, C_hipsolverZgetrs_bufferSize, c"hipsolverZgetrs_bufferSize", "hipsolverZgetrs_bufferSize",
     c"hipsolverZgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3730,7 +3730,7 @@ fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrs, C_hipsolverSgetrs, c"hipsolverSgetrs", "hipsolverSgetrs",
     c"hipsolverSgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3763,7 +3763,7 @@ fn hipsolverSgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrs, C_hipsolverDgetrs, c"hipsolverDgetrs", "hipsolverDgetrs",
     c"hipsolverDgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3796,7 +3796,7 @@ fn hipsolverDgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrs, C_hipsolverCgetrs, c"hipsolverCgetrs", "hipsolverCgetrs",
     c"hipsolverCgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3829,7 +3829,7 @@ fn hipsolverCgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrs, C_hipsolverZgetrs, c"hipsolverZgetrs", "hipsolverZgetrs",
     c"hipsolverZgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3862,7 +3862,7 @@ fn hipsolverZgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrf_bufferSize, C_hipsolverSpotrf_bufferSize, c"hipsolverSpotrf_bufferSize", "hipsolverSpotrf_bufferSize",
     c"hipsolverSpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3886,7 +3886,7 @@ fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrf_bufferSize, C_hipsolverDpotrf_bufferSize, c"hipsolverDpotrf_bufferSize", "hipsolverDpotrf_bufferSize",
     c"hipsolverDpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3910,7 +3910,7 @@ fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrf_bufferSize, C_hipsolverCpotrf_bufferSize, c"hipsolverCpotrf_bufferSize", "hipsolverCpotrf_bufferSize",
     c"hipsolverCpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3934,7 +3934,7 @@ fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrf_bufferSize, C_hipsolverZpotrf_bufferSize, c"hipsolverZpotrf_bufferSize", "hipsolverZpotrf_bufferSize",
     c"hipsolverZpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3958,7 +3958,7 @@ fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrf, C_hipsolverSpotrf, c"hipsolverSpotrf", "hipsolverSpotrf",
     c"hipsolverSpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3985,7 +3985,7 @@ fn hipsolverSpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrf, C_hipsolverDpotrf, c"hipsolverDpotrf", "hipsolverDpotrf",
     c"hipsolverDpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4012,7 +4012,7 @@ fn hipsolverDpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrf, C_hipsolverCpotrf, c"hipsolverCpotrf", "hipsolverCpotrf",
     c"hipsolverCpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4039,7 +4039,7 @@ fn hipsolverCpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrf, C_hipsolverZpotrf, c"hipsolverZpotrf", "hipsolverZpotrf",
     c"hipsolverZpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4066,7 +4066,7 @@ fn hipsolverZpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrfBatched_bufferSize, C_hipsolverSpotrfBatched_bufferSize, c"hipsolverSpotrfBatched_bufferSize", "hipsolverSpotrfBatched_bufferSize",
     c"hipsolverSpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4090,7 +4090,7 @@ fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrfBatched_bufferSize, C_hipsolverDpotrfBatched_bufferSize, c"hipsolverDpotrfBatched_bufferSize", "hipsolverDpotrfBatched_bufferSize",
     c"hipsolverDpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4114,7 +4114,7 @@ fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrfBatched_bufferSize, C_hipsolverCpotrfBatched_bufferSize, c"hipsolverCpotrfBatched_bufferSize", "hipsolverCpotrfBatched_bufferSize",
     c"hipsolverCpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4138,7 +4138,7 @@ fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrfBatched_bufferSize, C_hipsolverZpotrfBatched_bufferSize, c"hipsolverZpotrfBatched_bufferSize", "hipsolverZpotrfBatched_bufferSize",
     c"hipsolverZpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4162,7 +4162,7 @@ fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrfBatched, C_hipsolverSpotrfBatched, c"hipsolverSpotrfBatched", "hipsolverSpotrfBatched",
     c"hipsolverSpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4189,7 +4189,7 @@ fn hipsolverSpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrfBatched, C_hipsolverDpotrfBatched, c"hipsolverDpotrfBatched", "hipsolverDpotrfBatched",
     c"hipsolverDpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4216,7 +4216,7 @@ fn hipsolverDpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrfBatched, C_hipsolverCpotrfBatched, c"hipsolverCpotrfBatched", "hipsolverCpotrfBatched",
     c"hipsolverCpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4243,7 +4243,7 @@ fn hipsolverCpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrfBatched, C_hipsolverZpotrfBatched, c"hipsolverZpotrfBatched", "hipsolverZpotrfBatched",
     c"hipsolverZpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4270,7 +4270,7 @@ fn hipsolverZpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotri_bufferSize, C_hipsolverSpotri_bufferSize, c"hipsolverSpotri_bufferSize", "hipsolverSpotri_bufferSize",
     c"hipsolverSpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4294,7 +4294,7 @@ fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotri_bufferSize, C_hipsolverDpotri_bufferSize, c"hipsolverDpotri_bufferSize", "hipsolverDpotri_bufferSize",
     c"hipsolverDpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4318,7 +4318,7 @@ fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotri_bufferSize, C_hipsolverCpotri_bufferSize, c"hipsolverCpotri_bufferSize", "hipsolverCpotri_bufferSize",
     c"hipsolverCpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4342,7 +4342,7 @@ fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotri_bufferSize, C_hipsolverZpotri_bufferSize, c"hipsolverZpotri_bufferSize", "hipsolverZpotri_bufferSize",
     c"hipsolverZpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4366,7 +4366,7 @@ fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotri, C_hipsolverSpotri, c"hipsolverSpotri", "hipsolverSpotri",
     c"hipsolverSpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4393,7 +4393,7 @@ fn hipsolverSpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotri, C_hipsolverDpotri, c"hipsolverDpotri", "hipsolverDpotri",
     c"hipsolverDpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4420,7 +4420,7 @@ fn hipsolverDpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotri, C_hipsolverCpotri, c"hipsolverCpotri", "hipsolverCpotri",
     c"hipsolverCpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4447,7 +4447,7 @@ fn hipsolverCpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotri, C_hipsolverZpotri, c"hipsolverZpotri", "hipsolverZpotri",
     c"hipsolverZpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4474,7 +4474,7 @@ fn hipsolverZpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrs_bufferSize, C_hipsolverSpotrs_bufferSize, c"hipsolverSpotrs_bufferSize", "hipsolverSpotrs_bufferSize",
     c"hipsolverSpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4502,7 +4502,7 @@ fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrs_bufferSize, C_hipsolverDpotrs_bufferSize, c"hipsolverDpotrs_bufferSize", "hipsolverDpotrs_bufferSize",
     c"hipsolverDpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4530,7 +4530,7 @@ fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrs_bufferSize, C_hipsolverCpotrs_bufferSize, c"hipsolverCpotrs_bufferSize", "hipsolverCpotrs_bufferSize",
     c"hipsolverCpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4558,7 +4558,7 @@ fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrs_bufferSize, C_hipsolverZpotrs_bufferSize, c"hipsolverZpotrs_bufferSize", "hipsolverZpotrs_bufferSize",
     c"hipsolverZpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4586,7 +4586,7 @@ fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrs, C_hipsolverSpotrs, c"hipsolverSpotrs", "hipsolverSpotrs",
     c"hipsolverSpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4617,7 +4617,7 @@ fn hipsolverSpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrs, C_hipsolverDpotrs, c"hipsolverDpotrs", "hipsolverDpotrs",
     c"hipsolverDpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4648,7 +4648,7 @@ fn hipsolverDpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrs, C_hipsolverCpotrs, c"hipsolverCpotrs", "hipsolverCpotrs",
     c"hipsolverCpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4679,7 +4679,7 @@ fn hipsolverCpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrs, C_hipsolverZpotrs, c"hipsolverZpotrs", "hipsolverZpotrs",
     c"hipsolverZpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4710,7 +4710,7 @@ fn hipsolverZpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrsBatched_bufferSize, C_hipsolverSpotrsBatched_bufferSize, c"hipsolverSpotrsBatched_bufferSize", "hipsolverSpotrsBatched_bufferSize",
     c"hipsolverSpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4737,7 +4737,7 @@ fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrsBatched_bufferSize, C_hipsolverDpotrsBatched_bufferSize, c"hipsolverDpotrsBatched_bufferSize", "hipsolverDpotrsBatched_bufferSize",
     c"hipsolverDpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4764,7 +4764,7 @@ fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrsBatched_bufferSize, C_hipsolverCpotrsBatched_bufferSize, c"hipsolverCpotrsBatched_bufferSize", "hipsolverCpotrsBatched_bufferSize",
     c"hipsolverCpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4791,7 +4791,7 @@ fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrsBatched_bufferSize, C_hipsolverZpotrsBatched_bufferSize, c"hipsolverZpotrsBatched_bufferSize", "hipsolverZpotrsBatched_bufferSize",
     c"hipsolverZpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4818,7 +4818,7 @@ fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrsBatched, C_hipsolverSpotrsBatched, c"hipsolverSpotrsBatched", "hipsolverSpotrsBatched",
     c"hipsolverSpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4848,7 +4848,7 @@ fn hipsolverSpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrsBatched, C_hipsolverDpotrsBatched, c"hipsolverDpotrsBatched", "hipsolverDpotrsBatched",
     c"hipsolverDpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4878,7 +4878,7 @@ fn hipsolverDpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrsBatched, C_hipsolverCpotrsBatched, c"hipsolverCpotrsBatched", "hipsolverCpotrsBatched",
     c"hipsolverCpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4908,7 +4908,7 @@ fn hipsolverCpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrsBatched, C_hipsolverZpotrsBatched, c"hipsolverZpotrsBatched", "hipsolverZpotrsBatched",
     c"hipsolverZpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4938,7 +4938,7 @@ fn hipsolverZpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevd_bufferSize, C_hipsolverSsyevd_bufferSize, c"hipsolverSsyevd_bufferSize", "hipsolverSsyevd_bufferSize",
     c"hipsolverSsyevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4965,7 +4965,7 @@ fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevd_bufferSize, C_hipsolverDsyevd_bufferSize, c"hipsolverDsyevd_bufferSize", "hipsolverDsyevd_bufferSize",
     c"hipsolverDsyevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4992,7 +4992,7 @@ fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevd_bufferSize, C_hipsolverCheevd_bufferSize, c"hipsolverCheevd_bufferSize", "hipsolverCheevd_bufferSize",
     c"hipsolverCheevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5019,7 +5019,7 @@ fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevd_bufferSize, C_hipsolverZheevd_bufferSize, c"hipsolverZheevd_bufferSize", "hipsolverZheevd_bufferSize",
     c"hipsolverZheevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5046,7 +5046,7 @@ fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevd, C_hipsolverSsyevd, c"hipsolverSsyevd", "hipsolverSsyevd",
     c"hipsolverSsyevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5076,7 +5076,7 @@ fn hipsolverSsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevd, C_hipsolverDsyevd, c"hipsolverDsyevd", "hipsolverDsyevd",
     c"hipsolverDsyevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5106,7 +5106,7 @@ fn hipsolverDsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevd, C_hipsolverCheevd, c"hipsolverCheevd", "hipsolverCheevd",
     c"hipsolverCheevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5136,7 +5136,7 @@ fn hipsolverCheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevd, C_hipsolverZheevd, c"hipsolverZheevd", "hipsolverZheevd",
     c"hipsolverZheevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5166,7 +5166,7 @@ fn hipsolverZheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevj_bufferSize, C_hipsolverSsyevj_bufferSize, c"hipsolverSsyevj_bufferSize", "hipsolverSsyevj_bufferSize",
     c"hipsolverSsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5194,7 +5194,7 @@ fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevj_bufferSize, C_hipsolverDsyevj_bufferSize, c"hipsolverDsyevj_bufferSize", "hipsolverDsyevj_bufferSize",
     c"hipsolverDsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5222,7 +5222,7 @@ fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevj_bufferSize, C_hipsolverCheevj_bufferSize, c"hipsolverCheevj_bufferSize", "hipsolverCheevj_bufferSize",
     c"hipsolverCheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5250,7 +5250,7 @@ fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevj_bufferSize, C_hipsolverZheevj_bufferSize, c"hipsolverZheevj_bufferSize", "hipsolverZheevj_bufferSize",
     c"hipsolverZheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5278,7 +5278,7 @@ fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevj, C_hipsolverSsyevj, c"hipsolverSsyevj", "hipsolverSsyevj",
     c"hipsolverSsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5309,7 +5309,7 @@ fn hipsolverSsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevj, C_hipsolverDsyevj, c"hipsolverDsyevj", "hipsolverDsyevj",
     c"hipsolverDsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5340,7 +5340,7 @@ fn hipsolverDsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevj, C_hipsolverCheevj, c"hipsolverCheevj", "hipsolverCheevj",
     c"hipsolverCheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5371,7 +5371,7 @@ fn hipsolverCheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevj, C_hipsolverZheevj, c"hipsolverZheevj", "hipsolverZheevj",
     c"hipsolverZheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5402,7 +5402,7 @@ fn hipsolverZheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevjBatched_bufferSize, C_hipsolverSsyevjBatched_bufferSize, c"hipsolverSsyevjBatched_bufferSize", "hipsolverSsyevjBatched_bufferSize",
     c"hipsolverSsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5431,7 +5431,7 @@ fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevjBatched_bufferSize, C_hipsolverDsyevjBatched_bufferSize, c"hipsolverDsyevjBatched_bufferSize", "hipsolverDsyevjBatched_bufferSize",
     c"hipsolverDsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5460,7 +5460,7 @@ fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevjBatched_bufferSize, C_hipsolverCheevjBatched_bufferSize, c"hipsolverCheevjBatched_bufferSize", "hipsolverCheevjBatched_bufferSize",
     c"hipsolverCheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5489,7 +5489,7 @@ fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevjBatched_bufferSize, C_hipsolverZheevjBatched_bufferSize, c"hipsolverZheevjBatched_bufferSize", "hipsolverZheevjBatched_bufferSize",
     c"hipsolverZheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5518,7 +5518,7 @@ fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevjBatched, C_hipsolverSsyevjBatched, c"hipsolverSsyevjBatched", "hipsolverSsyevjBatched",
     c"hipsolverSsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5550,7 +5550,7 @@ fn hipsolverSsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevjBatched, C_hipsolverDsyevjBatched, c"hipsolverDsyevjBatched", "hipsolverDsyevjBatched",
     c"hipsolverDsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5582,7 +5582,7 @@ fn hipsolverDsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevjBatched, C_hipsolverCheevjBatched, c"hipsolverCheevjBatched", "hipsolverCheevjBatched",
     c"hipsolverCheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5614,7 +5614,7 @@ fn hipsolverCheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevjBatched, C_hipsolverZheevjBatched, c"hipsolverZheevjBatched", "hipsolverZheevjBatched",
     c"hipsolverZheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5646,7 +5646,7 @@ fn hipsolverZheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvd_bufferSize, C_hipsolverSsygvd_bufferSize, c"hipsolverSsygvd_bufferSize", "hipsolverSsygvd_bufferSize",
     c"hipsolverSsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5677,7 +5677,7 @@ fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvd_bufferSize, C_hipsolverDsygvd_bufferSize, c"hipsolverDsygvd_bufferSize", "hipsolverDsygvd_bufferSize",
     c"hipsolverDsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5708,7 +5708,7 @@ fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvd_bufferSize, C_hipsolverChegvd_bufferSize, c"hipsolverChegvd_bufferSize", "hipsolverChegvd_bufferSize",
     c"hipsolverChegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5739,7 +5739,7 @@ fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvd_bufferSize, C_hipsolverZhegvd_bufferSize, c"hipsolverZhegvd_bufferSize", "hipsolverZhegvd_bufferSize",
     c"hipsolverZhegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5770,7 +5770,7 @@ fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvd, C_hipsolverSsygvd, c"hipsolverSsygvd", "hipsolverSsygvd",
     c"hipsolverSsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5804,7 +5804,7 @@ fn hipsolverSsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvd, C_hipsolverDsygvd, c"hipsolverDsygvd", "hipsolverDsygvd",
     c"hipsolverDsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5838,7 +5838,7 @@ fn hipsolverDsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvd, C_hipsolverChegvd, c"hipsolverChegvd", "hipsolverChegvd",
     c"hipsolverChegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5872,7 +5872,7 @@ fn hipsolverChegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvd, C_hipsolverZhegvd, c"hipsolverZhegvd", "hipsolverZhegvd",
     c"hipsolverZhegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5906,7 +5906,7 @@ fn hipsolverZhegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvj_bufferSize, C_hipsolverSsygvj_bufferSize, c"hipsolverSsygvj_bufferSize", "hipsolverSsygvj_bufferSize",
     c"hipsolverSsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5938,7 +5938,7 @@ fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvj_bufferSize, C_hipsolverDsygvj_bufferSize, c"hipsolverDsygvj_bufferSize", "hipsolverDsygvj_bufferSize",
     c"hipsolverDsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5970,7 +5970,7 @@ fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvj_bufferSize, C_hipsolverChegvj_bufferSize, c"hipsolverChegvj_bufferSize", "hipsolverChegvj_bufferSize",
     c"hipsolverChegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6002,7 +6002,7 @@ fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvj_bufferSize, C_hipsolverZhegvj_bufferSize, c"hipsolverZhegvj_bufferSize", "hipsolverZhegvj_bufferSize",
     c"hipsolverZhegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6034,7 +6034,7 @@ fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvj, C_hipsolverSsygvj, c"hipsolverSsygvj", "hipsolverSsygvj",
     c"hipsolverSsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6069,7 +6069,7 @@ fn hipsolverSsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvj, C_hipsolverDsygvj, c"hipsolverDsygvj", "hipsolverDsygvj",
     c"hipsolverDsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6104,7 +6104,7 @@ fn hipsolverDsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvj, C_hipsolverChegvj, c"hipsolverChegvj", "hipsolverChegvj",
     c"hipsolverChegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6139,7 +6139,7 @@ fn hipsolverChegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvj, C_hipsolverZhegvj, c"hipsolverZhegvj", "hipsolverZhegvj",
     c"hipsolverZhegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6174,7 +6174,7 @@ fn hipsolverZhegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrd_bufferSize, C_hipsolverSsytrd_bufferSize, c"hipsolverSsytrd_bufferSize", "hipsolverSsytrd_bufferSize",
     c"hipsolverSsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6204,7 +6204,7 @@ fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrd_bufferSize, C_hipsolverDsytrd_bufferSize, c"hipsolverDsytrd_bufferSize", "hipsolverDsytrd_bufferSize",
     c"hipsolverDsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6234,7 +6234,7 @@ fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChetrd_bufferSize, C_hipsolverChetrd_bufferSize, c"hipsolverChetrd_bufferSize", "hipsolverChetrd_bufferSize",
     c"hipsolverChetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6264,7 +6264,7 @@ fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhetrd_bufferSize, C_hipsolverZhetrd_bufferSize, c"hipsolverZhetrd_bufferSize", "hipsolverZhetrd_bufferSize",
     c"hipsolverZhetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6294,7 +6294,7 @@ fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrd, C_hipsolverSsytrd, c"hipsolverSsytrd", "hipsolverSsytrd",
     c"hipsolverSsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6327,7 +6327,7 @@ fn hipsolverSsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrd, C_hipsolverDsytrd, c"hipsolverDsytrd", "hipsolverDsytrd",
     c"hipsolverDsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6360,7 +6360,7 @@ fn hipsolverDsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChetrd, C_hipsolverChetrd, c"hipsolverChetrd", "hipsolverChetrd",
     c"hipsolverChetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6393,7 +6393,7 @@ fn hipsolverChetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhetrd, C_hipsolverZhetrd, c"hipsolverZhetrd", "hipsolverZhetrd",
     c"hipsolverZhetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6426,7 +6426,7 @@ fn hipsolverZhetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrf_bufferSize, C_hipsolverSsytrf_bufferSize, c"hipsolverSsytrf_bufferSize", "hipsolverSsytrf_bufferSize",
     c"hipsolverSsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6449,7 +6449,7 @@ fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrf_bufferSize, C_hipsolverDsytrf_bufferSize, c"hipsolverDsytrf_bufferSize", "hipsolverDsytrf_bufferSize",
     c"hipsolverDsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6472,7 +6472,7 @@ fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCsytrf_bufferSize, C_hipsolverCsytrf_bufferSize, c"hipsolverCsytrf_bufferSize", "hipsolverCsytrf_bufferSize",
     c"hipsolverCsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6495,7 +6495,7 @@ fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZsytrf_bufferSize, C_hipsolverZsytrf_bufferSize, c"hipsolverZsytrf_bufferSize", "hipsolverZsytrf_bufferSize",
     c"hipsolverZsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6518,7 +6518,7 @@ fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrf, C_hipsolverSsytrf, c"hipsolverSsytrf", "hipsolverSsytrf",
     c"hipsolverSsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6547,7 +6547,7 @@ fn hipsolverSsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrf, C_hipsolverDsytrf, c"hipsolverDsytrf", "hipsolverDsytrf",
     c"hipsolverDsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6576,7 +6576,7 @@ fn hipsolverDsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCsytrf, C_hipsolverCsytrf, c"hipsolverCsytrf", "hipsolverCsytrf",
     c"hipsolverCsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6605,7 +6605,7 @@ fn hipsolverCsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZsytrf, C_hipsolverZsytrf, c"hipsolverZsytrf", "hipsolverZsytrf",
     c"hipsolverZsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6634,7 +6634,7 @@ fn hipsolverZsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCreate, C_hipsolverDnCreate, c"hipsolverDnCreate", "hipsolverDnCreate",
     c"hipsolverDnCreate()\n--\n\nAn alias for #hipsolverCreate.\n******************************************************************************\n\nReturns: a tuple of 2 item(s):\n    hipsolverStatus_t: status\n    handle: Pointer",
@@ -6672,7 +6672,7 @@ fn hipsolverDnDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsolverDnDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSetStream, C_hipsolverDnSetStream, c"hipsolverDnSetStream", "hipsolverDnSetStream",
     c"hipsolverDnSetStream(handle, streamId)\n--\n\nAn alias for #hipsolverSetStream.\n******************************************************************************\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6690,7 +6690,7 @@ fn hipsolverDnSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnGetStream, C_hipsolverDnGetStream, c"hipsolverDnGetStream", "hipsolverDnGetStream",
     c"hipsolverDnGetStream(handle, streamId)\n--\n\nAn alias for #hipsolverGetStream.\n******************************************************************************\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6709,7 +6709,7 @@ fn hipsolverDnGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCreateGesvdjInfo, C_hipsolverDnCreateGesvdjInfo, c"hipsolverDnCreateGesvdjInfo", "hipsolverDnCreateGesvdjInfo",
     c"hipsolverDnCreateGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6726,7 +6726,7 @@ fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDestroyGesvdjInfo, C_hipsolverDnDestroyGesvdjInfo, c"hipsolverDnDestroyGesvdjInfo", "hipsolverDnDestroyGesvdjInfo",
     c"hipsolverDnDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6746,7 +6746,7 @@ fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDnDestroyGesvdjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetMaxSweeps, C_hipsolverDnXgesvdjSetMaxSweeps, c"hipsolverDnXgesvdjSetMaxSweeps", "hipsolverDnXgesvdjSetMaxSweeps",
     c"hipsolverDnXgesvdjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6764,7 +6764,7 @@ fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_s
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetSortEig, C_hipsolverDnXgesvdjSetSortEig, c"hipsolverDnXgesvdjSetSortEig", "hipsolverDnXgesvdjSetSortEig",
     c"hipsolverDnXgesvdjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6782,7 +6782,7 @@ fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_ei
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetTolerance, C_hipsolverDnXgesvdjSetTolerance, c"hipsolverDnXgesvdjSetTolerance", "hipsolverDnXgesvdjSetTolerance",
     c"hipsolverDnXgesvdjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6800,7 +6800,7 @@ fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, toler
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjGetResidual, C_hipsolverDnXgesvdjGetResidual, c"hipsolverDnXgesvdjGetResidual", "hipsolverDnXgesvdjGetResidual",
     c"hipsolverDnXgesvdjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6820,7 +6820,7 @@ fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjGetSweeps, C_hipsolverDnXgesvdjGetSweeps, c"hipsolverDnXgesvdjGetSweeps", "hipsolverDnXgesvdjGetSweeps",
     c"hipsolverDnXgesvdjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6840,7 +6840,7 @@ fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCreateSyevjInfo, C_hipsolverDnCreateSyevjInfo, c"hipsolverDnCreateSyevjInfo", "hipsolverDnCreateSyevjInfo",
     c"hipsolverDnCreateSyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6857,7 +6857,7 @@ fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDestroySyevjInfo, C_hipsolverDnDestroySyevjInfo, c"hipsolverDnDestroySyevjInfo", "hipsolverDnDestroySyevjInfo",
     c"hipsolverDnDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6877,7 +6877,7 @@ fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDnDestroySyevjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetMaxSweeps, C_hipsolverDnXsyevjSetMaxSweeps, c"hipsolverDnXsyevjSetMaxSweeps", "hipsolverDnXsyevjSetMaxSweeps",
     c"hipsolverDnXsyevjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6895,7 +6895,7 @@ fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_sw
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetSortEig, C_hipsolverDnXsyevjSetSortEig, c"hipsolverDnXsyevjSetSortEig", "hipsolverDnXsyevjSetSortEig",
     c"hipsolverDnXsyevjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6913,7 +6913,7 @@ fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetTolerance, C_hipsolverDnXsyevjSetTolerance, c"hipsolverDnXsyevjSetTolerance", "hipsolverDnXsyevjSetTolerance",
     c"hipsolverDnXsyevjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6931,7 +6931,7 @@ fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, tolera
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjGetResidual, C_hipsolverDnXsyevjGetResidual, c"hipsolverDnXsyevjGetResidual", "hipsolverDnXsyevjGetResidual",
     c"hipsolverDnXsyevjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6951,7 +6951,7 @@ fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjGetSweeps, C_hipsolverDnXsyevjGetSweeps, c"hipsolverDnXsyevjGetSweeps", "hipsolverDnXsyevjGetSweeps",
     c"hipsolverDnXsyevjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6971,7 +6971,7 @@ fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgbr_bufferSize, C_hipsolverDnSorgbr_bufferSize, c"hipsolverDnSorgbr_bufferSize", "hipsolverDnSorgbr_bufferSize",
     c"hipsolverDnSorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6999,7 +6999,7 @@ fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgbr_bufferSize, C_hipsolverDnDorgbr_bufferSize, c"hipsolverDnDorgbr_bufferSize", "hipsolverDnDorgbr_bufferSize",
     c"hipsolverDnDorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7027,7 +7027,7 @@ fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungbr_bufferSize, C_hipsolverDnCungbr_bufferSize, c"hipsolverDnCungbr_bufferSize", "hipsolverDnCungbr_bufferSize",
     c"hipsolverDnCungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7055,7 +7055,7 @@ fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungbr_bufferSize, C_hipsolverDnZungbr_bufferSize, c"hipsolverDnZungbr_bufferSize", "hipsolverDnZungbr_bufferSize",
     c"hipsolverDnZungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7083,7 +7083,7 @@ fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgbr, C_hipsolverDnSorgbr, c"hipsolverDnSorgbr", "hipsolverDnSorgbr",
     c"hipsolverDnSorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7114,7 +7114,7 @@ fn hipsolverDnSorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgbr, C_hipsolverDnDorgbr, c"hipsolverDnDorgbr", "hipsolverDnDorgbr",
     c"hipsolverDnDorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7145,7 +7145,7 @@ fn hipsolverDnDorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungbr, C_hipsolverDnCungbr, c"hipsolverDnCungbr", "hipsolverDnCungbr",
     c"hipsolverDnCungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7176,7 +7176,7 @@ fn hipsolverDnCungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungbr, C_hipsolverDnZungbr, c"hipsolverDnZungbr", "hipsolverDnZungbr",
     c"hipsolverDnZungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7207,7 +7207,7 @@ fn hipsolverDnZungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgqr_bufferSize, C_hipsolverDnSorgqr_bufferSize, c"hipsolverDnSorgqr_bufferSize", "hipsolverDnSorgqr_bufferSize",
     c"hipsolverDnSorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7234,7 +7234,7 @@ fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgqr_bufferSize, C_hipsolverDnDorgqr_bufferSize, c"hipsolverDnDorgqr_bufferSize", "hipsolverDnDorgqr_bufferSize",
     c"hipsolverDnDorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7261,7 +7261,7 @@ fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungqr_bufferSize, C_hipsolverDnCungqr_bufferSize, c"hipsolverDnCungqr_bufferSize", "hipsolverDnCungqr_bufferSize",
     c"hipsolverDnCungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7288,7 +7288,7 @@ fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungqr_bufferSize, C_hipsolverDnZungqr_bufferSize, c"hipsolverDnZungqr_bufferSize", "hipsolverDnZungqr_bufferSize",
     c"hipsolverDnZungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7315,7 +7315,7 @@ fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgqr, C_hipsolverDnSorgqr, c"hipsolverDnSorgqr", "hipsolverDnSorgqr",
     c"hipsolverDnSorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7345,7 +7345,7 @@ fn hipsolverDnSorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgqr, C_hipsolverDnDorgqr, c"hipsolverDnDorgqr", "hipsolverDnDorgqr",
     c"hipsolverDnDorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7375,7 +7375,7 @@ fn hipsolverDnDorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungqr, C_hipsolverDnCungqr, c"hipsolverDnCungqr", "hipsolverDnCungqr",
     c"hipsolverDnCungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7405,7 +7405,7 @@ fn hipsolverDnCungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungqr, C_hipsolverDnZungqr, c"hipsolverDnZungqr", "hipsolverDnZungqr",
     c"hipsolverDnZungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7435,7 +7435,7 @@ fn hipsolverDnZungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgtr_bufferSize, C_hipsolverDnSorgtr_bufferSize, c"hipsolverDnSorgtr_bufferSize", "hipsolverDnSorgtr_bufferSize",
     c"hipsolverDnSorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7461,7 +7461,7 @@ fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgtr_bufferSize, C_hipsolverDnDorgtr_bufferSize, c"hipsolverDnDorgtr_bufferSize", "hipsolverDnDorgtr_bufferSize",
     c"hipsolverDnDorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7487,7 +7487,7 @@ fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungtr_bufferSize, C_hipsolverDnCungtr_bufferSize, c"hipsolverDnCungtr_bufferSize", "hipsolverDnCungtr_bufferSize",
     c"hipsolverDnCungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7513,7 +7513,7 @@ fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungtr_bufferSize, C_hipsolverDnZungtr_bufferSize, c"hipsolverDnZungtr_bufferSize", "hipsolverDnZungtr_bufferSize",
     c"hipsolverDnZungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7539,7 +7539,7 @@ fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgtr, C_hipsolverDnSorgtr, c"hipsolverDnSorgtr", "hipsolverDnSorgtr",
     c"hipsolverDnSorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7568,7 +7568,7 @@ fn hipsolverDnSorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgtr, C_hipsolverDnDorgtr, c"hipsolverDnDorgtr", "hipsolverDnDorgtr",
     c"hipsolverDnDorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7597,7 +7597,7 @@ fn hipsolverDnDorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungtr, C_hipsolverDnCungtr, c"hipsolverDnCungtr", "hipsolverDnCungtr",
     c"hipsolverDnCungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7626,7 +7626,7 @@ fn hipsolverDnCungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungtr, C_hipsolverDnZungtr, c"hipsolverDnZungtr", "hipsolverDnZungtr",
     c"hipsolverDnZungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7655,7 +7655,7 @@ fn hipsolverDnZungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormqr_bufferSize, C_hipsolverDnSormqr_bufferSize, c"hipsolverDnSormqr_bufferSize", "hipsolverDnSormqr_bufferSize",
     c"hipsolverDnSormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7687,7 +7687,7 @@ fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormqr_bufferSize, C_hipsolverDnDormqr_bufferSize, c"hipsolverDnDormqr_bufferSize", "hipsolverDnDormqr_bufferSize",
     c"hipsolverDnDormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7719,7 +7719,7 @@ fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmqr_bufferSize, C_hipsolverDnCunmqr_bufferSize, c"hipsolverDnCunmqr_bufferSize", "hipsolverDnCunmqr_bufferSize",
     c"hipsolverDnCunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7751,7 +7751,7 @@ fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmqr_bufferSize, C_hipsolverDnZunmqr_bufferSize, c"hipsolverDnZunmqr_bufferSize", "hipsolverDnZunmqr_bufferSize",
     c"hipsolverDnZunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7783,7 +7783,7 @@ fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormqr, C_hipsolverDnSormqr, c"hipsolverDnSormqr", "hipsolverDnSormqr",
     c"hipsolverDnSormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7818,7 +7818,7 @@ fn hipsolverDnSormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormqr, C_hipsolverDnDormqr, c"hipsolverDnDormqr", "hipsolverDnDormqr",
     c"hipsolverDnDormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7853,7 +7853,7 @@ fn hipsolverDnDormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmqr, C_hipsolverDnCunmqr, c"hipsolverDnCunmqr", "hipsolverDnCunmqr",
     c"hipsolverDnCunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7888,7 +7888,7 @@ fn hipsolverDnCunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmqr, C_hipsolverDnZunmqr, c"hipsolverDnZunmqr", "hipsolverDnZunmqr",
     c"hipsolverDnZunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7923,7 +7923,7 @@ fn hipsolverDnZunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormtr_bufferSize, C_hipsolverDnSormtr_bufferSize, c"hipsolverDnSormtr_bufferSize", "hipsolverDnSormtr_bufferSize",
     c"hipsolverDnSormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7955,7 +7955,7 @@ fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormtr_bufferSize, C_hipsolverDnDormtr_bufferSize, c"hipsolverDnDormtr_bufferSize", "hipsolverDnDormtr_bufferSize",
     c"hipsolverDnDormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7987,7 +7987,7 @@ fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmtr_bufferSize, C_hipsolverDnCunmtr_bufferSize, c"hipsolverDnCunmtr_bufferSize", "hipsolverDnCunmtr_bufferSize",
     c"hipsolverDnCunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8019,7 +8019,7 @@ fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmtr_bufferSize, C_hipsolverDnZunmtr_bufferSize, c"hipsolverDnZunmtr_bufferSize", "hipsolverDnZunmtr_bufferSize",
     c"hipsolverDnZunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8051,7 +8051,7 @@ fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormtr, C_hipsolverDnSormtr, c"hipsolverDnSormtr", "hipsolverDnSormtr",
     c"hipsolverDnSormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8086,7 +8086,7 @@ fn hipsolverDnSormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormtr, C_hipsolverDnDormtr, c"hipsolverDnDormtr", "hipsolverDnDormtr",
     c"hipsolverDnDormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8121,7 +8121,7 @@ fn hipsolverDnDormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmtr, C_hipsolverDnCunmtr, c"hipsolverDnCunmtr", "hipsolverDnCunmtr",
     c"hipsolverDnCunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8156,7 +8156,7 @@ fn hipsolverDnCunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmtr, C_hipsolverDnZunmtr, c"hipsolverDnZunmtr", "hipsolverDnZunmtr",
     c"hipsolverDnZunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8191,7 +8191,7 @@ fn hipsolverDnZunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgebrd_bufferSize, C_hipsolverDnSgebrd_bufferSize, c"hipsolverDnSgebrd_bufferSize", "hipsolverDnSgebrd_bufferSize",
     c"hipsolverDnSgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8212,7 +8212,7 @@ fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgebrd_bufferSize, C_hipsolverDnDgebrd_bufferSize, c"hipsolverDnDgebrd_bufferSize", "hipsolverDnDgebrd_bufferSize",
     c"hipsolverDnDgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8233,7 +8233,7 @@ fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgebrd_bufferSize, C_hipsolverDnCgebrd_bufferSize, c"hipsolverDnCgebrd_bufferSize", "hipsolverDnCgebrd_bufferSize",
     c"hipsolverDnCgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8254,7 +8254,7 @@ fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgebrd_bufferSize, C_hipsolverDnZgebrd_bufferSize, c"hipsolverDnZgebrd_bufferSize", "hipsolverDnZgebrd_bufferSize",
     c"hipsolverDnZgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8275,7 +8275,7 @@ fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgebrd, C_hipsolverDnSgebrd, c"hipsolverDnSgebrd", "hipsolverDnSgebrd",
     c"hipsolverDnSgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8310,7 +8310,7 @@ fn hipsolverDnSgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgebrd, C_hipsolverDnDgebrd, c"hipsolverDnDgebrd", "hipsolverDnDgebrd",
     c"hipsolverDnDgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8345,7 +8345,7 @@ fn hipsolverDnDgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgebrd, C_hipsolverDnCgebrd, c"hipsolverDnCgebrd", "hipsolverDnCgebrd",
     c"hipsolverDnCgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8380,7 +8380,7 @@ fn hipsolverDnCgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgebrd, C_hipsolverDnZgebrd, c"hipsolverDnZgebrd", "hipsolverDnZgebrd",
     c"hipsolverDnZgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8415,7 +8415,7 @@ fn hipsolverDnZgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgels_bufferSize, C_hipsolverDnSSgels_bufferSize, c"hipsolverDnSSgels_bufferSize", "hipsolverDnSSgels_bufferSize",
     c"hipsolverDnSSgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8447,7 +8447,7 @@ fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgels_bufferSize, C_hipsolverDnDDgels_bufferSize, c"hipsolverDnDDgels_bufferSize", "hipsolverDnDDgels_bufferSize",
     c"hipsolverDnDDgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8479,7 +8479,7 @@ fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgels_bufferSize, C_hipsolverDnCCgels_bufferSize, c"hipsolverDnCCgels_bufferSize", "hipsolverDnCCgels_bufferSize",
     c"hipsolverDnCCgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8511,7 +8511,7 @@ fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgels_bufferSize, C_hipsolverDnZZgels_bufferSize, c"hipsolverDnZZgels_bufferSize", "hipsolverDnZZgels_bufferSize",
     c"hipsolverDnZZgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8543,7 +8543,7 @@ fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgels, C_hipsolverDnSSgels, c"hipsolverDnSSgels", "hipsolverDnSSgels",
     c"hipsolverDnSSgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8578,7 +8578,7 @@ fn hipsolverDnSSgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgels, C_hipsolverDnDDgels, c"hipsolverDnDDgels", "hipsolverDnDDgels",
     c"hipsolverDnDDgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8613,7 +8613,7 @@ fn hipsolverDnDDgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgels, C_hipsolverDnCCgels, c"hipsolverDnCCgels", "hipsolverDnCCgels",
     c"hipsolverDnCCgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8648,7 +8648,7 @@ fn hipsolverDnCCgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgels, C_hipsolverDnZZgels, c"hipsolverDnZZgels", "hipsolverDnZZgels",
     c"hipsolverDnZZgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8683,7 +8683,7 @@ fn hipsolverDnZZgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgeqrf_bufferSize, C_hipsolverDnSgeqrf_bufferSize, c"hipsolverDnSgeqrf_bufferSize", "hipsolverDnSgeqrf_bufferSize",
     c"hipsolverDnSgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8707,7 +8707,7 @@ fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgeqrf_bufferSize, C_hipsolverDnDgeqrf_bufferSize, c"hipsolverDnDgeqrf_bufferSize", "hipsolverDnDgeqrf_bufferSize",
     c"hipsolverDnDgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8731,7 +8731,7 @@ fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgeqrf_bufferSize, C_hipsolverDnCgeqrf_bufferSize, c"hipsolverDnCgeqrf_bufferSize", "hipsolverDnCgeqrf_bufferSize",
     c"hipsolverDnCgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8755,7 +8755,7 @@ fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgeqrf_bufferSize, C_hipsolverDnZgeqrf_bufferSize, c"hipsolverDnZgeqrf_bufferSize", "hipsolverDnZgeqrf_bufferSize",
     c"hipsolverDnZgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8779,7 +8779,7 @@ fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgeqrf, C_hipsolverDnSgeqrf, c"hipsolverDnSgeqrf", "hipsolverDnSgeqrf",
     c"hipsolverDnSgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8808,7 +8808,7 @@ fn hipsolverDnSgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgeqrf, C_hipsolverDnDgeqrf, c"hipsolverDnDgeqrf", "hipsolverDnDgeqrf",
     c"hipsolverDnDgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8837,7 +8837,7 @@ fn hipsolverDnDgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgeqrf, C_hipsolverDnCgeqrf, c"hipsolverDnCgeqrf", "hipsolverDnCgeqrf",
     c"hipsolverDnCgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8866,7 +8866,7 @@ fn hipsolverDnCgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgeqrf, C_hipsolverDnZgeqrf, c"hipsolverDnZgeqrf", "hipsolverDnZgeqrf",
     c"hipsolverDnZgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8895,7 +8895,7 @@ fn hipsolverDnZgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgesv_bufferSize, C_hipsolverDnSSgesv_bufferSize, c"hipsolverDnSSgesv_bufferSize", "hipsolverDnSSgesv_bufferSize",
     c"hipsolverDnSSgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8928,7 +8928,7 @@ fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgesv_bufferSize, C_hipsolverDnDDgesv_bufferSize, c"hipsolverDnDDgesv_bufferSize", "hipsolverDnDDgesv_bufferSize",
     c"hipsolverDnDDgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8961,7 +8961,7 @@ fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgesv_bufferSize, C_hipsolverDnCCgesv_bufferSize, c"hipsolverDnCCgesv_bufferSize", "hipsolverDnCCgesv_bufferSize",
     c"hipsolverDnCCgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8994,7 +8994,7 @@ fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgesv_bufferSize, C_hipsolverDnZZgesv_bufferSize, c"hipsolverDnZZgesv_bufferSize", "hipsolverDnZZgesv_bufferSize",
     c"hipsolverDnZZgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9027,7 +9027,7 @@ fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgesv, C_hipsolverDnSSgesv, c"hipsolverDnSSgesv", "hipsolverDnSSgesv",
     c"hipsolverDnSSgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9063,7 +9063,7 @@ fn hipsolverDnSSgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgesv, C_hipsolverDnDDgesv, c"hipsolverDnDDgesv", "hipsolverDnDDgesv",
     c"hipsolverDnDDgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9099,7 +9099,7 @@ fn hipsolverDnDDgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgesv, C_hipsolverDnCCgesv, c"hipsolverDnCCgesv", "hipsolverDnCCgesv",
     c"hipsolverDnCCgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9135,7 +9135,7 @@ fn hipsolverDnCCgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgesv, C_hipsolverDnZZgesv, c"hipsolverDnZZgesv", "hipsolverDnZZgesv",
     c"hipsolverDnZZgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9171,7 +9171,7 @@ fn hipsolverDnZZgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvd_bufferSize, C_hipsolverDnSgesvd_bufferSize, c"hipsolverDnSgesvd_bufferSize", "hipsolverDnSgesvd_bufferSize",
     c"hipsolverDnSgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9192,7 +9192,7 @@ fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvd_bufferSize, C_hipsolverDnDgesvd_bufferSize, c"hipsolverDnDgesvd_bufferSize", "hipsolverDnDgesvd_bufferSize",
     c"hipsolverDnDgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9213,7 +9213,7 @@ fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvd_bufferSize, C_hipsolverDnCgesvd_bufferSize, c"hipsolverDnCgesvd_bufferSize", "hipsolverDnCgesvd_bufferSize",
     c"hipsolverDnCgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9234,7 +9234,7 @@ fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvd_bufferSize, C_hipsolverDnZgesvd_bufferSize, c"hipsolverDnZgesvd_bufferSize", "hipsolverDnZgesvd_bufferSize",
     c"hipsolverDnZgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9255,7 +9255,7 @@ fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvd, C_hipsolverDnSgesvd, c"hipsolverDnSgesvd", "hipsolverDnSgesvd",
     c"hipsolverDnSgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9294,7 +9294,7 @@ fn hipsolverDnSgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvd, C_hipsolverDnDgesvd, c"hipsolverDnDgesvd", "hipsolverDnDgesvd",
     c"hipsolverDnDgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9333,7 +9333,7 @@ fn hipsolverDnDgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvd, C_hipsolverDnCgesvd, c"hipsolverDnCgesvd", "hipsolverDnCgesvd",
     c"hipsolverDnCgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9372,7 +9372,7 @@ fn hipsolverDnCgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvd, C_hipsolverDnZgesvd, c"hipsolverDnZgesvd", "hipsolverDnZgesvd",
     c"hipsolverDnZgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9411,7 +9411,7 @@ fn hipsolverDnZgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdj_bufferSize, C_hipsolverDnSgesvdj_bufferSize, c"hipsolverDnSgesvdj_bufferSize", "hipsolverDnSgesvdj_bufferSize",
     c"hipsolverDnSgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9446,7 +9446,7 @@ fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdj_bufferSize, C_hipsolverDnDgesvdj_bufferSize, c"hipsolverDnDgesvdj_bufferSize", "hipsolverDnDgesvdj_bufferSize",
     c"hipsolverDnDgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9481,7 +9481,7 @@ fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdj_bufferSize, C_hipsolverDnCgesvdj_bufferSize, c"hipsolverDnCgesvdj_bufferSize", "hipsolverDnCgesvdj_bufferSize",
     c"hipsolverDnCgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9516,7 +9516,7 @@ fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdj_bufferSize, C_hipsolverDnZgesvdj_bufferSize, c"hipsolverDnZgesvdj_bufferSize", "hipsolverDnZgesvdj_bufferSize",
     c"hipsolverDnZgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9551,7 +9551,7 @@ fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdj, C_hipsolverDnSgesvdj, c"hipsolverDnSgesvdj", "hipsolverDnSgesvdj",
     c"hipsolverDnSgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9589,7 +9589,7 @@ fn hipsolverDnSgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdj, C_hipsolverDnDgesvdj, c"hipsolverDnDgesvdj", "hipsolverDnDgesvdj",
     c"hipsolverDnDgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9627,7 +9627,7 @@ fn hipsolverDnDgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdj, C_hipsolverDnCgesvdj, c"hipsolverDnCgesvdj", "hipsolverDnCgesvdj",
     c"hipsolverDnCgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9665,7 +9665,7 @@ fn hipsolverDnCgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdj, C_hipsolverDnZgesvdj, c"hipsolverDnZgesvdj", "hipsolverDnZgesvdj",
     c"hipsolverDnZgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9703,7 +9703,7 @@ fn hipsolverDnZgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdjBatched_bufferSize, C_hipsolverDnSgesvdjBatched_bufferSize, c"hipsolverDnSgesvdjBatched_bufferSize", "hipsolverDnSgesvdjBatched_bufferSize",
     c"hipsolverDnSgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9738,7 +9738,7 @@ fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdjBatched_bufferSize, C_hipsolverDnDgesvdjBatched_bufferSize, c"hipsolverDnDgesvdjBatched_bufferSize", "hipsolverDnDgesvdjBatched_bufferSize",
     c"hipsolverDnDgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9773,7 +9773,7 @@ fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdjBatched_bufferSize, C_hipsolverDnCgesvdjBatched_bufferSize, c"hipsolverDnCgesvdjBatched_bufferSize", "hipsolverDnCgesvdjBatched_bufferSize",
     c"hipsolverDnCgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9808,7 +9808,7 @@ fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdjBatched_bufferSize, C_hipsolverDnZgesvdjBatched_bufferSize, c"hipsolverDnZgesvdjBatched_bufferSize", "hipsolverDnZgesvdjBatched_bufferSize",
     c"hipsolverDnZgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9843,7 +9843,7 @@ fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdjBatched, C_hipsolverDnSgesvdjBatched, c"hipsolverDnSgesvdjBatched", "hipsolverDnSgesvdjBatched",
     c"hipsolverDnSgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9881,7 +9881,7 @@ fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdjBatched, C_hipsolverDnDgesvdjBatched, c"hipsolverDnDgesvdjBatched", "hipsolverDnDgesvdjBatched",
     c"hipsolverDnDgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9919,7 +9919,7 @@ fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdjBatched, C_hipsolverDnCgesvdjBatched, c"hipsolverDnCgesvdjBatched", "hipsolverDnCgesvdjBatched",
     c"hipsolverDnCgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9957,7 +9957,7 @@ fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdjBatched, C_hipsolverDnZgesvdjBatched, c"hipsolverDnZgesvdjBatched", "hipsolverDnZgesvdjBatched",
     c"hipsolverDnZgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9995,7 +9995,7 @@ fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdaStridedBatched_bufferSize, C_hipsolverDnSgesvdaStridedBatched_bufferSize, c"hipsolverDnSgesvdaStridedBatched_bufferSize", "hipsolverDnSgesvdaStridedBatched_bufferSize",
     c"hipsolverDnSgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10034,7 +10034,7 @@ fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdaStridedBatched_bufferSize, C_hipsolverDnDgesvdaStridedBatched_bufferSize, c"hipsolverDnDgesvdaStridedBatched_bufferSize", "hipsolverDnDgesvdaStridedBatched_bufferSize",
     c"hipsolverDnDgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10073,7 +10073,7 @@ fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdaStridedBatched_bufferSize, C_hipsolverDnCgesvdaStridedBatched_bufferSize, c"hipsolverDnCgesvdaStridedBatched_bufferSize", "hipsolverDnCgesvdaStridedBatched_bufferSize",
     c"hipsolverDnCgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10112,7 +10112,7 @@ fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdaStridedBatched_bufferSize, C_hipsolverDnZgesvdaStridedBatched_bufferSize, c"hipsolverDnZgesvdaStridedBatched_bufferSize", "hipsolverDnZgesvdaStridedBatched_bufferSize",
     c"hipsolverDnZgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10151,7 +10151,7 @@ fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdaStridedBatched, C_hipsolverDnSgesvdaStridedBatched, c"hipsolverDnSgesvdaStridedBatched", "hipsolverDnSgesvdaStridedBatched",
     c"hipsolverDnSgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10195,7 +10195,7 @@ fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdaStridedBatched, C_hipsolverDnDgesvdaStridedBatched, c"hipsolverDnDgesvdaStridedBatched", "hipsolverDnDgesvdaStridedBatched",
     c"hipsolverDnDgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10239,7 +10239,7 @@ fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdaStridedBatched, C_hipsolverDnCgesvdaStridedBatched, c"hipsolverDnCgesvdaStridedBatched", "hipsolverDnCgesvdaStridedBatched",
     c"hipsolverDnCgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10283,7 +10283,7 @@ fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdaStridedBatched, C_hipsolverDnZgesvdaStridedBatched, c"hipsolverDnZgesvdaStridedBatched", "hipsolverDnZgesvdaStridedBatched",
     c"hipsolverDnZgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10327,7 +10327,7 @@ fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgetrf_bufferSize, C_hipsolverDnSgetrf_bufferSize, c"hipsolverDnSgetrf_bufferSize", "hipsolverDnSgetrf_bufferSize",
     c"hipsolverDnSgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10351,7 +10351,7 @@ fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgetrf_bufferSize, C_hipsolverDnDgetrf_bufferSize, c"hipsolverDnDgetrf_bufferSize", "hipsolverDnDgetrf_bufferSize",
     c"hipsolverDnDgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10375,7 +10375,7 @@ fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgetrf_bufferSize, C_hipsolverDnCgetrf_bufferSize, c"hipsolverDnCgetrf_bufferSize", "hipsolverDnCgetrf_bufferSize",
     c"hipsolverDnCgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10399,7 +10399,7 @@ fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgetrf_bufferSize, C_hipsolverDnZgetrf_bufferSize, c"hipsolverDnZgetrf_bufferSize", "hipsolverDnZgetrf_bufferSize",
     c"hipsolverDnZgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10423,7 +10423,7 @@ fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgetrf, C_hipsolverDnSgetrf, c"hipsolverDnSgetrf", "hipsolverDnSgetrf",
     c"hipsolverDnSgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10451,7 +10451,7 @@ fn hipsolverDnSgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgetrf, C_hipsolverDnDgetrf, c"hipsolverDnDgetrf", "hipsolverDnDgetrf",
     c"hipsolverDnDgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10479,7 +10479,7 @@ fn hipsolverDnDgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgetrf, C_hipsolverDnCgetrf, c"hipsolverDnCgetrf", "hipsolverDnCgetrf",
     c"hipsolverDnCgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10507,7 +10507,7 @@ fn hipsolverDnCgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgetrf, C_hipsolverDnZgetrf, c"hipsolverDnZgetrf", "hipsolverDnZgetrf",
     c"hipsolverDnZgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10535,7 +10535,7 @@ fn hipsolverDnZgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgetrs, C_hipsolverDnSgetrs, c"hipsolverDnSgetrs", "hipsolverDnSgetrs",
     c"hipsolverDnSgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10565,7 +10565,7 @@ fn hipsolverDnSgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgetrs, C_hipsolverDnDgetrs, c"hipsolverDnDgetrs", "hipsolverDnDgetrs",
     c"hipsolverDnDgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10595,7 +10595,7 @@ fn hipsolverDnDgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgetrs, C_hipsolverDnCgetrs, c"hipsolverDnCgetrs", "hipsolverDnCgetrs",
     c"hipsolverDnCgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10625,7 +10625,7 @@ fn hipsolverDnCgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgetrs, C_hipsolverDnZgetrs, c"hipsolverDnZgetrs", "hipsolverDnZgetrs",
     c"hipsolverDnZgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10655,7 +10655,7 @@ fn hipsolverDnZgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrf_bufferSize, C_hipsolverDnSpotrf_bufferSize, c"hipsolverDnSpotrf_bufferSize", "hipsolverDnSpotrf_bufferSize",
     c"hipsolverDnSpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10679,7 +10679,7 @@ fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrf_bufferSize, C_hipsolverDnDpotrf_bufferSize, c"hipsolverDnDpotrf_bufferSize", "hipsolverDnDpotrf_bufferSize",
     c"hipsolverDnDpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10703,7 +10703,7 @@ fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrf_bufferSize, C_hipsolverDnCpotrf_bufferSize, c"hipsolverDnCpotrf_bufferSize", "hipsolverDnCpotrf_bufferSize",
     c"hipsolverDnCpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10727,7 +10727,7 @@ fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrf_bufferSize, C_hipsolverDnZpotrf_bufferSize, c"hipsolverDnZpotrf_bufferSize", "hipsolverDnZpotrf_bufferSize",
     c"hipsolverDnZpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10751,7 +10751,7 @@ fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrf, C_hipsolverDnSpotrf, c"hipsolverDnSpotrf", "hipsolverDnSpotrf",
     c"hipsolverDnSpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10778,7 +10778,7 @@ fn hipsolverDnSpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrf, C_hipsolverDnDpotrf, c"hipsolverDnDpotrf", "hipsolverDnDpotrf",
     c"hipsolverDnDpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10805,7 +10805,7 @@ fn hipsolverDnDpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrf, C_hipsolverDnCpotrf, c"hipsolverDnCpotrf", "hipsolverDnCpotrf",
     c"hipsolverDnCpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10832,7 +10832,7 @@ fn hipsolverDnCpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrf, C_hipsolverDnZpotrf, c"hipsolverDnZpotrf", "hipsolverDnZpotrf",
     c"hipsolverDnZpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10859,7 +10859,7 @@ fn hipsolverDnZpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrfBatched, C_hipsolverDnSpotrfBatched, c"hipsolverDnSpotrfBatched", "hipsolverDnSpotrfBatched",
     c"hipsolverDnSpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10883,7 +10883,7 @@ fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrfBatched, C_hipsolverDnDpotrfBatched, c"hipsolverDnDpotrfBatched", "hipsolverDnDpotrfBatched",
     c"hipsolverDnDpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10907,7 +10907,7 @@ fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrfBatched, C_hipsolverDnCpotrfBatched, c"hipsolverDnCpotrfBatched", "hipsolverDnCpotrfBatched",
     c"hipsolverDnCpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10931,7 +10931,7 @@ fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrfBatched, C_hipsolverDnZpotrfBatched, c"hipsolverDnZpotrfBatched", "hipsolverDnZpotrfBatched",
     c"hipsolverDnZpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10955,7 +10955,7 @@ fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotri_bufferSize, C_hipsolverDnSpotri_bufferSize, c"hipsolverDnSpotri_bufferSize", "hipsolverDnSpotri_bufferSize",
     c"hipsolverDnSpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10979,7 +10979,7 @@ fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotri_bufferSize, C_hipsolverDnDpotri_bufferSize, c"hipsolverDnDpotri_bufferSize", "hipsolverDnDpotri_bufferSize",
     c"hipsolverDnDpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11003,7 +11003,7 @@ fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotri_bufferSize, C_hipsolverDnCpotri_bufferSize, c"hipsolverDnCpotri_bufferSize", "hipsolverDnCpotri_bufferSize",
     c"hipsolverDnCpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11027,7 +11027,7 @@ fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotri_bufferSize, C_hipsolverDnZpotri_bufferSize, c"hipsolverDnZpotri_bufferSize", "hipsolverDnZpotri_bufferSize",
     c"hipsolverDnZpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11051,7 +11051,7 @@ fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotri, C_hipsolverDnSpotri, c"hipsolverDnSpotri", "hipsolverDnSpotri",
     c"hipsolverDnSpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11078,7 +11078,7 @@ fn hipsolverDnSpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotri, C_hipsolverDnDpotri, c"hipsolverDnDpotri", "hipsolverDnDpotri",
     c"hipsolverDnDpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11105,7 +11105,7 @@ fn hipsolverDnDpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotri, C_hipsolverDnCpotri, c"hipsolverDnCpotri", "hipsolverDnCpotri",
     c"hipsolverDnCpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11132,7 +11132,7 @@ fn hipsolverDnCpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotri, C_hipsolverDnZpotri, c"hipsolverDnZpotri", "hipsolverDnZpotri",
     c"hipsolverDnZpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11159,7 +11159,7 @@ fn hipsolverDnZpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrs, C_hipsolverDnSpotrs, c"hipsolverDnSpotrs", "hipsolverDnSpotrs",
     c"hipsolverDnSpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11187,7 +11187,7 @@ fn hipsolverDnSpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrs, C_hipsolverDnDpotrs, c"hipsolverDnDpotrs", "hipsolverDnDpotrs",
     c"hipsolverDnDpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11215,7 +11215,7 @@ fn hipsolverDnDpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrs, C_hipsolverDnCpotrs, c"hipsolverDnCpotrs", "hipsolverDnCpotrs",
     c"hipsolverDnCpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11243,7 +11243,7 @@ fn hipsolverDnCpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrs, C_hipsolverDnZpotrs, c"hipsolverDnZpotrs", "hipsolverDnZpotrs",
     c"hipsolverDnZpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11271,7 +11271,7 @@ fn hipsolverDnZpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrsBatched, C_hipsolverDnSpotrsBatched, c"hipsolverDnSpotrsBatched", "hipsolverDnSpotrsBatched",
     c"hipsolverDnSpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11298,7 +11298,7 @@ fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrsBatched, C_hipsolverDnDpotrsBatched, c"hipsolverDnDpotrsBatched", "hipsolverDnDpotrsBatched",
     c"hipsolverDnDpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11325,7 +11325,7 @@ fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrsBatched, C_hipsolverDnCpotrsBatched, c"hipsolverDnCpotrsBatched", "hipsolverDnCpotrsBatched",
     c"hipsolverDnCpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11352,7 +11352,7 @@ fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrsBatched, C_hipsolverDnZpotrsBatched, c"hipsolverDnZpotrsBatched", "hipsolverDnZpotrsBatched",
     c"hipsolverDnZpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11379,7 +11379,7 @@ fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevd_bufferSize, C_hipsolverDnSsyevd_bufferSize, c"hipsolverDnSsyevd_bufferSize", "hipsolverDnSsyevd_bufferSize",
     c"hipsolverDnSsyevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11406,7 +11406,7 @@ fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevd_bufferSize, C_hipsolverDnDsyevd_bufferSize, c"hipsolverDnDsyevd_bufferSize", "hipsolverDnDsyevd_bufferSize",
     c"hipsolverDnDsyevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11433,7 +11433,7 @@ fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevd_bufferSize, C_hipsolverDnCheevd_bufferSize, c"hipsolverDnCheevd_bufferSize", "hipsolverDnCheevd_bufferSize",
     c"hipsolverDnCheevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11460,7 +11460,7 @@ fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevd_bufferSize, C_hipsolverDnZheevd_bufferSize, c"hipsolverDnZheevd_bufferSize", "hipsolverDnZheevd_bufferSize",
     c"hipsolverDnZheevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11487,7 +11487,7 @@ fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevd, C_hipsolverDnSsyevd, c"hipsolverDnSsyevd", "hipsolverDnSsyevd",
     c"hipsolverDnSsyevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11517,7 +11517,7 @@ fn hipsolverDnSsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevd, C_hipsolverDnDsyevd, c"hipsolverDnDsyevd", "hipsolverDnDsyevd",
     c"hipsolverDnDsyevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11547,7 +11547,7 @@ fn hipsolverDnDsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevd, C_hipsolverDnCheevd, c"hipsolverDnCheevd", "hipsolverDnCheevd",
     c"hipsolverDnCheevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11577,7 +11577,7 @@ fn hipsolverDnCheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevd, C_hipsolverDnZheevd, c"hipsolverDnZheevd", "hipsolverDnZheevd",
     c"hipsolverDnZheevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11607,7 +11607,7 @@ fn hipsolverDnZheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevdx_bufferSize, C_hipsolverDnSsyevdx_bufferSize, c"hipsolverDnSsyevdx_bufferSize", "hipsolverDnSsyevdx_bufferSize",
     c"hipsolverDnSsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11641,7 +11641,7 @@ fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevdx_bufferSize, C_hipsolverDnDsyevdx_bufferSize, c"hipsolverDnDsyevdx_bufferSize", "hipsolverDnDsyevdx_bufferSize",
     c"hipsolverDnDsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11675,7 +11675,7 @@ fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevdx_bufferSize, C_hipsolverDnCheevdx_bufferSize, c"hipsolverDnCheevdx_bufferSize", "hipsolverDnCheevdx_bufferSize",
     c"hipsolverDnCheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11709,7 +11709,7 @@ fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevdx_bufferSize, C_hipsolverDnZheevdx_bufferSize, c"hipsolverDnZheevdx_bufferSize", "hipsolverDnZheevdx_bufferSize",
     c"hipsolverDnZheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11743,7 +11743,7 @@ fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevdx, C_hipsolverDnSsyevdx, c"hipsolverDnSsyevdx", "hipsolverDnSsyevdx",
     c"hipsolverDnSsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11780,7 +11780,7 @@ fn hipsolverDnSsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevdx, C_hipsolverDnDsyevdx, c"hipsolverDnDsyevdx", "hipsolverDnDsyevdx",
     c"hipsolverDnDsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11817,7 +11817,7 @@ fn hipsolverDnDsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevdx, C_hipsolverDnCheevdx, c"hipsolverDnCheevdx", "hipsolverDnCheevdx",
     c"hipsolverDnCheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11854,7 +11854,7 @@ fn hipsolverDnCheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevdx, C_hipsolverDnZheevdx, c"hipsolverDnZheevdx", "hipsolverDnZheevdx",
     c"hipsolverDnZheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11891,7 +11891,7 @@ fn hipsolverDnZheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevj_bufferSize, C_hipsolverDnSsyevj_bufferSize, c"hipsolverDnSsyevj_bufferSize", "hipsolverDnSsyevj_bufferSize",
     c"hipsolverDnSsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11919,7 +11919,7 @@ fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevj_bufferSize, C_hipsolverDnDsyevj_bufferSize, c"hipsolverDnDsyevj_bufferSize", "hipsolverDnDsyevj_bufferSize",
     c"hipsolverDnDsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11947,7 +11947,7 @@ fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevj_bufferSize, C_hipsolverDnCheevj_bufferSize, c"hipsolverDnCheevj_bufferSize", "hipsolverDnCheevj_bufferSize",
     c"hipsolverDnCheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11975,7 +11975,7 @@ fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevj_bufferSize, C_hipsolverDnZheevj_bufferSize, c"hipsolverDnZheevj_bufferSize", "hipsolverDnZheevj_bufferSize",
     c"hipsolverDnZheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12003,7 +12003,7 @@ fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevj, C_hipsolverDnSsyevj, c"hipsolverDnSsyevj", "hipsolverDnSsyevj",
     c"hipsolverDnSsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12034,7 +12034,7 @@ fn hipsolverDnSsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevj, C_hipsolverDnDsyevj, c"hipsolverDnDsyevj", "hipsolverDnDsyevj",
     c"hipsolverDnDsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12065,7 +12065,7 @@ fn hipsolverDnDsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevj, C_hipsolverDnCheevj, c"hipsolverDnCheevj", "hipsolverDnCheevj",
     c"hipsolverDnCheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12096,7 +12096,7 @@ fn hipsolverDnCheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevj, C_hipsolverDnZheevj, c"hipsolverDnZheevj", "hipsolverDnZheevj",
     c"hipsolverDnZheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12127,7 +12127,7 @@ fn hipsolverDnZheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevjBatched_bufferSize, C_hipsolverDnSsyevjBatched_bufferSize, c"hipsolverDnSsyevjBatched_bufferSize", "hipsolverDnSsyevjBatched_bufferSize",
     c"hipsolverDnSsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12156,7 +12156,7 @@ fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevjBatched_bufferSize, C_hipsolverDnDsyevjBatched_bufferSize, c"hipsolverDnDsyevjBatched_bufferSize", "hipsolverDnDsyevjBatched_bufferSize",
     c"hipsolverDnDsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12185,7 +12185,7 @@ fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevjBatched_bufferSize, C_hipsolverDnCheevjBatched_bufferSize, c"hipsolverDnCheevjBatched_bufferSize", "hipsolverDnCheevjBatched_bufferSize",
     c"hipsolverDnCheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12214,7 +12214,7 @@ fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevjBatched_bufferSize, C_hipsolverDnZheevjBatched_bufferSize, c"hipsolverDnZheevjBatched_bufferSize", "hipsolverDnZheevjBatched_bufferSize",
     c"hipsolverDnZheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12243,7 +12243,7 @@ fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevjBatched, C_hipsolverDnSsyevjBatched, c"hipsolverDnSsyevjBatched", "hipsolverDnSsyevjBatched",
     c"hipsolverDnSsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12275,7 +12275,7 @@ fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevjBatched, C_hipsolverDnDsyevjBatched, c"hipsolverDnDsyevjBatched", "hipsolverDnDsyevjBatched",
     c"hipsolverDnDsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12307,7 +12307,7 @@ fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevjBatched, C_hipsolverDnCheevjBatched, c"hipsolverDnCheevjBatched", "hipsolverDnCheevjBatched",
     c"hipsolverDnCheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12339,7 +12339,7 @@ fn hipsolverDnCheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevjBatched, C_hipsolverDnZheevjBatched, c"hipsolverDnZheevjBatched", "hipsolverDnZheevjBatched",
     c"hipsolverDnZheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12371,7 +12371,7 @@ fn hipsolverDnZheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvd_bufferSize, C_hipsolverDnSsygvd_bufferSize, c"hipsolverDnSsygvd_bufferSize", "hipsolverDnSsygvd_bufferSize",
     c"hipsolverDnSsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12402,7 +12402,7 @@ fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvd_bufferSize, C_hipsolverDnDsygvd_bufferSize, c"hipsolverDnDsygvd_bufferSize", "hipsolverDnDsygvd_bufferSize",
     c"hipsolverDnDsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12433,7 +12433,7 @@ fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvd_bufferSize, C_hipsolverDnChegvd_bufferSize, c"hipsolverDnChegvd_bufferSize", "hipsolverDnChegvd_bufferSize",
     c"hipsolverDnChegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12464,7 +12464,7 @@ fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvd_bufferSize, C_hipsolverDnZhegvd_bufferSize, c"hipsolverDnZhegvd_bufferSize", "hipsolverDnZhegvd_bufferSize",
     c"hipsolverDnZhegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12495,7 +12495,7 @@ fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvd, C_hipsolverDnSsygvd, c"hipsolverDnSsygvd", "hipsolverDnSsygvd",
     c"hipsolverDnSsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12529,7 +12529,7 @@ fn hipsolverDnSsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvd, C_hipsolverDnDsygvd, c"hipsolverDnDsygvd", "hipsolverDnDsygvd",
     c"hipsolverDnDsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12563,7 +12563,7 @@ fn hipsolverDnDsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvd, C_hipsolverDnChegvd, c"hipsolverDnChegvd", "hipsolverDnChegvd",
     c"hipsolverDnChegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12597,7 +12597,7 @@ fn hipsolverDnChegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvd, C_hipsolverDnZhegvd, c"hipsolverDnZhegvd", "hipsolverDnZhegvd",
     c"hipsolverDnZhegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12631,7 +12631,7 @@ fn hipsolverDnZhegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvdx_bufferSize, C_hipsolverDnSsygvdx_bufferSize, c"hipsolverDnSsygvdx_bufferSize", "hipsolverDnSsygvdx_bufferSize",
     c"hipsolverDnSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12669,7 +12669,7 @@ fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvdx_bufferSize, C_hipsolverDnDsygvdx_bufferSize, c"hipsolverDnDsygvdx_bufferSize", "hipsolverDnDsygvdx_bufferSize",
     c"hipsolverDnDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12707,7 +12707,7 @@ fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvdx_bufferSize, C_hipsolverDnChegvdx_bufferSize, c"hipsolverDnChegvdx_bufferSize", "hipsolverDnChegvdx_bufferSize",
     c"hipsolverDnChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12745,7 +12745,7 @@ fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvdx_bufferSize, C_hipsolverDnZhegvdx_bufferSize, c"hipsolverDnZhegvdx_bufferSize", "hipsolverDnZhegvdx_bufferSize",
     c"hipsolverDnZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12783,7 +12783,7 @@ fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvdx, C_hipsolverDnSsygvdx, c"hipsolverDnSsygvdx", "hipsolverDnSsygvdx",
     c"hipsolverDnSsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12824,7 +12824,7 @@ fn hipsolverDnSsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvdx, C_hipsolverDnDsygvdx, c"hipsolverDnDsygvdx", "hipsolverDnDsygvdx",
     c"hipsolverDnDsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12865,7 +12865,7 @@ fn hipsolverDnDsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvdx, C_hipsolverDnChegvdx, c"hipsolverDnChegvdx", "hipsolverDnChegvdx",
     c"hipsolverDnChegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12906,7 +12906,7 @@ fn hipsolverDnChegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvdx, C_hipsolverDnZhegvdx, c"hipsolverDnZhegvdx", "hipsolverDnZhegvdx",
     c"hipsolverDnZhegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12947,7 +12947,7 @@ fn hipsolverDnZhegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvj_bufferSize, C_hipsolverDnSsygvj_bufferSize, c"hipsolverDnSsygvj_bufferSize", "hipsolverDnSsygvj_bufferSize",
     c"hipsolverDnSsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12979,7 +12979,7 @@ fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvj_bufferSize, C_hipsolverDnDsygvj_bufferSize, c"hipsolverDnDsygvj_bufferSize", "hipsolverDnDsygvj_bufferSize",
     c"hipsolverDnDsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13011,7 +13011,7 @@ fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvj_bufferSize, C_hipsolverDnChegvj_bufferSize, c"hipsolverDnChegvj_bufferSize", "hipsolverDnChegvj_bufferSize",
     c"hipsolverDnChegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13043,7 +13043,7 @@ fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvj_bufferSize, C_hipsolverDnZhegvj_bufferSize, c"hipsolverDnZhegvj_bufferSize", "hipsolverDnZhegvj_bufferSize",
     c"hipsolverDnZhegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13075,7 +13075,7 @@ fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvj, C_hipsolverDnSsygvj, c"hipsolverDnSsygvj", "hipsolverDnSsygvj",
     c"hipsolverDnSsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13110,7 +13110,7 @@ fn hipsolverDnSsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvj, C_hipsolverDnDsygvj, c"hipsolverDnDsygvj", "hipsolverDnDsygvj",
     c"hipsolverDnDsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13145,7 +13145,7 @@ fn hipsolverDnDsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvj, C_hipsolverDnChegvj, c"hipsolverDnChegvj", "hipsolverDnChegvj",
     c"hipsolverDnChegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13180,7 +13180,7 @@ fn hipsolverDnChegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvj, C_hipsolverDnZhegvj, c"hipsolverDnZhegvj", "hipsolverDnZhegvj",
     c"hipsolverDnZhegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13215,7 +13215,7 @@ fn hipsolverDnZhegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrd_bufferSize, C_hipsolverDnSsytrd_bufferSize, c"hipsolverDnSsytrd_bufferSize", "hipsolverDnSsytrd_bufferSize",
     c"hipsolverDnSsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13245,7 +13245,7 @@ fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrd_bufferSize, C_hipsolverDnDsytrd_bufferSize, c"hipsolverDnDsytrd_bufferSize", "hipsolverDnDsytrd_bufferSize",
     c"hipsolverDnDsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13275,7 +13275,7 @@ fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChetrd_bufferSize, C_hipsolverDnChetrd_bufferSize, c"hipsolverDnChetrd_bufferSize", "hipsolverDnChetrd_bufferSize",
     c"hipsolverDnChetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13305,7 +13305,7 @@ fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhetrd_bufferSize, C_hipsolverDnZhetrd_bufferSize, c"hipsolverDnZhetrd_bufferSize", "hipsolverDnZhetrd_bufferSize",
     c"hipsolverDnZhetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13335,7 +13335,7 @@ fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrd, C_hipsolverDnSsytrd, c"hipsolverDnSsytrd", "hipsolverDnSsytrd",
     c"hipsolverDnSsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13368,7 +13368,7 @@ fn hipsolverDnSsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrd, C_hipsolverDnDsytrd, c"hipsolverDnDsytrd", "hipsolverDnDsytrd",
     c"hipsolverDnDsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13401,7 +13401,7 @@ fn hipsolverDnDsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChetrd, C_hipsolverDnChetrd, c"hipsolverDnChetrd", "hipsolverDnChetrd",
     c"hipsolverDnChetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13434,7 +13434,7 @@ fn hipsolverDnChetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhetrd, C_hipsolverDnZhetrd, c"hipsolverDnZhetrd", "hipsolverDnZhetrd",
     c"hipsolverDnZhetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13467,7 +13467,7 @@ fn hipsolverDnZhetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrf_bufferSize, C_hipsolverDnSsytrf_bufferSize, c"hipsolverDnSsytrf_bufferSize", "hipsolverDnSsytrf_bufferSize",
     c"hipsolverDnSsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13490,7 +13490,7 @@ fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrf_bufferSize, C_hipsolverDnDsytrf_bufferSize, c"hipsolverDnDsytrf_bufferSize", "hipsolverDnDsytrf_bufferSize",
     c"hipsolverDnDsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13513,7 +13513,7 @@ fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCsytrf_bufferSize, C_hipsolverDnCsytrf_bufferSize, c"hipsolverDnCsytrf_bufferSize", "hipsolverDnCsytrf_bufferSize",
     c"hipsolverDnCsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13536,7 +13536,7 @@ fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZsytrf_bufferSize, C_hipsolverDnZsytrf_bufferSize, c"hipsolverDnZsytrf_bufferSize", "hipsolverDnZsytrf_bufferSize",
     c"hipsolverDnZsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13559,7 +13559,7 @@ fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrf, C_hipsolverDnSsytrf, c"hipsolverDnSsytrf", "hipsolverDnSsytrf",
     c"hipsolverDnSsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13588,7 +13588,7 @@ fn hipsolverDnSsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrf, C_hipsolverDnDsytrf, c"hipsolverDnDsytrf", "hipsolverDnDsytrf",
     c"hipsolverDnDsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13617,7 +13617,7 @@ fn hipsolverDnDsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCsytrf, C_hipsolverDnCsytrf, c"hipsolverDnCsytrf", "hipsolverDnCsytrf",
     c"hipsolverDnCsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13646,7 +13646,7 @@ fn hipsolverDnCsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZsytrf, C_hipsolverDnZsytrf, c"hipsolverDnZsytrf", "hipsolverDnZsytrf",
     c"hipsolverDnZsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13675,7 +13675,7 @@ fn hipsolverDnZsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -123,7 +123,7 @@ fn hipsparseDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsparseDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetVersion, C_hipsparseGetVersion, c"hipsparseGetVersion", "hipsparseGetVersion",
     c"hipsparseGetVersion(handle, version)\n--\n\nGet hipSPARSE version\n\nhipsparseGetVersion gets the hipSPARSE library version number.\n- patch = version % 100\n- minor = version / 100 % 1000\n- major = version / 100000\n\nArgs:\n    handle\n    version\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -142,7 +142,7 @@ fn hipsparseGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>, version: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetGitRevision, C_hipsparseGetGitRevision, c"hipsparseGetGitRevision", "hipsparseGetGitRevision",
     c"hipsparseGetGitRevision(handle, rev)\n--\n\nGet hipSPARSE git revision\n\nhipsparseGetGitRevision gets the hipSPARSE library git commit revision (SHA-1).\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -160,7 +160,7 @@ fn hipsparseGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSetStream, C_hipsparseSetStream, c"hipsparseSetStream", "hipsparseSetStream",
     c"hipsparseSetStream(handle, streamId)\n--\n\nSpecify user defined HIP stream\n\nhipsparseSetStream specifies the stream to be used by the hipSPARSE library\ncontext and all subsequent function calls.\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -178,7 +178,7 @@ fn hipsparseSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetStream, C_hipsparseGetStream, c"hipsparseGetStream", "hipsparseGetStream",
     c"hipsparseGetStream(handle)\n--\n\nGet current stream from library context\n\nhipsparseGetStream gets the hipSPARSE library context stream which is currently\nused for all subsequent function calls.\n\nArgs:\n    handle\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    streamId: ihipStream_t",
@@ -215,7 +215,7 @@ fn hipsparseSetPointerMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetPointerMode, C_hipsparseGetPointerMode, c"hipsparseGetPointerMode", "hipsparseGetPointerMode",
     c"hipsparseGetPointerMode(handle, mode)\n--\n\nGet current pointer mode from library context\n\nhipsparseGetPointerMode gets the hipSPARSE library context pointer mode which\nis currently used for all subsequent function calls.\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -234,7 +234,7 @@ fn hipsparseGetPointerMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateMatDescr, C_hipsparseCreateMatDescr, c"hipsparseCreateMatDescr", "hipsparseCreateMatDescr",
     c"hipsparseCreateMatDescr(descrA)\n--\n\nCreate a matrix descriptor\n\nhipsparseCreateMatDescr creates a matrix descriptor. It initializes\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -251,7 +251,7 @@ fn hipsparseCreateMatDescr(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyMatDescr, C_hipsparseDestroyMatDescr, c"hipsparseDestroyMatDescr", "hipsparseDestroyMatDescr",
     c"hipsparseDestroyMatDescr(descrA)\n--\n\nDestroy a matrix descriptor\n\nhipsparseDestroyMatDescr destroys a matrix descriptor and releases all\nresources used by the descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -271,7 +271,7 @@ fn hipsparseDestroyMatDescr(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(descrA, false, "hipsparseDestroyMatDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCopyMatDescr, C_hipsparseCopyMatDescr, c"hipsparseCopyMatDescr", "hipsparseCopyMatDescr",
     c"hipsparseCopyMatDescr(dest, src)\n--\n\nCopy a matrix descriptor\n\nhipsparseCopyMatDescr copies a matrix descriptor. Both, source and destination\nmatrix descriptors must be initialized prior to calling hipsparseCopyMatDescr.\n\nArgs:\n    dest\n    src\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -289,7 +289,7 @@ fn hipsparseCopyMatDescr(py: Python<'_>, dest: &Bound<'_, PyAny>, src: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_src) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatType, C_hipsparseSetMatType, c"hipsparseSetMatType", "hipsparseSetMatType",
     c"hipsparseSetMatType(descrA, type)\n--\n\nSpecify the matrix type of a matrix descriptor\n\nhipsparseSetMatType sets the matrix type of a matrix descriptor. Valid\nmatrix types are \\ref HIPSPARSE_MATRIX_TYPE_GENERAL,\n\nArgs:\n    descrA\n    type\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -307,7 +307,7 @@ fn hipsparseSetMatType(py: Python<'_>, descrA: &Bound<'_, PyAny>, r#type: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatType, C_hipsparseGetMatType, c"hipsparseGetMatType", "hipsparseGetMatType",
     c"hipsparseGetMatType(descrA)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseGetMatType returns the matrix type of a matrix descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseMatrixType_t",
@@ -324,7 +324,7 @@ fn hipsparseGetMatType(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 3, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatFillMode, C_hipsparseSetMatFillMode, c"hipsparseSetMatFillMode", "hipsparseSetMatFillMode",
     c"hipsparseSetMatFillMode(descrA, fillMode)\n--\n\nSpecify the matrix fill mode of a matrix descriptor\n\nhipsparseSetMatFillMode sets the matrix fill mode of a matrix descriptor.\nValid fill modes are \\ref HIPSPARSE_FILL_MODE_LOWER or\n\nArgs:\n    descrA\n    fillMode\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -342,7 +342,7 @@ fn hipsparseSetMatFillMode(py: Python<'_>, descrA: &Bound<'_, PyAny>, fillMode: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_fillMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatFillMode, C_hipsparseGetMatFillMode, c"hipsparseGetMatFillMode", "hipsparseGetMatFillMode",
     c"hipsparseGetMatFillMode(descrA)\n--\n\nGet the matrix fill mode of a matrix descriptor\n\nhipsparseGetMatFillMode returns the matrix fill mode of a matrix descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseFillMode_t",
@@ -359,7 +359,7 @@ fn hipsparseGetMatFillMode(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatDiagType, C_hipsparseSetMatDiagType, c"hipsparseSetMatDiagType", "hipsparseSetMatDiagType",
     c"hipsparseSetMatDiagType(descrA, diagType)\n--\n\nSpecify the matrix diagonal type of a matrix descriptor\n\nhipsparseSetMatDiagType sets the matrix diagonal type of a matrix\ndescriptor. Valid diagonal types are \\ref HIPSPARSE_DIAG_TYPE_UNIT or\n\nArgs:\n    descrA\n    diagType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -377,7 +377,7 @@ fn hipsparseSetMatDiagType(py: Python<'_>, descrA: &Bound<'_, PyAny>, diagType: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_diagType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatDiagType, C_hipsparseGetMatDiagType, c"hipsparseGetMatDiagType", "hipsparseGetMatDiagType",
     c"hipsparseGetMatDiagType(descrA)\n--\n\nGet the matrix diagonal type of a matrix descriptor\n\nhipsparseGetMatDiagType returns the matrix diagonal type of a matrix\ndescriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseDiagType_t",
@@ -394,7 +394,7 @@ fn hipsparseGetMatDiagType(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatIndexBase, C_hipsparseSetMatIndexBase, c"hipsparseSetMatIndexBase", "hipsparseSetMatIndexBase",
     c"hipsparseSetMatIndexBase(descrA, base)\n--\n\nSpecify the index base of a matrix descriptor\n\nhipsparseSetMatIndexBase sets the index base of a matrix descriptor. Valid\noptions are \\ref HIPSPARSE_INDEX_BASE_ZERO or \\ref HIPSPARSE_INDEX_BASE_ONE.\n\nArgs:\n    descrA\n    base\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -412,7 +412,7 @@ fn hipsparseSetMatIndexBase(py: Python<'_>, descrA: &Bound<'_, PyAny>, base: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_base) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatIndexBase, C_hipsparseGetMatIndexBase, c"hipsparseGetMatIndexBase", "hipsparseGetMatIndexBase",
     c"hipsparseGetMatIndexBase(descrA)\n--\n\nGet the index base of a matrix descriptor\n\nhipsparseGetMatIndexBase returns the index base of a matrix descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseIndexBase_t",
@@ -429,7 +429,7 @@ fn hipsparseGetMatIndexBase(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateHybMat, C_hipsparseCreateHybMat, c"hipsparseCreateHybMat", "hipsparseCreateHybMat",
     c"hipsparseCreateHybMat(hybA)\n--\n\nCreate a HYB matrix structure\n\nhipsparseCreateHybMat creates a structure that holds the matrix in HYB\nstorage format. It should be destroyed at the end using hipsparseDestroyHybMat().\n\nArgs:\n    hybA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -446,7 +446,7 @@ fn hipsparseCreateHybMat(py: Python<'_>, hybA: rt::PtrArgMut) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hybA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyHybMat, C_hipsparseDestroyHybMat, c"hipsparseDestroyHybMat", "hipsparseDestroyHybMat",
     c"hipsparseDestroyHybMat(hybA)\n--\n\nDestroy a HYB matrix structure\n\nhipsparseDestroyHybMat destroys a HYB structure.\n\nArgs:\n    hybA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -466,7 +466,7 @@ fn hipsparseDestroyHybMat(py: Python<'_>, hybA: &Bound<'_, PyAny>) -> PyResult<P
     if __r as i64 == 0 {
         rt::life::destroyed(hybA, false, "hipsparseDestroyHybMat");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrsv2Info, C_hipsparseCreateBsrsv2Info, c"hipsparseCreateBsrsv2Info", "hipsparseCreateBsrsv2Info",
     c"hipsparseCreateBsrsv2Info()\n--\n\nCreate a bsrsv2 info structure\n\nhipsparseCreateBsrsv2Info creates a structure that holds the bsrsv2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsrsv2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsrsv2Info",
@@ -504,7 +504,7 @@ fn hipsparseDestroyBsrsv2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsrsv2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrsm2Info, C_hipsparseCreateBsrsm2Info, c"hipsparseCreateBsrsm2Info", "hipsparseCreateBsrsm2Info",
     c"hipsparseCreateBsrsm2Info()\n--\n\nCreate a bsrsm2 info structure\n\nhipsparseCreateBsrsm2Info creates a structure that holds the bsrsm2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsrsm2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsrsm2Info",
@@ -542,7 +542,7 @@ fn hipsparseDestroyBsrsm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsrsm2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrilu02Info, C_hipsparseCreateBsrilu02Info, c"hipsparseCreateBsrilu02Info", "hipsparseCreateBsrilu02Info",
     c"hipsparseCreateBsrilu02Info()\n--\n\nCreate a bsrilu02 info structure\n\nhipsparseCreateBsrilu02Info creates a structure that holds the bsrilu02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsrilu02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsrilu02Info",
@@ -580,7 +580,7 @@ fn hipsparseDestroyBsrilu02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsrilu02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsric02Info, C_hipsparseCreateBsric02Info, c"hipsparseCreateBsric02Info", "hipsparseCreateBsric02Info",
     c"hipsparseCreateBsric02Info()\n--\n\nCreate a bsric02 info structure\n\nhipsparseCreateBsric02Info creates a structure that holds the bsric02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsric02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsric02Info",
@@ -618,7 +618,7 @@ fn hipsparseDestroyBsric02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsric02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrsv2Info, C_hipsparseCreateCsrsv2Info, c"hipsparseCreateCsrsv2Info", "hipsparseCreateCsrsv2Info",
     c"hipsparseCreateCsrsv2Info()\n--\n\nCreate a csrsv2 info structure\n\nhipsparseCreateCsrsv2Info creates a structure that holds the csrsv2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrsv2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrsv2Info",
@@ -656,7 +656,7 @@ fn hipsparseDestroyCsrsv2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrsv2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrsm2Info, C_hipsparseCreateCsrsm2Info, c"hipsparseCreateCsrsm2Info", "hipsparseCreateCsrsm2Info",
     c"hipsparseCreateCsrsm2Info()\n--\n\nCreate a csrsm2 info structure\n\nhipsparseCreateCsrsm2Info creates a structure that holds the csrsm2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrsm2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrsm2Info",
@@ -694,7 +694,7 @@ fn hipsparseDestroyCsrsm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrsm2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrilu02Info, C_hipsparseCreateCsrilu02Info, c"hipsparseCreateCsrilu02Info", "hipsparseCreateCsrilu02Info",
     c"hipsparseCreateCsrilu02Info()\n--\n\nCreate a csrilu02 info structure\n\nhipsparseCreateCsrilu02Info creates a structure that holds the csrilu02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrilu02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrilu02Info",
@@ -732,7 +732,7 @@ fn hipsparseDestroyCsrilu02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrilu02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsric02Info, C_hipsparseCreateCsric02Info, c"hipsparseCreateCsric02Info", "hipsparseCreateCsric02Info",
     c"hipsparseCreateCsric02Info()\n--\n\nCreate a csric02 info structure\n\nhipsparseCreateCsric02Info creates a structure that holds the csric02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsric02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csric02Info",
@@ -770,7 +770,7 @@ fn hipsparseDestroyCsric02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsric02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsru2csrInfo, C_hipsparseCreateCsru2csrInfo, c"hipsparseCreateCsru2csrInfo", "hipsparseCreateCsru2csrInfo",
     c"hipsparseCreateCsru2csrInfo()\n--\n\nCreate a csru2csr info structure\n\nhipsparseCreateCsru2csrInfo creates a structure that holds the csru2csr info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsru2csrInfo().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csru2csrInfo",
@@ -808,7 +808,7 @@ fn hipsparseDestroyCsru2csrInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsru2csrInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateColorInfo, C_hipsparseCreateColorInfo, c"hipsparseCreateColorInfo", "hipsparseCreateColorInfo",
     c"hipsparseCreateColorInfo(info)\n--\n\nCreate a color info structure\n\nhipsparseCreateColorInfo creates a structure that holds the color info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyColorInfo().\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -825,7 +825,7 @@ fn hipsparseCreateColorInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyColorInfo, C_hipsparseDestroyColorInfo, c"hipsparseDestroyColorInfo", "hipsparseDestroyColorInfo",
     c"hipsparseDestroyColorInfo(info)\n--\n\nDestroy a color info structure\n\nhipsparseDestroyColorInfo destroys a color info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -845,7 +845,7 @@ fn hipsparseDestroyColorInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyColorInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrgemm2Info, C_hipsparseCreateCsrgemm2Info, c"hipsparseCreateCsrgemm2Info", "hipsparseCreateCsrgemm2Info",
     c"hipsparseCreateCsrgemm2Info()\n--\n\nCreate a csrgemm2 info structure\n\nhipsparseCreateCsrgemm2Info creates a structure that holds the csrgemm2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrgemm2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrgemm2Info",
@@ -883,7 +883,7 @@ fn hipsparseDestroyCsrgemm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrgemm2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreatePruneInfo, C_hipsparseCreatePruneInfo, c"hipsparseCreatePruneInfo", "hipsparseCreatePruneInfo",
     c"hipsparseCreatePruneInfo()\n--\n\nCreate a prune info structure\n\nhipsparseCreatePruneInfo creates a structure that holds the prune info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyPruneInfo().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: pruneInfo",
@@ -921,7 +921,7 @@ fn hipsparseDestroyPruneInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyPruneInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSaxpyi, C_hipsparseSaxpyi, c"hipsparseSaxpyi", "hipsparseSaxpyi",
     c"hipsparseSaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nScale a sparse vector and add it to a dense vector.\n\nhipsparseXaxpyi multiplies the sparse vector \\f$x\\f$ with scalar \\f$\\alpha\\f$ and\nadds the result to the dense vector \\f$y\\f$, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -948,7 +948,7 @@ fn hipsparseSaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDaxpyi, C_hipsparseDaxpyi, c"hipsparseDaxpyi", "hipsparseDaxpyi",
     c"hipsparseDaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -975,7 +975,7 @@ fn hipsparseDaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCaxpyi, C_hipsparseCaxpyi, c"hipsparseCaxpyi", "hipsparseCaxpyi",
     c"hipsparseCaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1002,7 +1002,7 @@ fn hipsparseCaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZaxpyi, C_hipsparseZaxpyi, c"hipsparseZaxpyi", "hipsparseZaxpyi",
     c"hipsparseZaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1029,7 +1029,7 @@ fn hipsparseZaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSdoti, C_hipsparseSdoti, c"hipsparseSdoti", "hipsparseSdoti",
     c"hipsparseSdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nCompute the dot product of a sparse vector with a dense vector.\n\nhipsparseXdoti computes the dot product of the sparse vector \\f$x\\f$ with the\ndense vector \\f$y\\f$, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1056,7 +1056,7 @@ fn hipsparseSdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDdoti, C_hipsparseDdoti, c"hipsparseDdoti", "hipsparseDdoti",
     c"hipsparseDdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1083,7 +1083,7 @@ fn hipsparseDdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdoti, C_hipsparseCdoti, c"hipsparseCdoti", "hipsparseCdoti",
     c"hipsparseCdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1110,7 +1110,7 @@ fn hipsparseCdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdoti, C_hipsparseZdoti, c"hipsparseZdoti", "hipsparseZdoti",
     c"hipsparseZdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1137,7 +1137,7 @@ fn hipsparseZdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdotci, C_hipsparseCdotci, c"hipsparseCdotci", "hipsparseCdotci",
     c"hipsparseCdotci(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nCompute the dot product of a complex conjugate sparse vector with a dense\nvector.\n\nhipsparseXdotci computes the dot product of the complex conjugate sparse vector\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1164,7 +1164,7 @@ fn hipsparseCdotci(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdotci, C_hipsparseZdotci, c"hipsparseZdotci", "hipsparseZdotci",
     c"hipsparseZdotci(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1191,7 +1191,7 @@ fn hipsparseZdotci(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgthr, C_hipsparseSgthr, c"hipsparseSgthr", "hipsparseSgthr",
     c"hipsparseSgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nGather elements from a dense vector and store them into a sparse vector.\n\nhipsparseXgthr gathers the elements that are listed in x_ind from the dense\nvector \\f$y\\f$ and stores them in the sparse vector \\f$x\\f$.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1216,7 +1216,7 @@ fn hipsparseSgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgthr, C_hipsparseDgthr, c"hipsparseDgthr", "hipsparseDgthr",
     c"hipsparseDgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1241,7 +1241,7 @@ fn hipsparseDgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgthr, C_hipsparseCgthr, c"hipsparseCgthr", "hipsparseCgthr",
     c"hipsparseCgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1266,7 +1266,7 @@ fn hipsparseCgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgthr, C_hipsparseZgthr, c"hipsparseZgthr", "hipsparseZgthr",
     c"hipsparseZgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1291,7 +1291,7 @@ fn hipsparseZgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgthrz, C_hipsparseSgthrz, c"hipsparseSgthrz", "hipsparseSgthrz",
     c"hipsparseSgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nGather and zero out elements from a dense vector and store them into a sparse\nvector.\n\nhipsparseXgthrz gathers the elements that are listed in x_ind from the dense\nvector \\f$y\\f$ and stores them in the sparse vector \\f$x\\f$. The gathered elements\nin \\f$y\\f$ are replaced by zero.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1316,7 +1316,7 @@ fn hipsparseSgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgthrz, C_hipsparseDgthrz, c"hipsparseDgthrz", "hipsparseDgthrz",
     c"hipsparseDgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1341,7 +1341,7 @@ fn hipsparseDgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgthrz, C_hipsparseCgthrz, c"hipsparseCgthrz", "hipsparseCgthrz",
     c"hipsparseCgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1366,7 +1366,7 @@ fn hipsparseCgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgthrz, C_hipsparseZgthrz, c"hipsparseZgthrz", "hipsparseZgthrz",
     c"hipsparseZgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1391,7 +1391,7 @@ fn hipsparseZgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSroti, C_hipsparseSroti, c"hipsparseSroti", "hipsparseSroti",
     c"hipsparseSroti(handle, nnz, xVal, xInd, y, c, s, idxBase)\n--\n\nApply Givens rotation to a dense and a sparse vector.\n\nhipsparseXroti applies the Givens rotation matrix \\f$G\\f$ to the sparse vector\n\nx_val[i]    = c * x_tmp + s * y_tmp;\ny[x_ind[i]] = c * y_tmp - s * x_tmp;\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    c\n    s\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1420,7 +1420,7 @@ fn hipsparseSroti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_c, a_s, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDroti, C_hipsparseDroti, c"hipsparseDroti", "hipsparseDroti",
     c"hipsparseDroti(handle, nnz, xVal, xInd, y, c, s, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    c\n    s\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1449,7 +1449,7 @@ fn hipsparseDroti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_c, a_s, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSsctr, C_hipsparseSsctr, c"hipsparseSsctr", "hipsparseSsctr",
     c"hipsparseSsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nScatter elements from a dense vector across a sparse vector.\n\nhipsparseXsctr scatters the elements that are listed in x_ind from the sparse\nvector \\f$x\\f$ into the dense vector \\f$y\\f$. Indices of \\f$y\\f$ that are not listed\nin x_ind remain unchanged.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1474,7 +1474,7 @@ fn hipsparseSsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDsctr, C_hipsparseDsctr, c"hipsparseDsctr", "hipsparseDsctr",
     c"hipsparseDsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1499,7 +1499,7 @@ fn hipsparseDsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsctr, C_hipsparseCsctr, c"hipsparseCsctr", "hipsparseCsctr",
     c"hipsparseCsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1524,7 +1524,7 @@ fn hipsparseCsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZsctr, C_hipsparseZsctr, c"hipsparseZsctr", "hipsparseZsctr",
     c"hipsparseZsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1549,7 +1549,7 @@ fn hipsparseZsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrmv, C_hipsparseScsrmv, c"hipsparseScsrmv", "hipsparseScsrmv",
     c"hipsparseScsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nSparse matrix vector multiplication using CSR storage format\n\nhipsparseXcsrmv multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times n\\f$\nmatrix, defined in CSR storage format, and the dense vector \\f$x\\f$ and adds the\nresult to the dense vector \\f$y\\f$ that is multiplied by the scalar \\f$\\beta\\f$,\nsuch that\n\nfor(j = csr_row_ptr[i]; j < csr_row_ptr[i + 1]; ++j)\n{\ny[i] = y[i] + alpha * csr_val[j] * x[csr_col_ind[j]];\n}\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1585,7 +1585,7 @@ fn hipsparseScsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrmv, C_hipsparseDcsrmv, c"hipsparseDcsrmv", "hipsparseDcsrmv",
     c"hipsparseDcsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1621,7 +1621,7 @@ fn hipsparseDcsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrmv, C_hipsparseCcsrmv, c"hipsparseCcsrmv", "hipsparseCcsrmv",
     c"hipsparseCcsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1657,7 +1657,7 @@ fn hipsparseCcsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrmv, C_hipsparseZcsrmv, c"hipsparseZcsrmv", "hipsparseZcsrmv",
     c"hipsparseZcsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1693,7 +1693,7 @@ fn hipsparseZcsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsv2_zeroPivot, C_hipsparseXcsrsv2_zeroPivot, c"hipsparseXcsrsv2_zeroPivot", "hipsparseXcsrsv2_zeroPivot",
     c"hipsparseXcsrsv2_zeroPivot(handle, info, position)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() or hipsparseZcsrsv2_solve()\ncomputation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position,\nusing same index base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsrsv2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1713,7 +1713,7 @@ fn hipsparseXcsrsv2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_bufferSize, C_hipsparseScsrsv2_bufferSize, c"hipsparseScsrsv2_bufferSize", "hipsparseScsrsv2_bufferSize",
     c"hipsparseScsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_bufferSize returns the size of the temporary storage buffer that\nis required by hipsparseScsrsv2_analysis(), hipsparseDcsrsv2_analysis(),\nhipsparseCcsrsv2_analysis(), hipsparseZcsrsv2_analysis(), hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() and hipsparseZcsrsv2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1743,7 +1743,7 @@ fn hipsparseScsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_bufferSize, C_hipsparseDcsrsv2_bufferSize, c"hipsparseDcsrsv2_bufferSize", "hipsparseDcsrsv2_bufferSize",
     c"hipsparseDcsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1773,7 +1773,7 @@ fn hipsparseDcsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_bufferSize, C_hipsparseCcsrsv2_bufferSize, c"hipsparseCcsrsv2_bufferSize", "hipsparseCcsrsv2_bufferSize",
     c"hipsparseCcsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1803,7 +1803,7 @@ fn hipsparseCcsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_bufferSize, C_hipsparseZcsrsv2_bufferSize, c"hipsparseZcsrsv2_bufferSize", "hipsparseZcsrsv2_bufferSize",
     c"hipsparseZcsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1833,7 +1833,7 @@ fn hipsparseZcsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_bufferSizeExt, C_hipsparseScsrsv2_bufferSizeExt, c"hipsparseScsrsv2_bufferSizeExt", "hipsparseScsrsv2_bufferSizeExt",
     c"hipsparseScsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_bufferSizeExt returns the size of the temporary storage buffer that\nis required by hipsparseScsrsv2_analysis(), hipsparseDcsrsv2_analysis(),\nhipsparseCcsrsv2_analysis(), hipsparseZcsrsv2_analysis(), hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() and hipsparseZcsrsv2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1863,7 +1863,7 @@ fn hipsparseScsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_bufferSizeExt, C_hipsparseDcsrsv2_bufferSizeExt, c"hipsparseDcsrsv2_bufferSizeExt", "hipsparseDcsrsv2_bufferSizeExt",
     c"hipsparseDcsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1893,7 +1893,7 @@ fn hipsparseDcsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_bufferSizeExt, C_hipsparseCcsrsv2_bufferSizeExt, c"hipsparseCcsrsv2_bufferSizeExt", "hipsparseCcsrsv2_bufferSizeExt",
     c"hipsparseCcsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1923,7 +1923,7 @@ fn hipsparseCcsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_bufferSizeExt, C_hipsparseZcsrsv2_bufferSizeExt, c"hipsparseZcsrsv2_bufferSizeExt", "hipsparseZcsrsv2_bufferSizeExt",
     c"hipsparseZcsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1953,7 +1953,7 @@ fn hipsparseZcsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_analysis, C_hipsparseScsrsv2_analysis, c"hipsparseScsrsv2_analysis", "hipsparseScsrsv2_analysis",
     c"hipsparseScsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_analysis performs the analysis step for hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() and hipsparseZcsrsv2_solve().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1983,7 +1983,7 @@ fn hipsparseScsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_analysis, C_hipsparseDcsrsv2_analysis, c"hipsparseDcsrsv2_analysis", "hipsparseDcsrsv2_analysis",
     c"hipsparseDcsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2013,7 +2013,7 @@ fn hipsparseDcsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_analysis, C_hipsparseCcsrsv2_analysis, c"hipsparseCcsrsv2_analysis", "hipsparseCcsrsv2_analysis",
     c"hipsparseCcsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2043,7 +2043,7 @@ fn hipsparseCcsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_analysis, C_hipsparseZcsrsv2_analysis, c"hipsparseZcsrsv2_analysis", "hipsparseZcsrsv2_analysis",
     c"hipsparseZcsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2073,7 +2073,7 @@ fn hipsparseZcsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_solve, C_hipsparseScsrsv2_solve, c"hipsparseScsrsv2_solve", "hipsparseScsrsv2_solve",
     c"hipsparseScsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXcsrsv2_solve requires a user allocated temporary buffer. Its size is\nreturned by hipsparseXcsrsv2_bufferSize() or hipsparseXcsrsv2_bufferSizeExt().\nFurthermore, analysis meta data is required. It can be obtained by\nhipsparseXcsrsv2_analysis(). hipsparseXcsrsv2_solve reports the first zero pivot\n(either numerical or structural zero). The zero pivot status can be checked calling\nhipsparseXcsrsv2_zeroPivot(). If\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE and\ntrans == \\ref HIPSPARSE_OPERATION_TRANSPOSE is supported.\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2109,7 +2109,7 @@ fn hipsparseScsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_solve, C_hipsparseDcsrsv2_solve, c"hipsparseDcsrsv2_solve", "hipsparseDcsrsv2_solve",
     c"hipsparseDcsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2145,7 +2145,7 @@ fn hipsparseDcsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_solve, C_hipsparseCcsrsv2_solve, c"hipsparseCcsrsv2_solve", "hipsparseCcsrsv2_solve",
     c"hipsparseCcsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2181,7 +2181,7 @@ fn hipsparseCcsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_solve, C_hipsparseZcsrsv2_solve, c"hipsparseZcsrsv2_solve", "hipsparseZcsrsv2_solve",
     c"hipsparseZcsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2217,7 +2217,7 @@ fn hipsparseZcsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseShybmv, C_hipsparseShybmv, c"hipsparseShybmv", "hipsparseShybmv",
     c"hipsparseShybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nSparse matrix vector multiplication using HYB storage format\n\nhipsparseXhybmv multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times n\\f$\nmatrix, defined in HYB storage format, and the dense vector \\f$x\\f$ and adds the\nresult to the dense vector \\f$y\\f$ that is multiplied by the scalar \\f$\\beta\\f$,\nsuch that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2245,7 +2245,7 @@ fn hipsparseShybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDhybmv, C_hipsparseDhybmv, c"hipsparseDhybmv", "hipsparseDhybmv",
     c"hipsparseDhybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2273,7 +2273,7 @@ fn hipsparseDhybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseChybmv, C_hipsparseChybmv, c"hipsparseChybmv", "hipsparseChybmv",
     c"hipsparseChybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2301,7 +2301,7 @@ fn hipsparseChybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZhybmv, C_hipsparseZhybmv, c"hipsparseZhybmv", "hipsparseZhybmv",
     c"hipsparseZhybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2329,7 +2329,7 @@ fn hipsparseZhybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrmv, C_hipsparseSbsrmv, c"hipsparseSbsrmv", "hipsparseSbsrmv",
     c"hipsparseSbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nSparse matrix vector multiplication using BSR storage format\n\nhipsparseXbsrmv multiplies the scalar \\f$\\alpha\\f$ with a sparse\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2367,7 +2367,7 @@ fn hipsparseSbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrmv, C_hipsparseDbsrmv, c"hipsparseDbsrmv", "hipsparseDbsrmv",
     c"hipsparseDbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2405,7 +2405,7 @@ fn hipsparseDbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrmv, C_hipsparseCbsrmv, c"hipsparseCbsrmv", "hipsparseCbsrmv",
     c"hipsparseCbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2443,7 +2443,7 @@ fn hipsparseCbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrmv, C_hipsparseZbsrmv, c"hipsparseZbsrmv", "hipsparseZbsrmv",
     c"hipsparseZbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2481,7 +2481,7 @@ fn hipsparseZbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrxmv, C_hipsparseSbsrxmv, c"hipsparseSbsrxmv", "hipsparseSbsrxmv",
     c"hipsparseSbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nSparse matrix vector multiplication with mask operation using BSR storage format\n\nhipsparseXbsrxmv multiplies the scalar \\f$\\alpha\\f$ with a sparse\n\nThe \\f$\\text{mask}\\f$ is defined as an array of block row indices.\nThe input sparse matrix is defined with a modified BSR storage format where the beginning and the end of each row\nis defined with two arrays, bsr_row_ptr and bsr_end_ptr (both of size mb), rather the usual bsr_row_ptr of size mb + 1.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\nCurrently, block_dim == 1 is not supported.\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2524,7 +2524,7 @@ fn hipsparseSbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrxmv, C_hipsparseDbsrxmv, c"hipsparseDbsrxmv", "hipsparseDbsrxmv",
     c"hipsparseDbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2567,7 +2567,7 @@ fn hipsparseDbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrxmv, C_hipsparseCbsrxmv, c"hipsparseCbsrxmv", "hipsparseCbsrxmv",
     c"hipsparseCbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2610,7 +2610,7 @@ fn hipsparseCbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrxmv, C_hipsparseZbsrxmv, c"hipsparseZbsrxmv", "hipsparseZbsrxmv",
     c"hipsparseZbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2653,7 +2653,7 @@ fn hipsparseZbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsrsv2_zeroPivot, C_hipsparseXbsrsv2_zeroPivot, c"hipsparseXbsrsv2_zeroPivot", "hipsparseXbsrsv2_zeroPivot",
     c"hipsparseXbsrsv2_zeroPivot(handle, info, position)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseXbsrsv2_analysis() or\nhipsparseXbsrsv2_solve() computation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$\nis stored in position, using same index base as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXbsrsv2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2673,7 +2673,7 @@ fn hipsparseXbsrsv2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_bufferSize, C_hipsparseSbsrsv2_bufferSize, c"hipsparseSbsrsv2_bufferSize", "hipsparseSbsrsv2_bufferSize",
     c"hipsparseSbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_bufferSize returns the size of the temporary storage buffer that\nis required by hipsparseXbsrsv2_analysis() and hipsparseXbsrsv2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2705,7 +2705,7 @@ fn hipsparseSbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_bufferSize, C_hipsparseDbsrsv2_bufferSize, c"hipsparseDbsrsv2_bufferSize", "hipsparseDbsrsv2_bufferSize",
     c"hipsparseDbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2737,7 +2737,7 @@ fn hipsparseDbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_bufferSize, C_hipsparseCbsrsv2_bufferSize, c"hipsparseCbsrsv2_bufferSize", "hipsparseCbsrsv2_bufferSize",
     c"hipsparseCbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2769,7 +2769,7 @@ fn hipsparseCbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_bufferSize, C_hipsparseZbsrsv2_bufferSize, c"hipsparseZbsrsv2_bufferSize", "hipsparseZbsrsv2_bufferSize",
     c"hipsparseZbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2801,7 +2801,7 @@ fn hipsparseZbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_bufferSizeExt, C_hipsparseSbsrsv2_bufferSizeExt, c"hipsparseSbsrsv2_bufferSizeExt", "hipsparseSbsrsv2_bufferSizeExt",
     c"hipsparseSbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSize)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_bufferSizeExt returns the size of the temporary storage buffer that\nis required by hipsparseXbsrsv2_analysis() and hipsparseXbsrsv2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2833,7 +2833,7 @@ fn hipsparseSbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_bufferSizeExt, C_hipsparseDbsrsv2_bufferSizeExt, c"hipsparseDbsrsv2_bufferSizeExt", "hipsparseDbsrsv2_bufferSizeExt",
     c"hipsparseDbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSize)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2865,7 +2865,7 @@ fn hipsparseDbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_bufferSizeExt, C_hipsparseCbsrsv2_bufferSizeExt, c"hipsparseCbsrsv2_bufferSizeExt", "hipsparseCbsrsv2_bufferSizeExt",
     c"hipsparseCbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSize)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2897,7 +2897,7 @@ fn hipsparseCbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_bufferSizeExt, C_hipsparseZbsrsv2_bufferSizeExt, c"hipsparseZbsrsv2_bufferSizeExt", "hipsparseZbsrsv2_bufferSizeExt",
     c"hipsparseZbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSize)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2929,7 +2929,7 @@ fn hipsparseZbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_analysis, C_hipsparseSbsrsv2_analysis, c"hipsparseSbsrsv2_analysis", "hipsparseSbsrsv2_analysis",
     c"hipsparseSbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_analysis performs the analysis step for hipsparseXbsrsv2_solve().\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2961,7 +2961,7 @@ fn hipsparseSbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_analysis, C_hipsparseDbsrsv2_analysis, c"hipsparseDbsrsv2_analysis", "hipsparseDbsrsv2_analysis",
     c"hipsparseDbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2993,7 +2993,7 @@ fn hipsparseDbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_analysis, C_hipsparseCbsrsv2_analysis, c"hipsparseCbsrsv2_analysis", "hipsparseCbsrsv2_analysis",
     c"hipsparseCbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3025,7 +3025,7 @@ fn hipsparseCbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_analysis, C_hipsparseZbsrsv2_analysis, c"hipsparseZbsrsv2_analysis", "hipsparseZbsrsv2_analysis",
     c"hipsparseZbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3057,7 +3057,7 @@ fn hipsparseZbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_solve, C_hipsparseSbsrsv2_solve, c"hipsparseSbsrsv2_solve", "hipsparseSbsrsv2_solve",
     c"hipsparseSbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXbsrsv2_solve requires a user allocated temporary buffer. Its size is\nreturned by hipsparseXbsrsv2_bufferSize() or hipsparseXbsrsv2_bufferSizeExt().\nFurthermore, analysis meta data is required. It can be obtained by\nhipsparseXbsrsv2_analysis(). hipsparseXbsrsv2_solve reports the first zero pivot\n(either numerical or structural zero). The zero pivot status can be checked calling\nhipsparseXbsrsv2_zeroPivot(). If\n\nNote: \nThe sparse BSR matrix has to be sorted.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE and\ntrans == \\ref HIPSPARSE_OPERATION_TRANSPOSE is supported.\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3095,7 +3095,7 @@ fn hipsparseSbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_solve, C_hipsparseDbsrsv2_solve, c"hipsparseDbsrsv2_solve", "hipsparseDbsrsv2_solve",
     c"hipsparseDbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3133,7 +3133,7 @@ fn hipsparseDbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_solve, C_hipsparseCbsrsv2_solve, c"hipsparseCbsrsv2_solve", "hipsparseCbsrsv2_solve",
     c"hipsparseCbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3171,7 +3171,7 @@ fn hipsparseCbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_solve, C_hipsparseZbsrsv2_solve, c"hipsparseZbsrsv2_solve", "hipsparseZbsrsv2_solve",
     c"hipsparseZbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3209,7 +3209,7 @@ fn hipsparseZbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgemvi_bufferSize, C_hipsparseSgemvi_bufferSize, c"hipsparseSgemvi_bufferSize", "hipsparseSgemvi_bufferSize",
     c"hipsparseSgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSize)\n--\n\nDense matrix sparse vector multiplication\n\nhipsparseXgemvi_bufferSize returns the size of the temporary storage buffer\nrequired by hipsparseXgemvi(). The temporary storage buffer must be allocated by the\nuser.\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3232,7 +3232,7 @@ fn hipsparseSgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgemvi_bufferSize, C_hipsparseDgemvi_bufferSize, c"hipsparseDgemvi_bufferSize", "hipsparseDgemvi_bufferSize",
     c"hipsparseDgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSize)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3255,7 +3255,7 @@ fn hipsparseDgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgemvi_bufferSize, C_hipsparseCgemvi_bufferSize, c"hipsparseCgemvi_bufferSize", "hipsparseCgemvi_bufferSize",
     c"hipsparseCgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSize)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3278,7 +3278,7 @@ fn hipsparseCgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgemvi_bufferSize, C_hipsparseZgemvi_bufferSize, c"hipsparseZgemvi_bufferSize", "hipsparseZgemvi_bufferSize",
     c"hipsparseZgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSize)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3301,7 +3301,7 @@ fn hipsparseZgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgemvi, C_hipsparseSgemvi, c"hipsparseSgemvi", "hipsparseSgemvi",
     c"hipsparseSgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nDense matrix sparse vector multiplication\n\nhipsparseXgemvi multiplies the scalar \\f$\\alpha\\f$ with a dense \\f$m \\times n\\f$\nmatrix \\f$A\\f$ and the sparse vector \\f$x\\f$ and adds the result to the dense vector\n\nhipsparseXgemvi requires a user allocated temporary buffer. Its size is returned\nby hipsparseXgemvi_bufferSize().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3337,7 +3337,7 @@ fn hipsparseSgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgemvi, C_hipsparseDgemvi, c"hipsparseDgemvi", "hipsparseDgemvi",
     c"hipsparseDgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3373,7 +3373,7 @@ fn hipsparseDgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgemvi, C_hipsparseCgemvi, c"hipsparseCgemvi", "hipsparseCgemvi",
     c"hipsparseCgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3409,7 +3409,7 @@ fn hipsparseCgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgemvi, C_hipsparseZgemvi, c"hipsparseZgemvi", "hipsparseZgemvi",
     c"hipsparseZgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3445,7 +3445,7 @@ fn hipsparseZgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrmm, C_hipsparseSbsrmm, c"hipsparseSbsrmm", "hipsparseSbsrmm",
     c"hipsparseSbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nSparse matrix dense matrix multiplication using BSR storage format\n\nhipsparseXbsrmm multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$mb \\times kb\\f$\nmatrix \\f$A\\f$, defined in BSR storage format, and the dense \\f$k \\times n\\f$\nmatrix \\f$B\\f$ (where \\f$k = block\\_dim \\times kb\\f$) and adds the result to the dense\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans_A == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3487,7 +3487,7 @@ fn hipsparseSbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrmm, C_hipsparseDbsrmm, c"hipsparseDbsrmm", "hipsparseDbsrmm",
     c"hipsparseDbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3529,7 +3529,7 @@ fn hipsparseDbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrmm, C_hipsparseCbsrmm, c"hipsparseCbsrmm", "hipsparseCbsrmm",
     c"hipsparseCbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3571,7 +3571,7 @@ fn hipsparseCbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrmm, C_hipsparseZbsrmm, c"hipsparseZbsrmm", "hipsparseZbsrmm",
     c"hipsparseZbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3613,7 +3613,7 @@ fn hipsparseZbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrmm, C_hipsparseScsrmm, c"hipsparseScsrmm", "hipsparseScsrmm",
     c"hipsparseScsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nSparse matrix dense matrix multiplication using CSR storage format\n\nhipsparseXcsrmm multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times k\\f$\nmatrix \\f$A\\f$, defined in CSR storage format, and the dense \\f$k \\times n\\f$\nmatrix \\f$B\\f$ and adds the result to the dense \\f$m \\times n\\f$ matrix \\f$C\\f$ that\nis multiplied by the scalar \\f$\\beta\\f$, such that\n\nfor(k = csr_row_ptr[i]; k < csr_row_ptr[i + 1]; ++k)\n{\nC[i][j] += alpha * csr_val[k] * B[csr_col_ind[k]][j];\n}\n}\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3652,7 +3652,7 @@ fn hipsparseScsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrmm, C_hipsparseDcsrmm, c"hipsparseDcsrmm", "hipsparseDcsrmm",
     c"hipsparseDcsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3691,7 +3691,7 @@ fn hipsparseDcsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrmm, C_hipsparseCcsrmm, c"hipsparseCcsrmm", "hipsparseCcsrmm",
     c"hipsparseCcsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3730,7 +3730,7 @@ fn hipsparseCcsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrmm, C_hipsparseZcsrmm, c"hipsparseZcsrmm", "hipsparseZcsrmm",
     c"hipsparseZcsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3769,7 +3769,7 @@ fn hipsparseZcsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrmm2, C_hipsparseScsrmm2, c"hipsparseScsrmm2", "hipsparseScsrmm2",
     c"hipsparseScsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nSparse matrix dense matrix multiplication using CSR storage format\n\nhipsparseXcsrmm2 multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times k\\f$\nmatrix \\f$A\\f$, defined in CSR storage format, and the dense \\f$k \\times n\\f$\nmatrix \\f$B\\f$ and adds the result to the dense \\f$m \\times n\\f$ matrix \\f$C\\f$ that\nis multiplied by the scalar \\f$\\beta\\f$, such that\n\nfor(k = csr_row_ptr[i]; k < csr_row_ptr[i + 1]; ++k)\n{\nC[i][j] += alpha * csr_val[k] * B[csr_col_ind[k]][j];\n}\n}\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3809,7 +3809,7 @@ fn hipsparseScsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrmm2, C_hipsparseDcsrmm2, c"hipsparseDcsrmm2", "hipsparseDcsrmm2",
     c"hipsparseDcsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3849,7 +3849,7 @@ fn hipsparseDcsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrmm2, C_hipsparseCcsrmm2, c"hipsparseCcsrmm2", "hipsparseCcsrmm2",
     c"hipsparseCcsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3889,7 +3889,7 @@ fn hipsparseCcsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrmm2, C_hipsparseZcsrmm2, c"hipsparseZcsrmm2", "hipsparseZcsrmm2",
     c"hipsparseZcsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3929,7 +3929,7 @@ fn hipsparseZcsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsrsm2_zeroPivot, C_hipsparseXbsrsm2_zeroPivot, c"hipsparseXbsrsm2_zeroPivot", "hipsparseXbsrsm2_zeroPivot",
     c"hipsparseXbsrsm2_zeroPivot(handle, info, position)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseXbsrsm2_analysis() or\nhipsparseXbsrsm2_solve() computation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$\nis stored in position, using same index base as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXbsrsm2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3949,7 +3949,7 @@ fn hipsparseXbsrsm2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsm2_bufferSize, C_hipsparseSbsrsm2_bufferSize, c"hipsparseSbsrsm2_bufferSize", "hipsparseSbsrsm2_bufferSize",
     c"hipsparseSbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_buffer_size returns the size of the temporary storage buffer that\nis required by hipsparseXbsrsm2_analysis() and hipsparseXbsrsm2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3983,7 +3983,7 @@ fn hipsparseSbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsm2_bufferSize, C_hipsparseDbsrsm2_bufferSize, c"hipsparseDbsrsm2_bufferSize", "hipsparseDbsrsm2_bufferSize",
     c"hipsparseDbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4017,7 +4017,7 @@ fn hipsparseDbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsm2_bufferSize, C_hipsparseCbsrsm2_bufferSize, c"hipsparseCbsrsm2_bufferSize", "hipsparseCbsrsm2_bufferSize",
     c"hipsparseCbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4051,7 +4051,7 @@ fn hipsparseCbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsm2_bufferSize, C_hipsparseZbsrsm2_bufferSize, c"hipsparseZbsrsm2_bufferSize", "hipsparseZbsrsm2_bufferSize",
     c"hipsparseZbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4085,7 +4085,7 @@ fn hipsparseZbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsm2_analysis, C_hipsparseSbsrsm2_analysis, c"hipsparseSbsrsm2_analysis", "hipsparseSbsrsm2_analysis",
     c"hipsparseSbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_analysis performs the analysis step for hipsparseXbsrsm2_solve().\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4119,7 +4119,7 @@ fn hipsparseSbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsm2_analysis, C_hipsparseDbsrsm2_analysis, c"hipsparseDbsrsm2_analysis", "hipsparseDbsrsm2_analysis",
     c"hipsparseDbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4153,7 +4153,7 @@ fn hipsparseDbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsm2_analysis, C_hipsparseCbsrsm2_analysis, c"hipsparseCbsrsm2_analysis", "hipsparseCbsrsm2_analysis",
     c"hipsparseCbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4187,7 +4187,7 @@ fn hipsparseCbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsm2_analysis, C_hipsparseZbsrsm2_analysis, c"hipsparseZbsrsm2_analysis", "hipsparseZbsrsm2_analysis",
     c"hipsparseZbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4221,7 +4221,7 @@ fn hipsparseZbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsm2_solve, C_hipsparseSbsrsm2_solve, c"hipsparseSbsrsm2_solve", "hipsparseSbsrsm2_solve",
     c"hipsparseSbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXbsrsm2_solve requires a user allocated temporary buffer. Its size is\nreturned by hipsparseXbsrsm2_bufferSize(). Furthermore, analysis meta data is\nrequired. It can be obtained by hipsparseXbsrsm2_analysis(). hipsparseXbsrsm2_solve\nreports the first zero pivot (either numerical or structural zero). The zero pivot\nstatus can be checked calling hipsparseXbsrsm2_zeroPivot(). If\n\nNote: \nThe sparse BSR matrix has to be sorted.\n\nNote: \nOperation type of B and X must match, if \\f$op(B)=B, op(X)=X\\f$.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans_A != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE and\ntrans_X != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE is supported.\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4263,7 +4263,7 @@ fn hipsparseSbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsm2_solve, C_hipsparseDbsrsm2_solve, c"hipsparseDbsrsm2_solve", "hipsparseDbsrsm2_solve",
     c"hipsparseDbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4305,7 +4305,7 @@ fn hipsparseDbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsm2_solve, C_hipsparseCbsrsm2_solve, c"hipsparseCbsrsm2_solve", "hipsparseCbsrsm2_solve",
     c"hipsparseCbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4347,7 +4347,7 @@ fn hipsparseCbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsm2_solve, C_hipsparseZbsrsm2_solve, c"hipsparseZbsrsm2_solve", "hipsparseZbsrsm2_solve",
     c"hipsparseZbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4389,7 +4389,7 @@ fn hipsparseZbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsm2_zeroPivot, C_hipsparseXcsrsm2_zeroPivot, c"hipsparseXcsrsm2_zeroPivot", "hipsparseXcsrsm2_zeroPivot",
     c"hipsparseXcsrsm2_zeroPivot(handle, info, position)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseXcsrsm2_analysis() or\nhipsparseXcsrsm2_solve() computation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$\nis stored in position, using same index base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsrsm2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4409,7 +4409,7 @@ fn hipsparseXcsrsm2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsm2_bufferSizeExt, C_hipsparseScsrsm2_bufferSizeExt, c"hipsparseScsrsm2_bufferSizeExt", "hipsparseScsrsm2_bufferSizeExt",
     c"hipsparseScsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSize)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_bufferSizeExt returns the size of the temporary storage buffer\nthat is required by hipsparseXcsrsm2_analysis() and hipsparseXcsrsm2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4448,7 +4448,7 @@ fn hipsparseScsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsm2_bufferSizeExt, C_hipsparseDcsrsm2_bufferSizeExt, c"hipsparseDcsrsm2_bufferSizeExt", "hipsparseDcsrsm2_bufferSizeExt",
     c"hipsparseDcsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSize)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4487,7 +4487,7 @@ fn hipsparseDcsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsm2_bufferSizeExt, C_hipsparseCcsrsm2_bufferSizeExt, c"hipsparseCcsrsm2_bufferSizeExt", "hipsparseCcsrsm2_bufferSizeExt",
     c"hipsparseCcsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSize)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4526,7 +4526,7 @@ fn hipsparseCcsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsm2_bufferSizeExt, C_hipsparseZcsrsm2_bufferSizeExt, c"hipsparseZcsrsm2_bufferSizeExt", "hipsparseZcsrsm2_bufferSizeExt",
     c"hipsparseZcsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSize)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4565,7 +4565,7 @@ fn hipsparseZcsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsm2_analysis, C_hipsparseScsrsm2_analysis, c"hipsparseScsrsm2_analysis", "hipsparseScsrsm2_analysis",
     c"hipsparseScsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_analysis performs the analysis step for hipsparseXcsrsm2_solve().\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4603,7 +4603,7 @@ fn hipsparseScsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsm2_analysis, C_hipsparseDcsrsm2_analysis, c"hipsparseDcsrsm2_analysis", "hipsparseDcsrsm2_analysis",
     c"hipsparseDcsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4641,7 +4641,7 @@ fn hipsparseDcsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsm2_analysis, C_hipsparseCcsrsm2_analysis, c"hipsparseCcsrsm2_analysis", "hipsparseCcsrsm2_analysis",
     c"hipsparseCcsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4679,7 +4679,7 @@ fn hipsparseCcsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsm2_analysis, C_hipsparseZcsrsm2_analysis, c"hipsparseZcsrsm2_analysis", "hipsparseZcsrsm2_analysis",
     c"hipsparseZcsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4717,7 +4717,7 @@ fn hipsparseZcsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsm2_solve, C_hipsparseScsrsm2_solve, c"hipsparseScsrsm2_solve", "hipsparseScsrsm2_solve",
     c"hipsparseScsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXcsrsm2_solve requires a user allocated temporary buffer. Its size is\nreturned by hipsparseXcsrsm2_bufferSizeExt(). Furthermore, analysis meta data is\nrequired. It can be obtained by hipsparseXcsrsm2_analysis().\nhipsparseXcsrsm2_solve reports the first zero pivot (either numerical or structural\nzero). The zero pivot status can be checked calling hipsparseXcsrsm2_zeroPivot(). If\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans_A != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE and\ntrans_B != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE is supported.\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4755,7 +4755,7 @@ fn hipsparseScsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsm2_solve, C_hipsparseDcsrsm2_solve, c"hipsparseDcsrsm2_solve", "hipsparseDcsrsm2_solve",
     c"hipsparseDcsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4793,7 +4793,7 @@ fn hipsparseDcsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsm2_solve, C_hipsparseCcsrsm2_solve, c"hipsparseCcsrsm2_solve", "hipsparseCcsrsm2_solve",
     c"hipsparseCcsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4831,7 +4831,7 @@ fn hipsparseCcsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsm2_solve, C_hipsparseZcsrsm2_solve, c"hipsparseZcsrsm2_solve", "hipsparseZcsrsm2_solve",
     c"hipsparseZcsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4869,7 +4869,7 @@ fn hipsparseZcsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgemmi, C_hipsparseSgemmi, c"hipsparseSgemmi", "hipsparseSgemmi",
     c"hipsparseSgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nDense matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXgemmi multiplies the scalar \\f$\\alpha\\f$ with a dense \\f$m \\times k\\f$\nmatrix \\f$A\\f$ and the sparse \\f$k \\times n\\f$ matrix \\f$B\\f$, defined in CSR\nstorage format and adds the result to the dense \\f$m \\times n\\f$ matrix \\f$C\\f$ that\nis multiplied by the scalar \\f$\\beta\\f$, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4906,7 +4906,7 @@ fn hipsparseSgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgemmi, C_hipsparseDgemmi, c"hipsparseDgemmi", "hipsparseDgemmi",
     c"hipsparseDgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4943,7 +4943,7 @@ fn hipsparseDgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgemmi, C_hipsparseCgemmi, c"hipsparseCgemmi", "hipsparseCgemmi",
     c"hipsparseCgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4980,7 +4980,7 @@ fn hipsparseCgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgemmi, C_hipsparseZgemmi, c"hipsparseZgemmi", "hipsparseZgemmi",
     c"hipsparseZgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5017,7 +5017,7 @@ fn hipsparseZgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgeamNnz, C_hipsparseXcsrgeamNnz, c"hipsparseXcsrgeamNnz", "hipsparseXcsrgeamNnz",
     c"hipsparseXcsrgeamNnz(handle, m, n, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, descrC, csrRowPtrC, nnzTotalDevHostPtr)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeamNnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting matrix C. It is assumed that csr_row_ptr_C has been allocated with\nsize m + 1.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5053,7 +5053,7 @@ fn hipsparseXcsrgeamNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgeam, C_hipsparseScsrgeam, c"hipsparseScsrgeam", "hipsparseScsrgeam",
     c"hipsparseScsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeam multiplies the scalar \\f$\\alpha\\f$ with the sparse\n\nIt is assumed that csr_row_ptr_C has already been filled and that csr_val_C and\ncsr_col_ind_C are allocated by the user. csr_row_ptr_C and allocation size of\ncsr_col_ind_C and csr_val_C is defined by the number of non-zero elements of\nthe sparse CSR matrix C. Both can be obtained by hipsparseXcsrgeamNnz().\n\nNote: Both scalars \\f$\\alpha\\f$ and \\f$beta\\f$ have to be valid.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5099,7 +5099,7 @@ fn hipsparseScsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgeam, C_hipsparseDcsrgeam, c"hipsparseDcsrgeam", "hipsparseDcsrgeam",
     c"hipsparseDcsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5145,7 +5145,7 @@ fn hipsparseDcsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgeam, C_hipsparseCcsrgeam, c"hipsparseCcsrgeam", "hipsparseCcsrgeam",
     c"hipsparseCcsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5191,7 +5191,7 @@ fn hipsparseCcsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgeam, C_hipsparseZcsrgeam, c"hipsparseZcsrgeam", "hipsparseZcsrgeam",
     c"hipsparseZcsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5237,7 +5237,7 @@ fn hipsparseZcsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgeam2_bufferSizeExt, C_hipsparseScsrgeam2_bufferSizeExt, c"hipsparseScsrgeam2_bufferSizeExt", "hipsparseScsrgeam2_bufferSizeExt",
     c"hipsparseScsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgeam2_bufferSizeExt returns the size of the temporary storage buffer\nthat is required by hipsparseXcsrgeam2Nnz() and hipsparseXcsrgeam2(). The temporary\nstorage buffer must be allocated by the user.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5285,7 +5285,7 @@ fn hipsparseScsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgeam2_bufferSizeExt, C_hipsparseDcsrgeam2_bufferSizeExt, c"hipsparseDcsrgeam2_bufferSizeExt", "hipsparseDcsrgeam2_bufferSizeExt",
     c"hipsparseDcsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5333,7 +5333,7 @@ fn hipsparseDcsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgeam2_bufferSizeExt, C_hipsparseCcsrgeam2_bufferSizeExt, c"hipsparseCcsrgeam2_bufferSizeExt", "hipsparseCcsrgeam2_bufferSizeExt",
     c"hipsparseCcsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5381,7 +5381,7 @@ fn hipsparseCcsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgeam2_bufferSizeExt, C_hipsparseZcsrgeam2_bufferSizeExt, c"hipsparseZcsrgeam2_bufferSizeExt", "hipsparseZcsrgeam2_bufferSizeExt",
     c"hipsparseZcsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5429,7 +5429,7 @@ fn hipsparseZcsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgeam2Nnz, C_hipsparseXcsrgeam2Nnz, c"hipsparseXcsrgeam2Nnz", "hipsparseXcsrgeam2Nnz",
     c"hipsparseXcsrgeam2Nnz(handle, m, n, descrA, nnzA, csrSortedRowPtrA, csrSortedColIndA, descrB, nnzB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, workspace)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeam2Nnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting matrix C. It is assumed that csr_row_ptr_C has been allocated with\nsize m + 1.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    nnzA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    descrB\n    nnzB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedRowPtrC\n    nnzTotalDevHostPtr\n    workspace\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5466,7 +5466,7 @@ fn hipsparseXcsrgeam2Nnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_nnzA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_descrB, a_nnzB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedRowPtrC, a_nnzTotalDevHostPtr, a_workspace) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgeam2, C_hipsparseScsrgeam2, c"hipsparseScsrgeam2", "hipsparseScsrgeam2",
     c"hipsparseScsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeam2 multiplies the scalar \\f$\\alpha\\f$ with the sparse\n\nIt is assumed that csr_row_ptr_C has already been filled and that csr_val_C and\ncsr_col_ind_C are allocated by the user. csr_row_ptr_C and allocation size of\ncsr_col_ind_C and csr_val_C is defined by the number of non-zero elements of\nthe sparse CSR matrix C. Both can be obtained by hipsparseXcsrgeam2Nnz().\n\nNote: Both scalars \\f$\\alpha\\f$ and \\f$beta\\f$ have to be valid.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5513,7 +5513,7 @@ fn hipsparseScsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgeam2, C_hipsparseDcsrgeam2, c"hipsparseDcsrgeam2", "hipsparseDcsrgeam2",
     c"hipsparseDcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5560,7 +5560,7 @@ fn hipsparseDcsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgeam2, C_hipsparseCcsrgeam2, c"hipsparseCcsrgeam2", "hipsparseCcsrgeam2",
     c"hipsparseCcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5607,7 +5607,7 @@ fn hipsparseCcsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgeam2, C_hipsparseZcsrgeam2, c"hipsparseZcsrgeam2", "hipsparseZcsrgeam2",
     c"hipsparseZcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5654,7 +5654,7 @@ fn hipsparseZcsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgemmNnz, C_hipsparseXcsrgemmNnz, c"hipsparseXcsrgemmNnz", "hipsparseXcsrgemmNnz",
     c"hipsparseXcsrgemmNnz(handle, transA, transB, m, n, k, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, descrC, csrRowPtrC, nnzTotalDevHostPtr)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemmNnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting multiplied matrix C. It is assumed that csr_row_ptr_C has been allocated\nwith size m + 1.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nPlease note, that for matrix products with more than 8192 intermediate products per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nNote: \nCurrently, only trans_A == trans_B == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is\nsupported.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5693,7 +5693,7 @@ fn hipsparseXcsrgemmNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgemm, C_hipsparseScsrgemm, c"hipsparseScsrgemm", "hipsparseScsrgemm",
     c"hipsparseScsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm multiplies the sparse \\f$m \\times k\\f$ matrix \\f$A\\f$, defined in\nCSR storage format with the sparse \\f$k \\times n\\f$ matrix \\f$B\\f$, defined in CSR\nstorage format, and stores the result in the sparse \\f$m \\times n\\f$ matrix \\f$C\\f$,\ndefined in CSR storage format, such that\n\nIt is assumed that csr_row_ptr_C has already been filled and that csr_val_C and\ncsr_col_ind_C are allocated by the user. csr_row_ptr_C and allocation size of\ncsr_col_ind_C and csr_val_C is defined by the number of non-zero elements of\nthe sparse CSR matrix C. Both can be obtained by hipsparseXcsrgemmNnz().\n\nNote: Currently, only trans_A == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\nNote: Currently, only trans_B == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\nNote: Please note, that for matrix products with more than 4096 non-zero entries per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5738,7 +5738,7 @@ fn hipsparseScsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgemm, C_hipsparseDcsrgemm, c"hipsparseDcsrgemm", "hipsparseDcsrgemm",
     c"hipsparseDcsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5783,7 +5783,7 @@ fn hipsparseDcsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgemm, C_hipsparseCcsrgemm, c"hipsparseCcsrgemm", "hipsparseCcsrgemm",
     c"hipsparseCcsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5828,7 +5828,7 @@ fn hipsparseCcsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgemm, C_hipsparseZcsrgemm, c"hipsparseZcsrgemm", "hipsparseZcsrgemm",
     c"hipsparseZcsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5873,7 +5873,7 @@ fn hipsparseZcsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgemm2_bufferSizeExt, C_hipsparseScsrgemm2_bufferSizeExt, c"hipsparseScsrgemm2_bufferSizeExt", "hipsparseScsrgemm2_bufferSizeExt",
     c"hipsparseScsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm2_bufferSizeExt returns the size of the temporary storage buffer\nthat is required by hipsparseXcsrgemm2Nnz() and hipsparseXcsrgemm2(). The temporary\nstorage buffer must be allocated by the user.\n\nNote: \nPlease note, that for matrix products with more than 4096 non-zero entries per row,\nadditional temporary storage buffer is allocated by the algorithm.\n\nNote: \nPlease note, that for matrix products with more than 8192 intermediate products per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5918,7 +5918,7 @@ fn hipsparseScsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgemm2_bufferSizeExt, C_hipsparseDcsrgemm2_bufferSizeExt, c"hipsparseDcsrgemm2_bufferSizeExt", "hipsparseDcsrgemm2_bufferSizeExt",
     c"hipsparseDcsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5963,7 +5963,7 @@ fn hipsparseDcsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgemm2_bufferSizeExt, C_hipsparseCcsrgemm2_bufferSizeExt, c"hipsparseCcsrgemm2_bufferSizeExt", "hipsparseCcsrgemm2_bufferSizeExt",
     c"hipsparseCcsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6008,7 +6008,7 @@ fn hipsparseCcsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgemm2_bufferSizeExt, C_hipsparseZcsrgemm2_bufferSizeExt, c"hipsparseZcsrgemm2_bufferSizeExt", "hipsparseZcsrgemm2_bufferSizeExt",
     c"hipsparseZcsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6053,7 +6053,7 @@ fn hipsparseZcsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgemm2Nnz, C_hipsparseXcsrgemm2Nnz, c"hipsparseXcsrgemm2Nnz", "hipsparseXcsrgemm2Nnz",
     c"hipsparseXcsrgemm2Nnz(handle, m, n, k, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, descrD, nnzD, csrRowPtrD, csrColIndD, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, pBuffer)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm2Nnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting multiplied matrix C. It is assumed that csr_row_ptr_C has been allocated\nwith size m + 1.\nThe required buffer size can be obtained by hipsparseXcsrgemm2_bufferSizeExt().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nPlease note, that for matrix products with more than 8192 intermediate products per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6098,7 +6098,7 @@ fn hipsparseXcsrgemm2Nnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgemm2, C_hipsparseScsrgemm2, c"hipsparseScsrgemm2", "hipsparseScsrgemm2",
     c"hipsparseScsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm2 multiplies the scalar \\f$\\alpha\\f$ with the sparse\n\nIt is assumed that csr_row_ptr_C has already been filled and that csr_val_C and\ncsr_col_ind_C are allocated by the user. csr_row_ptr_C and allocation size of\ncsr_col_ind_C and csr_val_C is defined by the number of non-zero elements of\nthe sparse CSR matrix C. Both can be obtained by hipsparseXcsrgemm2Nnz(). The\nrequired buffer size for the computation can be obtained by\nhipsparseXcsrgemm2_bufferSizeExt().\n\nNote: If \\f$\\alpha == 0\\f$, then \\f$C = \\beta \\cdot D\\f$ will be computed.\nNote: If \\f$\\beta == 0\\f$, then \\f$C = \\alpha \\cdot A \\cdot B\\f$ will be computed.\nNote: \\f$\\alpha == beta == 0\\f$ is invalid.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\nNote: Please note, that for matrix products with more than 4096 non-zero entries per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6155,7 +6155,7 @@ fn hipsparseScsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgemm2, C_hipsparseDcsrgemm2, c"hipsparseDcsrgemm2", "hipsparseDcsrgemm2",
     c"hipsparseDcsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6212,7 +6212,7 @@ fn hipsparseDcsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgemm2, C_hipsparseCcsrgemm2, c"hipsparseCcsrgemm2", "hipsparseCcsrgemm2",
     c"hipsparseCcsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6269,7 +6269,7 @@ fn hipsparseCcsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgemm2, C_hipsparseZcsrgemm2, c"hipsparseZcsrgemm2", "hipsparseZcsrgemm2",
     c"hipsparseZcsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6326,7 +6326,7 @@ fn hipsparseZcsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsrilu02_zeroPivot, C_hipsparseXbsrilu02_zeroPivot, c"hipsparseXbsrilu02_zeroPivot", "hipsparseXbsrilu02_zeroPivot",
     c"hipsparseXbsrilu02_zeroPivot(handle, info, position)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseXbsrilu02_analysis() or\nhipsparseXbsrilu02() computation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is\nstored in position, using same index base as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: \nIf a zero pivot is found, position \\f$=j\\f$ means that either the diagonal block\n\nNote: hipsparseXbsrilu02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6346,7 +6346,7 @@ fn hipsparseXbsrilu02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02_numericBoost, C_hipsparseSbsrilu02_numericBoost, c"hipsparseSbsrilu02_numericBoost", "hipsparseSbsrilu02_numericBoost",
     c"hipsparseSbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_numericBoost enables the user to replace a numerical value in\nan incomplete LU factorization. tol is used to determine whether a numerical value\nis replaced by boost_val, such that \\f$A_{j,j} = \\text{boost_val}\\f$ if\n\nNote: The boost value is enabled by setting enable_boost to 1 or disabled by\nsetting enable_boost to 0.\n\nNote: tol and boost_val can be in host or device memory.\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6369,7 +6369,7 @@ fn hipsparseSbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02_numericBoost, C_hipsparseDbsrilu02_numericBoost, c"hipsparseDbsrilu02_numericBoost", "hipsparseDbsrilu02_numericBoost",
     c"hipsparseDbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6392,7 +6392,7 @@ fn hipsparseDbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02_numericBoost, C_hipsparseCbsrilu02_numericBoost, c"hipsparseCbsrilu02_numericBoost", "hipsparseCbsrilu02_numericBoost",
     c"hipsparseCbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6415,7 +6415,7 @@ fn hipsparseCbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02_numericBoost, C_hipsparseZbsrilu02_numericBoost, c"hipsparseZbsrilu02_numericBoost", "hipsparseZbsrilu02_numericBoost",
     c"hipsparseZbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6438,7 +6438,7 @@ fn hipsparseZbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02_bufferSize, C_hipsparseSbsrilu02_bufferSize, c"hipsparseSbsrilu02_bufferSize", "hipsparseSbsrilu02_bufferSize",
     c"hipsparseSbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_bufferSize returns the size of the temporary storage buffer\nthat is required by hipsparseXbsrilu02_analysis() and hipsparseXbsrilu02_solve().\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6469,7 +6469,7 @@ fn hipsparseSbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02_bufferSize, C_hipsparseDbsrilu02_bufferSize, c"hipsparseDbsrilu02_bufferSize", "hipsparseDbsrilu02_bufferSize",
     c"hipsparseDbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6500,7 +6500,7 @@ fn hipsparseDbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02_bufferSize, C_hipsparseCbsrilu02_bufferSize, c"hipsparseCbsrilu02_bufferSize", "hipsparseCbsrilu02_bufferSize",
     c"hipsparseCbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6531,7 +6531,7 @@ fn hipsparseCbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02_bufferSize, C_hipsparseZbsrilu02_bufferSize, c"hipsparseZbsrilu02_bufferSize", "hipsparseZbsrilu02_bufferSize",
     c"hipsparseZbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6562,7 +6562,7 @@ fn hipsparseZbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02_analysis, C_hipsparseSbsrilu02_analysis, c"hipsparseSbsrilu02_analysis", "hipsparseSbsrilu02_analysis",
     c"hipsparseSbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_analysis performs the analysis step for hipsparseXbsrilu02().\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6593,7 +6593,7 @@ fn hipsparseSbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02_analysis, C_hipsparseDbsrilu02_analysis, c"hipsparseDbsrilu02_analysis", "hipsparseDbsrilu02_analysis",
     c"hipsparseDbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6624,7 +6624,7 @@ fn hipsparseDbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02_analysis, C_hipsparseCbsrilu02_analysis, c"hipsparseCbsrilu02_analysis", "hipsparseCbsrilu02_analysis",
     c"hipsparseCbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6655,7 +6655,7 @@ fn hipsparseCbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02_analysis, C_hipsparseZbsrilu02_analysis, c"hipsparseZbsrilu02_analysis", "hipsparseZbsrilu02_analysis",
     c"hipsparseZbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6686,7 +6686,7 @@ fn hipsparseZbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02, C_hipsparseSbsrilu02, c"hipsparseSbsrilu02", "hipsparseSbsrilu02",
     c"hipsparseSbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02 computes the incomplete LU factorization with 0 fill-ins and no\npivoting of a sparse \\f$mb \\times mb\\f$ BSR matrix \\f$A\\f$, such that\n\nhipsparseXbsrilu02 requires a user allocated temporary buffer. Its size is\nreturned by hipsparseXbsrilu02_bufferSize(). Furthermore, analysis meta data is\nrequired. It can be obtained by hipsparseXbsrilu02_analysis(). hipsparseXbsrilu02\nreports the first zero pivot (either numerical or structural zero). The zero pivot\nstatus can be obtained by calling hipsparseXbsrilu02_zeroPivot().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6717,7 +6717,7 @@ fn hipsparseSbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02, C_hipsparseDbsrilu02, c"hipsparseDbsrilu02", "hipsparseDbsrilu02",
     c"hipsparseDbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6748,7 +6748,7 @@ fn hipsparseDbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02, C_hipsparseCbsrilu02, c"hipsparseCbsrilu02", "hipsparseCbsrilu02",
     c"hipsparseCbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6779,7 +6779,7 @@ fn hipsparseCbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02, C_hipsparseZbsrilu02, c"hipsparseZbsrilu02", "hipsparseZbsrilu02",
     c"hipsparseZbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6810,7 +6810,7 @@ fn hipsparseZbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrilu02_zeroPivot, C_hipsparseXcsrilu02_zeroPivot, c"hipsparseXcsrilu02_zeroPivot", "hipsparseXcsrilu02_zeroPivot",
     c"hipsparseXcsrilu02_zeroPivot(handle, info, position)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseXcsrilu02() computation.\nThe first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position, using same\nindex base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsrilu02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6830,7 +6830,7 @@ fn hipsparseXcsrilu02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_numericBoost, C_hipsparseScsrilu02_numericBoost, c"hipsparseScsrilu02_numericBoost", "hipsparseScsrilu02_numericBoost",
     c"hipsparseScsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR storage\nformat\n\nhipsparseXcsrilu02_numericBoost enables the user to replace a numerical value in\nan incomplete LU factorization. tol is used to determine whether a numerical value\nis replaced by boost_val, such that \\f$A_{j,j} = \\text{boost_val}\\f$ if\n\nNote: The boost value is enabled by setting enable_boost to 1 or disabled by\nsetting enable_boost to 0.\n\nNote: tol and boost_val can be in host or device memory.\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6853,7 +6853,7 @@ fn hipsparseScsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_numericBoost, C_hipsparseDcsrilu02_numericBoost, c"hipsparseDcsrilu02_numericBoost", "hipsparseDcsrilu02_numericBoost",
     c"hipsparseDcsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6876,7 +6876,7 @@ fn hipsparseDcsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_numericBoost, C_hipsparseCcsrilu02_numericBoost, c"hipsparseCcsrilu02_numericBoost", "hipsparseCcsrilu02_numericBoost",
     c"hipsparseCcsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6899,7 +6899,7 @@ fn hipsparseCcsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_numericBoost, C_hipsparseZcsrilu02_numericBoost, c"hipsparseZcsrilu02_numericBoost", "hipsparseZcsrilu02_numericBoost",
     c"hipsparseZcsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6922,7 +6922,7 @@ fn hipsparseZcsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_bufferSize, C_hipsparseScsrilu02_bufferSize, c"hipsparseScsrilu02_bufferSize", "hipsparseScsrilu02_bufferSize",
     c"hipsparseScsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_bufferSize returns the size of the temporary storage buffer\nthat is required by hipsparseXcsrilu02_analysis() and hipsparseXcsrilu02_solve(). the\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6951,7 +6951,7 @@ fn hipsparseScsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_bufferSize, C_hipsparseDcsrilu02_bufferSize, c"hipsparseDcsrilu02_bufferSize", "hipsparseDcsrilu02_bufferSize",
     c"hipsparseDcsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6980,7 +6980,7 @@ fn hipsparseDcsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_bufferSize, C_hipsparseCcsrilu02_bufferSize, c"hipsparseCcsrilu02_bufferSize", "hipsparseCcsrilu02_bufferSize",
     c"hipsparseCcsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7009,7 +7009,7 @@ fn hipsparseCcsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_bufferSize, C_hipsparseZcsrilu02_bufferSize, c"hipsparseZcsrilu02_bufferSize", "hipsparseZcsrilu02_bufferSize",
     c"hipsparseZcsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7038,7 +7038,7 @@ fn hipsparseZcsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_bufferSizeExt, C_hipsparseScsrilu02_bufferSizeExt, c"hipsparseScsrilu02_bufferSizeExt", "hipsparseScsrilu02_bufferSizeExt",
     c"hipsparseScsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_bufferSizeExt returns the size of the temporary storage buffer\nthat is required by hipsparseXcsrilu02_analysis() and hipsparseXcsrilu02_solve(). the\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7067,7 +7067,7 @@ fn hipsparseScsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_bufferSizeExt, C_hipsparseDcsrilu02_bufferSizeExt, c"hipsparseDcsrilu02_bufferSizeExt", "hipsparseDcsrilu02_bufferSizeExt",
     c"hipsparseDcsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7096,7 +7096,7 @@ fn hipsparseDcsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_bufferSizeExt, C_hipsparseCcsrilu02_bufferSizeExt, c"hipsparseCcsrilu02_bufferSizeExt", "hipsparseCcsrilu02_bufferSizeExt",
     c"hipsparseCcsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7125,7 +7125,7 @@ fn hipsparseCcsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_bufferSizeExt, C_hipsparseZcsrilu02_bufferSizeExt, c"hipsparseZcsrilu02_bufferSizeExt", "hipsparseZcsrilu02_bufferSizeExt",
     c"hipsparseZcsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7154,7 +7154,7 @@ fn hipsparseZcsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_analysis, C_hipsparseScsrilu02_analysis, c"hipsparseScsrilu02_analysis", "hipsparseScsrilu02_analysis",
     c"hipsparseScsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_analysis performs the analysis step for hipsparseXcsrilu02().\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7183,7 +7183,7 @@ fn hipsparseScsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_analysis, C_hipsparseDcsrilu02_analysis, c"hipsparseDcsrilu02_analysis", "hipsparseDcsrilu02_analysis",
     c"hipsparseDcsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7212,7 +7212,7 @@ fn hipsparseDcsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_analysis, C_hipsparseCcsrilu02_analysis, c"hipsparseCcsrilu02_analysis", "hipsparseCcsrilu02_analysis",
     c"hipsparseCcsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7241,7 +7241,7 @@ fn hipsparseCcsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_analysis, C_hipsparseZcsrilu02_analysis, c"hipsparseZcsrilu02_analysis", "hipsparseZcsrilu02_analysis",
     c"hipsparseZcsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7270,7 +7270,7 @@ fn hipsparseZcsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02, C_hipsparseScsrilu02, c"hipsparseScsrilu02", "hipsparseScsrilu02",
     c"hipsparseScsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02 computes the incomplete LU factorization with 0 fill-ins and no\npivoting of a sparse \\f$m \\times m\\f$ CSR matrix \\f$A\\f$, such that\n\nhipsparseXcsrilu02 requires a user allocated temporary buffer. Its size is returned\nby hipsparseXcsrilu02_bufferSize() or hipsparseXcsrilu02_bufferSizeExt(). Furthermore,\nanalysis meta data is required. It can be obtained by hipsparseXcsrilu02_analysis().\nhipsparseXcsrilu02 reports the first zero pivot (either numerical or structural\nzero). The zero pivot status can be obtained by calling hipsparseXcsrilu02_zeroPivot().\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7299,7 +7299,7 @@ fn hipsparseScsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02, C_hipsparseDcsrilu02, c"hipsparseDcsrilu02", "hipsparseDcsrilu02",
     c"hipsparseDcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7328,7 +7328,7 @@ fn hipsparseDcsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02, C_hipsparseCcsrilu02, c"hipsparseCcsrilu02", "hipsparseCcsrilu02",
     c"hipsparseCcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7357,7 +7357,7 @@ fn hipsparseCcsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02, C_hipsparseZcsrilu02, c"hipsparseZcsrilu02", "hipsparseZcsrilu02",
     c"hipsparseZcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7386,7 +7386,7 @@ fn hipsparseZcsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsric02_zeroPivot, C_hipsparseXbsric02_zeroPivot, c"hipsparseXbsric02_zeroPivot", "hipsparseXbsric02_zeroPivot",
     c"hipsparseXbsric02_zeroPivot(handle, info, position)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseXbsric02_analysis() or\nhipsparseXbsric02() computation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is\nstored in position, using same index base as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: \nIf a zero pivot is found, position=j means that either the diagonal block A(j,j)\nis missing (structural zero) or the diagonal block A(j,j) is not positive definite\n(numerical zero).\n\nNote: hipsparseXbsric02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7406,7 +7406,7 @@ fn hipsparseXbsric02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsric02_bufferSize, C_hipsparseSbsric02_bufferSize, c"hipsparseSbsric02_bufferSize", "hipsparseSbsric02_bufferSize",
     c"hipsparseSbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02_bufferSize returns the size of the temporary storage buffer\nthat is required by hipsparseXbsric02_analysis() and hipsparseXbsric02(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7437,7 +7437,7 @@ fn hipsparseSbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsric02_bufferSize, C_hipsparseDbsric02_bufferSize, c"hipsparseDbsric02_bufferSize", "hipsparseDbsric02_bufferSize",
     c"hipsparseDbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7468,7 +7468,7 @@ fn hipsparseDbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsric02_bufferSize, C_hipsparseCbsric02_bufferSize, c"hipsparseCbsric02_bufferSize", "hipsparseCbsric02_bufferSize",
     c"hipsparseCbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7499,7 +7499,7 @@ fn hipsparseCbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsric02_bufferSize, C_hipsparseZbsric02_bufferSize, c"hipsparseZbsric02_bufferSize", "hipsparseZbsric02_bufferSize",
     c"hipsparseZbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7530,7 +7530,7 @@ fn hipsparseZbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsric02_analysis, C_hipsparseSbsric02_analysis, c"hipsparseSbsric02_analysis", "hipsparseSbsric02_analysis",
     c"hipsparseSbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02_analysis performs the analysis step for hipsparseXbsric02().\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7561,7 +7561,7 @@ fn hipsparseSbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsric02_analysis, C_hipsparseDbsric02_analysis, c"hipsparseDbsric02_analysis", "hipsparseDbsric02_analysis",
     c"hipsparseDbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7592,7 +7592,7 @@ fn hipsparseDbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsric02_analysis, C_hipsparseCbsric02_analysis, c"hipsparseCbsric02_analysis", "hipsparseCbsric02_analysis",
     c"hipsparseCbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7623,7 +7623,7 @@ fn hipsparseCbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsric02_analysis, C_hipsparseZbsric02_analysis, c"hipsparseZbsric02_analysis", "hipsparseZbsric02_analysis",
     c"hipsparseZbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7654,7 +7654,7 @@ fn hipsparseZbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsric02, C_hipsparseSbsric02, c"hipsparseSbsric02", "hipsparseSbsric02",
     c"hipsparseSbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02 computes the incomplete Cholesky factorization with 0 fill-ins\nand no pivoting of a sparse \\f$mb \\times mb\\f$ BSR matrix \\f$A\\f$, such that\n\nhipsparseXbsric02 requires a user allocated temporary buffer. Its size is returned\nby hipsparseXbsric02_bufferSize(). Furthermore, analysis meta data is required. It\ncan be obtained by hipsparseXbsric02_analysis(). hipsparseXbsric02 reports the\nfirst zero pivot (either numerical or structural zero). The zero pivot status can be\nobtained by calling hipsparseXbsric02_zeroPivot().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7685,7 +7685,7 @@ fn hipsparseSbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsric02, C_hipsparseDbsric02, c"hipsparseDbsric02", "hipsparseDbsric02",
     c"hipsparseDbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7716,7 +7716,7 @@ fn hipsparseDbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsric02, C_hipsparseCbsric02, c"hipsparseCbsric02", "hipsparseCbsric02",
     c"hipsparseCbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7747,7 +7747,7 @@ fn hipsparseCbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsric02, C_hipsparseZbsric02, c"hipsparseZbsric02", "hipsparseZbsric02",
     c"hipsparseZbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7778,7 +7778,7 @@ fn hipsparseZbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsric02_zeroPivot, C_hipsparseXcsric02_zeroPivot, c"hipsparseXcsric02_zeroPivot", "hipsparseXcsric02_zeroPivot",
     c"hipsparseXcsric02_zeroPivot(handle, info, position)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseXcsric02_analysis() or\nhipsparseXcsric02() computation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$\nis stored in position, using same index base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsric02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7798,7 +7798,7 @@ fn hipsparseXcsric02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02_bufferSize, C_hipsparseScsric02_bufferSize, c"hipsparseScsric02_bufferSize", "hipsparseScsric02_bufferSize",
     c"hipsparseScsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_bufferSize returns the size of the temporary storage buffer\nthat is required by hipsparseXcsric02_analysis() and hipsparseXcsric02().\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7827,7 +7827,7 @@ fn hipsparseScsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02_bufferSize, C_hipsparseDcsric02_bufferSize, c"hipsparseDcsric02_bufferSize", "hipsparseDcsric02_bufferSize",
     c"hipsparseDcsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7856,7 +7856,7 @@ fn hipsparseDcsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02_bufferSize, C_hipsparseCcsric02_bufferSize, c"hipsparseCcsric02_bufferSize", "hipsparseCcsric02_bufferSize",
     c"hipsparseCcsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7885,7 +7885,7 @@ fn hipsparseCcsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02_bufferSize, C_hipsparseZcsric02_bufferSize, c"hipsparseZcsric02_bufferSize", "hipsparseZcsric02_bufferSize",
     c"hipsparseZcsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7914,7 +7914,7 @@ fn hipsparseZcsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02_bufferSizeExt, C_hipsparseScsric02_bufferSizeExt, c"hipsparseScsric02_bufferSizeExt", "hipsparseScsric02_bufferSizeExt",
     c"hipsparseScsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_bufferSizeExt returns the size of the temporary storage buffer\nthat is required by hipsparseXcsric02_analysis() and hipsparseXcsric02().\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7943,7 +7943,7 @@ fn hipsparseScsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02_bufferSizeExt, C_hipsparseDcsric02_bufferSizeExt, c"hipsparseDcsric02_bufferSizeExt", "hipsparseDcsric02_bufferSizeExt",
     c"hipsparseDcsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7972,7 +7972,7 @@ fn hipsparseDcsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02_bufferSizeExt, C_hipsparseCcsric02_bufferSizeExt, c"hipsparseCcsric02_bufferSizeExt", "hipsparseCcsric02_bufferSizeExt",
     c"hipsparseCcsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8001,7 +8001,7 @@ fn hipsparseCcsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02_bufferSizeExt, C_hipsparseZcsric02_bufferSizeExt, c"hipsparseZcsric02_bufferSizeExt", "hipsparseZcsric02_bufferSizeExt",
     c"hipsparseZcsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSize)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8030,7 +8030,7 @@ fn hipsparseZcsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02_analysis, C_hipsparseScsric02_analysis, c"hipsparseScsric02_analysis", "hipsparseScsric02_analysis",
     c"hipsparseScsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_analysis performs the analysis step for hipsparseXcsric02().\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8059,7 +8059,7 @@ fn hipsparseScsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02_analysis, C_hipsparseDcsric02_analysis, c"hipsparseDcsric02_analysis", "hipsparseDcsric02_analysis",
     c"hipsparseDcsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8088,7 +8088,7 @@ fn hipsparseDcsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02_analysis, C_hipsparseCcsric02_analysis, c"hipsparseCcsric02_analysis", "hipsparseCcsric02_analysis",
     c"hipsparseCcsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8117,7 +8117,7 @@ fn hipsparseCcsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02_analysis, C_hipsparseZcsric02_analysis, c"hipsparseZcsric02_analysis", "hipsparseZcsric02_analysis",
     c"hipsparseZcsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8146,7 +8146,7 @@ fn hipsparseZcsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02, C_hipsparseScsric02, c"hipsparseScsric02", "hipsparseScsric02",
     c"hipsparseScsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02 computes the incomplete Cholesky factorization with 0 fill-ins\nand no pivoting of a sparse \\f$m \\times m\\f$ CSR matrix \\f$A\\f$, such that\n\nhipsparseXcsric02 requires a user allocated temporary buffer. Its size is returned\nby hipsparseXcsric02_bufferSize() or hipsparseXcsric02_bufferSizeExt(). Furthermore,\nanalysis meta data is required. It can be obtained by hipsparseXcsric02_analysis().\nhipsparseXcsric02 reports the first zero pivot (either numerical or structural\nzero). The zero pivot status can be obtained by calling hipsparseXcsric02_zeroPivot().\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8175,7 +8175,7 @@ fn hipsparseScsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02, C_hipsparseDcsric02, c"hipsparseDcsric02", "hipsparseDcsric02",
     c"hipsparseDcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8204,7 +8204,7 @@ fn hipsparseDcsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02, C_hipsparseCcsric02, c"hipsparseCcsric02", "hipsparseCcsric02",
     c"hipsparseCcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8233,7 +8233,7 @@ fn hipsparseCcsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02, C_hipsparseZcsric02, c"hipsparseZcsric02", "hipsparseZcsric02",
     c"hipsparseZcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8262,7 +8262,7 @@ fn hipsparseZcsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2_bufferSizeExt, C_hipsparseSgtsv2_bufferSizeExt, c"hipsparseSgtsv2_bufferSizeExt", "hipsparseSgtsv2_bufferSizeExt",
     c"hipsparseSgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nTridiagonal solver with pivoting\n\nhipsparseXgtsv2_bufferSize returns the size of the temporary storage buffer\nthat is required by hipsparseXgtsv2(). The temporary storage buffer must be\nallocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8292,7 +8292,7 @@ fn hipsparseSgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2_bufferSizeExt, C_hipsparseDgtsv2_bufferSizeExt, c"hipsparseDgtsv2_bufferSizeExt", "hipsparseDgtsv2_bufferSizeExt",
     c"hipsparseDgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, db, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    db\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8322,7 +8322,7 @@ fn hipsparseDgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_db, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2_bufferSizeExt, C_hipsparseCgtsv2_bufferSizeExt, c"hipsparseCgtsv2_bufferSizeExt", "hipsparseCgtsv2_bufferSizeExt",
     c"hipsparseCgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8352,7 +8352,7 @@ fn hipsparseCgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2_bufferSizeExt, C_hipsparseZgtsv2_bufferSizeExt, c"hipsparseZgtsv2_bufferSizeExt", "hipsparseZgtsv2_bufferSizeExt",
     c"hipsparseZgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8382,7 +8382,7 @@ fn hipsparseZgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2, C_hipsparseSgtsv2, c"hipsparseSgtsv2", "hipsparseSgtsv2",
     c"hipsparseSgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nTridiagonal solver with pivoting\n\nhipsparseXgtsv2 solves a tridiagonal system for multiple right hand sides using pivoting.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8411,7 +8411,7 @@ fn hipsparseSgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2, C_hipsparseDgtsv2, c"hipsparseDgtsv2", "hipsparseDgtsv2",
     c"hipsparseDgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8440,7 +8440,7 @@ fn hipsparseDgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2, C_hipsparseCgtsv2, c"hipsparseCgtsv2", "hipsparseCgtsv2",
     c"hipsparseCgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8469,7 +8469,7 @@ fn hipsparseCgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2, C_hipsparseZgtsv2, c"hipsparseZgtsv2", "hipsparseZgtsv2",
     c"hipsparseZgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8498,7 +8498,7 @@ fn hipsparseZgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2_nopivot_bufferSizeExt, C_hipsparseSgtsv2_nopivot_bufferSizeExt, c"hipsparseSgtsv2_nopivot_bufferSizeExt", "hipsparseSgtsv2_nopivot_bufferSizeExt",
     c"hipsparseSgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nTridiagonal solver (no pivoting)\n\nhipsparseXgtsv2_nopivot_bufferSizeExt returns the size of the temporary storage\nbuffer that is required by hipsparseXgtsv2_nopivot(). The temporary storage buffer\nmust be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8528,7 +8528,7 @@ fn hipsparseSgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2_nopivot_bufferSizeExt, C_hipsparseDgtsv2_nopivot_bufferSizeExt, c"hipsparseDgtsv2_nopivot_bufferSizeExt", "hipsparseDgtsv2_nopivot_bufferSizeExt",
     c"hipsparseDgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, db, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    db\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8558,7 +8558,7 @@ fn hipsparseDgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_db, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2_nopivot_bufferSizeExt, C_hipsparseCgtsv2_nopivot_bufferSizeExt, c"hipsparseCgtsv2_nopivot_bufferSizeExt", "hipsparseCgtsv2_nopivot_bufferSizeExt",
     c"hipsparseCgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8588,7 +8588,7 @@ fn hipsparseCgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2_nopivot_bufferSizeExt, C_hipsparseZgtsv2_nopivot_bufferSizeExt, c"hipsparseZgtsv2_nopivot_bufferSizeExt", "hipsparseZgtsv2_nopivot_bufferSizeExt",
     c"hipsparseZgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8618,7 +8618,7 @@ fn hipsparseZgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2_nopivot, C_hipsparseSgtsv2_nopivot, c"hipsparseSgtsv2_nopivot", "hipsparseSgtsv2_nopivot",
     c"hipsparseSgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nTridiagonal solver (no pivoting)\n\nhipsparseXgtsv2_nopivot solves a tridiagonal linear system for multiple right-hand sides\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8647,7 +8647,7 @@ fn hipsparseSgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2_nopivot, C_hipsparseDgtsv2_nopivot, c"hipsparseDgtsv2_nopivot", "hipsparseDgtsv2_nopivot",
     c"hipsparseDgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8676,7 +8676,7 @@ fn hipsparseDgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2_nopivot, C_hipsparseCgtsv2_nopivot, c"hipsparseCgtsv2_nopivot", "hipsparseCgtsv2_nopivot",
     c"hipsparseCgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8705,7 +8705,7 @@ fn hipsparseCgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2_nopivot, C_hipsparseZgtsv2_nopivot, c"hipsparseZgtsv2_nopivot", "hipsparseZgtsv2_nopivot",
     c"hipsparseZgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8734,7 +8734,7 @@ fn hipsparseZgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2StridedBatch_bufferSizeExt, C_hipsparseSgtsv2StridedBatch_bufferSizeExt, c"hipsparseSgtsv2StridedBatch_bufferSizeExt", "hipsparseSgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseSgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nStrided Batch tridiagonal solver (no pivoting)\n\nhipsparseXgtsv2StridedBatch_bufferSizeExt returns the size of the temporary storage\nbuffer that is required by hipsparseXgtsv2StridedBatch(). The temporary storage buffer\nmust be allocated by the user.\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8764,7 +8764,7 @@ fn hipsparseSgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2StridedBatch_bufferSizeExt, C_hipsparseDgtsv2StridedBatch_bufferSizeExt, c"hipsparseDgtsv2StridedBatch_bufferSizeExt", "hipsparseDgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseDgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8794,7 +8794,7 @@ fn hipsparseDgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2StridedBatch_bufferSizeExt, C_hipsparseCgtsv2StridedBatch_bufferSizeExt, c"hipsparseCgtsv2StridedBatch_bufferSizeExt", "hipsparseCgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseCgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8824,7 +8824,7 @@ fn hipsparseCgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2StridedBatch_bufferSizeExt, C_hipsparseZgtsv2StridedBatch_bufferSizeExt, c"hipsparseZgtsv2StridedBatch_bufferSizeExt", "hipsparseZgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseZgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8854,7 +8854,7 @@ fn hipsparseZgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2StridedBatch, C_hipsparseSgtsv2StridedBatch, c"hipsparseSgtsv2StridedBatch", "hipsparseSgtsv2StridedBatch",
     c"hipsparseSgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nStrided Batch tridiagonal solver (no pivoting)\n\nhipsparseXgtsv2StridedBatch solves a batched tridiagonal linear system\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8883,7 +8883,7 @@ fn hipsparseSgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2StridedBatch, C_hipsparseDgtsv2StridedBatch, c"hipsparseDgtsv2StridedBatch", "hipsparseDgtsv2StridedBatch",
     c"hipsparseDgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8912,7 +8912,7 @@ fn hipsparseDgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2StridedBatch, C_hipsparseCgtsv2StridedBatch, c"hipsparseCgtsv2StridedBatch", "hipsparseCgtsv2StridedBatch",
     c"hipsparseCgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8941,7 +8941,7 @@ fn hipsparseCgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2StridedBatch, C_hipsparseZgtsv2StridedBatch, c"hipsparseZgtsv2StridedBatch", "hipsparseZgtsv2StridedBatch",
     c"hipsparseZgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8970,7 +8970,7 @@ fn hipsparseZgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsvInterleavedBatch_bufferSizeExt, C_hipsparseSgtsvInterleavedBatch_bufferSizeExt, c"hipsparseSgtsvInterleavedBatch_bufferSizeExt", "hipsparseSgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseSgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nInterleaved Batch tridiagonal solver\n\nhipsparseXgtsvInterleavedBatch_bufferSizeExt returns the size of the temporary storage\nbuffer that is required by hipsparseXgtsvInterleavedBatch(). The temporary storage buffer\nmust be allocated by the user.\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9000,7 +9000,7 @@ fn hipsparseSgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsvInterleavedBatch_bufferSizeExt, C_hipsparseDgtsvInterleavedBatch_bufferSizeExt, c"hipsparseDgtsvInterleavedBatch_bufferSizeExt", "hipsparseDgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseDgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9030,7 +9030,7 @@ fn hipsparseDgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsvInterleavedBatch_bufferSizeExt, C_hipsparseCgtsvInterleavedBatch_bufferSizeExt, c"hipsparseCgtsvInterleavedBatch_bufferSizeExt", "hipsparseCgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseCgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9060,7 +9060,7 @@ fn hipsparseCgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsvInterleavedBatch_bufferSizeExt, C_hipsparseZgtsvInterleavedBatch_bufferSizeExt, c"hipsparseZgtsvInterleavedBatch_bufferSizeExt", "hipsparseZgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseZgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9090,7 +9090,7 @@ fn hipsparseZgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsvInterleavedBatch, C_hipsparseSgtsvInterleavedBatch, c"hipsparseSgtsvInterleavedBatch", "hipsparseSgtsvInterleavedBatch",
     c"hipsparseSgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nInterleaved Batch tridiagonal solver\n\nhipsparseXgtsvInterleavedBatch solves a batched tridiagonal linear system\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9119,7 +9119,7 @@ fn hipsparseSgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsvInterleavedBatch, C_hipsparseDgtsvInterleavedBatch, c"hipsparseDgtsvInterleavedBatch", "hipsparseDgtsvInterleavedBatch",
     c"hipsparseDgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9148,7 +9148,7 @@ fn hipsparseDgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsvInterleavedBatch, C_hipsparseCgtsvInterleavedBatch, c"hipsparseCgtsvInterleavedBatch", "hipsparseCgtsvInterleavedBatch",
     c"hipsparseCgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9177,7 +9177,7 @@ fn hipsparseCgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsvInterleavedBatch, C_hipsparseZgtsvInterleavedBatch, c"hipsparseZgtsvInterleavedBatch", "hipsparseZgtsvInterleavedBatch",
     c"hipsparseZgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9206,7 +9206,7 @@ fn hipsparseZgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgpsvInterleavedBatch_bufferSizeExt, C_hipsparseSgpsvInterleavedBatch_bufferSizeExt, c"hipsparseSgpsvInterleavedBatch_bufferSizeExt", "hipsparseSgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseSgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nInterleaved Batch pentadiagonal solver\n\nhipsparseXgpsvInterleavedBatch_bufferSizeExt returns the size of the temporary storage\nbuffer that is required by hipsparseXgpsvInterleavedBatch(). The temporary storage buffer\nmust be allocated by the user.\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9240,7 +9240,7 @@ fn hipsparseSgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgpsvInterleavedBatch_bufferSizeExt, C_hipsparseDgpsvInterleavedBatch_bufferSizeExt, c"hipsparseDgpsvInterleavedBatch_bufferSizeExt", "hipsparseDgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseDgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9274,7 +9274,7 @@ fn hipsparseDgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgpsvInterleavedBatch_bufferSizeExt, C_hipsparseCgpsvInterleavedBatch_bufferSizeExt, c"hipsparseCgpsvInterleavedBatch_bufferSizeExt", "hipsparseCgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseCgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9308,7 +9308,7 @@ fn hipsparseCgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgpsvInterleavedBatch_bufferSizeExt, C_hipsparseZgpsvInterleavedBatch_bufferSizeExt, c"hipsparseZgpsvInterleavedBatch_bufferSizeExt", "hipsparseZgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseZgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9342,7 +9342,7 @@ fn hipsparseZgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgpsvInterleavedBatch, C_hipsparseSgpsvInterleavedBatch, c"hipsparseSgpsvInterleavedBatch", "hipsparseSgpsvInterleavedBatch",
     c"hipsparseSgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nInterleaved Batch pentadiagonal solver\n\nhipsparseXgpsvInterleavedBatch solves a batched pentadiagonal linear system\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9375,7 +9375,7 @@ fn hipsparseSgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgpsvInterleavedBatch, C_hipsparseDgpsvInterleavedBatch, c"hipsparseDgpsvInterleavedBatch", "hipsparseDgpsvInterleavedBatch",
     c"hipsparseDgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9408,7 +9408,7 @@ fn hipsparseDgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgpsvInterleavedBatch, C_hipsparseCgpsvInterleavedBatch, c"hipsparseCgpsvInterleavedBatch", "hipsparseCgpsvInterleavedBatch",
     c"hipsparseCgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9441,7 +9441,7 @@ fn hipsparseCgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgpsvInterleavedBatch, C_hipsparseZgpsvInterleavedBatch, c"hipsparseZgpsvInterleavedBatch", "hipsparseZgpsvInterleavedBatch",
     c"hipsparseZgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9474,7 +9474,7 @@ fn hipsparseZgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSnnz, C_hipsparseSnnz, c"hipsparseSnnz", "hipsparseSnnz",
     c"hipsparseSnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nThis function computes the number of nonzero elements per row or column and the total\nnumber of nonzero elements in a dense matrix.\n\nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9502,7 +9502,7 @@ fn hipsparseSnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnnz, C_hipsparseDnnz, c"hipsparseDnnz", "hipsparseDnnz",
     c"hipsparseDnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9530,7 +9530,7 @@ fn hipsparseDnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCnnz, C_hipsparseCnnz, c"hipsparseCnnz", "hipsparseCnnz",
     c"hipsparseCnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9558,7 +9558,7 @@ fn hipsparseCnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZnnz, C_hipsparseZnnz, c"hipsparseZnnz", "hipsparseZnnz",
     c"hipsparseZnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9586,7 +9586,7 @@ fn hipsparseZnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSdense2csr, C_hipsparseSdense2csr, c"hipsparseSdense2csr", "hipsparseSdense2csr",
     c"hipsparseSdense2csr(handle, m, n, descr, A, ld, nnz_per_rows, csr_val, csr_row_ptr, csr_col_ind)\n--\n\nThis function converts the matrix A in dense format into a sparse matrix in CSR format.\nAll the parameters are assumed to have been pre-allocated by the user and the arrays\nare filled in based on nnz_per_row, which can be pre-computed with hipsparseXnnz().\nIt is executed asynchronously with respect to the host and may return control to the\napplication on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_rows\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9617,7 +9617,7 @@ fn hipsparseSdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_rows, a_csr_val, a_csr_row_ptr, a_csr_col_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDdense2csr, C_hipsparseDdense2csr, c"hipsparseDdense2csr", "hipsparseDdense2csr",
     c"hipsparseDdense2csr(handle, m, n, descr, A, ld, nnz_per_rows, csr_val, csr_row_ptr, csr_col_ind)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_rows\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9648,7 +9648,7 @@ fn hipsparseDdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_rows, a_csr_val, a_csr_row_ptr, a_csr_col_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdense2csr, C_hipsparseCdense2csr, c"hipsparseCdense2csr", "hipsparseCdense2csr",
     c"hipsparseCdense2csr(handle, m, n, descr, A, ld, nnz_per_rows, csr_val, csr_row_ptr, csr_col_ind)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_rows\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9679,7 +9679,7 @@ fn hipsparseCdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_rows, a_csr_val, a_csr_row_ptr, a_csr_col_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdense2csr, C_hipsparseZdense2csr, c"hipsparseZdense2csr", "hipsparseZdense2csr",
     c"hipsparseZdense2csr(handle, m, n, descr, A, ld, nnz_per_rows, csr_val, csr_row_ptr, csr_col_ind)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_rows\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9710,7 +9710,7 @@ fn hipsparseZdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_rows, a_csr_val, a_csr_row_ptr, a_csr_col_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csr_bufferSize, C_hipsparseSpruneDense2csr_bufferSize, c"hipsparseSpruneDense2csr_bufferSize", "hipsparseSpruneDense2csr_bufferSize",
     c"hipsparseSpruneDense2csr_bufferSize(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, bufferSize)\n--\n\nThis function computes the the size of the user allocated temporary storage buffer used when converting and pruning\na dense matrix to a CSR matrix.\n\nhipsparseXpruneDense2csr_bufferSizeExt returns the size of the temporary storage buffer\nthat is required by hipsparseXpruneDense2csrNnz() and hipsparseXpruneDense2csr(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9743,7 +9743,7 @@ fn hipsparseSpruneDense2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csr_bufferSize, C_hipsparseDpruneDense2csr_bufferSize, c"hipsparseDpruneDense2csr_bufferSize", "hipsparseDpruneDense2csr_bufferSize",
     c"hipsparseDpruneDense2csr_bufferSize(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9776,7 +9776,7 @@ fn hipsparseDpruneDense2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csr_bufferSizeExt, C_hipsparseSpruneDense2csr_bufferSizeExt, c"hipsparseSpruneDense2csr_bufferSizeExt", "hipsparseSpruneDense2csr_bufferSizeExt",
     c"hipsparseSpruneDense2csr_bufferSizeExt(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9809,7 +9809,7 @@ fn hipsparseSpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csr_bufferSizeExt, C_hipsparseDpruneDense2csr_bufferSizeExt, c"hipsparseDpruneDense2csr_bufferSizeExt", "hipsparseDpruneDense2csr_bufferSizeExt",
     c"hipsparseDpruneDense2csr_bufferSizeExt(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9842,7 +9842,7 @@ fn hipsparseDpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrNnz, C_hipsparseSpruneDense2csrNnz, c"hipsparseSpruneDense2csrNnz", "hipsparseSpruneDense2csrNnz",
     c"hipsparseSpruneDense2csrNnz(handle, m, n, A, lda, threshold, descr, csrRowPtr, nnzTotalDevHostPtr, buffer)\n--\n\nThis function computes the number of nonzero elements per row and the total number of\nnonzero elements in a dense matrix once elements less than the threshold are pruned\nfrom the matrix.\n\nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9872,7 +9872,7 @@ fn hipsparseSpruneDense2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrNnz, C_hipsparseDpruneDense2csrNnz, c"hipsparseDpruneDense2csrNnz", "hipsparseDpruneDense2csrNnz",
     c"hipsparseDpruneDense2csrNnz(handle, m, n, A, lda, threshold, descr, csrRowPtr, nnzTotalDevHostPtr, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9902,7 +9902,7 @@ fn hipsparseDpruneDense2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csr, C_hipsparseSpruneDense2csr, c"hipsparseSpruneDense2csr", "hipsparseSpruneDense2csr",
     c"hipsparseSpruneDense2csr(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, buffer)\n--\n\nThis function converts the matrix A in dense format into a sparse matrix in CSR format\nwhile pruning values that are less than the threshold. All the parameters are assumed\nto have been pre-allocated by the user.\n\nThe user first allocates csrRowPtr to have m+1 elements and then calls\nhipsparseXpruneDense2csrNnz() which fills in the csrRowPtr array and stores the\nnumber of elements that are larger than the pruning threshold in nnzTotalDevHostPtr.\nThe user then allocates csrColInd and csrVal to have size nnzTotalDevHostPtr\nand completes the conversion by calling hipsparseXpruneDense2csr(). A temporary storage\nbuffer is used by both hipsparseXpruneDense2csrNnz() and hipsparseXpruneDense2csr() and\nmust be allocated by the user and whose size is determined by\nhipsparseXpruneDense2csr_bufferSizeExt(). The routine hipsparseXpruneDense2csr() is\nexecuted asynchronously with respect to the host and may return control to the\napplication on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9934,7 +9934,7 @@ fn hipsparseSpruneDense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csr, C_hipsparseDpruneDense2csr, c"hipsparseDpruneDense2csr", "hipsparseDpruneDense2csr",
     c"hipsparseDpruneDense2csr(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9966,7 +9966,7 @@ fn hipsparseDpruneDense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSize, C_hipsparseSpruneDense2csrByPercentage_bufferSize, c"hipsparseSpruneDense2csrByPercentage_bufferSize", "hipsparseSpruneDense2csrByPercentage_bufferSize",
     c"hipsparseSpruneDense2csrByPercentage_bufferSize(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, bufferSize)\n--\n\nThis function computes the size of the user allocated temporary storage buffer used\nwhen converting and pruning by percentage a dense matrix to a CSR matrix.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls\nhipsparseXpruneDense2csrByPercentage_bufferSize which determines the size of the\ntemporary storage buffer. Once determined, this buffer must be allocated by the user.\nNext the user allocates the csr_row_ptr array to have m+1 elements and calls\nhipsparseXpruneDense2csrNnzByPercentage. Finally the user finishes the conversion\nby allocating the csr_col_ind and csr_val arrays (whos size is determined by the value\nat nnz_total_dev_host_ptr) and calling hipsparseXpruneDense2csrByPercentage.\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9999,7 +9999,7 @@ fn hipsparseSpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSize, C_hipsparseDpruneDense2csrByPercentage_bufferSize, c"hipsparseDpruneDense2csrByPercentage_bufferSize", "hipsparseDpruneDense2csrByPercentage_bufferSize",
     c"hipsparseDpruneDense2csrByPercentage_bufferSize(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10032,7 +10032,7 @@ fn hipsparseDpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseSpruneDense2csrByPercentage_bufferSizeExt, c"hipsparseSpruneDense2csrByPercentage_bufferSizeExt", "hipsparseSpruneDense2csrByPercentage_bufferSizeExt",
     c"hipsparseSpruneDense2csrByPercentage_bufferSizeExt(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, bufferSize)\n--\n\nThis function computes the size of the user allocated temporary storage buffer used\nwhen converting and pruning by percentage a dense matrix to a CSR matrix.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls\nhipsparseXpruneDense2csrByPercentage_bufferSizeExt which determines the size of the\ntemporary storage buffer. Once determined, this buffer must be allocated by the user.\nNext the user allocates the csr_row_ptr array to have m+1 elements and calls\nhipsparseXpruneDense2csrNnzByPercentage. Finally the user finishes the conversion\nby allocating the csr_col_ind and csr_val arrays (whos size is determined by the value\nat nnz_total_dev_host_ptr) and calling hipsparseXpruneDense2csrByPercentage.\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10065,7 +10065,7 @@ fn hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseDpruneDense2csrByPercentage_bufferSizeExt, c"hipsparseDpruneDense2csrByPercentage_bufferSizeExt", "hipsparseDpruneDense2csrByPercentage_bufferSizeExt",
     c"hipsparseDpruneDense2csrByPercentage_bufferSizeExt(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10098,7 +10098,7 @@ fn hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrNnzByPercentage, C_hipsparseSpruneDense2csrNnzByPercentage, c"hipsparseSpruneDense2csrNnzByPercentage", "hipsparseSpruneDense2csrNnzByPercentage",
     c"hipsparseSpruneDense2csrNnzByPercentage(handle, m, n, A, lda, percentage, descr, csrRowPtr, nnzTotalDevHostPtr, info, buffer)\n--\n\nThis function computes the number of nonzero elements per row and the total number of\nnonzero elements in a dense matrix when converting and pruning by percentage a dense\nmatrix to a CSR matrix.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls\nhipsparseXpruneDense2csrByPercentage_bufferSize which determines the size of the\ntemporary storage buffer. Once determined, this buffer must be allocated by the user.\nNext the user allocates the csr_row_ptr array to have m+1 elements and calls\nhipsparseXpruneDense2csrNnzByPercentage. Finally the user finishes the conversion\nby allocating the csr_col_ind and csr_val arrays (whos size is determined by the value\nat nnz_total_dev_host_ptr) and calling hipsparseXpruneDense2csrByPercentage.\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10128,7 +10128,7 @@ fn hipsparseSpruneDense2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrNnzByPercentage, C_hipsparseDpruneDense2csrNnzByPercentage, c"hipsparseDpruneDense2csrNnzByPercentage", "hipsparseDpruneDense2csrNnzByPercentage",
     c"hipsparseDpruneDense2csrNnzByPercentage(handle, m, n, A, lda, percentage, descr, csrRowPtr, nnzTotalDevHostPtr, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10158,7 +10158,7 @@ fn hipsparseDpruneDense2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrByPercentage, C_hipsparseSpruneDense2csrByPercentage, c"hipsparseSpruneDense2csrByPercentage", "hipsparseSpruneDense2csrByPercentage",
     c"hipsparseSpruneDense2csrByPercentage(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, buffer)\n--\n\nThis function computes the number of nonzero elements per row and the total number of\nnonzero elements in a dense matrix when converting and pruning by percentage a dense\nmatrix to a CSR matrix.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls\nhipsparseXpruneDense2csrByPercentage_bufferSize which determines the size of the\ntemporary storage buffer. Once determined, this buffer must be allocated by the user.\nNext the user allocates the csr_row_ptr array to have m+1 elements and calls\nhipsparseXpruneDense2csrNnzByPercentage. Finally the user finishes the conversion\nby allocating the csr_col_ind and csr_val arrays (whos size is determined by the value\nat nnz_total_dev_host_ptr) and calling hipsparseXpruneDense2csrByPercentage.\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10190,7 +10190,7 @@ fn hipsparseSpruneDense2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrByPercentage, C_hipsparseDpruneDense2csrByPercentage, c"hipsparseDpruneDense2csrByPercentage", "hipsparseDpruneDense2csrByPercentage",
     c"hipsparseDpruneDense2csrByPercentage(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10222,7 +10222,7 @@ fn hipsparseDpruneDense2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSdense2csc, C_hipsparseSdense2csc, c"hipsparseSdense2csc", "hipsparseSdense2csc",
     c"hipsparseSdense2csc(handle, m, n, descr, A, ld, nnz_per_columns, csc_val, csc_row_ind, csc_col_ptr)\n--\n\nThis function converts the matrix A in dense format into a sparse matrix in CSC format.\nAll the parameters are assumed to have been pre-allocated by the user and the arrays are filled in based on nnz_per_columns, which can be pre-computed with hipsparseXnnz().\nIt is executed asynchronously with respect to the host and may return control to the application on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_columns\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10253,7 +10253,7 @@ fn hipsparseSdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_columns, a_csc_val, a_csc_row_ind, a_csc_col_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDdense2csc, C_hipsparseDdense2csc, c"hipsparseDdense2csc", "hipsparseDdense2csc",
     c"hipsparseDdense2csc(handle, m, n, descr, A, ld, nnz_per_columns, csc_val, csc_row_ind, csc_col_ptr)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_columns\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10284,7 +10284,7 @@ fn hipsparseDdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_columns, a_csc_val, a_csc_row_ind, a_csc_col_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdense2csc, C_hipsparseCdense2csc, c"hipsparseCdense2csc", "hipsparseCdense2csc",
     c"hipsparseCdense2csc(handle, m, n, descr, A, ld, nnz_per_columns, csc_val, csc_row_ind, csc_col_ptr)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_columns\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10315,7 +10315,7 @@ fn hipsparseCdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_columns, a_csc_val, a_csc_row_ind, a_csc_col_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdense2csc, C_hipsparseZdense2csc, c"hipsparseZdense2csc", "hipsparseZdense2csc",
     c"hipsparseZdense2csc(handle, m, n, descr, A, ld, nnz_per_columns, csc_val, csc_row_ind, csc_col_ptr)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnz_per_columns\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10346,7 +10346,7 @@ fn hipsparseZdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnz_per_columns, a_csc_val, a_csc_row_ind, a_csc_col_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2dense, C_hipsparseScsr2dense, c"hipsparseScsr2dense", "hipsparseScsr2dense",
     c"hipsparseScsr2dense(handle, m, n, descr, csr_val, csr_row_ptr, csr_col_ind, A, ld)\n--\n\nThis function converts the sparse matrix in CSR format into a dense matrix.\nIt is executed asynchronously with respect to the host and may return control to the application on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10375,7 +10375,7 @@ fn hipsparseScsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2dense, C_hipsparseDcsr2dense, c"hipsparseDcsr2dense", "hipsparseDcsr2dense",
     c"hipsparseDcsr2dense(handle, m, n, descr, csr_val, csr_row_ptr, csr_col_ind, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10404,7 +10404,7 @@ fn hipsparseDcsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2dense, C_hipsparseCcsr2dense, c"hipsparseCcsr2dense", "hipsparseCcsr2dense",
     c"hipsparseCcsr2dense(handle, m, n, descr, csr_val, csr_row_ptr, csr_col_ind, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10433,7 +10433,7 @@ fn hipsparseCcsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2dense, C_hipsparseZcsr2dense, c"hipsparseZcsr2dense", "hipsparseZcsr2dense",
     c"hipsparseZcsr2dense(handle, m, n, descr, csr_val, csr_row_ptr, csr_col_ind, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10462,7 +10462,7 @@ fn hipsparseZcsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsc2dense, C_hipsparseScsc2dense, c"hipsparseScsc2dense", "hipsparseScsc2dense",
     c"hipsparseScsc2dense(handle, m, n, descr, csc_val, csc_row_ind, csc_col_ptr, A, ld)\n--\n\nThis function converts the sparse matrix in CSC format into a dense matrix.\nIt is executed asynchronously with respect to the host and may return control to the application on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10491,7 +10491,7 @@ fn hipsparseScsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csc_val, a_csc_row_ind, a_csc_col_ptr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsc2dense, C_hipsparseDcsc2dense, c"hipsparseDcsc2dense", "hipsparseDcsc2dense",
     c"hipsparseDcsc2dense(handle, m, n, descr, csc_val, csc_row_ind, csc_col_ptr, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10520,7 +10520,7 @@ fn hipsparseDcsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csc_val, a_csc_row_ind, a_csc_col_ptr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsc2dense, C_hipsparseCcsc2dense, c"hipsparseCcsc2dense", "hipsparseCcsc2dense",
     c"hipsparseCcsc2dense(handle, m, n, descr, csc_val, csc_row_ind, csc_col_ptr, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10549,7 +10549,7 @@ fn hipsparseCcsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csc_val, a_csc_row_ind, a_csc_col_ptr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsc2dense, C_hipsparseZcsc2dense, c"hipsparseZcsc2dense", "hipsparseZcsc2dense",
     c"hipsparseZcsc2dense(handle, m, n, descr, csc_val, csc_row_ind, csc_col_ptr, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csc_val\n    csc_row_ind\n    csc_col_ptr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10578,7 +10578,7 @@ fn hipsparseZcsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csc_val, a_csc_row_ind, a_csc_col_ptr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsr2bsrNnz, C_hipsparseXcsr2bsrNnz, c"hipsparseXcsr2bsrNnz", "hipsparseXcsr2bsrNnz",
     c"hipsparseXcsr2bsrNnz(handle, dirA, m, n, descrA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrRowPtrC, bsrNnzb)\n--\n\nThis function computes the number of nonzero block columns per row and the total number of nonzero blocks in a sparse\nBSR matrix given a sparse CSR matrix as input.\n\nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrRowPtrC\n    bsrNnzb\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10609,7 +10609,7 @@ fn hipsparseXcsr2bsrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrRowPtrC, a_bsrNnzb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSnnz_compress, C_hipsparseSnnz_compress, c"hipsparseSnnz_compress", "hipsparseSnnz_compress",
     c"hipsparseSnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10637,7 +10637,7 @@ fn hipsparseSnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnnz_compress, C_hipsparseDnnz_compress, c"hipsparseDnnz_compress", "hipsparseDnnz_compress",
     c"hipsparseDnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10665,7 +10665,7 @@ fn hipsparseDnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCnnz_compress, C_hipsparseCnnz_compress, c"hipsparseCnnz_compress", "hipsparseCnnz_compress",
     c"hipsparseCnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10693,7 +10693,7 @@ fn hipsparseCnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZnnz_compress, C_hipsparseZnnz_compress, c"hipsparseZnnz_compress", "hipsparseZnnz_compress",
     c"hipsparseZnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10721,7 +10721,7 @@ fn hipsparseZnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsr2coo, C_hipsparseXcsr2coo, c"hipsparseXcsr2coo", "hipsparseXcsr2coo",
     c"hipsparseXcsr2coo(handle, csrRowPtr, nnz, m, cooRowInd, idxBase)\n--\n\nConvert a sparse CSR matrix into a sparse COO matrix\n\nhipsparseXcsr2coo converts the CSR array containing the row offsets, that point\nto the start of every row, into a COO array of row indices.\n\nNote: \nIt can also be used to convert a CSC array containing the column offsets into a COO\narray of column indices.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    csrRowPtr\n    nnz\n    m\n    cooRowInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10745,7 +10745,7 @@ fn hipsparseXcsr2coo(py: Python<'_>, handle: &Bound<'_, PyAny>, csrRowPtr: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_csrRowPtr, a_nnz, a_m, a_cooRowInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2csc, C_hipsparseScsr2csc, c"hipsparseScsr2csc", "hipsparseScsr2csc",
     c"hipsparseScsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nConvert a sparse CSR matrix into a sparse CSC matrix\n\nhipsparseXcsr2csc converts a CSR matrix into a CSC matrix. hipsparseXcsr2csc\ncan also be used to convert a CSC matrix into a CSR matrix. copy_values decides\nwhether csc_val is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10779,7 +10779,7 @@ fn hipsparseScsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2csc, C_hipsparseDcsr2csc, c"hipsparseDcsr2csc", "hipsparseDcsr2csc",
     c"hipsparseDcsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10813,7 +10813,7 @@ fn hipsparseDcsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2csc, C_hipsparseCcsr2csc, c"hipsparseCcsr2csc", "hipsparseCcsr2csc",
     c"hipsparseCcsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10847,7 +10847,7 @@ fn hipsparseCcsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2csc, C_hipsparseZcsr2csc, c"hipsparseZcsr2csc", "hipsparseZcsr2csc",
     c"hipsparseZcsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10881,7 +10881,7 @@ fn hipsparseZcsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsr2cscEx2_bufferSize, C_hipsparseCsr2cscEx2_bufferSize, c"hipsparseCsr2cscEx2_bufferSize", "hipsparseCsr2cscEx2_bufferSize",
     c"hipsparseCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, bufferSize)\n--\n\nThis function computes the size of the user allocated temporary storage buffer used\nwhen converting a sparse CSR matrix into a sparse CSC matrix.\n\nhipsparseXcsr2cscEx2_bufferSize calculates the required user allocated temporary buffer needed\nby hipsparseXcsr2cscEx2 to convert a CSR matrix into a CSC matrix. hipsparseXcsr2cscEx2\ncan also be used to convert a CSC matrix into a CSR matrix. copy_values decides\nwhether csc_val is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    cscVal\n    cscColPtr\n    cscRowInd\n    valType\n    copyValues\n    idxBase\n    alg\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10917,7 +10917,7 @@ fn hipsparseCsr2cscEx2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_cscVal, a_cscColPtr, a_cscRowInd, a_valType, a_copyValues, a_idxBase, a_alg, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsr2cscEx2, C_hipsparseCsr2cscEx2, c"hipsparseCsr2cscEx2", "hipsparseCsr2cscEx2",
     c"hipsparseCsr2cscEx2(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, buffer)\n--\n\nConvert a sparse CSR matrix into a sparse CSC matrix\n\nhipsparseXcsr2cscEx2 converts a CSR matrix into a CSC matrix. hipsparseXcsr2cscEx2\ncan also be used to convert a CSC matrix into a CSR matrix. copy_values decides\nwhether csc_val is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    cscVal\n    cscColPtr\n    cscRowInd\n    valType\n    copyValues\n    idxBase\n    alg\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10952,7 +10952,7 @@ fn hipsparseCsr2cscEx2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_cscVal, a_cscColPtr, a_cscRowInd, a_valType, a_copyValues, a_idxBase, a_alg, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2hyb, C_hipsparseScsr2hyb, c"hipsparseScsr2hyb", "hipsparseScsr2hyb",
     c"hipsparseScsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nConvert a sparse CSR matrix into a sparse HYB matrix\n\nhipsparseXcsr2hyb converts a CSR matrix into a HYB matrix. It is assumed\nthat hyb has been initialized with hipsparseCreateHybMat().\n\nNote: \nThis function requires a significant amount of storage for the HYB matrix,\ndepending on the matrix structure.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10981,7 +10981,7 @@ fn hipsparseScsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2hyb, C_hipsparseDcsr2hyb, c"hipsparseDcsr2hyb", "hipsparseDcsr2hyb",
     c"hipsparseDcsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11010,7 +11010,7 @@ fn hipsparseDcsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2hyb, C_hipsparseCcsr2hyb, c"hipsparseCcsr2hyb", "hipsparseCcsr2hyb",
     c"hipsparseCcsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11039,7 +11039,7 @@ fn hipsparseCcsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2hyb, C_hipsparseZcsr2hyb, c"hipsparseZcsr2hyb", "hipsparseZcsr2hyb",
     c"hipsparseZcsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11068,7 +11068,7 @@ fn hipsparseZcsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsc_bufferSize, C_hipsparseSgebsr2gebsc_bufferSize, c"hipsparseSgebsr2gebsc_bufferSize", "hipsparseSgebsr2gebsc_bufferSize",
     c"hipsparseSgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nConvert a sparse GEneral BSR matrix into a sparse GEneral BSC matrix\n\nhipsparseXgebsr2gebsc_bufferSize returns the size of the temporary storage buffer\nrequired by hipsparseXgebsr2gebsc().\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11098,7 +11098,7 @@ fn hipsparseSgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsc_bufferSize, C_hipsparseDgebsr2gebsc_bufferSize, c"hipsparseDgebsr2gebsc_bufferSize", "hipsparseDgebsr2gebsc_bufferSize",
     c"hipsparseDgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11128,7 +11128,7 @@ fn hipsparseDgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsc_bufferSize, C_hipsparseCgebsr2gebsc_bufferSize, c"hipsparseCgebsr2gebsc_bufferSize", "hipsparseCgebsr2gebsc_bufferSize",
     c"hipsparseCgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11158,7 +11158,7 @@ fn hipsparseCgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsc_bufferSize, C_hipsparseZgebsr2gebsc_bufferSize, c"hipsparseZgebsr2gebsc_bufferSize", "hipsparseZgebsr2gebsc_bufferSize",
     c"hipsparseZgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11188,7 +11188,7 @@ fn hipsparseZgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsc, C_hipsparseSgebsr2gebsc, c"hipsparseSgebsr2gebsc", "hipsparseSgebsr2gebsc",
     c"hipsparseSgebsr2gebsc(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, bsc_val, bsc_row_ind, bsc_col_ptr, copy_values, idx_base, temp_buffer)\n--\n\nConvert a sparse GEneral BSR matrix into a sparse GEneral BSC matrix\n\nhipsparseXgebsr2gebsc converts a GEneral BSR matrix into a GEneral BSC matrix. hipsparseXgebsr2gebsc\ncan also be used to convert a GEneral BSC matrix into a GEneral BSR matrix. copy_values decides\nwhether bsc_val is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nhipsparseXgebsr2gebsc requires extra temporary storage buffer that has to be allocated\nby the user. Storage buffer size can be determined by hipsparseXgebsr2gebsc_bufferSize().\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    bsc_val\n    bsc_row_ind\n    bsc_col_ptr\n    copy_values\n    idx_base\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11225,7 +11225,7 @@ fn hipsparseSgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_bsc_val, a_bsc_row_ind, a_bsc_col_ptr, a_copy_values, a_idx_base, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsc, C_hipsparseDgebsr2gebsc, c"hipsparseDgebsr2gebsc", "hipsparseDgebsr2gebsc",
     c"hipsparseDgebsr2gebsc(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, bsc_val, bsc_row_ind, bsc_col_ptr, copy_values, idx_base, temp_buffer)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    bsc_val\n    bsc_row_ind\n    bsc_col_ptr\n    copy_values\n    idx_base\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11262,7 +11262,7 @@ fn hipsparseDgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_bsc_val, a_bsc_row_ind, a_bsc_col_ptr, a_copy_values, a_idx_base, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsc, C_hipsparseCgebsr2gebsc, c"hipsparseCgebsr2gebsc", "hipsparseCgebsr2gebsc",
     c"hipsparseCgebsr2gebsc(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, bsc_val, bsc_row_ind, bsc_col_ptr, copy_values, idx_base, temp_buffer)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    bsc_val\n    bsc_row_ind\n    bsc_col_ptr\n    copy_values\n    idx_base\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11299,7 +11299,7 @@ fn hipsparseCgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_bsc_val, a_bsc_row_ind, a_bsc_col_ptr, a_copy_values, a_idx_base, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsc, C_hipsparseZgebsr2gebsc, c"hipsparseZgebsr2gebsc", "hipsparseZgebsr2gebsc",
     c"hipsparseZgebsr2gebsc(handle, mb, nb, nnzb, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, bsc_val, bsc_row_ind, bsc_col_ptr, copy_values, idx_base, temp_buffer)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    bsc_val\n    bsc_row_ind\n    bsc_col_ptr\n    copy_values\n    idx_base\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11336,7 +11336,7 @@ fn hipsparseZgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_bsc_val, a_bsc_row_ind, a_bsc_col_ptr, a_copy_values, a_idx_base, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2gebsr_bufferSize, C_hipsparseScsr2gebsr_bufferSize, c"hipsparseScsr2gebsr_bufferSize", "hipsparseScsr2gebsr_bufferSize",
     c"hipsparseScsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nhipsparseXcsr2gebsr_bufferSize returns the size of the temporary buffer that\nis required by hipsparseXcsr2gebcsrNnz and hipsparseXcsr2gebcsr.\nThe temporary storage buffer must be allocated by the user.\n\nThis function computes the number of nonzero block columns per row and the total number of nonzero blocks in a sparse\nGEneral BSR matrix given a sparse CSR matrix as input.\n\nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11367,7 +11367,7 @@ fn hipsparseScsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2gebsr_bufferSize, C_hipsparseDcsr2gebsr_bufferSize, c"hipsparseDcsr2gebsr_bufferSize", "hipsparseDcsr2gebsr_bufferSize",
     c"hipsparseDcsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11398,7 +11398,7 @@ fn hipsparseDcsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2gebsr_bufferSize, C_hipsparseCcsr2gebsr_bufferSize, c"hipsparseCcsr2gebsr_bufferSize", "hipsparseCcsr2gebsr_bufferSize",
     c"hipsparseCcsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11429,7 +11429,7 @@ fn hipsparseCcsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2gebsr_bufferSize, C_hipsparseZcsr2gebsr_bufferSize, c"hipsparseZcsr2gebsr_bufferSize", "hipsparseZcsr2gebsr_bufferSize",
     c"hipsparseZcsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, row_block_dim, col_block_dim, p_buffer_size)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer_size\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11460,7 +11460,7 @@ fn hipsparseZcsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsr2gebsrNnz, C_hipsparseXcsr2gebsrNnz, c"hipsparseXcsr2gebsrNnz", "hipsparseXcsr2gebsrNnz",
     c"hipsparseXcsr2gebsrNnz(handle, dir, m, n, csr_descr, csr_row_ptr, csr_col_ind, bsr_descr, bsr_row_ptr, row_block_dim, col_block_dim, bsr_nnz_devhost, p_buffer)\n--\n\nThis function computes the number of nonzero block columns per row and the total number of nonzero blocks in a sparse\nGEneral BSR matrix given a sparse CSR matrix as input.\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_row_ptr\n    csr_col_ind\n    bsr_descr\n    bsr_row_ptr\n    row_block_dim\n    col_block_dim\n    bsr_nnz_devhost\n    p_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11493,7 +11493,7 @@ fn hipsparseXcsr2gebsrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_row_ptr, a_csr_col_ind, a_bsr_descr, a_bsr_row_ptr, a_row_block_dim, a_col_block_dim, a_bsr_nnz_devhost, a_p_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2gebsr, C_hipsparseScsr2gebsr, c"hipsparseScsr2gebsr", "hipsparseScsr2gebsr",
     c"hipsparseScsr2gebsr(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, bsr_descr, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer)\n--\n\nConvert a sparse CSR matrix into a sparse GEneral BSR matrix\n\nhipsparseXcsr2gebsr converts a CSR matrix into a GEneral BSR matrix. It is assumed,\nthat bsr_val, bsr_col_ind and bsr_row_ptr are allocated. Allocation size\nfor bsr_row_ptr is computed as mb+1 where mb is the number of block rows in\nthe GEneral BSR matrix. Allocation size for bsr_val and bsr_col_ind is computed using\ncsr2gebsr_nnz() which also fills in bsr_row_ptr.\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    bsr_descr\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11530,7 +11530,7 @@ fn hipsparseScsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_bsr_descr, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2gebsr, C_hipsparseDcsr2gebsr, c"hipsparseDcsr2gebsr", "hipsparseDcsr2gebsr",
     c"hipsparseDcsr2gebsr(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, bsr_descr, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    bsr_descr\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11567,7 +11567,7 @@ fn hipsparseDcsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_bsr_descr, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2gebsr, C_hipsparseCcsr2gebsr, c"hipsparseCcsr2gebsr", "hipsparseCcsr2gebsr",
     c"hipsparseCcsr2gebsr(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, bsr_descr, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    bsr_descr\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11604,7 +11604,7 @@ fn hipsparseCcsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_bsr_descr, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2gebsr, C_hipsparseZcsr2gebsr, c"hipsparseZcsr2gebsr", "hipsparseZcsr2gebsr",
     c"hipsparseZcsr2gebsr(handle, dir, m, n, csr_descr, csr_val, csr_row_ptr, csr_col_ind, bsr_descr, bsr_val, bsr_row_ptr, bsr_col_ind, row_block_dim, col_block_dim, p_buffer)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csr_val\n    csr_row_ptr\n    csr_col_ind\n    bsr_descr\n    bsr_val\n    bsr_row_ptr\n    bsr_col_ind\n    row_block_dim\n    col_block_dim\n    p_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11641,7 +11641,7 @@ fn hipsparseZcsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csr_val, a_csr_row_ptr, a_csr_col_ind, a_bsr_descr, a_bsr_val, a_bsr_row_ptr, a_bsr_col_ind, a_row_block_dim, a_col_block_dim, a_p_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2bsr, C_hipsparseScsr2bsr, c"hipsparseScsr2bsr", "hipsparseScsr2bsr",
     c"hipsparseScsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nConvert a sparse CSR matrix into a sparse BSR matrix\n\nhipsparseXcsr2bsr converts a CSR matrix into a BSR matrix. It is assumed,\nthat bsr_val, bsr_col_ind and bsr_row_ptr are allocated. Allocation size\nfor bsr_row_ptr is computed as mb+1 where mb is the number of block rows in\nthe BSR matrix. Allocation size for bsr_val and bsr_col_ind is computed using\ncsr2bsr_nnz() which also fills in bsr_row_ptr.\n\nhipsparseXcsr2bsr requires extra temporary storage that is allocated internally if\nblock_dim>16\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11676,7 +11676,7 @@ fn hipsparseScsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2bsr, C_hipsparseDcsr2bsr, c"hipsparseDcsr2bsr", "hipsparseDcsr2bsr",
     c"hipsparseDcsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11711,7 +11711,7 @@ fn hipsparseDcsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2bsr, C_hipsparseCcsr2bsr, c"hipsparseCcsr2bsr", "hipsparseCcsr2bsr",
     c"hipsparseCcsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11746,7 +11746,7 @@ fn hipsparseCcsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2bsr, C_hipsparseZcsr2bsr, c"hipsparseZcsr2bsr", "hipsparseZcsr2bsr",
     c"hipsparseZcsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11781,7 +11781,7 @@ fn hipsparseZcsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsr2csr, C_hipsparseSbsr2csr, c"hipsparseSbsr2csr", "hipsparseSbsr2csr",
     c"hipsparseSbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nConvert a sparse BSR matrix into a sparse CSR matrix\n\nhipsparseXbsr2csr converts a BSR matrix into a CSR matrix. It is assumed,\nthat csr_val, csr_col_ind and csr_row_ptr are allocated. Allocation size\nfor csr_row_ptr is computed by the number of block rows multiplied by the block\ndimension plus one. Allocation for csr_val and csr_col_ind is computed by the\nthe number of blocks in the BSR matrix multiplied by the block dimension squared.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11816,7 +11816,7 @@ fn hipsparseSbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsr2csr, C_hipsparseDbsr2csr, c"hipsparseDbsr2csr", "hipsparseDbsr2csr",
     c"hipsparseDbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11851,7 +11851,7 @@ fn hipsparseDbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsr2csr, C_hipsparseCbsr2csr, c"hipsparseCbsr2csr", "hipsparseCbsr2csr",
     c"hipsparseCbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11886,7 +11886,7 @@ fn hipsparseCbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsr2csr, C_hipsparseZbsr2csr, c"hipsparseZbsr2csr", "hipsparseZbsr2csr",
     c"hipsparseZbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11921,7 +11921,7 @@ fn hipsparseZbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2csr, C_hipsparseSgebsr2csr, c"hipsparseSgebsr2csr", "hipsparseSgebsr2csr",
     c"hipsparseSgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nConvert a sparse general BSR matrix into a sparse CSR matrix\n\nhipsparseXgebsr2csr converts a BSR matrix into a CSR matrix. It is assumed,\nthat csr_val, csr_col_ind and csr_row_ptr are allocated. Allocation size\nfor csr_row_ptr is computed by the number of block rows multiplied by the block\ndimension plus one. Allocation for csr_val and csr_col_ind is computed by the\nthe number of blocks in the BSR matrix multiplied by the product of the block dimensions.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11957,7 +11957,7 @@ fn hipsparseSgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2csr, C_hipsparseDgebsr2csr, c"hipsparseDgebsr2csr", "hipsparseDgebsr2csr",
     c"hipsparseDgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11993,7 +11993,7 @@ fn hipsparseDgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2csr, C_hipsparseCgebsr2csr, c"hipsparseCgebsr2csr", "hipsparseCgebsr2csr",
     c"hipsparseCgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12029,7 +12029,7 @@ fn hipsparseCgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2csr, C_hipsparseZgebsr2csr, c"hipsparseZgebsr2csr", "hipsparseZgebsr2csr",
     c"hipsparseZgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12065,7 +12065,7 @@ fn hipsparseZgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2csr_compress, C_hipsparseScsr2csr_compress, c"hipsparseScsr2csr_compress", "hipsparseScsr2csr_compress",
     c"hipsparseScsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nConvert a sparse CSR matrix into a compressed sparse CSR matrix\n\nhipsparseXcsr2csr_compress converts a CSR matrix into a compressed CSR matrix by\nremoving entries in the input CSR matrix that are below a non-negative threshold tol\n\nNote: \nIn the case of complex matrices only the magnitude of the real part of tol is used.\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12101,7 +12101,7 @@ fn hipsparseScsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2csr_compress, C_hipsparseDcsr2csr_compress, c"hipsparseDcsr2csr_compress", "hipsparseDcsr2csr_compress",
     c"hipsparseDcsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12137,7 +12137,7 @@ fn hipsparseDcsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2csr_compress, C_hipsparseCcsr2csr_compress, c"hipsparseCcsr2csr_compress", "hipsparseCcsr2csr_compress",
     c"hipsparseCcsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12173,7 +12173,7 @@ fn hipsparseCcsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2csr_compress, C_hipsparseZcsr2csr_compress, c"hipsparseZcsr2csr_compress", "hipsparseZcsr2csr_compress",
     c"hipsparseZcsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12209,7 +12209,7 @@ fn hipsparseZcsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csr_bufferSize, C_hipsparseSpruneCsr2csr_bufferSize, c"hipsparseSpruneCsr2csr_bufferSize", "hipsparseSpruneCsr2csr_bufferSize",
     c"hipsparseSpruneCsr2csr_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, bufferSize)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csr_bufferSize returns the size of the temporary buffer that\nis required by hipsparseXpruneCsr2csrNnz and hipsparseXpruneCsr2csr. The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12247,7 +12247,7 @@ fn hipsparseSpruneCsr2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csr_bufferSize, C_hipsparseDpruneCsr2csr_bufferSize, c"hipsparseDpruneCsr2csr_bufferSize", "hipsparseDpruneCsr2csr_bufferSize",
     c"hipsparseDpruneCsr2csr_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12285,7 +12285,7 @@ fn hipsparseDpruneCsr2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csr_bufferSizeExt, C_hipsparseSpruneCsr2csr_bufferSizeExt, c"hipsparseSpruneCsr2csr_bufferSizeExt", "hipsparseSpruneCsr2csr_bufferSizeExt",
     c"hipsparseSpruneCsr2csr_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, bufferSize)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csr_bufferSizeExt returns the size of the temporary buffer that\nis required by hipsparseXpruneCsr2csrNnz and hipsparseXpruneCsr2csr. The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12323,7 +12323,7 @@ fn hipsparseSpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csr_bufferSizeExt, C_hipsparseDpruneCsr2csr_bufferSizeExt, c"hipsparseDpruneCsr2csr_bufferSizeExt", "hipsparseDpruneCsr2csr_bufferSizeExt",
     c"hipsparseDpruneCsr2csr_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12361,7 +12361,7 @@ fn hipsparseDpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrNnz, C_hipsparseSpruneCsr2csrNnz, c"hipsparseSpruneCsr2csrNnz", "hipsparseSpruneCsr2csrNnz",
     c"hipsparseSpruneCsr2csrNnz(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrRowPtrC, nnzTotalDevHostPtr, buffer)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrNnz computes the number of nonzero elements per row and the total\nnumber of nonzero elements in a sparse CSR matrix once elements less than the threshold are\npruned from the matrix.\n\nNote: The routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12396,7 +12396,7 @@ fn hipsparseSpruneCsr2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrNnz, C_hipsparseDpruneCsr2csrNnz, c"hipsparseDpruneCsr2csrNnz", "hipsparseDpruneCsr2csrNnz",
     c"hipsparseDpruneCsr2csrNnz(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrRowPtrC, nnzTotalDevHostPtr, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12431,7 +12431,7 @@ fn hipsparseDpruneCsr2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csr, C_hipsparseSpruneCsr2csr, c"hipsparseSpruneCsr2csr", "hipsparseSpruneCsr2csr",
     c"hipsparseSpruneCsr2csr(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, buffer)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nThis function converts the sparse CSR matrix A into a sparse CSR matrix C by pruning values in A\nthat are less than the threshold. All the parameters are assumed to have been pre-allocated by the user.\nThe user first calls hipsparseXpruneCsr2csr_bufferSize() to determine the size of the buffer used\nby hipsparseXpruneCsr2csrNnz() and hipsparseXpruneCsr2csr() which the user then allocates. The user then\nallocates csr_row_ptr_C to have m+1 elements and then calls hipsparseXpruneCsr2csrNnz() which fills\nin the csr_row_ptr_C array stores then number of elements that are larger than the pruning threshold\nin nnz_total_dev_host_ptr. The user then calls hipsparseXpruneCsr2csr() to complete the conversion. It\nis executed asynchronously with respect to the host and may return control to the application on the host\nbefore the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12468,7 +12468,7 @@ fn hipsparseSpruneCsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csr, C_hipsparseDpruneCsr2csr, c"hipsparseDpruneCsr2csr", "hipsparseDpruneCsr2csr",
     c"hipsparseDpruneCsr2csr(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12505,7 +12505,7 @@ fn hipsparseDpruneCsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSize, C_hipsparseSpruneCsr2csrByPercentage_bufferSize, c"hipsparseSpruneCsr2csrByPercentage_bufferSize", "hipsparseSpruneCsr2csrByPercentage_bufferSize",
     c"hipsparseSpruneCsr2csrByPercentage_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, bufferSize)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrByPercentage_bufferSize returns the size of the temporary buffer that\nis required by hipsparseXpruneCsr2csrNnzByPercentage.\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12543,7 +12543,7 @@ fn hipsparseSpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSize, C_hipsparseDpruneCsr2csrByPercentage_bufferSize, c"hipsparseDpruneCsr2csrByPercentage_bufferSize", "hipsparseDpruneCsr2csrByPercentage_bufferSize",
     c"hipsparseDpruneCsr2csrByPercentage_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12581,7 +12581,7 @@ fn hipsparseDpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt, c"hipsparseSpruneCsr2csrByPercentage_bufferSizeExt", "hipsparseSpruneCsr2csrByPercentage_bufferSizeExt",
     c"hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, bufferSize)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrByPercentage_bufferSizeExt returns the size of the temporary buffer that\nis required by hipsparseXpruneCsr2csrNnzByPercentage.\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12619,7 +12619,7 @@ fn hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt, c"hipsparseDpruneCsr2csrByPercentage_bufferSizeExt", "hipsparseDpruneCsr2csrByPercentage_bufferSizeExt",
     c"hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, bufferSize)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12657,7 +12657,7 @@ fn hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrNnzByPercentage, C_hipsparseSpruneCsr2csrNnzByPercentage, c"hipsparseSpruneCsr2csrNnzByPercentage", "hipsparseSpruneCsr2csrNnzByPercentage",
     c"hipsparseSpruneCsr2csrNnzByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, buffer)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrNnzByPercentage computes the number of nonzero elements per row and the total\nnumber of nonzero elements in a sparse CSR matrix once elements less than the threshold are\npruned from the matrix.\n\nNote: The routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12692,7 +12692,7 @@ fn hipsparseSpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrNnzByPercentage, C_hipsparseDpruneCsr2csrNnzByPercentage, c"hipsparseDpruneCsr2csrNnzByPercentage", "hipsparseDpruneCsr2csrNnzByPercentage",
     c"hipsparseDpruneCsr2csrNnzByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12727,7 +12727,7 @@ fn hipsparseDpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrByPercentage, C_hipsparseSpruneCsr2csrByPercentage, c"hipsparseSpruneCsr2csrByPercentage", "hipsparseSpruneCsr2csrByPercentage",
     c"hipsparseSpruneCsr2csrByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, buffer)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nThis function converts the sparse CSR matrix A into a sparse CSR matrix C by pruning values in A\nthat are less than the threshold. All the parameters are assumed to have been pre-allocated by the user.\nThe user first calls hipsparseXpruneCsr2csr_bufferSize() to determine the size of the buffer used\nby hipsparseXpruneCsr2csrNnz() and hipsparseXpruneCsr2csr() which the user then allocates. The user then\nallocates csr_row_ptr_C to have m+1 elements and then calls hipsparseXpruneCsr2csrNnz() which fills\nin the csr_row_ptr_C array stores then number of elements that are larger than the pruning threshold\nin nnz_total_dev_host_ptr. The user then calls hipsparseXpruneCsr2csr() to complete the conversion. It\nis executed asynchronously with respect to the host and may return control to the application on the host\nbefore the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12764,7 +12764,7 @@ fn hipsparseSpruneCsr2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrByPercentage, C_hipsparseDpruneCsr2csrByPercentage, c"hipsparseDpruneCsr2csrByPercentage", "hipsparseDpruneCsr2csrByPercentage",
     c"hipsparseDpruneCsr2csrByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12801,7 +12801,7 @@ fn hipsparseDpruneCsr2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseShyb2csr, C_hipsparseShyb2csr, c"hipsparseShyb2csr", "hipsparseShyb2csr",
     c"hipsparseShyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nConvert a sparse HYB matrix into a sparse CSR matrix\n\nhipsparseXhyb2csr converts a HYB matrix into a CSR matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12826,7 +12826,7 @@ fn hipsparseShyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDhyb2csr, C_hipsparseDhyb2csr, c"hipsparseDhyb2csr", "hipsparseDhyb2csr",
     c"hipsparseDhyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12851,7 +12851,7 @@ fn hipsparseDhyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseChyb2csr, C_hipsparseChyb2csr, c"hipsparseChyb2csr", "hipsparseChyb2csr",
     c"hipsparseChyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12876,7 +12876,7 @@ fn hipsparseChyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZhyb2csr, C_hipsparseZhyb2csr, c"hipsparseZhyb2csr", "hipsparseZhyb2csr",
     c"hipsparseZhyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12901,7 +12901,7 @@ fn hipsparseZhyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoo2csr, C_hipsparseXcoo2csr, c"hipsparseXcoo2csr", "hipsparseXcoo2csr",
     c"hipsparseXcoo2csr(handle, cooRowInd, nnz, m, csrRowPtr, idxBase)\n--\n\nConvert a sparse COO matrix into a sparse CSR matrix\n\nhipsparseXcoo2csr converts the COO array containing the row indices into a\nCSR array of row offsets, that point to the start of every row.\nIt is assumed that the COO row index array is sorted.\n\nNote: It can also be used, to convert a COO array containing the column indices into\na CSC array of column offsets, that point to the start of every column. Then, it is\nassumed that the COO column index array is sorted, instead.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    cooRowInd\n    nnz\n    m\n    csrRowPtr\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12925,7 +12925,7 @@ fn hipsparseXcoo2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, cooRowInd: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_cooRowInd, a_nnz, a_m, a_csrRowPtr, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateIdentityPermutation, C_hipsparseCreateIdentityPermutation, c"hipsparseCreateIdentityPermutation", "hipsparseCreateIdentityPermutation",
     c"hipsparseCreateIdentityPermutation(handle, n, p)\n--\n\nCreate the identity map\n\nhipsparseCreateIdentityPermutation stores the identity map in p, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    n\n    p\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12945,7 +12945,7 @@ fn hipsparseCreateIdentityPermutation(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_p) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsort_bufferSizeExt, C_hipsparseXcsrsort_bufferSizeExt, c"hipsparseXcsrsort_bufferSizeExt", "hipsparseXcsrsort_bufferSizeExt",
     c"hipsparseXcsrsort_bufferSizeExt(handle, m, n, nnz, csrRowPtr, csrColInd, pBufferSizeInBytes)\n--\n\nSort a sparse CSR matrix\n\nhipsparseXcsrsort_bufferSizeExt returns the size of the temporary storage buffer\nrequired by hipsparseXcsrsort(). The temporary storage buffer must be allocated by\nthe user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrRowPtr\n    csrColInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12971,7 +12971,7 @@ fn hipsparseXcsrsort_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrRowPtr, a_csrColInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsort, C_hipsparseXcsrsort, c"hipsparseXcsrsort", "hipsparseXcsrsort",
     c"hipsparseXcsrsort(handle, m, n, nnz, descrA, csrRowPtr, csrColInd, P, pBuffer)\n--\n\nSort a sparse CSR matrix\n\nhipsparseXcsrsort sorts a matrix in CSR format. The sorted permutation vector\nperm can be used to obtain sorted csr_val array. In this case, perm must be\ninitialized as the identity permutation, see hipsparseCreateIdentityPermutation().\n\nhipsparseXcsrsort requires extra temporary storage buffer that has to be allocated by\nthe user. Storage buffer size can be determined by hipsparseXcsrsort_bufferSizeExt().\n\nNote: \nperm can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrRowPtr\n    csrColInd\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12999,7 +12999,7 @@ fn hipsparseXcsrsort(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrRowPtr, a_csrColInd, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcscsort_bufferSizeExt, C_hipsparseXcscsort_bufferSizeExt, c"hipsparseXcscsort_bufferSizeExt", "hipsparseXcscsort_bufferSizeExt",
     c"hipsparseXcscsort_bufferSizeExt(handle, m, n, nnz, cscColPtr, cscRowInd, pBufferSizeInBytes)\n--\n\nSort a sparse CSC matrix\n\nhipsparseXcscsort_bufferSizeExt returns the size of the temporary storage buffer\nrequired by hipsparseXcscsort(). The temporary storage buffer must be allocated by\nthe user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cscColPtr\n    cscRowInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13025,7 +13025,7 @@ fn hipsparseXcscsort_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cscColPtr, a_cscRowInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcscsort, C_hipsparseXcscsort, c"hipsparseXcscsort", "hipsparseXcscsort",
     c"hipsparseXcscsort(handle, m, n, nnz, descrA, cscColPtr, cscRowInd, P, pBuffer)\n--\n\nSort a sparse CSC matrix\n\nhipsparseXcscsort sorts a matrix in CSC format. The sorted permutation vector\nperm can be used to obtain sorted csc_val array. In this case, perm must be\ninitialized as the identity permutation, see hipsparseCreateIdentityPermutation().\n\nhipsparseXcscsort requires extra temporary storage buffer that has to be allocated by\nthe user. Storage buffer size can be determined by hipsparseXcscsort_bufferSizeExt().\n\nNote: \nperm can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    cscColPtr\n    cscRowInd\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13053,7 +13053,7 @@ fn hipsparseXcscsort(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_cscColPtr, a_cscRowInd, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoosort_bufferSizeExt, C_hipsparseXcoosort_bufferSizeExt, c"hipsparseXcoosort_bufferSizeExt", "hipsparseXcoosort_bufferSizeExt",
     c"hipsparseXcoosort_bufferSizeExt(handle, m, n, nnz, cooRows, cooCols, pBufferSizeInBytes)\n--\n\nSort a sparse COO matrix\n\nhipsparseXcoosort_bufferSizeExt returns the size of the temporary storage buffer\nrequired by hipsparseXcoosort(). The temporary storage buffer must be allocated by\nthe user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cooRows\n    cooCols\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13079,7 +13079,7 @@ fn hipsparseXcoosort_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cooRows, a_cooCols, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoosortByRow, C_hipsparseXcoosortByRow, c"hipsparseXcoosortByRow", "hipsparseXcoosortByRow",
     c"hipsparseXcoosortByRow(handle, m, n, nnz, cooRows, cooCols, P, pBuffer)\n--\n\nSort a sparse COO matrix by row\n\nhipsparseXcoosortByRow sorts a matrix in COO format by row. The sorted\npermutation vector perm can be used to obtain sorted coo_val array. In this\ncase, perm must be initialized as the identity permutation, see\nhipsparseCreateIdentityPermutation().\n\nhipsparseXcoosortByRow requires extra temporary storage buffer that has to be\nallocated by the user. Storage buffer size can be determined by\nhipsparseXcoosort_bufferSizeExt().\n\nNote: \nperm can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cooRows\n    cooCols\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13106,7 +13106,7 @@ fn hipsparseXcoosortByRow(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cooRows, a_cooCols, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoosortByColumn, C_hipsparseXcoosortByColumn, c"hipsparseXcoosortByColumn", "hipsparseXcoosortByColumn",
     c"hipsparseXcoosortByColumn(handle, m, n, nnz, cooRows, cooCols, P, pBuffer)\n--\n\nSort a sparse COO matrix by column\n\nhipsparseXcoosortByColumn sorts a matrix in COO format by column. The sorted\npermutation vector perm can be used to obtain sorted coo_val array. In this\ncase, perm must be initialized as the identity permutation, see\nhipsparseCreateIdentityPermutation().\n\nhipsparseXcoosortByColumn requires extra temporary storage buffer that has to be\nallocated by the user. Storage buffer size can be determined by\nhipsparseXcoosort_bufferSizeExt().\n\nNote: \nperm can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cooRows\n    cooCols\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13133,7 +13133,7 @@ fn hipsparseXcoosortByColumn(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cooRows, a_cooCols, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsr_bufferSize, C_hipsparseSgebsr2gebsr_bufferSize, c"hipsparseSgebsr2gebsr_bufferSize", "hipsparseSgebsr2gebsr_bufferSize",
     c"hipsparseSgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, bufferSize)\n--\n\nThis function computes the the size of the user allocated temporary storage buffer used when converting a sparse\ngeneral BSR matrix to another sparse general BSR matrix.\n\nhipsparseXgebsr2gebsr_bufferSize returns the size of the temporary storage buffer\nthat is required by hipsparseXgebsr2gebsrNnz() and hipsparseXgebsr2gebsr().\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13167,7 +13167,7 @@ fn hipsparseSgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsr_bufferSize, C_hipsparseDgebsr2gebsr_bufferSize, c"hipsparseDgebsr2gebsr_bufferSize", "hipsparseDgebsr2gebsr_bufferSize",
     c"hipsparseDgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, bufferSize)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13201,7 +13201,7 @@ fn hipsparseDgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsr_bufferSize, C_hipsparseCgebsr2gebsr_bufferSize, c"hipsparseCgebsr2gebsr_bufferSize", "hipsparseCgebsr2gebsr_bufferSize",
     c"hipsparseCgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, bufferSize)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13235,7 +13235,7 @@ fn hipsparseCgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsr_bufferSize, C_hipsparseZgebsr2gebsr_bufferSize, c"hipsparseZgebsr2gebsr_bufferSize", "hipsparseZgebsr2gebsr_bufferSize",
     c"hipsparseZgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, bufferSize)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13269,7 +13269,7 @@ fn hipsparseZgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXgebsr2gebsrNnz, C_hipsparseXgebsr2gebsrNnz, c"hipsparseXgebsr2gebsrNnz", "hipsparseXgebsr2gebsrNnz",
     c"hipsparseXgebsr2gebsrNnz(handle, dirA, mb, nb, nnzb, descrA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrRowPtrC, rowBlockDimC, colBlockDimC, nnzTotalDevHostPtr, buffer)\n--\n\nThis function is used when converting a general BSR sparse matrix A to another general BSR sparse matrix C.\nSpecifically, this function determines the number of non-zero blocks that will exist in C (stored using either a host\nor device pointer), and computes the row pointer array for C.\n\nThe routine does support asynchronous execution.\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrRowPtrC\n    rowBlockDimC\n    colBlockDimC\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13305,7 +13305,7 @@ fn hipsparseXgebsr2gebsrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrRowPtrC, a_rowBlockDimC, a_colBlockDimC, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsr, C_hipsparseSgebsr2gebsr, c"hipsparseSgebsr2gebsr", "hipsparseSgebsr2gebsr",
     c"hipsparseSgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nThis function converts the general BSR sparse matrix A to another general BSR sparse matrix C.\n\nThe conversion uses three steps. First, the user calls hipsparseXgebsr2gebsr_bufferSize() to determine the size of\nthe required temporary storage buffer. The user then allocates this buffer. Secondly, the user then allocates mb_C+1\nintegers for the row pointer array for C where mb_C=(m+row_block_dim_C-1)/row_block_dim_C. The user then calls\nhipsparseXgebsr2gebsrNnz() to fill in the row pointer array for C ( bsr_row_ptr_C ) and determine the number of\nnon-zero blocks that will exist in C. Finally, the user allocates space for the colimn indices array of C to have\nnnzb_C elements and space for the values array of C to have nnzb_C*roc_block_dim_C*col_block_dim_C and then calls\nhipsparseXgebsr2gebsr() to complete the conversion.\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13345,7 +13345,7 @@ fn hipsparseSgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsr, C_hipsparseDgebsr2gebsr, c"hipsparseDgebsr2gebsr", "hipsparseDgebsr2gebsr",
     c"hipsparseDgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13385,7 +13385,7 @@ fn hipsparseDgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsr, C_hipsparseCgebsr2gebsr, c"hipsparseCgebsr2gebsr", "hipsparseCgebsr2gebsr",
     c"hipsparseCgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13425,7 +13425,7 @@ fn hipsparseCgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsr, C_hipsparseZgebsr2gebsr, c"hipsparseZgebsr2gebsr", "hipsparseZgebsr2gebsr",
     c"hipsparseZgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13465,7 +13465,7 @@ fn hipsparseZgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsru2csr_bufferSizeExt, C_hipsparseScsru2csr_bufferSizeExt, c"hipsparseScsru2csr_bufferSizeExt", "hipsparseScsru2csr_bufferSizeExt",
     c"hipsparseScsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nThis function calculates the amount of temporary storage required for\nhipsparseXcsru2csr() and hipsparseXcsr2csru().\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13494,7 +13494,7 @@ fn hipsparseScsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsru2csr_bufferSizeExt, C_hipsparseDcsru2csr_bufferSizeExt, c"hipsparseDcsru2csr_bufferSizeExt", "hipsparseDcsru2csr_bufferSizeExt",
     c"hipsparseDcsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13523,7 +13523,7 @@ fn hipsparseDcsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsru2csr_bufferSizeExt, C_hipsparseCcsru2csr_bufferSizeExt, c"hipsparseCcsru2csr_bufferSizeExt", "hipsparseCcsru2csr_bufferSizeExt",
     c"hipsparseCcsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13552,7 +13552,7 @@ fn hipsparseCcsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsru2csr_bufferSizeExt, C_hipsparseZcsru2csr_bufferSizeExt, c"hipsparseZcsru2csr_bufferSizeExt", "hipsparseZcsru2csr_bufferSizeExt",
     c"hipsparseZcsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13581,7 +13581,7 @@ fn hipsparseZcsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsru2csr, C_hipsparseScsru2csr, c"hipsparseScsru2csr", "hipsparseScsru2csr",
     c"hipsparseScsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nThis function converts unsorted CSR format to sorted CSR format. The required\ntemporary storage has to be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13610,7 +13610,7 @@ fn hipsparseScsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsru2csr, C_hipsparseDcsru2csr, c"hipsparseDcsru2csr", "hipsparseDcsru2csr",
     c"hipsparseDcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13639,7 +13639,7 @@ fn hipsparseDcsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsru2csr, C_hipsparseCcsru2csr, c"hipsparseCcsru2csr", "hipsparseCcsru2csr",
     c"hipsparseCcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13668,7 +13668,7 @@ fn hipsparseCcsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsru2csr, C_hipsparseZcsru2csr, c"hipsparseZcsru2csr", "hipsparseZcsru2csr",
     c"hipsparseZcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13697,7 +13697,7 @@ fn hipsparseZcsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2csru, C_hipsparseScsr2csru, c"hipsparseScsr2csru", "hipsparseScsr2csru",
     c"hipsparseScsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nThis function converts sorted CSR format to unsorted CSR format. The required\ntemporary storage has to be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13726,7 +13726,7 @@ fn hipsparseScsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2csru, C_hipsparseDcsr2csru, c"hipsparseDcsr2csru", "hipsparseDcsr2csru",
     c"hipsparseDcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13755,7 +13755,7 @@ fn hipsparseDcsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2csru, C_hipsparseCcsr2csru, c"hipsparseCcsr2csru", "hipsparseCcsr2csru",
     c"hipsparseCcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13784,7 +13784,7 @@ fn hipsparseCcsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2csru, C_hipsparseZcsr2csru, c"hipsparseZcsr2csru", "hipsparseZcsr2csru",
     c"hipsparseZcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13813,7 +13813,7 @@ fn hipsparseZcsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrcolor, C_hipsparseScsrcolor, c"hipsparseScsrcolor", "hipsparseScsrcolor",
     c"hipsparseScsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nColoring of the adjacency graph of the matrix \\f$A\\f$ stored in the CSR format.\n\nhipsparseXcsrcolor performs the coloring of the undirected graph represented by the (symmetric) sparsity pattern of the matrix \\f$A\\f$ stored in CSR format. Graph coloring is a way of coloring the nodes of a graph such that no two adjacent nodes are of the same color. The fraction_to_color is a parameter to only color a given percentage of the graph nodes, the remaining uncolored nodes receive distinct new colors. The optional reordering array is a permutation array such that unknowns of the same color are grouped. The matrix \\f$A\\f$ must be stored as a general matrix with a symmetric sparsity pattern, and if the matrix \\f$A\\f$ is non-symmetric then the user is responsible to provide the symmetric part \\f$\\frac{A+A^T}{2}\\f$.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13848,7 +13848,7 @@ fn hipsparseScsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrcolor, C_hipsparseDcsrcolor, c"hipsparseDcsrcolor", "hipsparseDcsrcolor",
     c"hipsparseDcsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13883,7 +13883,7 @@ fn hipsparseDcsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrcolor, C_hipsparseCcsrcolor, c"hipsparseCcsrcolor", "hipsparseCcsrcolor",
     c"hipsparseCcsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13918,7 +13918,7 @@ fn hipsparseCcsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrcolor, C_hipsparseZcsrcolor, c"hipsparseZcsrcolor", "hipsparseZcsrcolor",
     c"hipsparseZcsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13953,7 +13953,7 @@ fn hipsparseZcsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateSpVec, C_hipsparseCreateSpVec, c"hipsparseCreateSpVec", "hipsparseCreateSpVec",
     c"hipsparseCreateSpVec(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType)\n--\n\nArgs:\n    spVecDescr\n    size\n    nnz\n    indices\n    values\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13977,7 +13977,7 @@ fn hipsparseCreateSpVec(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_size, a_nnz, a_indices, a_values, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroySpVec, C_hipsparseDestroySpVec, c"hipsparseDestroySpVec", "hipsparseDestroySpVec",
     c"hipsparseDestroySpVec(spVecDescr)\n--\n\nArgs:\n    spVecDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13997,7 +13997,7 @@ fn hipsparseDestroySpVec(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(spVecDescr, false, "hipsparseDestroySpVec");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecGet, C_hipsparseSpVecGet, c"hipsparseSpVecGet", "hipsparseSpVecGet",
     c"hipsparseSpVecGet(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType)\n--\n\nArgs:\n    spVecDescr\n    size\n    nnz\n    indices\n    values\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14026,7 +14026,7 @@ fn hipsparseSpVecGet(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, size: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_size, a_nnz, a_indices, a_values, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecGetIndexBase, C_hipsparseSpVecGetIndexBase, c"hipsparseSpVecGetIndexBase", "hipsparseSpVecGetIndexBase",
     c"hipsparseSpVecGetIndexBase(spVecDescr, idxBase)\n--\n\nArgs:\n    spVecDescr\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14045,7 +14045,7 @@ fn hipsparseSpVecGetIndexBase(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, idx
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecGetValues, C_hipsparseSpVecGetValues, c"hipsparseSpVecGetValues", "hipsparseSpVecGetValues",
     c"hipsparseSpVecGetValues(spVecDescr, values)\n--\n\nArgs:\n    spVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14063,7 +14063,7 @@ fn hipsparseSpVecGetValues(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecSetValues, C_hipsparseSpVecSetValues, c"hipsparseSpVecSetValues", "hipsparseSpVecSetValues",
     c"hipsparseSpVecSetValues(spVecDescr, values)\n--\n\nArgs:\n    spVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14081,7 +14081,7 @@ fn hipsparseSpVecSetValues(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCoo, C_hipsparseCreateCoo, c"hipsparseCreateCoo", "hipsparseCreateCoo",
     c"hipsparseCreateCoo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooRowInd\n    cooColInd\n    cooValues\n    cooIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14107,7 +14107,7 @@ fn hipsparseCreateCoo(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooRowInd, a_cooColInd, a_cooValues, a_cooIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCooAoS, C_hipsparseCreateCooAoS, c"hipsparseCreateCooAoS", "hipsparseCreateCooAoS",
     c"hipsparseCreateCooAoS(spMatDescr, rows, cols, nnz, cooInd, cooValues, cooIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooInd\n    cooValues\n    cooIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14132,7 +14132,7 @@ fn hipsparseCreateCooAoS(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooInd, a_cooValues, a_cooIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsr, C_hipsparseCreateCsr, c"hipsparseCreateCsr", "hipsparseCreateCsr",
     c"hipsparseCreateCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    csrRowOffsets\n    csrColInd\n    csrValues\n    csrRowOffsetsType\n    csrColIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14159,7 +14159,7 @@ fn hipsparseCreateCsr(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_csrRowOffsets, a_csrColInd, a_csrValues, a_csrRowOffsetsType, a_csrColIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsc, C_hipsparseCreateCsc, c"hipsparseCreateCsc", "hipsparseCreateCsc",
     c"hipsparseCreateCsc(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cscColOffsets\n    cscRowInd\n    cscValues\n    cscColOffsetsType\n    cscRowIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14186,7 +14186,7 @@ fn hipsparseCreateCsc(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cscColOffsets, a_cscRowInd, a_cscValues, a_cscColOffsetsType, a_cscRowIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBlockedEll, C_hipsparseCreateBlockedEll, c"hipsparseCreateBlockedEll", "hipsparseCreateBlockedEll",
     c"hipsparseCreateBlockedEll(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    ellBlockSize\n    ellCols\n    ellColInd\n    ellValue\n    ellIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14212,7 +14212,7 @@ fn hipsparseCreateBlockedEll(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_ellBlockSize, a_ellCols, a_ellColInd, a_ellValue, a_ellIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroySpMat, C_hipsparseDestroySpMat, c"hipsparseDestroySpMat", "hipsparseDestroySpMat",
     c"hipsparseDestroySpMat(spMatDescr)\n--\n\nArgs:\n    spMatDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14232,7 +14232,7 @@ fn hipsparseDestroySpMat(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(spMatDescr, false, "hipsparseDestroySpMat");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooGet, C_hipsparseCooGet, c"hipsparseCooGet", "hipsparseCooGet",
     c"hipsparseCooGet(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, idxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooRowInd\n    cooColInd\n    cooValues\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14264,7 +14264,7 @@ fn hipsparseCooGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooRowInd, a_cooColInd, a_cooValues, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooAoSGet, C_hipsparseCooAoSGet, c"hipsparseCooAoSGet", "hipsparseCooAoSGet",
     c"hipsparseCooAoSGet(spMatDescr, rows, cols, nnz, cooInd, cooValues, idxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooInd\n    cooValues\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14295,7 +14295,7 @@ fn hipsparseCooAoSGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooInd, a_cooValues, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsrGet, C_hipsparseCsrGet, c"hipsparseCsrGet", "hipsparseCsrGet",
     c"hipsparseCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    csrRowOffsets\n    csrColInd\n    csrValues\n    csrRowOffsetsType\n    csrColIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14329,7 +14329,7 @@ fn hipsparseCsrGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_csrRowOffsets, a_csrColInd, a_csrValues, a_csrRowOffsetsType, a_csrColIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseBlockedEllGet, C_hipsparseBlockedEllGet, c"hipsparseBlockedEllGet", "hipsparseBlockedEllGet",
     c"hipsparseBlockedEllGet(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    ellBlockSize\n    ellCols\n    ellColInd\n    ellValue\n    ellIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14362,7 +14362,7 @@ fn hipsparseBlockedEllGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_ellBlockSize, a_ellCols, a_ellColInd, a_ellValue, a_ellIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsrSetPointers, C_hipsparseCsrSetPointers, c"hipsparseCsrSetPointers", "hipsparseCsrSetPointers",
     c"hipsparseCsrSetPointers(spMatDescr, csrRowOffsets, csrColInd, csrValues)\n--\n\nArgs:\n    spMatDescr\n    csrRowOffsets\n    csrColInd\n    csrValues\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14382,7 +14382,7 @@ fn hipsparseCsrSetPointers(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, csrRow
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_csrRowOffsets, a_csrColInd, a_csrValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCscSetPointers, C_hipsparseCscSetPointers, c"hipsparseCscSetPointers", "hipsparseCscSetPointers",
     c"hipsparseCscSetPointers(spMatDescr, cscColOffsets, cscRowInd, cscValues)\n--\n\nArgs:\n    spMatDescr\n    cscColOffsets\n    cscRowInd\n    cscValues\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14402,7 +14402,7 @@ fn hipsparseCscSetPointers(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, cscCol
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_cscColOffsets, a_cscRowInd, a_cscValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooSetPointers, C_hipsparseCooSetPointers, c"hipsparseCooSetPointers", "hipsparseCooSetPointers",
     c"hipsparseCooSetPointers(spMatDescr, cooRowInd, cooColInd, cooValues)\n--\n\nArgs:\n    spMatDescr\n    cooRowInd\n    cooColInd\n    cooValues\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14422,7 +14422,7 @@ fn hipsparseCooSetPointers(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, cooRow
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_cooRowInd, a_cooColInd, a_cooValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetSize, C_hipsparseSpMatGetSize, c"hipsparseSpMatGetSize", "hipsparseSpMatGetSize",
     c"hipsparseSpMatGetSize(spMatDescr, rows, cols, nnz)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14445,7 +14445,7 @@ fn hipsparseSpMatGetSize(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetFormat, C_hipsparseSpMatGetFormat, c"hipsparseSpMatGetFormat", "hipsparseSpMatGetFormat",
     c"hipsparseSpMatGetFormat(spMatDescr, format)\n--\n\nArgs:\n    spMatDescr\n    format\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14464,7 +14464,7 @@ fn hipsparseSpMatGetFormat(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, format
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_format) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetIndexBase, C_hipsparseSpMatGetIndexBase, c"hipsparseSpMatGetIndexBase", "hipsparseSpMatGetIndexBase",
     c"hipsparseSpMatGetIndexBase(spMatDescr, idxBase)\n--\n\nArgs:\n    spMatDescr\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14483,7 +14483,7 @@ fn hipsparseSpMatGetIndexBase(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, idx
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetValues, C_hipsparseSpMatGetValues, c"hipsparseSpMatGetValues", "hipsparseSpMatGetValues",
     c"hipsparseSpMatGetValues(spMatDescr, values)\n--\n\nArgs:\n    spMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14501,7 +14501,7 @@ fn hipsparseSpMatGetValues(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatSetValues, C_hipsparseSpMatSetValues, c"hipsparseSpMatSetValues", "hipsparseSpMatSetValues",
     c"hipsparseSpMatSetValues(spMatDescr, values)\n--\n\nArgs:\n    spMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14519,7 +14519,7 @@ fn hipsparseSpMatSetValues(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetStridedBatch, C_hipsparseSpMatGetStridedBatch, c"hipsparseSpMatGetStridedBatch", "hipsparseSpMatGetStridedBatch",
     c"hipsparseSpMatGetStridedBatch(spMatDescr, batchCount)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14538,7 +14538,7 @@ fn hipsparseSpMatGetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatSetStridedBatch, C_hipsparseSpMatSetStridedBatch, c"hipsparseSpMatSetStridedBatch", "hipsparseSpMatSetStridedBatch",
     c"hipsparseSpMatSetStridedBatch(spMatDescr, batchCount)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14556,7 +14556,7 @@ fn hipsparseSpMatSetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooSetStridedBatch, C_hipsparseCooSetStridedBatch, c"hipsparseCooSetStridedBatch", "hipsparseCooSetStridedBatch",
     c"hipsparseCooSetStridedBatch(spMatDescr, batchCount, batchStride)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n    batchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14575,7 +14575,7 @@ fn hipsparseCooSetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, ba
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount, a_batchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsrSetStridedBatch, C_hipsparseCsrSetStridedBatch, c"hipsparseCsrSetStridedBatch", "hipsparseCsrSetStridedBatch",
     c"hipsparseCsrSetStridedBatch(spMatDescr, batchCount, offsetsBatchStride, columnsValuesBatchStride)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n    offsetsBatchStride\n    columnsValuesBatchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14595,7 +14595,7 @@ fn hipsparseCsrSetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, ba
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount, a_offsetsBatchStride, a_columnsValuesBatchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetAttribute, C_hipsparseSpMatGetAttribute, c"hipsparseSpMatGetAttribute", "hipsparseSpMatGetAttribute",
     c"hipsparseSpMatGetAttribute(spMatDescr, attribute, data, dataSize)\n--\n\nArgs:\n    spMatDescr\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14615,7 +14615,7 @@ fn hipsparseSpMatGetAttribute(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, att
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_attribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatSetAttribute, C_hipsparseSpMatSetAttribute, c"hipsparseSpMatSetAttribute", "hipsparseSpMatSetAttribute",
     c"hipsparseSpMatSetAttribute(spMatDescr, attribute, data, dataSize)\n--\n\nArgs:\n    spMatDescr\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14635,7 +14635,7 @@ fn hipsparseSpMatSetAttribute(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, att
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_attribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateDnVec, C_hipsparseCreateDnVec, c"hipsparseCreateDnVec", "hipsparseCreateDnVec",
     c"hipsparseCreateDnVec(dnVecDescr, size, values, valueType)\n--\n\nArgs:\n    dnVecDescr\n    size\n    values\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14655,7 +14655,7 @@ fn hipsparseCreateDnVec(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_size, a_values, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyDnVec, C_hipsparseDestroyDnVec, c"hipsparseDestroyDnVec", "hipsparseDestroyDnVec",
     c"hipsparseDestroyDnVec(dnVecDescr)\n--\n\nArgs:\n    dnVecDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14675,7 +14675,7 @@ fn hipsparseDestroyDnVec(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(dnVecDescr, false, "hipsparseDestroyDnVec");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnVecGet, C_hipsparseDnVecGet, c"hipsparseDnVecGet", "hipsparseDnVecGet",
     c"hipsparseDnVecGet(dnVecDescr, size, values, valueType)\n--\n\nArgs:\n    dnVecDescr\n    size\n    values\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14697,7 +14697,7 @@ fn hipsparseDnVecGet(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, size: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_size, a_values, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnVecGetValues, C_hipsparseDnVecGetValues, c"hipsparseDnVecGetValues", "hipsparseDnVecGetValues",
     c"hipsparseDnVecGetValues(dnVecDescr, values)\n--\n\nArgs:\n    dnVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14715,7 +14715,7 @@ fn hipsparseDnVecGetValues(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnVecSetValues, C_hipsparseDnVecSetValues, c"hipsparseDnVecSetValues", "hipsparseDnVecSetValues",
     c"hipsparseDnVecSetValues(dnVecDescr, values)\n--\n\nArgs:\n    dnVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14733,7 +14733,7 @@ fn hipsparseDnVecSetValues(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateDnMat, C_hipsparseCreateDnMat, c"hipsparseCreateDnMat", "hipsparseCreateDnMat",
     c"hipsparseCreateDnMat(dnMatDescr, rows, cols, ld, values, valueType, order)\n--\n\nArgs:\n    dnMatDescr\n    rows\n    cols\n    ld\n    values\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14756,7 +14756,7 @@ fn hipsparseCreateDnMat(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_rows, a_cols, a_ld, a_values, a_valueType, a_order) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyDnMat, C_hipsparseDestroyDnMat, c"hipsparseDestroyDnMat", "hipsparseDestroyDnMat",
     c"hipsparseDestroyDnMat(dnMatDescr)\n--\n\nArgs:\n    dnMatDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14776,7 +14776,7 @@ fn hipsparseDestroyDnMat(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(dnMatDescr, false, "hipsparseDestroyDnMat");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatGet, C_hipsparseDnMatGet, c"hipsparseDnMatGet", "hipsparseDnMatGet",
     c"hipsparseDnMatGet(dnMatDescr, rows, cols, ld, values, valueType, order)\n--\n\nArgs:\n    dnMatDescr\n    rows\n    cols\n    ld\n    values\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14804,7 +14804,7 @@ fn hipsparseDnMatGet(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, rows: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_rows, a_cols, a_ld, a_values, a_valueType, a_order) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatGetValues, C_hipsparseDnMatGetValues, c"hipsparseDnMatGetValues", "hipsparseDnMatGetValues",
     c"hipsparseDnMatGetValues(dnMatDescr, values)\n--\n\nArgs:\n    dnMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14822,7 +14822,7 @@ fn hipsparseDnMatGetValues(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatSetValues, C_hipsparseDnMatSetValues, c"hipsparseDnMatSetValues", "hipsparseDnMatSetValues",
     c"hipsparseDnMatSetValues(dnMatDescr, values)\n--\n\nArgs:\n    dnMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14840,7 +14840,7 @@ fn hipsparseDnMatSetValues(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatGetStridedBatch, C_hipsparseDnMatGetStridedBatch, c"hipsparseDnMatGetStridedBatch", "hipsparseDnMatGetStridedBatch",
     c"hipsparseDnMatGetStridedBatch(dnMatDescr, batchCount, batchStride)\n--\n\nArgs:\n    dnMatDescr\n    batchCount\n    batchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14861,7 +14861,7 @@ fn hipsparseDnMatGetStridedBatch(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_batchCount, a_batchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatSetStridedBatch, C_hipsparseDnMatSetStridedBatch, c"hipsparseDnMatSetStridedBatch", "hipsparseDnMatSetStridedBatch",
     c"hipsparseDnMatSetStridedBatch(dnMatDescr, batchCount, batchStride)\n--\n\nArgs:\n    dnMatDescr\n    batchCount\n    batchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14880,7 +14880,7 @@ fn hipsparseDnMatSetStridedBatch(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_batchCount, a_batchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseAxpby, C_hipsparseAxpby, c"hipsparseAxpby", "hipsparseAxpby",
     c"hipsparseAxpby(handle, alpha, vecX, beta, vecY)\n--\n\nArgs:\n    handle\n    alpha\n    vecX\n    beta\n    vecY\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14901,7 +14901,7 @@ fn hipsparseAxpby(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_vecX, a_beta, a_vecY) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGather, C_hipsparseGather, c"hipsparseGather", "hipsparseGather",
     c"hipsparseGather(handle, vecY, vecX)\n--\n\nArgs:\n    handle\n    vecY\n    vecX\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14920,7 +14920,7 @@ fn hipsparseGather(py: Python<'_>, handle: &Bound<'_, PyAny>, vecY: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_vecY, a_vecX) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScatter, C_hipsparseScatter, c"hipsparseScatter", "hipsparseScatter",
     c"hipsparseScatter(handle, vecX, vecY)\n--\n\nArgs:\n    handle\n    vecX\n    vecY\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14939,7 +14939,7 @@ fn hipsparseScatter(py: Python<'_>, handle: &Bound<'_, PyAny>, vecX: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_vecX, a_vecY) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseRot, C_hipsparseRot, c"hipsparseRot", "hipsparseRot",
     c"hipsparseRot(handle, c_coeff, s_coeff, vecX, vecY)\n--\n\nArgs:\n    handle\n    c_coeff\n    s_coeff\n    vecX\n    vecY\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14960,7 +14960,7 @@ fn hipsparseRot(py: Python<'_>, handle: &Bound<'_, PyAny>, c_coeff: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_c_coeff, a_s_coeff, a_vecX, a_vecY) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSparseToDense_bufferSize, C_hipsparseSparseToDense_bufferSize, c"hipsparseSparseToDense_bufferSize", "hipsparseSparseToDense_bufferSize",
     c"hipsparseSparseToDense_bufferSize(handle, matA, matB, alg, bufferSize)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14982,7 +14982,7 @@ fn hipsparseSparseToDense_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSparseToDense, C_hipsparseSparseToDense, c"hipsparseSparseToDense", "hipsparseSparseToDense",
     c"hipsparseSparseToDense(handle, matA, matB, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15003,7 +15003,7 @@ fn hipsparseSparseToDense(py: Python<'_>, handle: &Bound<'_, PyAny>, matA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDenseToSparse_bufferSize, C_hipsparseDenseToSparse_bufferSize, c"hipsparseDenseToSparse_bufferSize", "hipsparseDenseToSparse_bufferSize",
     c"hipsparseDenseToSparse_bufferSize(handle, matA, matB, alg, bufferSize)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15025,7 +15025,7 @@ fn hipsparseDenseToSparse_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDenseToSparse_analysis, C_hipsparseDenseToSparse_analysis, c"hipsparseDenseToSparse_analysis", "hipsparseDenseToSparse_analysis",
     c"hipsparseDenseToSparse_analysis(handle, matA, matB, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15046,7 +15046,7 @@ fn hipsparseDenseToSparse_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, ma
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDenseToSparse_convert, C_hipsparseDenseToSparse_convert, c"hipsparseDenseToSparse_convert", "hipsparseDenseToSparse_convert",
     c"hipsparseDenseToSparse_convert(handle, matA, matB, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15067,7 +15067,7 @@ fn hipsparseDenseToSparse_convert(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVV_bufferSize, C_hipsparseSpVV_bufferSize, c"hipsparseSpVV_bufferSize", "hipsparseSpVV_bufferSize",
     c"hipsparseSpVV_bufferSize(handle, opX, vecX, vecY, result, computeType, bufferSize)\n--\n\nArgs:\n    handle\n    opX\n    vecX\n    vecY\n    result\n    computeType\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15091,7 +15091,7 @@ fn hipsparseSpVV_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opX: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opX, a_vecX, a_vecY, a_result, a_computeType, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVV, C_hipsparseSpVV, c"hipsparseSpVV", "hipsparseSpVV",
     c"hipsparseSpVV(handle, opX, vecX, vecY, result, computeType, externalBuffer)\n--\n\nArgs:\n    handle\n    opX\n    vecX\n    vecY\n    result\n    computeType\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15114,7 +15114,7 @@ fn hipsparseSpVV(py: Python<'_>, handle: &Bound<'_, PyAny>, opX: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opX, a_vecX, a_vecY, a_result, a_computeType, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMV_bufferSize, C_hipsparseSpMV_bufferSize, c"hipsparseSpMV_bufferSize", "hipsparseSpMV_bufferSize",
     c"hipsparseSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, bufferSize)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    vecX\n    beta\n    vecY\n    computeType\n    alg\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15141,7 +15141,7 @@ fn hipsparseSpMV_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_vecX, a_beta, a_vecY, a_computeType, a_alg, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMV_preprocess, C_hipsparseSpMV_preprocess, c"hipsparseSpMV_preprocess", "hipsparseSpMV_preprocess",
     c"hipsparseSpMV_preprocess(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    vecX\n    beta\n    vecY\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15167,7 +15167,7 @@ fn hipsparseSpMV_preprocess(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_vecX, a_beta, a_vecY, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMV, C_hipsparseSpMV, c"hipsparseSpMV", "hipsparseSpMV",
     c"hipsparseSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    vecX\n    beta\n    vecY\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15193,7 +15193,7 @@ fn hipsparseSpMV(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_vecX, a_beta, a_vecY, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMM_bufferSize, C_hipsparseSpMM_bufferSize, c"hipsparseSpMM_bufferSize", "hipsparseSpMM_bufferSize",
     c"hipsparseSpMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, bufferSize)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15221,7 +15221,7 @@ fn hipsparseSpMM_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMM_preprocess, C_hipsparseSpMM_preprocess, c"hipsparseSpMM_preprocess", "hipsparseSpMM_preprocess",
     c"hipsparseSpMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15248,7 +15248,7 @@ fn hipsparseSpMM_preprocess(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMM, C_hipsparseSpMM, c"hipsparseSpMM", "hipsparseSpMM",
     c"hipsparseSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15275,7 +15275,7 @@ fn hipsparseSpMM(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_createDescr, C_hipsparseSpGEMM_createDescr, c"hipsparseSpGEMM_createDescr", "hipsparseSpGEMM_createDescr",
     c"hipsparseSpGEMM_createDescr()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    descr: hipsparseSpGEMMDescr",
@@ -15313,7 +15313,7 @@ fn hipsparseSpGEMM_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyR
     if __r as i64 == 0 {
         rt::life::destroyed(descr, false, "hipsparseSpGEMM_destroyDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_workEstimation, C_hipsparseSpGEMM_workEstimation, c"hipsparseSpGEMM_workEstimation", "hipsparseSpGEMM_workEstimation",
     c"hipsparseSpGEMM_workEstimation(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, bufferSize1, externalBuffer1)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n    bufferSize1\n    externalBuffer1\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15343,7 +15343,7 @@ fn hipsparseSpGEMM_workEstimation(py: Python<'_>, handle: &Bound<'_, PyAny>, opA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr, a_bufferSize1, a_externalBuffer1) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_compute, C_hipsparseSpGEMM_compute, c"hipsparseSpGEMM_compute", "hipsparseSpGEMM_compute",
     c"hipsparseSpGEMM_compute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, bufferSize2, externalBuffer2)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n    bufferSize2\n    externalBuffer2\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15373,7 +15373,7 @@ fn hipsparseSpGEMM_compute(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr, a_bufferSize2, a_externalBuffer2) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_copy, C_hipsparseSpGEMM_copy, c"hipsparseSpGEMM_copy", "hipsparseSpGEMM_copy",
     c"hipsparseSpGEMM_copy(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15400,7 +15400,7 @@ fn hipsparseSpGEMM_copy(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_workEstimation, C_hipsparseSpGEMMreuse_workEstimation, c"hipsparseSpGEMMreuse_workEstimation", "hipsparseSpGEMMreuse_workEstimation",
     c"hipsparseSpGEMMreuse_workEstimation(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize1, externalBuffer1)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    matA\n    matB\n    matC\n    alg\n    spgemmDescr\n    bufferSize1\n    externalBuffer1\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15427,7 +15427,7 @@ fn hipsparseSpGEMMreuse_workEstimation(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_matA, a_matB, a_matC, a_alg, a_spgemmDescr, a_bufferSize1, a_externalBuffer1) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_nnz, C_hipsparseSpGEMMreuse_nnz, c"hipsparseSpGEMMreuse_nnz", "hipsparseSpGEMMreuse_nnz",
     c"hipsparseSpGEMMreuse_nnz(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize2, externalBuffer2, bufferSize3, externalBuffer3, bufferSize4, externalBuffer4)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    matA\n    matB\n    matC\n    alg\n    spgemmDescr\n    bufferSize2\n    externalBuffer2\n    bufferSize3\n    externalBuffer3\n    bufferSize4\n    externalBuffer4\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15460,7 +15460,7 @@ fn hipsparseSpGEMMreuse_nnz(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_matA, a_matB, a_matC, a_alg, a_spgemmDescr, a_bufferSize2, a_externalBuffer2, a_bufferSize3, a_externalBuffer3, a_bufferSize4, a_externalBuffer4) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_compute, C_hipsparseSpGEMMreuse_compute, c"hipsparseSpGEMMreuse_compute", "hipsparseSpGEMMreuse_compute",
     c"hipsparseSpGEMMreuse_compute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15487,7 +15487,7 @@ fn hipsparseSpGEMMreuse_compute(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_copy, C_hipsparseSpGEMMreuse_copy, c"hipsparseSpGEMMreuse_copy", "hipsparseSpGEMMreuse_copy",
     c"hipsparseSpGEMMreuse_copy(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize5, externalBuffer5)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    matA\n    matB\n    matC\n    alg\n    spgemmDescr\n    bufferSize5\n    externalBuffer5\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15514,7 +15514,7 @@ fn hipsparseSpGEMMreuse_copy(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_matA, a_matB, a_matC, a_alg, a_spgemmDescr, a_bufferSize5, a_externalBuffer5) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSDDMM_bufferSize, C_hipsparseSDDMM_bufferSize, c"hipsparseSDDMM_bufferSize", "hipsparseSDDMM_bufferSize",
     c"hipsparseSDDMM_bufferSize(handle, opA, opB, alpha, A, B, beta, C, computeType, alg, bufferSize)\n--\n\nDescription: Calculate the buffer size required for the sampled dense dense matrix multiplication\n\nhipsparseSDDMM_bufferSize computes the required user allocated buffer size needed when computing the\nsampled dense dense matrix multiplication\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    A\n    B\n    beta\n    C\n    computeType\n    alg\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15542,7 +15542,7 @@ fn hipsparseSDDMM_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_A, a_B, a_beta, a_C, a_computeType, a_alg, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSDDMM_preprocess, C_hipsparseSDDMM_preprocess, c"hipsparseSDDMM_preprocess", "hipsparseSDDMM_preprocess",
     c"hipsparseSDDMM_preprocess(handle, opA, opB, alpha, A, B, beta, C, computeType, alg, tempBuffer)\n--\n\nDescription: Preprocess step of the sampled dense dense matrix multiplication.\n\nhipsparseSDDMM_preprocess performs the required preprocessing used when computing the\nsampled dense dense matrix multiplication\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    A\n    B\n    beta\n    C\n    computeType\n    alg\n    tempBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15569,7 +15569,7 @@ fn hipsparseSDDMM_preprocess(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_A, a_B, a_beta, a_C, a_computeType, a_alg, a_tempBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSDDMM, C_hipsparseSDDMM, c"hipsparseSDDMM", "hipsparseSDDMM",
     c"hipsparseSDDMM(handle, opA, opB, alpha, A, B, beta, C, computeType, alg, tempBuffer)\n--\n\nDescription: Sampled Dense-Dense Matrix Multiplication.\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    A\n    B\n    beta\n    C\n    computeType\n    alg\n    tempBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15596,7 +15596,7 @@ fn hipsparseSDDMM(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_A, a_B, a_beta, a_C, a_computeType, a_alg, a_tempBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_createDescr, C_hipsparseSpSV_createDescr, c"hipsparseSpSV_createDescr", "hipsparseSpSV_createDescr",
     c"hipsparseSpSV_createDescr()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    descr: hipsparseSpSVDescr",
@@ -15634,7 +15634,7 @@ fn hipsparseSpSV_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(descr, false, "hipsparseSpSV_destroyDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_bufferSize, C_hipsparseSpSV_bufferSize, c"hipsparseSpSV_bufferSize", "hipsparseSpSV_bufferSize",
     c"hipsparseSpSV_bufferSize(handle, opA, alpha, matA, x, y, computeType, alg, spsvDescr, bufferSize)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    x\n    y\n    computeType\n    alg\n    spsvDescr\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15661,7 +15661,7 @@ fn hipsparseSpSV_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_x, a_y, a_computeType, a_alg, a_spsvDescr, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_analysis, C_hipsparseSpSV_analysis, c"hipsparseSpSV_analysis", "hipsparseSpSV_analysis",
     c"hipsparseSpSV_analysis(handle, opA, alpha, matA, x, y, computeType, alg, spsvDescr, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    x\n    y\n    computeType\n    alg\n    spsvDescr\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15687,7 +15687,7 @@ fn hipsparseSpSV_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_x, a_y, a_computeType, a_alg, a_spsvDescr, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_solve, C_hipsparseSpSV_solve, c"hipsparseSpSV_solve", "hipsparseSpSV_solve",
     c"hipsparseSpSV_solve(handle, opA, alpha, matA, x, y, computeType, alg, spsvDescr, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    x\n    y\n    computeType\n    alg\n    spsvDescr\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15713,7 +15713,7 @@ fn hipsparseSpSV_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_x, a_y, a_computeType, a_alg, a_spsvDescr, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_createDescr, C_hipsparseSpSM_createDescr, c"hipsparseSpSM_createDescr", "hipsparseSpSM_createDescr",
     c"hipsparseSpSM_createDescr()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    descr: hipsparseSpSMDescr",
@@ -15751,7 +15751,7 @@ fn hipsparseSpSM_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(descr, false, "hipsparseSpSM_destroyDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_bufferSize, C_hipsparseSpSM_bufferSize, c"hipsparseSpSM_bufferSize", "hipsparseSpSM_bufferSize",
     c"hipsparseSpSM_bufferSize(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr, bufferSize)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    matC\n    computeType\n    alg\n    spsmDescr\n    bufferSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15779,7 +15779,7 @@ fn hipsparseSpSM_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_matC, a_computeType, a_alg, a_spsmDescr, a_bufferSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_analysis, C_hipsparseSpSM_analysis, c"hipsparseSpSM_analysis", "hipsparseSpSM_analysis",
     c"hipsparseSpSM_analysis(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    matC\n    computeType\n    alg\n    spsmDescr\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15806,7 +15806,7 @@ fn hipsparseSpSM_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_matC, a_computeType, a_alg, a_spsmDescr, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_solve, C_hipsparseSpSM_solve, c"hipsparseSpSM_solve", "hipsparseSpSM_solve",
     c"hipsparseSpSM_solve(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    matC\n    computeType\n    alg\n    spsmDescr\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15833,7 +15833,7 @@ fn hipsparseSpSM_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_matC, a_computeType, a_alg, a_spsmDescr, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -62,7 +62,7 @@ fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version)?)])
 }
 rt::function!(F_pncclGetVersion, C_pncclGetVersion, c"pncclGetVersion", "pncclGetVersion",
     c"pncclGetVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
@@ -80,7 +80,7 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version)?)])
 }
 rt::function!(F_ncclGetUniqueId, C_ncclGetUniqueId, c"ncclGetUniqueId", "ncclGetUniqueId",
     c"ncclGetUniqueId(uniqueId)\n--\n\nGenerates an ID for ncclCommInitRank\n\nGenerates an ID to be used in ncclCommInitRank. ncclGetUniqueId should be\ncalled once and the Id should be distributed to all ranks in the\ncommunicator before calling ncclCommInitRank.\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -98,7 +98,7 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGetUniqueId, C_pncclGetUniqueId, c"pncclGetUniqueId", "pncclGetUniqueId",
     c"pncclGetUniqueId(uniqueId)\n--\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -116,7 +116,7 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommInitRank, C_ncclCommInitRank, c"ncclCommInitRank", "ncclCommInitRank",
     c"ncclCommInitRank(nranks, commId, rank)\n--\n\nCreates a new communicator (multi thread/process version).\n\nrank must be between 0 and nranks-1 and unique within a communicator clique.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.\nncclCommInitRank implicitly syncronizes with other ranks, so it must be\ncalled by different threads/processes or use ncclGroupStart/ncclGroupEnd.\n\nArgs:\n    nranks\n    commId\n    rank\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm",
@@ -223,7 +223,7 @@ fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommInitAll, C_pncclCommInitAll, c"pncclCommInitAll", "pncclCommInitAll",
     c"pncclCommInitAll(comm, ndev, devlist)\n--\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -244,7 +244,7 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommDestroy, C_ncclCommDestroy, c"ncclCommDestroy", "ncclCommDestroy",
     c"ncclCommDestroy(comm)\n--\n\nFrees resources associated with communicator object, but waits for any operations that might still be running on the device\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -264,7 +264,7 @@ fn ncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "ncclCommDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommDestroy, C_pncclCommDestroy, c"pncclCommDestroy", "pncclCommDestroy",
     c"pncclCommDestroy(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -284,7 +284,7 @@ fn pncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "pncclCommDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommAbort, C_ncclCommAbort, c"ncclCommAbort", "ncclCommAbort",
     c"ncclCommAbort(comm)\n--\n\nFrees resources associated with communicator object and aborts any operations that might still be running on the device.\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -304,7 +304,7 @@ fn ncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "ncclCommAbort");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommAbort, C_pncclCommAbort, c"pncclCommAbort", "pncclCommAbort",
     c"pncclCommAbort(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -324,7 +324,7 @@ fn pncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject>
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "pncclCommAbort");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGetErrorString, C_ncclGetErrorString, c"ncclGetErrorString", "ncclGetErrorString",
     c"ncclGetErrorString(result)\n--\n\nReturns a string for each error code.\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -341,7 +341,7 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_result) };
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_pncclGetErrorString, C_pncclGetErrorString, c"pncclGetErrorString", "pncclGetErrorString",
     c"pncclGetErrorString(result)\n--\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -358,7 +358,7 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_ncclGetLastError, C_ncclGetLastError, c"ncclGetLastError", "ncclGetLastError",
     c"ncclGetLastError(comm)\n--\n\nReturns a human-readable message of the last error that occurred.\ncomm is currently unused and can be set to NULL\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -375,7 +375,7 @@ fn ncclGetLastError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_comm) };
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_pncclGetError, C_pncclGetError, c"pncclGetError", "pncclGetError",
     c"pncclGetError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -392,7 +392,7 @@ fn pncclGetError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_ncclCommGetAsyncError, C_ncclCommGetAsyncError, c"ncclCommGetAsyncError", "ncclCommGetAsyncError",
     c"ncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -411,7 +411,7 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommGetAsyncError, C_pncclCommGetAsyncError, c"pncclCommGetAsyncError", "pncclCommGetAsyncError",
     c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -430,7 +430,7 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommCount, C_ncclCommCount, c"ncclCommCount", "ncclCommCount",
     c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
@@ -449,7 +449,7 @@ fn ncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_pncclCommCount, C_pncclCommCount, c"pncclCommCount", "pncclCommCount",
     c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
@@ -468,7 +468,7 @@ fn pncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_ncclCommCuDevice, C_ncclCommCuDevice, c"ncclCommCuDevice", "ncclCommCuDevice",
     c"ncclCommCuDevice(comm)\n--\n\nReturns the rocm device number associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
@@ -487,7 +487,7 @@ fn ncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_pncclCommCuDevice, C_pncclCommCuDevice, c"pncclCommCuDevice", "pncclCommCuDevice",
     c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
@@ -506,7 +506,7 @@ fn pncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_ncclCommUserRank, C_ncclCommUserRank, c"ncclCommUserRank", "ncclCommUserRank",
     c"ncclCommUserRank(comm)\n--\n\nReturns the user-ordered \"rank\" associated with the communicator.\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
@@ -525,7 +525,7 @@ fn ncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_rank)?)])
 }
 rt::function!(F_pncclCommUserRank, C_pncclCommUserRank, c"pncclCommUserRank", "pncclCommUserRank",
     c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
@@ -544,7 +544,7 @@ fn pncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_rank)?)])
 }
 rt::function!(F_ncclRedOpCreatePreMulSum, C_ncclRedOpCreatePreMulSum, c"ncclRedOpCreatePreMulSum", "ncclRedOpCreatePreMulSum",
     c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -566,7 +566,7 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclRedOpCreatePreMulSum, C_pncclRedOpCreatePreMulSum, c"pncclRedOpCreatePreMulSum", "pncclRedOpCreatePreMulSum",
     c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -588,7 +588,7 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclRedOpDestroy, C_ncclRedOpDestroy, c"ncclRedOpDestroy", "ncclRedOpDestroy",
     c"ncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -606,7 +606,7 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclRedOpDestroy, C_pncclRedOpDestroy, c"pncclRedOpDestroy", "pncclRedOpDestroy",
     c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -624,7 +624,7 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclReduce, C_ncclReduce, c"ncclReduce", "ncclReduce",
     c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\n\nReduces data arrays of length count in sendbuff into recvbuff using op\noperation.\nrecvbuff may be NULL on all calls except for root device.\nroot is the rank (not the CUDA device) where data will reside after the\noperation is complete.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -648,7 +648,7 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclReduce, C_pncclReduce, c"pncclReduce", "pncclReduce",
     c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -672,7 +672,7 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclBcast, C_ncclBcast, c"ncclBcast", "ncclBcast",
     c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(deprecated) Broadcast (in-place)\n\nCopies count values from root to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\n\nThis operation is implicitely in place.\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -694,7 +694,7 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclBcast, C_pncclBcast, c"pncclBcast", "pncclBcast",
     c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -716,7 +716,7 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclBroadcast, C_ncclBroadcast, c"ncclBroadcast", "ncclBroadcast",
     c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\n\nCopies count values from root to all other devices.\nroot is the rank (not the HIP device) where data resides before the\noperation is started.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -739,7 +739,7 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclBroadcast, C_pncclBroadcast, c"pncclBroadcast", "pncclBroadcast",
     c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -762,7 +762,7 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllReduce, C_ncclAllReduce, c"ncclAllReduce", "ncclAllReduce",
     c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\n\nReduces data arrays of length count in sendbuff using op operation, and\nleaves identical copies of result on each recvbuff.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -785,7 +785,7 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllReduce, C_pncclAllReduce, c"pncclAllReduce", "pncclAllReduce",
     c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -808,7 +808,7 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclReduceScatter, C_ncclReduceScatter, c"ncclReduceScatter", "ncclReduceScatter",
     c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\n\nReduces data in sendbuff using op operation and leaves reduced result\nscattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -831,7 +831,7 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclReduceScatter, C_pncclReduceScatter, c"pncclReduceScatter", "pncclReduceScatter",
     c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -854,7 +854,7 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllGather, C_ncclAllGather, c"ncclAllGather", "ncclAllGather",
     c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\n\nEach device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -876,7 +876,7 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllGather, C_pncclAllGather, c"pncclAllGather", "pncclAllGather",
     c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -898,7 +898,7 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclSend, C_ncclSend, c"ncclSend", "ncclSend",
     c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\n\nSend data from sendbuff to rank peer.\nRank peer needs to call ncclRecv with the same datatype and the same count from this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -920,7 +920,7 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclSend, C_pncclSend, c"pncclSend", "pncclSend",
     c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -942,7 +942,7 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclRecv, C_ncclRecv, c"ncclRecv", "ncclRecv",
     c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\n\nReceive data from rank peer into recvbuff.\nRank peer needs to call ncclSend with the same datatype and the same count to this\nrank.\n\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -964,7 +964,7 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclRecv, C_pncclRecv, c"pncclRecv", "pncclRecv",
     c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -986,7 +986,7 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGather, C_ncclGather, c"ncclGather", "ncclGather",
     c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\n\nRoot device gathers sendcount values from other GPUs into recvbuff,\nreceiving data from rank i at offset i*sendcount.\n\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\n\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1009,7 +1009,7 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGather, C_pncclGather, c"pncclGather", "pncclGather",
     c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1032,7 +1032,7 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclScatter, C_ncclScatter, c"ncclScatter", "ncclScatter",
     c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\n\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\n\nAssumes sendcount is equal to nranks*recvcount, which means that sendbuff\nshould have a size of at least nranks*recvcount elements.\n\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1055,7 +1055,7 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclScatter, C_pncclScatter, c"pncclScatter", "pncclScatter",
     c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1078,7 +1078,7 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllToAll, C_ncclAllToAll, c"ncclAllToAll", "ncclAllToAll",
     c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\n\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has count elements, which means\nthat recvbuff and sendbuff should have a size of nranks*count elements.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1100,7 +1100,7 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllToAll, C_pncclAllToAll, c"pncclAllToAll", "pncclAllToAll",
     c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1122,7 +1122,7 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllToAllv, C_ncclAllToAllv, c"ncclAllToAllv", "ncclAllToAllv",
     c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\n\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). In the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\n\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\n\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1151,7 +1151,7 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllToAllv, C_pncclAllToAllv, c"pncclAllToAllv", "pncclAllToAllv",
     c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1180,7 +1180,7 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGroupStart, C_ncclGroupStart, c"ncclGroupStart", "ncclGroupStart",
     c"ncclGroupStart()\n--\n\nGroup Start\n\nStart a group call. All calls to NCCL until ncclGroupEnd will be fused into\na single NCCL operation. Nothing will be started on the CUDA stream until\nncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1196,7 +1196,7 @@ fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGroupStart, C_pncclGroupStart, c"pncclGroupStart", "pncclGroupStart",
     c"pncclGroupStart()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1212,7 +1212,7 @@ fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGroupEnd, C_ncclGroupEnd, c"ncclGroupEnd", "ncclGroupEnd",
     c"ncclGroupEnd()\n--\n\nGroup End\n\nEnd a group call. Start a fused NCCL operation consisting of all calls since\nncclGroupStart. Operations on the CUDA stream depending on the NCCL operations\nneed to be called after ncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1228,7 +1228,7 @@ fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGroupEnd, C_pncclGroupEnd, c"pncclGroupEnd", "pncclGroupEnd",
     c"pncclGroupEnd()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1244,7 +1244,7 @@ fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

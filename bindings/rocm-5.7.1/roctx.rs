@@ -46,7 +46,7 @@ fn roctx_version_major(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_roctx_version_minor, C_roctx_version_minor, c"roctx_version_minor", "roctx_version_minor",
     c"roctx_version_minor()\n--\n\nQuery the minor version of the installed library.\n\nReturn the minor version of the installed library. This can be used to check\nif it is compatible with this interface version.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the minor version number.",
@@ -62,7 +62,7 @@ fn roctx_version_minor(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_roctxMarkA, C_roctxMarkA, c"roctxMarkA", "roctxMarkA",
     c"roctxMarkA(message)\n--\n\nMark an event.\n\nArgs:\n    message [in]: The message associated with the event.",
@@ -96,7 +96,7 @@ fn roctxRangePushA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_roctxRangePop, C_roctxRangePop, c"roctxRangePop", "roctxRangePop",
     c"roctxRangePop()\n--\n\nStop the current nested range.\n\nStop the current nested range, and pop it from the stack. If a nested range\nwas active before the last one was started, it becomes again the current\nnested range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the level the stopped nested range was started at, or a\n    negative value if there was no nested range active.",
@@ -112,7 +112,7 @@ fn roctxRangePop(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_roctxRangeStartA, C_roctxRangeStartA, c"roctxRangeStartA", "roctxRangeStartA",
     c"roctxRangeStartA(message)\n--\n\nStarts a process range.\n\nStart/stop ranges can be started and stopped in different threads. Each\ntimespan is assigned a unique range ID.\n\nArgs:\n    message [in]: The message associated with this range.\n\nReturns: a tuple of 1 item(s):\n    int\n    Returns the ID of the new range.",
@@ -129,7 +129,7 @@ fn roctxRangeStartA(py: Python<'_>, message: rt::CStrArg) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_message) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_roctxRangeStop, C_roctxRangeStop, c"roctxRangeStop", "roctxRangeStop",
     c"roctxRangeStop(id)\n--\n\nStop a process range.\n\nArgs:\n    id",

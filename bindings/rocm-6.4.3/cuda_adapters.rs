@@ -333,7 +333,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 12).
@@ -551,7 +551,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoD on HIP's hipMemcpyHtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -573,7 +573,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoH on HIP's hipMemcpyDtoH, with cuda-python's calling convention (cuda-bindings 12).
@@ -595,7 +595,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoD on HIP's hipMemcpyDtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -616,7 +616,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoA on HIP's hipMemcpyDtoA, with cuda-python's calling convention (cuda-bindings 12).
@@ -638,7 +638,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyAtoD on HIP's hipMemcpyAtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -660,7 +660,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3D on HIP's hipDrvMemcpy3D, with cuda-python's calling convention (cuda-bindings 12).
@@ -681,7 +681,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoDAsync on HIP's hipMemcpyHtoDAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -704,7 +704,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoHAsync on HIP's hipMemcpyDtoHAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -727,7 +727,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoDAsync on HIP's hipMemcpyDtoDAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -749,7 +749,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3DAsync on HIP's hipDrvMemcpy3DAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -771,7 +771,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8 on HIP's hipMemsetD8, with cuda-python's calling convention (cuda-bindings 12).
@@ -792,7 +792,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16 on HIP's hipMemsetD16, with cuda-python's calling convention (cuda-bindings 12).
@@ -813,7 +813,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32 on HIP's hipMemsetD32, with cuda-python's calling convention (cuda-bindings 12).
@@ -834,7 +834,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8Async on HIP's hipMemsetD8Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -856,7 +856,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16Async on HIP's hipMemsetD16Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -878,7 +878,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32Async on HIP's hipMemsetD32Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -900,7 +900,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 12).
@@ -994,7 +994,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemCreate on HIP's hipMemCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -1043,7 +1043,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1089,7 +1089,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemSetAccess on HIP's hipMemSetAccess, with cuda-python's calling convention (cuda-bindings 12).
@@ -1112,7 +1112,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAccess on HIP's hipMemGetAccess, with cuda-python's calling convention (cuda-bindings 12).
@@ -1247,7 +1247,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1291,7 +1291,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1451,7 +1451,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 12).
@@ -1473,7 +1473,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1495,7 +1495,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamAttachMemAsync on HIP's hipStreamAttachMemAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1517,7 +1517,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 12).
@@ -1563,7 +1563,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1588,7 +1588,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1613,7 +1613,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -1634,7 +1634,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -1657,7 +1657,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -1680,7 +1680,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue32 on HIP's hipStreamWriteValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -1702,7 +1702,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue64 on HIP's hipStreamWriteValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -1724,7 +1724,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamBatchMemOp on HIP's hipStreamBatchMemOp, with cuda-python's calling convention (cuda-bindings 12).
@@ -1780,7 +1780,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -1808,7 +1808,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -1906,7 +1906,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddMemcpyNode on HIP's hipDrvGraphAddMemcpyNode, with cuda-python's calling convention (cuda-bindings 12).
@@ -1979,7 +1979,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2199,7 +2199,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -2289,7 +2289,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecMemcpyNodeSetParams on HIP's hipDrvGraphExecMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2313,7 +2313,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2359,7 +2359,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 12).
@@ -2409,7 +2409,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2432,7 +2432,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 12).
@@ -2533,7 +2533,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuTexRefGetAddress on HIP's hipTexRefGetAddress, with cuda-python's calling convention (cuda-bindings 12).
@@ -2841,7 +2841,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2866,7 +2866,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -2891,7 +2891,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -2912,7 +2912,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -2936,7 +2936,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -2960,7 +2960,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernelMultiDevice on HIP's hipLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -3264,7 +3264,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -3652,7 +3652,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3871,7 +3871,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -3943,7 +3943,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -3966,7 +3966,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetProcAddress, with cuda-python's calling convention (cuda-bindings 12).
@@ -4165,7 +4165,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 13).
@@ -4383,7 +4383,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoD on HIP's hipMemcpyHtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -4405,7 +4405,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoH on HIP's hipMemcpyDtoH, with cuda-python's calling convention (cuda-bindings 13).
@@ -4427,7 +4427,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoD on HIP's hipMemcpyDtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -4448,7 +4448,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoA on HIP's hipMemcpyDtoA, with cuda-python's calling convention (cuda-bindings 13).
@@ -4470,7 +4470,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyAtoD on HIP's hipMemcpyAtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -4492,7 +4492,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3D on HIP's hipDrvMemcpy3D, with cuda-python's calling convention (cuda-bindings 13).
@@ -4513,7 +4513,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoDAsync on HIP's hipMemcpyHtoDAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4536,7 +4536,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoHAsync on HIP's hipMemcpyDtoHAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4559,7 +4559,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoDAsync on HIP's hipMemcpyDtoDAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4581,7 +4581,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3DAsync on HIP's hipDrvMemcpy3DAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4603,7 +4603,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8 on HIP's hipMemsetD8, with cuda-python's calling convention (cuda-bindings 13).
@@ -4624,7 +4624,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16 on HIP's hipMemsetD16, with cuda-python's calling convention (cuda-bindings 13).
@@ -4645,7 +4645,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32 on HIP's hipMemsetD32, with cuda-python's calling convention (cuda-bindings 13).
@@ -4666,7 +4666,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8Async on HIP's hipMemsetD8Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -4688,7 +4688,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16Async on HIP's hipMemsetD16Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -4710,7 +4710,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32Async on HIP's hipMemsetD32Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -4732,7 +4732,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 13).
@@ -4826,7 +4826,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemCreate on HIP's hipMemCreate, with cuda-python's calling convention (cuda-bindings 13).
@@ -4875,7 +4875,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -4921,7 +4921,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemSetAccess on HIP's hipMemSetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -4944,7 +4944,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAccess on HIP's hipMemGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -5080,7 +5080,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5124,7 +5124,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -5309,7 +5309,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 13).
@@ -5331,7 +5331,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -5353,7 +5353,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -5399,7 +5399,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -5445,7 +5445,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5470,7 +5470,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5495,7 +5495,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -5516,7 +5516,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -5539,7 +5539,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -5562,7 +5562,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue32 on HIP's hipStreamWriteValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -5584,7 +5584,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue64 on HIP's hipStreamWriteValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -5606,7 +5606,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuStreamBatchMemOp on HIP's hipStreamBatchMemOp, with cuda-python's calling convention (cuda-bindings 13).
@@ -5659,7 +5659,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernel on HIP's hipModuleLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -5687,7 +5687,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -5785,7 +5785,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddMemcpyNode on HIP's hipDrvGraphAddMemcpyNode, with cuda-python's calling convention (cuda-bindings 13).
@@ -5858,7 +5858,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6078,7 +6078,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -6105,7 +6105,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -6132,7 +6132,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -6222,7 +6222,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecMemcpyNodeSetParams on HIP's hipDrvGraphExecMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6246,7 +6246,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6292,7 +6292,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 13).
@@ -6343,7 +6343,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -6366,7 +6366,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 13).
@@ -6467,7 +6467,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cuTexRefGetAddress on HIP's hipTexRefGetAddress, with cuda-python's calling convention (cuda-bindings 13).
@@ -6799,7 +6799,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6824,7 +6824,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6849,7 +6849,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -6870,7 +6870,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -6894,7 +6894,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernel on HIP's hipLaunchCooperativeKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -6918,7 +6918,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaFuncGetAttributes on HIP's hipFuncGetAttributes, with cuda-python's calling convention (cuda-bindings 13).
@@ -7175,7 +7175,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 13).
@@ -7197,7 +7197,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaMallocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -7241,7 +7241,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -7286,7 +7286,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAccess on HIP's hipMemPoolGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -7670,7 +7670,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -7889,7 +7889,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -7916,7 +7916,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -7943,7 +7943,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -8016,7 +8016,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -8039,7 +8039,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 5, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
     }
 
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetProcAddress, with cuda-python's calling convention (cuda-bindings 13).

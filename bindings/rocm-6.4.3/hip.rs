@@ -345,7 +345,7 @@ fn hipInit(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDriverGetVersion, C_hipDriverGetVersion, c"hipDriverGetVersion", "hipDriverGetVersion",
     c"hipDriverGetVersion()\n--\n\nReturns the approximate HIP driver version.\n\nHIP driver version shows up in the format:\nHIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH.\n\nWarning: The HIP driver version does not correspond to an exact CUDA driver revision.\nOn AMD platform, the API returns the HIP driver version, while on NVIDIA platform, it calls\nthe corresponding CUDA runtime API and returns the CUDA driver version.\nThere is no mapping/correlation between HIP driver version and CUDA driver version.\n\nSee: hipRuntimeGetVersion\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    driverVersion: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -363,7 +363,7 @@ fn hipDriverGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_driverVersion) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_driverVersion)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_driverVersion)?)])
 }
 rt::function!(F_hipRuntimeGetVersion, C_hipRuntimeGetVersion, c"hipRuntimeGetVersion", "hipRuntimeGetVersion",
     c"hipRuntimeGetVersion()\n--\n\nReturns the approximate HIP Runtime version.\n\nWarning: The version definition of HIP runtime is different from CUDA.\nOn AMD platform, the function returns HIP runtime version,\nwhile on NVIDIA platform, it returns CUDA runtime version.\nAnd there is no mapping/correlation between HIP version and CUDA version.\n\nSee: hipDriverGetVersion\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    runtimeVersion: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -381,7 +381,7 @@ fn hipRuntimeGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_runtimeVersion) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_runtimeVersion)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_runtimeVersion)?)])
 }
 rt::function!(F_hipDeviceGet, C_hipDeviceGet, c"hipDeviceGet", "hipDeviceGet",
     c"hipDeviceGet(ordinal)\n--\n\nReturns a handle to a compute device\n\nArgs:\n    ordinal [in]: Device ordinal\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    device: int\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -400,7 +400,7 @@ fn hipDeviceGet(py: Python<'_>, ordinal: rt::CInt<i32>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_ordinal) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_hipDeviceComputeCapability, C_hipDeviceComputeCapability, c"hipDeviceComputeCapability", "hipDeviceComputeCapability",
     c"hipDeviceComputeCapability(device)\n--\n\nReturns the compute capability of the device\n\nArgs:\n    device [in]: Device ordinal\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    major: int\n    minor: int\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -421,7 +421,7 @@ fn hipDeviceComputeCapability(py: Python<'_>, device: rt::CInt<i32>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_major)?), rt::Item::made(py, rt::obj(py, o_minor)?)])
 }
 rt::function!(F_hipDeviceGetName, C_hipDeviceGetName, c"hipDeviceGetName", "hipDeviceGetName",
     c"hipDeviceGetName(len, device)\n--\n\nReturns an identifer string for the device.\n\nArgs:\n    len [in]: Maximum length of string to store in device name\n    device [in]: Device ordinal\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    name: bytes\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -481,7 +481,7 @@ fn hipDeviceGetP2PAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, srcDevice: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_value, a_attr, a_srcDevice, a_dstDevice) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_value)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_value)?)])
 }
 rt::function!(F_hipDeviceGetPCIBusId, C_hipDeviceGetPCIBusId, c"hipDeviceGetPCIBusId", "hipDeviceGetPCIBusId",
     c"hipDeviceGetPCIBusId(len, device)\n--\n\nReturns a PCI Bus Id string for the device, overloaded to take int device ID.\n\nArgs:\n    len [in]: Maximum length of string\n    device [in]: The device ordinal\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pciBusId: bytes\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -520,7 +520,7 @@ fn hipDeviceGetByPCIBusId(py: Python<'_>, pciBusId: rt::CStrArg) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_pciBusId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_hipDeviceTotalMem, C_hipDeviceTotalMem, c"hipDeviceTotalMem", "hipDeviceTotalMem",
     c"hipDeviceTotalMem(device)\n--\n\nReturns the total amount of memory on the device.\n\nArgs:\n    device [in]: The ordinal of the device\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    bytes: int\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -539,7 +539,7 @@ fn hipDeviceTotalMem(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_bytes, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_bytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_bytes)?)])
 }
 rt::function!(F_hipDeviceSynchronize, C_hipDeviceSynchronize, c"hipDeviceSynchronize", "hipDeviceSynchronize",
     c"hipDeviceSynchronize()\n--\n\nWaits on all active streams on current device\n\nWhen this command is invoked, the host thread gets blocked until all the commands associated\nwith streams associated with the device. HIP does not support multiple blocking modes (yet!).\n\nSee: hipSetDevice, hipDeviceReset\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess",
@@ -555,7 +555,7 @@ fn hipDeviceSynchronize(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceReset, C_hipDeviceReset, c"hipDeviceReset", "hipDeviceReset",
     c"hipDeviceReset()\n--\n\nThe state of current device is discarded and updated to a fresh state.\n\nCalling this function deletes all streams created, memory allocated, kernels running, events\ncreated. Make sure that no other thread is using the device or streams, memory, kernels, events\nassociated with the current device.\n\nSee: hipDeviceSynchronize\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess",
@@ -571,7 +571,7 @@ fn hipDeviceReset(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipSetDevice, C_hipSetDevice, c"hipSetDevice", "hipSetDevice",
     c"hipSetDevice(deviceId)\n--\n\nSet default device to be used for subsequent hip API calls from this thread.\n\nSets device as the default device for the calling host thread.  Valid device id's are 0...\n(hipGetDeviceCount()-1).\n\nMany HIP APIs implicitly use the \"default device\" :\n\n- Any device memory subsequently allocated from this host thread (using hipMalloc) will be\nallocated on device.\n- Any streams or events created from this host thread will be associated with device.\n- Any kernels launched from this host thread (using hipLaunchKernel) will be executed on device\n(unless a specific stream is specified, in which case the device associated with that stream will\nbe used).\n\nThis function may be called from any host thread.  Multiple host threads may use the same device.\nThis function does no synchronization with the previous or new device, and has very little\nruntime overhead. Applications can use hipSetDevice to quickly switch the default device before\nmaking a HIP runtime call which uses the default device.\n\nThe default device is stored in thread-local-storage for each thread.\nThread-pool implementations may inherit the default device of the previous thread.  A good\npractice is to always call hipSetDevice at the start of HIP coding sequency to establish a known\nstandard device.\n\nSee: #hipGetDevice, #hipGetDeviceCount\n\nArgs:\n    deviceId [in]: Valid device in range 0...hipGetDeviceCount().\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorNoDevice",
@@ -588,7 +588,7 @@ fn hipSetDevice(py: Python<'_>, deviceId: rt::CInt<i32>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_deviceId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipSetValidDevices, C_hipSetValidDevices, c"hipSetValidDevices", "hipSetValidDevices",
     c"hipSetValidDevices(len)\n--\n\nSet a list of devices that can be used.\n\nSee: #hipGetDevice, #hipGetDeviceCount. #hipSetDevice. #hipGetDeviceProperties. #hipSetDeviceFlags. #hipChooseDevice\n\nArgs:\n    len [in]: Number of devices in specified list\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    device_arr: int\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -607,7 +607,7 @@ fn hipSetValidDevices(py: Python<'_>, len: rt::CInt<i32>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device_arr, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device_arr)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device_arr)?)])
 }
 rt::function!(F_hipGetDevice, C_hipGetDevice, c"hipGetDevice", "hipGetDevice",
     c"hipGetDevice()\n--\n\nReturn the default device id for the calling host thread.\n\nHIP maintains an default device for each thread using thread-local-storage.\nThis device is used implicitly for HIP runtime APIs called by this thread.\nhipGetDevice returns in * device the default device for the calling host thread.\n\nSee: hipSetDevice, hipGetDevicesizeBytes\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    deviceId: int\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -625,7 +625,7 @@ fn hipGetDevice(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_deviceId) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_deviceId)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_deviceId)?)])
 }
 rt::function!(F_hipGetDeviceCount, C_hipGetDeviceCount, c"hipGetDeviceCount", "hipGetDeviceCount",
     c"hipGetDeviceCount()\n--\n\nReturn number of compute-capable devices.\n\nReturns in *count the number of devices that have ability to run compute commands.  If there\nare no such devices, then hipGetDeviceCount will return #hipErrorNoDevice. If 1 or more\ndevices can be found, then hipGetDeviceCount returns #hipSuccess.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    count: int\n    #hipSuccess, #hipErrorNoDevice",
@@ -643,7 +643,7 @@ fn hipGetDeviceCount(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_count) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_hipDeviceGetAttribute, C_hipDeviceGetAttribute, c"hipDeviceGetAttribute", "hipDeviceGetAttribute",
     c"hipDeviceGetAttribute(attr, deviceId)\n--\n\nQuery for a specific device attribute.\n\nArgs:\n    attr [in]: attribute to query\n    deviceId [in]: which device to query for information\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pi: int\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -663,7 +663,7 @@ fn hipDeviceGetAttribute(py: Python<'_>, attr: &Bound<'_, PyAny>, deviceId: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_pi, a_attr, a_deviceId) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pi)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_pi)?)])
 }
 rt::function!(F_hipDeviceGetDefaultMemPool, C_hipDeviceGetDefaultMemPool, c"hipDeviceGetDefaultMemPool", "hipDeviceGetDefaultMemPool",
     c"hipDeviceGetDefaultMemPool(device)\n--\n\nReturns the default memory pool of the specified device\n\nSee: hipDeviceGetDefaultMemPool, hipMallocAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    device [in]: Device index for query the default memory pool\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mem_pool: ihipMemPoolHandle_t\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -700,7 +700,7 @@ fn hipDeviceSetMemPool(py: Python<'_>, device: rt::CInt<i32>, mem_pool: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_mem_pool) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceGetMemPool, C_hipDeviceGetMemPool, c"hipDeviceGetMemPool", "hipDeviceGetMemPool",
     c"hipDeviceGetMemPool(device)\n--\n\nGets the current memory pool for the specified device\n\nReturns the last pool provided to hipDeviceSetMemPool for this device\nor the device's default memory pool if hipDeviceSetMemPool has never been called.\nBy default the current mempool is the default mempool for a device,\notherwise the returned pool must have been set with hipDeviceSetMemPool.\n\nSee: hipDeviceGetDefaultMemPool, hipMallocAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    device [in]: Device index to query the current memory pool\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mem_pool: ihipMemPoolHandle_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -738,7 +738,7 @@ fn hipGetDeviceProperties(py: Python<'_>, prop: &Bound<'_, PyAny>, deviceId: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prop, a_deviceId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceGetTexture1DLinearMaxWidth, C_hipDeviceGetTexture1DLinearMaxWidth, c"hipDeviceGetTexture1DLinearMaxWidth", "hipDeviceGetTexture1DLinearMaxWidth",
     c"hipDeviceGetTexture1DLinearMaxWidth(device)\n--\n\nGets the maximum width for 1D linear textures on the specified device\n\nThis function queries the maximum width, in elements, of 1D linear textures that can be allocated\non the specified device. The maximum width depends on the texture element size and the hardware\nlimitations of the device.\n\nSee: hipDeviceGetAttribute, hipMalloc, hipTexRefSetAddressMode\n\nArgs:\n    device [in]: Device index to query for maximum 1D texture width\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mem_pool: ihipMemPoolHandle_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice",
@@ -774,7 +774,7 @@ fn hipDeviceSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceGetCacheConfig, C_hipDeviceGetCacheConfig, c"hipDeviceGetCacheConfig", "hipDeviceGetCacheConfig",
     c"hipDeviceGetCacheConfig()\n--\n\nGet Cache configuration for a specific Device\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    cacheConfig: hipFuncCache_t\n    #hipSuccess, #hipErrorNotInitialized\n    Note: AMD devices do not support reconfigurable cache. This hint is ignored\n    on these architectures.",
@@ -792,7 +792,7 @@ fn hipDeviceGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 38, o_cacheConfig as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 38, o_cacheConfig as i64)?])
 }
 rt::function!(F_hipDeviceGetLimit, C_hipDeviceGetLimit, c"hipDeviceGetLimit", "hipDeviceGetLimit",
     c"hipDeviceGetLimit(limit)\n--\n\nGets resource limits of current device\n\nThe function queries the size of limit value, as required by the input enum value hipLimit_t,\nwhich can be either #hipLimitStackSize, or #hipLimitMallocHeapSize. Any other input as\ndefault, the function will return #hipErrorUnsupportedLimit.\n\nArgs:\n    limit [in]: The limit to query\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pValue: int\n    #hipSuccess, #hipErrorUnsupportedLimit, #hipErrorInvalidValue",
@@ -811,7 +811,7 @@ fn hipDeviceGetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pValue, a_limit) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pValue)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_pValue)?)])
 }
 rt::function!(F_hipDeviceSetLimit, C_hipDeviceSetLimit, c"hipDeviceSetLimit", "hipDeviceSetLimit",
     c"hipDeviceSetLimit(limit, value)\n--\n\nSets resource limits of current device.\n\nAs the input enum limit,\n#hipLimitStackSize sets the limit value of the stack size on the current GPU device, per thread.\nThe limit size can get via hipDeviceGetLimit. The size is in units of 256 dwords, up to the limit\n(128K - 16).\n\n#hipLimitMallocHeapSize sets the limit value of the heap used by the malloc()/free()\ncalls. For limit size, use the #hipDeviceGetLimit API.\n\nAny other input as default, the funtion will return hipErrorUnsupportedLimit.\n\nArgs:\n    limit [in]: Enum of hipLimit_t to set\n    value [in]: The size of limit value in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorUnsupportedLimit, #hipErrorInvalidValue",
@@ -829,7 +829,7 @@ fn hipDeviceSetLimit(py: Python<'_>, limit: &Bound<'_, PyAny>, value: rt::CInt<u
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_limit, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceGetSharedMemConfig, C_hipDeviceGetSharedMemConfig, c"hipDeviceGetSharedMemConfig", "hipDeviceGetSharedMemConfig",
     c"hipDeviceGetSharedMemConfig()\n--\n\nReturns bank width of shared memory for current device\n\nNote: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is\nignored on those architectures.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pConfig: hipSharedMemConfig\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -847,7 +847,7 @@ fn hipDeviceGetSharedMemConfig(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pConfig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 39, o_pConfig as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 39, o_pConfig as i64)?])
 }
 rt::function!(F_hipGetDeviceFlags, C_hipGetDeviceFlags, c"hipGetDeviceFlags", "hipGetDeviceFlags",
     c"hipGetDeviceFlags()\n--\n\nGets the flags set for current device\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -865,7 +865,7 @@ fn hipGetDeviceFlags(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 rt::function!(F_hipDeviceSetSharedMemConfig, C_hipDeviceSetSharedMemConfig, c"hipDeviceSetSharedMemConfig", "hipDeviceSetSharedMemConfig",
     c"hipDeviceSetSharedMemConfig(config)\n--\n\nThe bank width of shared memory on current device is set\n\nNote: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is\nignored on those architectures.\n\nArgs:\n    config [in]: Configuration for the bank width of shared memory\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -882,7 +882,7 @@ fn hipDeviceSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_config) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipSetDeviceFlags, C_hipSetDeviceFlags, c"hipSetDeviceFlags", "hipSetDeviceFlags",
     c"hipSetDeviceFlags(flags)\n--\n\nThe current device behavior is changed according to the flags passed.\n\nThe schedule flags impact how HIP waits for the completion of a command running on a device.\n\n#hipDeviceScheduleSpin         : HIP runtime will actively spin in the thread which submitted\nthe work until the command completes.  This offers the lowest latency, but will consume a CPU\ncore and may increase power.\n\n#hipDeviceScheduleYield        : The HIP runtime will yield the CPU to system so that other\ntasks can use it. This may increase latency to detect the completion but will consume less\npower and is friendlier to other tasks in the system.\n\n#hipDeviceScheduleBlockingSync : On ROCm platform, this is a synonym for hipDeviceScheduleYield.\n\n#hipDeviceScheduleAuto         : This is the default value if the input 'flags' is zero.\nUses a heuristic to select between Spin and Yield modes. If the number of HIP contexts is\ngreater than the number of logical processors in the system, uses Spin scheduling, otherwise\nuses Yield scheduling.\n\n#hipDeviceMapHost              : Allows mapping host memory. On ROCm, this is always allowed and\nthe flag is ignored.\n\n#hipDeviceLmemResizeToMax      : This flag is silently ignored on ROCm.\n\nArgs:\n    flags [in]: Flag to set on the current device\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNoDevice, #hipErrorInvalidDevice, #hipErrorSetOnActiveProcess",
@@ -899,7 +899,7 @@ fn hipSetDeviceFlags(py: Python<'_>, flags: rt::CInt<u32>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipChooseDevice, C_hipChooseDevice, c"hipChooseDevice", "hipChooseDevice",
     c"hipChooseDevice(prop)\n--\n\nArgs:\n    prop\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    device: int",
@@ -919,7 +919,7 @@ fn hipChooseDevice(py: Python<'_>, prop: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_prop) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_hipExtGetLinkTypeAndHopCount, C_hipExtGetLinkTypeAndHopCount, c"hipExtGetLinkTypeAndHopCount", "hipExtGetLinkTypeAndHopCount",
     c"hipExtGetLinkTypeAndHopCount(device1, device2)\n--\n\nReturns the link type and hop count between two devices\n\nQueries and returns the HSA link type and the hop count between the two specified devices.\n\nArgs:\n    device1 [in]: Ordinal for device1\n    device2 [in]: Ordinal for device2\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    linktype: int\n    hopcount: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -941,7 +941,7 @@ fn hipExtGetLinkTypeAndHopCount(py: Python<'_>, device1: rt::CInt<i32>, device2:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device1, a_device2, a_linktype, a_hopcount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_linktype)?, rt::obj(py, o_hopcount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_linktype)?), rt::Item::made(py, rt::obj(py, o_hopcount)?)])
 }
 rt::function!(F_hipIpcGetMemHandle, C_hipIpcGetMemHandle, c"hipIpcGetMemHandle", "hipIpcGetMemHandle",
     c"hipIpcGetMemHandle(devPtr)\n--\n\nGets an interprocess memory handle for an existing device memory allocation.\n\nTakes a pointer to the base of an existing device memory allocation created with ::hipMalloc\nand exports it for use in another process. This is a lightweight operation and may be called\nmultiple times on an allocation without adverse effects.\n\nIf a region of memory is freed with ::hipFree and a subsequent call to ::hipMalloc returns\nmemory with the same device address, ::hipIpcGetMemHandle will return a unique handle for\nthe new memory.\n\nNote: This IPC memory related feature API on Windows may behave differently from Linux.\n\nArgs:\n    devPtr: - Base pointer to previously allocated device memory.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    handle: hipIpcMemHandle_st\n    #hipSuccess, #hipErrorInvalidHandle, #hipErrorOutOfMemory, #hipErrorMapFailed",
@@ -997,7 +997,7 @@ fn hipIpcCloseMemHandle(py: Python<'_>, devPtr: rt::PtrArgMut) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipIpcGetEventHandle, C_hipIpcGetEventHandle, c"hipIpcGetEventHandle", "hipIpcGetEventHandle",
     c"hipIpcGetEventHandle(handle, event)\n--\n\nGets an opaque interprocess handle for an event.\n\nThe event is previously allocated with #hipEventInterprocess and #hipEventDisableTiming flags.\nThe opaque interprocess handle may be copied into other processes and opened with\n::hipIpcOpenEventHandle. Then ::hipEventRecord, ::hipEventSynchronize, ::hipStreamWaitEvent and\n::hipEventQuery may be used in either process. After the exported event has been freed with\n::hipEventDestroy, operations on the imported event will result in undefined behavior.\n\nNote: This IPC event related feature API is currently applicable on Linux.\n\nArgs:\n    handle [out]: Pointer to #hipIpcEventHandle to return the opaque event handle\n    event [in]: Event allocated with #hipEventInterprocess and #hipEventDisableTiming flags\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidConfiguration, #hipErrorInvalidValue",
@@ -1016,7 +1016,7 @@ fn hipIpcGetEventHandle(py: Python<'_>, handle: &Bound<'_, PyAny>, event: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_event) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipIpcOpenEventHandle, C_hipIpcOpenEventHandle, c"hipIpcOpenEventHandle", "hipIpcOpenEventHandle",
     c"hipIpcOpenEventHandle(handle)\n--\n\nOpens an interprocess event handle.\n\nOpens an interprocess event handle exported from another process with ::hipIpcGetEventHandle.\nThe returned #hipEvent_t behaves like a locally created event with the #hipEventDisableTiming\nflag specified. This event needs be freed with ::hipEventDestroy. After the exported event\nhas been freed with ::hipEventDestroy, operations on the imported event will result in\nundefined behavior. If the input handle is from the same process, it will return\n#hipErrorInvalidContext.\n\nNote: This IPC event related feature API is currently applicable on Linux.\n\nArgs:\n    handle [in]: The opaque interprocess handle to open\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    event: ihipEvent_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidContext",
@@ -1054,7 +1054,7 @@ fn hipFuncSetAttribute(py: Python<'_>, func: rt::PtrArg, attr: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipFuncSetCacheConfig, C_hipFuncSetCacheConfig, c"hipFuncSetCacheConfig", "hipFuncSetCacheConfig",
     c"hipFuncSetCacheConfig(func, config)\n--\n\nSet Cache configuration for a specific function\n\nArgs:\n    func [in]: Pointer of the function.\n    config [in]: Configuration to set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized\n    Note: AMD devices and some Nvidia GPUS do not support reconfigurable cache.  This hint is ignored\n    on those architectures.",
@@ -1072,7 +1072,7 @@ fn hipFuncSetCacheConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_config) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipFuncSetSharedMemConfig, C_hipFuncSetSharedMemConfig, c"hipFuncSetSharedMemConfig", "hipFuncSetSharedMemConfig",
     c"hipFuncSetSharedMemConfig(func, config)\n--\n\nSet shared memory configuation for a specific function\n\nNote: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is\nignored on those architectures.\n\nArgs:\n    func [in]: Pointer of the function\n    config [in]: Configuration\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue",
@@ -1090,7 +1090,7 @@ fn hipFuncSetSharedMemConfig(py: Python<'_>, func: rt::PtrArg, config: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func, a_config) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetLastError, C_hipGetLastError, c"hipGetLastError", "hipGetLastError",
     c"hipGetLastError()\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\n\nReturn last error returned by any HIP runtime API call and resets the stored error code to\n#hipSuccess\n\nReturns the last error that has been returned by any of the runtime calls in the same host\nthread, and then resets the saved error to #hipSuccess.\n\nSee: hipGetErrorString, hipGetLastError, hipPeakAtLastError, hipError_t\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    return code from last HIP called from the active host thread",
@@ -1106,7 +1106,7 @@ fn hipGetLastError(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f() };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipExtGetLastError, C_hipExtGetLastError, c"hipExtGetLastError", "hipExtGetLastError",
     c"hipExtGetLastError()\n--\n\nReturn last error returned by any HIP runtime API call and resets the stored error code to\n#hipSuccess\n\nReturns the last error that has been returned by any of the runtime calls in the same host\nthread, and then resets the saved error to #hipSuccess.\n\nSee: hipGetErrorString, hipGetLastError, hipPeakAtLastError, hipError_t\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    return code from last HIP called from the active host thread",
@@ -1122,7 +1122,7 @@ fn hipExtGetLastError(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f() };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipPeekAtLastError, C_hipPeekAtLastError, c"hipPeekAtLastError", "hipPeekAtLastError",
     c"hipPeekAtLastError()\n--\n\nReturn last error returned by any HIP runtime API call.\n\nReturns the last error that has been returned by any of the runtime calls in the same host\nthread. Unlike hipGetLastError, this function does not reset the saved error code.\n\nSee: hipGetErrorString, hipGetLastError, hipPeakAtLastError, hipError_t\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess",
@@ -1138,7 +1138,7 @@ fn hipPeekAtLastError(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f() };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetErrorName, C_hipGetErrorName, c"hipGetErrorName", "hipGetErrorName",
     c"hipGetErrorName(hip_error)\n--\n\nReturn hip error as text string form.\n\nSee: hipGetErrorString, hipGetLastError, hipPeakAtLastError, hipError_t\n\nArgs:\n    hip_error: Error code to convert to name.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    bytes\n    const char pointer to the NULL-terminated error name",
@@ -1155,7 +1155,7 @@ fn hipGetErrorName(py: Python<'_>, hip_error: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hip_error) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, 0)?, rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hipGetErrorString, C_hipGetErrorString, c"hipGetErrorString", "hipGetErrorString",
     c"hipGetErrorString(hipError)\n--\n\nReturn handy text string message to explain the error which occurred\n\nSee: hipGetErrorName, hipGetLastError, hipPeakAtLastError, hipError_t\n\nArgs:\n    hipError: Error code to convert to string.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    bytes\n    const char pointer to the NULL-terminated error string",
@@ -1172,7 +1172,7 @@ fn hipGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, 0)?, rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hipDrvGetErrorName, C_hipDrvGetErrorName, c"hipDrvGetErrorName", "hipDrvGetErrorName",
     c"hipDrvGetErrorName(hipError)\n--\n\nReturn hip error as text string form.\n\nSee: hipGetErrorName, hipGetLastError, hipPeakAtLastError, hipError_t\n\nArgs:\n    hipError [in]: Error code to convert to string.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    errorString: bytes\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1191,7 +1191,7 @@ fn hipDrvGetErrorName(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError, a_errorString) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::cstr_result(py, o_errorString)?)])
 }
 rt::function!(F_hipDrvGetErrorString, C_hipDrvGetErrorString, c"hipDrvGetErrorString", "hipDrvGetErrorString",
     c"hipDrvGetErrorString(hipError)\n--\n\nReturn handy text string message to explain the error which occurred\n\nSee: hipGetErrorName, hipGetLastError, hipPeakAtLastError, hipError_t\n\nArgs:\n    hipError [in]: Error code to convert to string.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    errorString: bytes\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1210,7 +1210,7 @@ fn hipDrvGetErrorString(py: Python<'_>, hipError: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_hipError, a_errorString) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_errorString)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::cstr_result(py, o_errorString)?)])
 }
 rt::function!(F_hipStreamCreate, C_hipStreamCreate, c"hipStreamCreate", "hipStreamCreate",
     c"hipStreamCreate()\n--\n\nCreate an asynchronous stream.\n\nCreate a new asynchronous stream.  stream returns an opaque handle that can be used to\nreference the newly created stream in subsequent hipStream* commands.  The stream is allocated on\nthe heap and will remain allocated even if the handle goes out-of-scope.  To release the memory\nused by the stream, application must call hipStreamDestroy.\n\nSee: hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamSynchronize, hipStreamWaitEvent, hipStreamDestroy\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    stream: ihipStream_t\n    #hipSuccess, #hipErrorInvalidValue\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1287,7 +1287,7 @@ fn hipDeviceGetStreamPriorityRange(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_leastPriority, a_greatestPriority) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_leastPriority)?, rt::obj(py, o_greatestPriority)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_leastPriority)?), rt::Item::made(py, rt::obj(py, o_greatestPriority)?)])
 }
 rt::function!(F_hipStreamDestroy, C_hipStreamDestroy, c"hipStreamDestroy", "hipStreamDestroy",
     c"hipStreamDestroy(stream)\n--\n\nDestroys the specified stream.\n\nDestroys the specified stream.\n\nIf commands are still executing on the specified stream, some may complete execution before the\nqueue is deleted.\n\nThe queue may be destroyed while some commands are still inflight, or may wait for all commands\nqueued to the stream before destroying it.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamQuery,\nhipStreamWaitEvent, hipStreamSynchronize\n\nArgs:\n    stream [in]: stream identifier.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess #hipErrorInvalidHandle",
@@ -1307,7 +1307,7 @@ fn hipStreamDestroy(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(stream, false, "hipStreamDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamQuery, C_hipStreamQuery, c"hipStreamQuery", "hipStreamQuery",
     c"hipStreamQuery(stream)\n--\n\nReturn #hipSuccess if all of the operations in the specified stream have completed, or\n#hipErrorNotReady if not.\n\nThis is thread-safe and returns a snapshot of the current state of the queue.  However, if other\nhost threads are sending work to the stream, the status may change immediately after the function\nis called.  It is typically used for debug.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,\nhipStreamSynchronize, hipStreamDestroy\n\nArgs:\n    stream [in]: stream to query\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotReady, #hipErrorInvalidHandle",
@@ -1324,7 +1324,7 @@ fn hipStreamQuery(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamSynchronize, C_hipStreamSynchronize, c"hipStreamSynchronize", "hipStreamSynchronize",
     c"hipStreamSynchronize(stream)\n--\n\nWait for all commands in stream to complete.\n\nThis command is host-synchronous : the host will block until the specified stream is empty.\n\nThis command follows standard null-stream semantics.  Specifically, specifying the null stream\nwill cause the command to wait for other streams on the same device to complete all pending\noperations.\n\nThis command honors the hipDeviceLaunchBlocking flag, which controls whether the wait is active\nor blocking.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,\nhipStreamDestroy\n\nArgs:\n    stream [in]: stream identifier.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidHandle",
@@ -1341,7 +1341,7 @@ fn hipStreamSynchronize(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamWaitEvent, C_hipStreamWaitEvent, c"hipStreamWaitEvent", "hipStreamWaitEvent",
     c"hipStreamWaitEvent(stream, event, flags)\n--\n\nMake the specified compute stream wait for an event\n\nThis function inserts a wait operation into the specified stream.\nAll future work submitted to stream will wait until event reports completion before\nbeginning execution.\n\nFlags include:\nhipEventWaitDefault: Default event creation flag.\nhipEventWaitExternal: Wait is captured in the graph as an external event node when\nperforming stream capture\n\nThis function only waits for commands in the current stream to complete.  Notably, this function\ndoes not implicitly wait for commands in the default stream to complete, even if the specified\nstream is created with hipStreamNonBlocking = 0.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamSynchronize, hipStreamDestroy\n\nArgs:\n    stream [in]: Stream to make wait\n    event [in]: Event to wait on\n    flags [in]: Parameters to control the operation\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue,\n    #hipErrorStreamCaptureIsolation",
@@ -1360,7 +1360,7 @@ fn hipStreamWaitEvent(py: Python<'_>, stream: &Bound<'_, PyAny>, event: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_event, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamGetFlags, C_hipStreamGetFlags, c"hipStreamGetFlags", "hipStreamGetFlags",
     c"hipStreamGetFlags(stream)\n--\n\nReturn flags associated with this stream.\n\nReturn flags associated with this stream in *flags.\n\nSee: hipStreamCreateWithFlags\n\nArgs:\n    stream [in]: stream to be queried\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle\n    #hipSuccess #hipErrorInvalidValue #hipErrorInvalidHandle",
@@ -1379,7 +1379,7 @@ fn hipStreamGetFlags(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 rt::function!(F_hipStreamGetPriority, C_hipStreamGetPriority, c"hipStreamGetPriority", "hipStreamGetPriority",
     c"hipStreamGetPriority(stream)\n--\n\nQuery the priority of a stream.\n\nQuery the priority of a stream. The priority is returned in in priority.\n\nSee: hipStreamCreateWithFlags\n\nArgs:\n    stream [in]: stream to be queried\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    priority: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidHandle\n    #hipSuccess #hipErrorInvalidValue #hipErrorInvalidHandle",
@@ -1398,7 +1398,7 @@ fn hipStreamGetPriority(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_priority) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_priority)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_priority)?)])
 }
 rt::function!(F_hipStreamGetDevice, C_hipStreamGetDevice, c"hipStreamGetDevice", "hipStreamGetDevice",
     c"hipStreamGetDevice(stream)\n--\n\nGet the device assocaited with the stream\n\nSee: hipStreamCreate, hipStreamDestroy, hipDeviceGetStreamPriorityRange\n\nArgs:\n    stream [in]: stream to be queried\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    device: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorContextIsDestroyed, #hipErrorInvalidHandle,\n    #hipErrorNotInitialized, #hipErrorDeinitialized, #hipErrorInvalidContext",
@@ -1417,7 +1417,7 @@ fn hipStreamGetDevice(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_hipExtStreamCreateWithCUMask, C_hipExtStreamCreateWithCUMask, c"hipExtStreamCreateWithCUMask", "hipExtStreamCreateWithCUMask",
     c"hipExtStreamCreateWithCUMask(cuMaskSize, cuMask)\n--\n\nCreate an asynchronous stream with the specified CU mask.\n\nCreate a new asynchronous stream with the specified CU mask.  stream returns an opaque handle\nthat can be used to reference the newly created stream in subsequent hipStream* commands.  The\nstream is allocated on the heap and will remain allocated even if the handle goes out-of-scope.\nTo release the memory used by the stream, application must call hipStreamDestroy.\n\nSee: hipStreamCreate, hipStreamSynchronize, hipStreamWaitEvent, hipStreamDestroy\n\nArgs:\n    cuMaskSize [in]: Size of CU mask bit array passed in.\n    cuMask [in]: Bit-vector representing the CU mask. Each active bit represents using one CU.\n        The first 32 bits represent the first 32 CUs, and so on. If its size is greater than physical\n        CU number (i.e., multiProcessorCount member of hipDeviceProp_t), the extra elements are ignored.\n        It is user's responsibility to make sure the input is meaningful.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    stream: ihipStream_t\n    #hipSuccess, #hipErrorInvalidHandle, #hipErrorInvalidValue",
@@ -1458,7 +1458,7 @@ fn hipExtStreamGetCUMask(py: Python<'_>, stream: &Bound<'_, PyAny>, cuMaskSize: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_cuMaskSize, a_cuMask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamAddCallback, C_hipStreamAddCallback, c"hipStreamAddCallback", "hipStreamAddCallback",
     c"hipStreamAddCallback(stream, callback, userData, flags)\n--\n\nAdds a callback to be called on the host after all currently enqueued\nitems in the stream have completed.  For each\nhipStreamAddCallback call, a callback will be executed exactly once.\nThe callback will block later work in the stream until it is finished.\n\nSee: hipStreamCreate, hipStreamCreateWithFlags, hipStreamQuery, hipStreamSynchronize,\nhipStreamWaitEvent, hipStreamDestroy, hipStreamCreateWithPriority\n\nArgs:\n    stream [in]: - Stream to add callback to\n    callback [in]: - The function to call once preceding stream operations are complete\n    userData [in]: - User specified data to be passed to the callback function\n    flags [in]: - Reserved for future use, must be 0\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidHandle, #hipErrorNotSupported",
@@ -1478,7 +1478,7 @@ fn hipStreamAddCallback(py: Python<'_>, stream: &Bound<'_, PyAny>, callback: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_callback, a_userData, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamWaitValue32, C_hipStreamWaitValue32, c"hipStreamWaitValue32", "hipStreamWaitValue32",
     c"hipStreamWaitValue32(stream, ptr, value, flags, mask)\n--\n\nEnqueues a wait command to the stream.[BETA]\n\nEnqueues a wait command to the stream, all operations enqueued  on this stream after this, will\nnot execute until the defined wait condition is true.\n\n#hipStreamWaitValueGte: waits until *ptr&mask >= value\n\n#hipStreamWaitValueEq : waits until *ptr&mask == value\n\n#hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0\n\n#hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0\n\nNote: when using #hipStreamWaitValueNor, mask is applied on both 'value' and '*ptr'.\n\nNote: Support for #hipStreamWaitValue32 can be queried using 'hipDeviceGetAttribute()' and\n'hipDeviceAttributeCanUseStreamWaitValue' flag.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWaitValue64, hipStreamWriteValue64,\nhipStreamWriteValue32, hipDeviceGetAttribute\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to memory object allocated using #hipMallocSignalMemory flag\n    value [in]: - Value to be used in compare operation\n    flags [in]: - Defines the compare operation, supported values are #hipStreamWaitValueGte\n        #hipStreamWaitValueEq, #hipStreamWaitValueAnd and #hipStreamWaitValueNor\n    mask [in]: - Mask to be applied on value at memory before it is compared with value,\n        default value is set to enable every bit\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1499,7 +1499,7 @@ fn hipStreamWaitValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags, a_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamWaitValue64, C_hipStreamWaitValue64, c"hipStreamWaitValue64", "hipStreamWaitValue64",
     c"hipStreamWaitValue64(stream, ptr, value, flags, mask)\n--\n\nEnqueues a wait command to the stream.[BETA]\n\nEnqueues a wait command to the stream, all operations enqueued  on this stream after this, will\nnot execute until the defined wait condition is true.\n\n#hipStreamWaitValueGte: waits until *ptr&mask >= value\n\n#hipStreamWaitValueEq : waits until *ptr&mask == value\n\n#hipStreamWaitValueAnd: waits until ((*ptr&mask) & value) != 0\n\n#hipStreamWaitValueNor: waits until ~((*ptr&mask) | (value&mask)) != 0\n\nNote: when using #hipStreamWaitValueNor, mask is applied on both 'value' and '*ptr'.\n\nNote: Support for hipStreamWaitValue64 can be queried using 'hipDeviceGetAttribute()' and\n'hipDeviceAttributeCanUseStreamWaitValue' flag.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWaitValue32, hipStreamWriteValue64,\nhipStreamWriteValue32, hipDeviceGetAttribute\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to memory object allocated using 'hipMallocSignalMemory' flag\n    value [in]: - Value to be used in compare operation\n    flags [in]: - Defines the compare operation, supported values are #hipStreamWaitValueGte\n        #hipStreamWaitValueEq, #hipStreamWaitValueAnd and #hipStreamWaitValueNor.\n    mask [in]: - Mask to be applied on value at memory before it is compared with value\n        default value is set to enable every bit\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1520,7 +1520,7 @@ fn hipStreamWaitValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags, a_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamWriteValue32, C_hipStreamWriteValue32, c"hipStreamWriteValue32", "hipStreamWriteValue32",
     c"hipStreamWriteValue32(stream, ptr, value, flags)\n--\n\nEnqueues a write command to the stream.[BETA]\n\nEnqueues a write command to the stream, write operation is performed after all earlier commands\non this stream have completed the execution.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to a GPU accessible memory object\n    value [in]: - Value to be written\n    flags [in]: - reserved, ignored for now, will be used in future releases\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1540,7 +1540,7 @@ fn hipStreamWriteValue32(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamWriteValue64, C_hipStreamWriteValue64, c"hipStreamWriteValue64", "hipStreamWriteValue64",
     c"hipStreamWriteValue64(stream, ptr, value, flags)\n--\n\nEnqueues a write command to the stream.[BETA]\n\nEnqueues a write command to the stream, write operation is performed after all earlier commands\non this stream have completed the execution.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipExtMallocWithFlags, hipFree, hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64\n\nArgs:\n    stream [in]: - Stream identifier\n    ptr [in]: - Pointer to a GPU accessible memory object\n    value [in]: - Value to be written\n    flags [in]: - reserved, ignored for now, will be used in future releases\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1560,7 +1560,7 @@ fn hipStreamWriteValue64(py: Python<'_>, stream: &Bound<'_, PyAny>, ptr: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_ptr, a_value, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamBatchMemOp, C_hipStreamBatchMemOp, c"hipStreamBatchMemOp", "hipStreamBatchMemOp",
     c"hipStreamBatchMemOp(stream, count, paramArray, flags)\n--\n\nEnqueues an array of stream memory operations in the stream.[BETA]\n\nBatch operations to synchronize the stream via memory operations.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64\n\nArgs:\n    stream [in]: - Stream identifier\n    count [in]: - The number of operations in the array. Must be less than 256\n    paramArray [in]: - The types and parameters of the individual operations.\n    flags [in]: - Reserved for future expansion; must be 0.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1581,7 +1581,7 @@ fn hipStreamBatchMemOp(py: Python<'_>, stream: &Bound<'_, PyAny>, count: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_count, a_paramArray, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddBatchMemOpNode, C_hipGraphAddBatchMemOpNode, c"hipGraphAddBatchMemOpNode", "hipGraphAddBatchMemOpNode",
     c"hipGraphAddBatchMemOpNode(hGraph, dependencies, numDependencies, nodeParams)\n--\n\nCreates a batch memory operation node and adds it to a graph.[BETA]\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64, hipStreamBatchMemOp\n\nArgs:\n    hGraph [in]: - Graph to which to add the node\n    dependencies [in]: -  Dependencies of the node\n    numDependencies [in]: - Number of dependencies\n    nodeParams [in]: - Parameters for the node\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    phGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1625,7 +1625,7 @@ fn hipGraphBatchMemOpNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nod
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams_out) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphBatchMemOpNodeSetParams, C_hipGraphBatchMemOpNodeSetParams, c"hipGraphBatchMemOpNodeSetParams", "hipGraphBatchMemOpNodeSetParams",
     c"hipGraphBatchMemOpNodeSetParams(hNode, nodeParams)\n--\n\nSets the batch mem op node's parameters.[BETA]\n\nSets the parameters of batch mem op node hNode to nodeParams.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64, hipGraphBatchMemOpNodeGetParams\n\nArgs:\n    hNode [in]: - Node to set the parameters for\n    nodeParams [in]: - Parameters to copy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1644,7 +1644,7 @@ fn hipGraphBatchMemOpNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, nod
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecBatchMemOpNodeSetParams, C_hipGraphExecBatchMemOpNodeSetParams, c"hipGraphExecBatchMemOpNodeSetParams", "hipGraphExecBatchMemOpNodeSetParams",
     c"hipGraphExecBatchMemOpNodeSetParams(hGraphExec, hNode, nodeParams)\n--\n\nSets the parameters for a batch mem op node in the given graphExec.[BETA]\n\nSets the parameters of a batch mem op node in an executable graph hGraphExec.\nThe node is identified by the corresponding node hNode in the non-executable graph,\nfrom which the executable graph was instantiated.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nSee: hipStreamWriteValue32, hipStreamWaitValue32,\nhipStreamWaitValue64. hipStreamWriteValue64, hipStreamBatchMemOp\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node\n    hNode [in]: - Batch mem op node from the graph from which graphExec was instantiated\n    nodeParams [in]: - Updated Parameters to set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -1664,7 +1664,7 @@ fn hipGraphExecBatchMemOpNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipEventCreateWithFlags, C_hipEventCreateWithFlags, c"hipEventCreateWithFlags", "hipEventCreateWithFlags",
     c"hipEventCreateWithFlags(flags)\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\n\nCreate an event with the specified flags\n\nSee: hipEventCreate, hipEventSynchronize, hipEventDestroy, hipEventElapsedTime\n\nArgs:\n    flags [in]: Flags to control event behavior.  Valid values are #hipEventDefault,\n        #hipEventBlockingSync, #hipEventDisableTiming, #hipEventInterprocess\n        #hipEventDefault : Default flag.  The event will use active synchronization and will support\n        timing.  Blocking synchronization provides lowest possible latency at the expense of dedicating a\n        CPU to poll on the event.\n        #hipEventBlockingSync : The event will use blocking synchronization : if hipEventSynchronize is\n        called on this event, the thread will block until the event completes.  This can increase latency\n        for the synchroniation but can result in lower power and more resources for other CPU threads.\n        #hipEventDisableTiming : Disable recording of timing information. Events created with this flag\n        would not record profiling data and provide best performance if used for synchronization.\n        #hipEventInterprocess : The event can be used as an interprocess event. hipEventDisableTiming\n        flag also must be set when hipEventInterprocess flag is set.\n        #hipEventDisableSystemFence : Disable acquire and release system scope fence. This may\n        improve performance but device memory may not be visible to the host and other devices\n        if this flag is set.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    event: ihipEvent_t\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,\n    #hipErrorLaunchFailure, #hipErrorOutOfMemory",
@@ -1720,7 +1720,7 @@ fn hipEventRecordWithFlags(py: Python<'_>, event: &Bound<'_, PyAny>, stream: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_stream, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipEventRecord, C_hipEventRecord, c"hipEventRecord", "hipEventRecord",
     c"hipEventRecord(event, stream)\n--\n\nArgs:\n    event\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -1738,7 +1738,7 @@ fn hipEventRecord(py: Python<'_>, event: &Bound<'_, PyAny>, stream: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipEventDestroy, C_hipEventDestroy, c"hipEventDestroy", "hipEventDestroy",
     c"hipEventDestroy(event)\n--\n\nDestroy the specified event.\n\nReleases memory associated with the event.  If the event is recording but has not completed\nrecording when hipEventDestroy() is called, the function will return immediately and the\ncompletion_future resources will be released later, when the hipDevice is synchronized.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventSynchronize, hipEventRecord,\nhipEventElapsedTime\n\nArgs:\n    event [in]: Event to destroy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,\n    #hipErrorLaunchFailure\n    #hipSuccess",
@@ -1758,7 +1758,7 @@ fn hipEventDestroy(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObjec
     if __r as i64 == 0 {
         rt::life::destroyed(event, false, "hipEventDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipEventSynchronize, C_hipEventSynchronize, c"hipEventSynchronize", "hipEventSynchronize",
     c"hipEventSynchronize(event)\n--\n\nWait for an event to complete.\n\nThis function will block until the event is ready, waiting for all previous work in the stream\nspecified when event was recorded with hipEventRecord().\n\nIf hipEventRecord() has not been called on event, this function returns #hipSuccess when no\nevent is captured.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventDestroy, hipEventRecord,\nhipEventElapsedTime\n\nArgs:\n    event [in]: Event on which to wait.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized,\n    #hipErrorInvalidHandle, #hipErrorLaunchFailure",
@@ -1775,7 +1775,7 @@ fn hipEventSynchronize(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipEventElapsedTime, C_hipEventElapsedTime, c"hipEventElapsedTime", "hipEventElapsedTime",
     c"hipEventElapsedTime(start, stop)\n--\n\nReturn the elapsed time between two events.\n\nComputes the elapsed time between two events. Time is computed in ms, with\na resolution of approximately 1 us.\n\nEvents which are recorded in a NULL stream will block until all commands\non all other streams complete execution, and then record the timestamp.\n\nEvents which are recorded in a non-NULL stream will record their timestamp\nwhen they reach the head of the specified stream, after all previous\ncommands in that stream have completed executing.  Thus the time that\nthe event recorded may be significantly after the host calls hipEventRecord().\n\nIf hipEventRecord() has not been called on either event, then #hipErrorInvalidHandle is\nreturned. If hipEventRecord() has been called on both events, but the timestamp has not yet been\nrecorded on one or both events (that is, hipEventQuery() would return #hipErrorNotReady on at\nleast one of the events), then #hipErrorNotReady is returned.\n\nSee: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventDestroy, hipEventRecord,\nhipEventSynchronize\n\nArgs:\n    start [in]: : Start event.\n    stop [in]: : Stop event.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    ms: float\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotReady, #hipErrorInvalidHandle,\n    #hipErrorNotInitialized, #hipErrorLaunchFailure",
@@ -1812,7 +1812,7 @@ fn hipEventQuery(py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipPointerSetAttribute, C_hipPointerSetAttribute, c"hipPointerSetAttribute", "hipPointerSetAttribute",
     c"hipPointerSetAttribute(value, attribute, ptr)\n--\n\nSets information on the specified pointer.[BETA]\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    value [in]: Sets pointer attribute value\n    attribute [in]: Attribute to set\n    ptr [in]: Pointer to set attributes for\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1831,7 +1831,7 @@ fn hipPointerSetAttribute(py: Python<'_>, value: rt::PtrArg, attribute: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_value, a_attribute, a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipPointerGetAttributes, C_hipPointerGetAttributes, c"hipPointerGetAttributes", "hipPointerGetAttributes",
     c"hipPointerGetAttributes(attributes, ptr)\n--\n\nReturns attributes for the specified pointer\n\nThe output parameter 'attributes' has a member named 'type' that describes what memory the\npointer is associated with, such as device memory, host memory, managed memory, and others.\nOtherwise, the API cannot handle the pointer and returns #hipErrorInvalidValue.\n\nNote: The unrecognized memory type is unsupported to keep the HIP functionality backward\ncompatibility due to #hipMemoryType enum values.\n\nNote: The current behavior of this HIP API corresponds to the CUDA API before version 11.0.\n\nSee: hipPointerGetAttribute\n\nArgs:\n    attributes [out]: attributes for the specified pointer\n    ptr [in]: pointer to get attributes for\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1850,7 +1850,7 @@ fn hipPointerGetAttributes(py: Python<'_>, attributes: &Bound<'_, PyAny>, ptr: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_attributes, a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipPointerGetAttribute, C_hipPointerGetAttribute, c"hipPointerGetAttribute", "hipPointerGetAttribute",
     c"hipPointerGetAttribute(data, attribute, ptr)\n--\n\nReturns information about the specified pointer.[BETA]\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipPointerGetAttributes\n\nArgs:\n    data [in,out]: Returned pointer attribute value\n    attribute [in]: Attribute to query for\n    ptr [in]: Pointer to get attributes for\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1869,7 +1869,7 @@ fn hipPointerGetAttribute(py: Python<'_>, data: rt::PtrArgWritten, attribute: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_attribute, a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvPointerGetAttributes, C_hipDrvPointerGetAttributes, c"hipDrvPointerGetAttributes", "hipDrvPointerGetAttributes",
     c"hipDrvPointerGetAttributes(numAttributes, ptr)\n--\n\nReturns information about the specified pointer.[BETA]\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nSee: hipPointerGetAttribute\n\nArgs:\n    numAttributes [in]: number of attributes to query for\n    ptr [in]: pointer to get attributes for\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    attributes: hipPointer_attribute\n    data: Pointer\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1910,7 +1910,7 @@ fn hipImportExternalSemaphore(py: Python<'_>, extSem_out: rt::PtrArgMut, semHand
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSem_out, a_semHandleDesc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipSignalExternalSemaphoresAsync, C_hipSignalExternalSemaphoresAsync, c"hipSignalExternalSemaphoresAsync", "hipSignalExternalSemaphoresAsync",
     c"hipSignalExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream)\n--\n\nSignals a set of external semaphore objects.\n\nSee: \n\nNote: This API is currently not supported on Linux.\n\nArgs:\n    extSemArray [in]: External semaphores to be waited on\n    paramsArray [in]: Array of semaphore parameters\n    numExtSems [in]: Number of semaphores to wait on\n    stream [in]: Stream to enqueue the wait operations in\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1931,7 +1931,7 @@ fn hipSignalExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, par
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSemArray, a_paramsArray, a_numExtSems, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipWaitExternalSemaphoresAsync, C_hipWaitExternalSemaphoresAsync, c"hipWaitExternalSemaphoresAsync", "hipWaitExternalSemaphoresAsync",
     c"hipWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream)\n--\n\nWaits on a set of external semaphore objects\n\nSee: \n\nNote: This API is currently not supported on Linux.\n\nArgs:\n    extSemArray [in]: External semaphores to be waited on\n    paramsArray [in]: Array of semaphore parameters\n    numExtSems [in]: Number of semaphores to wait on\n    stream [in]: Stream to enqueue the wait operations in\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1952,7 +1952,7 @@ fn hipWaitExternalSemaphoresAsync(py: Python<'_>, extSemArray: rt::PtrArg, param
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extSemArray, a_paramsArray, a_numExtSems, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDestroyExternalSemaphore, C_hipDestroyExternalSemaphore, c"hipDestroyExternalSemaphore", "hipDestroyExternalSemaphore",
     c"hipDestroyExternalSemaphore(extSem)\n--\n\nDestroys an external semaphore object and releases any references to the underlying resource. Any outstanding signals or waits must have completed before the semaphore is destroyed.\n\nSee: \n\nNote: This API is currently not supported on Linux.\n\nArgs:\n    extSem [in]: handle to an external memory object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1972,7 +1972,7 @@ fn hipDestroyExternalSemaphore(py: Python<'_>, extSem: &Bound<'_, PyAny>) -> PyR
     if __r as i64 == 0 {
         rt::life::destroyed(extSem, false, "hipDestroyExternalSemaphore");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipImportExternalMemory, C_hipImportExternalMemory, c"hipImportExternalMemory", "hipImportExternalMemory",
     c"hipImportExternalMemory(extMem_out, memHandleDesc)\n--\n\nImports an external memory object.\n\nSee:\n\nArgs:\n    extMem_out [out]: Returned handle to an external memory object\n    memHandleDesc [in]: Memory import handle descriptor\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -1991,7 +1991,7 @@ fn hipImportExternalMemory(py: Python<'_>, extMem_out: rt::PtrArgMut, memHandleD
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extMem_out, a_memHandleDesc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipExternalMemoryGetMappedBuffer, C_hipExternalMemoryGetMappedBuffer, c"hipExternalMemoryGetMappedBuffer", "hipExternalMemoryGetMappedBuffer",
     c"hipExternalMemoryGetMappedBuffer(extMem, bufferDesc)\n--\n\nMaps a buffer onto an imported memory object.\n\nSee:\n\nArgs:\n    extMem [in]: Handle to external memory object\n    bufferDesc [in]: Buffer descriptor\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    devPtr: Pointer\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -2032,7 +2032,7 @@ fn hipDestroyExternalMemory(py: Python<'_>, extMem: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(extMem, false, "hipDestroyExternalMemory");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipExternalMemoryGetMappedMipmappedArray, C_hipExternalMemoryGetMappedMipmappedArray, c"hipExternalMemoryGetMappedMipmappedArray", "hipExternalMemoryGetMappedMipmappedArray",
     c"hipExternalMemoryGetMappedMipmappedArray(extMem, mipmapDesc)\n--\n\nMaps a mipmapped array onto an external memory object.\n\nReturned mipmapped array must be freed using hipFreeMipmappedArray.\n\nSee: hipImportExternalMemory, hipDestroyExternalMemory, hipExternalMemoryGetMappedBuffer, hipFreeMipmappedArray\n\nArgs:\n    extMem [in]: external memory object handle\n    mipmapDesc [in]: external mipmapped array descriptor\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mipmap: hipMipmappedArray\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidResourceHandle",
@@ -2190,7 +2190,7 @@ fn hipMemPrefetchAsync(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_count, a_device, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemAdvise, C_hipMemAdvise, c"hipMemAdvise", "hipMemAdvise",
     c"hipMemAdvise(dev_ptr, count, advice, device)\n--\n\nAdvise about the usage of a given memory range to HIP.\n\nThis HIP API advises about the usage to be applied on unified memory allocation in the\nrange starting from the pointer address devPtr, with the size of count bytes.\nThe memory range must refer to managed memory allocated via the API hipMallocManaged, and the\nrange will be handled with proper round down and round up respectively in the driver to\nbe aligned to CPU page size, the same way as corresponding CUDA API behaves in CUDA version 8.0\nand afterwards.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    dev_ptr [in]: pointer to memory to set the advice for\n    count [in]: size in bytes of the memory range, it should be CPU page size alligned.\n    advice [in]: advice to be applied for the specified memory range\n    device [in]: device to apply the advice for\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2210,7 +2210,7 @@ fn hipMemAdvise(py: Python<'_>, dev_ptr: rt::PtrArg, count: rt::CInt<u64>, advic
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev_ptr, a_count, a_advice, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemRangeGetAttribute, C_hipMemRangeGetAttribute, c"hipMemRangeGetAttribute", "hipMemRangeGetAttribute",
     c"hipMemRangeGetAttribute(data, data_size, attribute, dev_ptr, count)\n--\n\nQuery an attribute of a given memory range in HIP.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    data [in,out]: a pointer to a memory location where the result of each\n        attribute query will be written to\n    data_size [in]: the size of data\n    attribute [in]: the attribute to query\n    dev_ptr [in]: start of the range to query\n    count [in]: size of the range to query\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2231,7 +2231,7 @@ fn hipMemRangeGetAttribute(py: Python<'_>, data: rt::PtrArgMut, data_size: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_data_size, a_attribute, a_dev_ptr, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemRangeGetAttributes, C_hipMemRangeGetAttributes, c"hipMemRangeGetAttributes", "hipMemRangeGetAttributes",
     c"hipMemRangeGetAttributes(num_attributes, dev_ptr, count)\n--\n\nQuery attributes of a given memory range in HIP.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    num_attributes [in]: an array of attributes to query (numAttributes and the number\n        of attributes in this array should match)\n    dev_ptr [in]: start of the range to query\n    count [in]: size of the range to query\n\nReturns: a tuple of 4 item(s):\n    hipError_t: status\n    data: Pointer\n    data_sizes: int\n    attributes: hipMemRangeAttribute\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2276,7 +2276,7 @@ fn hipStreamAttachMemAsync(py: Python<'_>, stream: &Bound<'_, PyAny>, dev_ptr: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_dev_ptr, a_length, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMallocAsync, C_hipMallocAsync, c"hipMallocAsync", "hipMallocAsync",
     c"hipMallocAsync(size, stream)\n--\n\nAllocates memory with stream ordered semantics\n\nInserts a memory allocation operation into stream.\nA pointer to the allocated memory is returned immediately in *dptr.\nThe allocation must not be accessed until the allocation operation completes.\nThe allocation comes from the memory pool associated with the stream's device.\n\nNote: The default memory pool of a device contains device memory from that device.\nNote: Basic stream ordering allows future work submitted into the same stream to use the\nallocation. Stream query, stream synchronize, and HIP events can be used to guarantee that\nthe allocation operation completes before work submitted in a separate stream runs.\nNote: During stream capture, this function results in the creation of an allocation node.\nIn this case, the allocation is owned by the graph instead of the memory pool. The memory\npool's properties are used to set the node's creation parameters.\n\nSee: hipMallocFromPoolAsync, hipFreeAsync, hipMemPoolTrimTo, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    size [in]: Number of bytes to allocate\n    stream [in]: The stream establishing the stream ordering contract and\n        the memory pool to allocate from\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dev_ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory",
@@ -2318,7 +2318,7 @@ fn hipFreeAsync(py: Python<'_>, dev_ptr: &Bound<'_, PyAny>, stream: &Bound<'_, P
     if __r as i64 == 0 {
         rt::life::destroyed(dev_ptr, false, "hipFreeAsync");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemPoolTrimTo, C_hipMemPoolTrimTo, c"hipMemPoolTrimTo", "hipMemPoolTrimTo",
     c"hipMemPoolTrimTo(mem_pool, min_bytes_to_hold)\n--\n\nReleases freed memory back to the OS\n\nReleases memory back to the OS until the pool contains fewer than min_bytes_to_keep\nreserved bytes, or there is no more memory that the allocator can safely release.\nThe allocator cannot release OS allocations that back outstanding asynchronous allocations.\nThe OS allocations may happen at different granularity from the user allocations.\n\nNote: Allocations that have not been freed count as outstanding.\nNote: Allocations that have been asynchronously freed but whose completion has\nnot been observed on the host (eg. by a synchronize) can count as outstanding.\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: The memory pool to trim allocations\n    min_bytes_to_hold [in]: If the pool has less than min_bytes_to_hold reserved,\n        then the TrimTo operation is a no-op.  Otherwise the memory pool will contain\n        at least min_bytes_to_hold bytes reserved after the operation.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2336,7 +2336,7 @@ fn hipMemPoolTrimTo(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, min_bytes_to_ho
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_min_bytes_to_hold) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemPoolSetAttribute, C_hipMemPoolSetAttribute, c"hipMemPoolSetAttribute", "hipMemPoolSetAttribute",
     c"hipMemPoolSetAttribute(mem_pool, attr, value)\n--\n\nSets attributes of a memory pool\n\nSupported attributes are:\n- hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)\nAmount of reserved memory in bytes to hold onto before trying\nto release memory back to the OS. When more than the release\nthreshold bytes of memory are held by the memory pool, the\nallocator will try to release memory back to the OS on the\nnext call to stream, event or context synchronize. (default 0)\n- hipMemPoolReuseFollowEventDependencies: (value type = int)\nAllow hipMallocAsync to use memory asynchronously freed\nin another stream as long as a stream ordering dependency\nof the allocating stream on the free action exists.\nHIP events and null stream interactions can create the required\nstream ordered dependencies. (default enabled)\n- hipMemPoolReuseAllowOpportunistic: (value type = int)\nAllow reuse of already completed frees when there is no dependency\nbetween the free and allocation. (default enabled)\n- hipMemPoolReuseAllowInternalDependencies: (value type = int)\nAllow hipMallocAsync to insert new stream dependencies\nin order to establish the stream ordering required to reuse\na piece of memory released by hipFreeAsync (default enabled).\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: The memory pool to modify\n    attr [in]: The attribute to modify\n    value [in]: Pointer to the value to assign\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2355,7 +2355,7 @@ fn hipMemPoolSetAttribute(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, attr: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemPoolGetAttribute, C_hipMemPoolGetAttribute, c"hipMemPoolGetAttribute", "hipMemPoolGetAttribute",
     c"hipMemPoolGetAttribute(mem_pool, attr, value)\n--\n\nGets attributes of a memory pool\n\nSupported attributes are:\n- hipMemPoolAttrReleaseThreshold: (value type = cuuint64_t)\nAmount of reserved memory in bytes to hold onto before trying\nto release memory back to the OS. When more than the release\nthreshold bytes of memory are held by the memory pool, the\nallocator will try to release memory back to the OS on the\nnext call to stream, event or context synchronize. (default 0)\n- hipMemPoolReuseFollowEventDependencies: (value type = int)\nAllow hipMallocAsync to use memory asynchronously freed\nin another stream as long as a stream ordering dependency\nof the allocating stream on the free action exists.\nHIP events and null stream interactions can create the required\nstream ordered dependencies. (default enabled)\n- hipMemPoolReuseAllowOpportunistic: (value type = int)\nAllow reuse of already completed frees when there is no dependency\nbetween the free and allocation. (default enabled)\n- hipMemPoolReuseAllowInternalDependencies: (value type = int)\nAllow hipMallocAsync to insert new stream dependencies\nin order to establish the stream ordering required to reuse\na piece of memory released by hipFreeAsync (default enabled).\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: The memory pool to get attributes of\n    attr [in]: The attribute to get\n    value [in]: Retrieved value\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2374,7 +2374,7 @@ fn hipMemPoolGetAttribute(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, attr: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemPoolSetAccess, C_hipMemPoolSetAccess, c"hipMemPoolSetAccess", "hipMemPoolSetAccess",
     c"hipMemPoolSetAccess(mem_pool, desc_list, count)\n--\n\nControls visibility of the specified pool between devices\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: Memory pool for acccess change\n    desc_list [in]: Array of access descriptors. Each descriptor instructs the access to enable for a single gpu\n    count [in]: Number of descriptors in the map array.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2394,7 +2394,7 @@ fn hipMemPoolSetAccess(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, desc_list: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mem_pool, a_desc_list, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemPoolGetAccess, C_hipMemPoolGetAccess, c"hipMemPoolGetAccess", "hipMemPoolGetAccess",
     c"hipMemPoolGetAccess(mem_pool, location)\n--\n\nReturns the accessibility of a pool from a device\n\nReturns the accessibility of the pool's memory from the specified location.\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: Memory pool being queried\n    location [in]: Location/device for memory pool access\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: hipMemAccessFlags\n    #hipSuccess, #hipErrorInvalidValue",
@@ -2415,7 +2415,7 @@ fn hipMemPoolGetAccess(py: Python<'_>, mem_pool: &Bound<'_, PyAny>, location: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags, a_mem_pool, a_location) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 34, o_flags as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 34, o_flags as i64)?])
 }
 rt::function!(F_hipMemPoolCreate, C_hipMemPoolCreate, c"hipMemPoolCreate", "hipMemPoolCreate",
     c"hipMemPoolCreate(pool_props)\n--\n\nCreates a memory pool\n\nCreates a HIP memory pool and returns the handle in mem_pool. The pool_props determines\nthe properties of the pool such as the backing device and IPC capabilities.\n\nBy default, the memory pool will be accessible from the device it is allocated on.\n\nNote: Specifying hipMemHandleTypeNone creates a memory pool that will not support IPC.\n\nSee: hipMallocFromPoolAsync, hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute, hipMemPoolDestroy,\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    pool_props [in]: Memory pool properties\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mem_pool: ihipMemPoolHandle_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -2455,7 +2455,7 @@ fn hipMemPoolDestroy(py: Python<'_>, mem_pool: &Bound<'_, PyAny>) -> PyResult<Py
     if __r as i64 == 0 {
         rt::life::destroyed(mem_pool, false, "hipMemPoolDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMallocFromPoolAsync, C_hipMallocFromPoolAsync, c"hipMallocFromPoolAsync", "hipMallocFromPoolAsync",
     c"hipMallocFromPoolAsync(size, mem_pool, stream)\n--\n\nAllocates memory from a specified pool with stream ordered semantics.\n\nInserts an allocation operation into stream.\nA pointer to the allocated memory is returned immediately in dev_ptr.\nThe allocation must not be accessed until the allocation operation completes.\nThe allocation comes from the specified memory pool.\n\nNote: The specified memory pool may be from a device different than that of the specified stream.\n\nBasic stream ordering allows future work submitted into the same stream to use the allocation.\nStream query, stream synchronize, and HIP events can be used to guarantee that the allocation\noperation completes before work submitted in a separate stream runs.\n\nNote: During stream capture, this function results in the creation of an allocation node. In this case,\nthe allocation is owned by the graph instead of the memory pool. The memory pool's properties\nare used to set the node's creation parameters.\n\nSee: hipMallocAsync, hipFreeAsync, hipMemPoolGetAttribute, hipMemPoolCreate\nhipMemPoolTrimTo, hipDeviceSetMemPool, hipMemPoolSetAttribute, hipMemPoolSetAccess, hipMemPoolGetAccess,\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    size [in]: Number of bytes to allocate\n    mem_pool [in]: The pool to allocate from\n    stream [in]: The stream establishing the stream ordering semantic\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dev_ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory",
@@ -2496,7 +2496,7 @@ fn hipMemPoolExportToShareableHandle(py: Python<'_>, shared_handle: rt::PtrArgMu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_shared_handle, a_mem_pool, a_handle_type, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemPoolImportFromShareableHandle, C_hipMemPoolImportFromShareableHandle, c"hipMemPoolImportFromShareableHandle", "hipMemPoolImportFromShareableHandle",
     c"hipMemPoolImportFromShareableHandle(shared_handle, handle_type, flags)\n--\n\nImports a memory pool from a shared handle.\n\nSpecific allocations can be imported from the imported pool with hipMemPoolImportPointer.\n\nNote: Imported memory pools do not support creating new allocations.\nAs such imported memory pools may not be used in hipDeviceSetMemPool\nor hipMallocFromPoolAsync calls.\n\nSee: hipMemPoolExportToShareableHandle\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    shared_handle [in]: OS handle of the pool to open\n    handle_type [in]: The type of handle being imported\n    flags [in]: Must be 0\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mem_pool: ihipMemPoolHandle_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorOutOfMemory",
@@ -2536,7 +2536,7 @@ fn hipMemPoolExportPointer(py: Python<'_>, export_data: &Bound<'_, PyAny>, dev_p
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_export_data, a_dev_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemPoolImportPointer, C_hipMemPoolImportPointer, c"hipMemPoolImportPointer", "hipMemPoolImportPointer",
     c"hipMemPoolImportPointer(mem_pool, export_data)\n--\n\nImport a memory pool allocation from another process.\n\nReturns in dev_ptr a pointer to the imported memory.\nThe imported memory must not be accessed before the allocation operation completes\nin the exporting process. The imported memory must be freed from all importing processes before\nbeing freed in the exporting process. The pointer may be freed with hipFree\nor hipFreeAsync. If hipFreeAsync is used, the free must be completed\non the importing process before the free operation on the exporting process.\n\nNote: The hipFreeAsync api may be used in the exporting process before\nthe hipFreeAsync operation completes in its stream as long as the\nhipFreeAsync in the exporting process specifies a stream with\na stream dependency on the importing process's hipFreeAsync.\n\nSee: hipMemPoolExportPointer\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mem_pool [in]: Memory pool from which to import a pointer\n    export_data [in]: Data specifying the memory to import\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dev_ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized, #hipErrorOutOfMemory",
@@ -2616,7 +2616,7 @@ fn hipHostGetFlags(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flagsPtr, a_hostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flagsPtr)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flagsPtr)?)])
 }
 rt::function!(F_hipHostRegister, C_hipHostRegister, c"hipHostRegister", "hipHostRegister",
     c"hipHostRegister(hostPtr, sizeBytes, flags)\n--\n\nRegister host memory so it can be accessed from the current device.\n\nFlags:\n- #hipHostRegisterDefault   Memory is Mapped and Portable\n- #hipHostRegisterPortable  Memory is considered registered by all contexts.  HIP only supports\none context so this is always assumed true.\n- #hipHostRegisterMapped    Map the allocation into the address space for the current device.\nThe device pointer can be obtained with #hipHostGetDevicePointer.\n\nAfter registering the memory, use #hipHostGetDevicePointer to obtain the mapped device pointer.\nOn many systems, the mapped device pointer will have a different value than the mapped host\npointer.  Applications must use the device pointer in device code, and the host pointer in host\ncode.\n\nOn some systems, registered memory is pinned.  On some systems, registered memory may not be\nactually be pinned but uses OS or hardware facilities to all GPU access to the host memory.\n\nDevelopers are strongly encouraged to register memory blocks which are aligned to the host\ncache-line size. (typically 64-bytes but can be obtains from the CPUID instruction).\n\nIf registering non-aligned pointers, the application must take care when register pointers from\nthe same cache line on different devices.  HIP's coarse-grained synchronization model does not\nguarantee correct results if different devices write to different parts of the same cache block -\ntypically one of the writes will \"win\" and overwrite data from the other registered memory\nregion.\n\nSee: hipHostUnregister, hipHostGetFlags, hipHostGetDevicePointer\n\nArgs:\n    hostPtr [out]: Pointer to host memory to be registered.\n    sizeBytes [in]: Size of the host memory\n    flags [in]: See below.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorOutOfMemory",
@@ -2635,7 +2635,7 @@ fn hipHostRegister(py: Python<'_>, hostPtr: rt::PtrArgMut, sizeBytes: rt::CInt<u
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostPtr, a_sizeBytes, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipHostUnregister, C_hipHostUnregister, c"hipHostUnregister", "hipHostUnregister",
     c"hipHostUnregister(hostPtr)\n--\n\nUn-register host pointer\n\nSee: hipHostRegister\n\nArgs:\n    hostPtr [in]: Host pointer previously registered with #hipHostRegister\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    Error code",
@@ -2652,7 +2652,7 @@ fn hipHostUnregister(py: Python<'_>, hostPtr: rt::PtrArgMut) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMallocPitch, C_hipMallocPitch, c"hipMallocPitch", "hipMallocPitch",
     c"hipMallocPitch(width, height)\n--\n\nAllocates at least width (in bytes) * height bytes of linear memory\nPadding may occur to ensure alighnment requirements are met for the given row\nThe change in width size due to padding will be returned in *pitch.\nCurrently the alignment is set to 128 bytes\n\nIf size is 0, no memory is allocated, *ptr returns nullptr, and hipSuccess is returned.\n\nSee: hipMalloc, hipFree, hipMallocArray, hipFreeArray, hipHostFree, hipMalloc3D,\nhipMalloc3DArray, hipHostMalloc\n\nArgs:\n    width [in]: Requested pitched allocation width (in bytes)\n    height [in]: Requested pitched allocation height\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    ptr: Pointer\n    pitch: int\n    Error code",
@@ -2718,7 +2718,7 @@ fn hipFree(py: Python<'_>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     if __r as i64 == 0 {
         rt::life::destroyed(ptr, false, "hipFree");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipFreeHost, C_hipFreeHost, c"hipFreeHost", "hipFreeHost",
     c"hipFreeHost(ptr)\n--\n\nFrees page-locked memory\nThis API performs an implicit hipDeviceSynchronize() call.\nIf pointer is NULL, the hip runtime is initialized and hipSuccess is returned.\n\nArgs:\n    ptr [in]: Pointer to memory to be freed\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess,\n    #hipErrorInvalidValue (if pointer is invalid, including device pointers allocated\n    with hipMalloc)",
@@ -2739,7 +2739,7 @@ fn hipFreeHost(py: Python<'_>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     if __r as i64 == 0 {
         rt::life::destroyed(ptr, false, "hipFreeHost");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipHostFree, C_hipHostFree, c"hipHostFree", "hipHostFree",
     c"hipHostFree(ptr)\n--\n\nFree memory allocated by the hcc hip host memory allocation API\nThis API performs an implicit hipDeviceSynchronize() call.\nIf pointer is NULL, the hip runtime is initialized and hipSuccess is returned.\n\nSee: hipMalloc, hipMallocPitch, hipFree, hipMallocArray, hipFreeArray, hipMalloc3D,\nhipMalloc3DArray, hipHostMalloc\n\nArgs:\n    ptr [in]: Pointer to memory to be freed\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess,\n    #hipErrorInvalidValue (if pointer is invalid, including device pointers allocated with\n    hipMalloc)",
@@ -2760,7 +2760,7 @@ fn hipHostFree(py: Python<'_>, ptr: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     if __r as i64 == 0 {
         rt::life::destroyed(ptr, false, "hipHostFree");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy, C_hipMemcpy, c"hipMemcpy", "hipMemcpy",
     c"hipMemcpy(dst, src, sizeBytes, kind)\n--\n\nCopy data from src to dst.\n\nIt supports memory from host to device,\ndevice to host, device to device and host to host\nThe src and dst must not overlap.\n\nFor hipMemcpy, the copy is always performed by the current device (set by hipSetDevice).\nFor multi-gpu or peer-to-peer configurations, it is recommended to set the current device to the\ndevice where the src data is physically located. For optimal peer-to-peer copies, the copy device\nmust be able to access the src and dst pointers (by calling hipDeviceEnablePeerAccess with copy\nagent as the current device and src/dest as the peerDevice argument.  if this is not done, the\nhipMemcpy will still work, but will perform the copy using a staging buffer on the host.\nCalling hipMemcpy with dst and src pointers that do not match the hipMemcpyKind results in\nundefined behavior.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    kind [in]: Kind of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown",
@@ -2782,7 +2782,7 @@ fn hipMemcpy(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBytes:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyWithStream, C_hipMemcpyWithStream, c"hipMemcpyWithStream", "hipMemcpyWithStream",
     c"hipMemcpyWithStream(dst, src, sizeBytes, kind, stream)\n--\n\nMemory copy on the stream.\nIt allows single or multiple devices to do memory copy on single or multiple streams.\n\nSee: hipMemcpy, hipStreamCreate, hipStreamSynchronize, hipStreamDestroy, hipSetDevice, hipLaunchKernelGGL\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    kind [in]: Kind of transfer\n    stream [in]: Valid stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorContextIsDestroyed",
@@ -2805,7 +2805,7 @@ fn hipMemcpyWithStream(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyHtoD, C_hipMemcpyHtoD, c"hipMemcpyHtoD", "hipMemcpyHtoD",
     c"hipMemcpyHtoD(dst, src, sizeBytes)\n--\n\nCopy data from Host to Device\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2825,7 +2825,7 @@ fn hipMemcpyHtoD(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, siz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyDtoH, C_hipMemcpyDtoH, c"hipMemcpyDtoH", "hipMemcpyDtoH",
     c"hipMemcpyDtoH(dst, src, sizeBytes)\n--\n\nCopy data from Device to Host\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2845,7 +2845,7 @@ fn hipMemcpyDtoH(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, siz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyDtoD, C_hipMemcpyDtoD, c"hipMemcpyDtoD", "hipMemcpyDtoD",
     c"hipMemcpyDtoD(dst, src, sizeBytes)\n--\n\nCopy data from Device to Device\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2864,7 +2864,7 @@ fn hipMemcpyDtoD(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut, siz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyAtoD, C_hipMemcpyAtoD, c"hipMemcpyAtoD", "hipMemcpyAtoD",
     c"hipMemcpyAtoD(dstDevice, srcArray, srcOffset, ByteCount)\n--\n\nCopies from one 1D array to device memory.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstDevice [out]: Destination device pointer\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    ByteCount [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2884,7 +2884,7 @@ fn hipMemcpyAtoD(py: Python<'_>, dstDevice: rt::PtrArgMut, srcArray: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstDevice, a_srcArray, a_srcOffset, a_ByteCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyDtoA, C_hipMemcpyDtoA, c"hipMemcpyDtoA", "hipMemcpyDtoA",
     c"hipMemcpyDtoA(dstArray, dstOffset, srcDevice, ByteCount)\n--\n\nCopies from device memory to a 1D array.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstArray [out]: Destination array\n    dstOffset [in]: Offset in bytes of destination array\n    srcDevice [in]: Source device pointer\n    ByteCount [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2904,7 +2904,7 @@ fn hipMemcpyDtoA(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcDevice, a_ByteCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyAtoA, C_hipMemcpyAtoA, c"hipMemcpyAtoA", "hipMemcpyAtoA",
     c"hipMemcpyAtoA(dstArray, dstOffset, srcArray, srcOffset, ByteCount)\n--\n\nCopies from one 1D array to another.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstArray [out]: Destination array\n    dstOffset [in]: Offset in bytes of destination array\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    ByteCount [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2925,7 +2925,7 @@ fn hipMemcpyAtoA(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcArray, a_srcOffset, a_ByteCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyHtoDAsync, C_hipMemcpyHtoDAsync, c"hipMemcpyHtoDAsync", "hipMemcpyHtoDAsync",
     c"hipMemcpyHtoDAsync(dst, src, sizeBytes, stream)\n--\n\nCopy data from Host to Device asynchronously\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2946,7 +2946,7 @@ fn hipMemcpyHtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyDtoHAsync, C_hipMemcpyDtoHAsync, c"hipMemcpyDtoHAsync", "hipMemcpyDtoHAsync",
     c"hipMemcpyDtoHAsync(dst, src, sizeBytes, stream)\n--\n\nCopy data from Device to Host asynchronously\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2967,7 +2967,7 @@ fn hipMemcpyDtoHAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyDtoDAsync, C_hipMemcpyDtoDAsync, c"hipMemcpyDtoDAsync", "hipMemcpyDtoDAsync",
     c"hipMemcpyDtoDAsync(dst, src, sizeBytes, stream)\n--\n\nCopy data from Device to Device asynchronously\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -2987,7 +2987,7 @@ fn hipMemcpyDtoDAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArgMut
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyAtoHAsync, C_hipMemcpyAtoHAsync, c"hipMemcpyAtoHAsync", "hipMemcpyAtoHAsync",
     c"hipMemcpyAtoHAsync(dstHost, srcArray, srcOffset, ByteCount, stream)\n--\n\nCopies from one 1D array to host memory.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstHost [out]: Destination pointer\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    ByteCount [in]: Size of memory copy in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -3008,7 +3008,7 @@ fn hipMemcpyAtoHAsync(py: Python<'_>, dstHost: rt::PtrArgWritten, srcArray: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstHost, a_srcArray, a_srcOffset, a_ByteCount, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyHtoAAsync, C_hipMemcpyHtoAAsync, c"hipMemcpyHtoAAsync", "hipMemcpyHtoAAsync",
     c"hipMemcpyHtoAAsync(dstArray, dstOffset, srcHost, ByteCount, stream)\n--\n\nCopies from host memory to a 1D array.\n\nSee: hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc, hipMemAllocHost,\nhipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned, hipMemcpyAtoA,\nhipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync, hipMemcpyDtoA, hipMemcpyDtoD,\nhipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync, hipMemcpyHtoA, hipMemcpyHtoAAsync,\nhipMemcpyHtoDAsync, hipMemFree, hipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo,\nhipMemHostAlloc, hipMemHostGetDevicePointer\n\nArgs:\n    dstArray [out]: Destination array\n    dstOffset [in]: Offset in bytes of destination array\n    srcHost [in]: Source host pointer\n    ByteCount [in]: Size of memory copy in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue",
@@ -3029,7 +3029,7 @@ fn hipMemcpyHtoAAsync(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcHost, a_ByteCount, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipModuleGetGlobal, C_hipModuleGetGlobal, c"hipModuleGetGlobal", "hipModuleGetGlobal",
     c"hipModuleGetGlobal(hmod, name)\n--\n\nReturns a global pointer from a module.\n\nReturns in *dptr and *bytes the pointer and size of the global of name name located in module hmod.\nIf no variable of that name exists, it returns hipErrorNotFound. Both parameters dptr and bytes are optional.\nIf one of them is NULL, it is ignored and hipSuccess is returned.\n\nArgs:\n    hmod [in]: Module to retrieve global from\n    name [in]: Name of global to retrieve\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    dptr: Pointer\n    bytes: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotFound, #hipErrorInvalidContext",
@@ -3089,7 +3089,7 @@ fn hipGetSymbolSize(py: Python<'_>, symbol: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_size, a_symbol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size)?)])
 }
 rt::function!(F_hipGetProcAddress, C_hipGetProcAddress, c"hipGetProcAddress", "hipGetProcAddress",
     c"hipGetProcAddress(symbol, pfn, hipVersion, flags)\n--\n\nGets the pointer of requested HIP driver function.\n\nReturns hipSuccess if the returned pfn is addressed to the pointer of found driver function.\n\nArgs:\n    symbol [in]: The Symbol name of the driver function to request.\n    pfn [out]: Output pointer to the requested driver function.\n    hipVersion [in]: The HIP version for the requested driver function symbol.\n        HIP version is defined as 100*version_major + version_minor. For example, in HIP 6.1, the\n        hipversion is 601, for the symbol function \"hipGetDeviceProperties\", the specified hipVersion 601\n        is greater or equal to the version 600, the symbol function will be handle properly as backend\n        compatible function.\n    flags [in]: Currently only default flag is suppported.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    symbolStatus: hipDriverProcAddressQueryResult\n    #hipSuccess, #hipErrorInvalidValue.",
@@ -3111,7 +3111,7 @@ fn hipGetProcAddress(py: Python<'_>, symbol: rt::CStrArg, pfn: rt::PtrArgMut, hi
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_pfn, a_hipVersion, a_flags, a_symbolStatus) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 7, o_symbolStatus as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 7, o_symbolStatus as i64)?])
 }
 rt::function!(F_hipMemcpyToSymbol, C_hipMemcpyToSymbol, c"hipMemcpyToSymbol", "hipMemcpyToSymbol",
     c"hipMemcpyToSymbol(symbol, src, sizeBytes, offset, kind)\n--\n\nCopies data to the given symbol on the device.\nSymbol HIP APIs allow a kernel to define a device-side data symbol which can be accessed on\nthe host side. The symbol can be in __constant or device space.\nNote that the symbol name needs to be encased in the HIP_SYMBOL macro.\nThis also applies to hipMemcpyFromSymbol, hipGetSymbolAddress, and hipGetSymbolSize.\nFor detailed usage, see the\n<a href=\"https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#memcpytosymbol\">memcpyToSymbol example</a>\nin the HIP Porting Guide.\n\nArgs:\n    symbol [out]: pointer to the device symbole\n    src [in]: pointer to the source address\n    sizeBytes [in]: size in bytes to copy\n    offset [in]: offset in bytes from start of symbole\n    kind [in]: type of memory transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3132,7 +3132,7 @@ fn hipMemcpyToSymbol(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, sizeBy
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyToSymbolAsync, C_hipMemcpyToSymbolAsync, c"hipMemcpyToSymbolAsync", "hipMemcpyToSymbolAsync",
     c"hipMemcpyToSymbolAsync(symbol, src, sizeBytes, offset, kind, stream)\n--\n\nCopies data to the given symbol on the device asynchronously.\n\nArgs:\n    symbol [out]: pointer to the device symbole\n    src [in]: pointer to the source address\n    sizeBytes [in]: size in bytes to copy\n    offset [in]: offset in bytes from start of symbole\n    kind [in]: type of memory transfer\n    stream [in]: stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3154,7 +3154,7 @@ fn hipMemcpyToSymbolAsync(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, s
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyFromSymbol, C_hipMemcpyFromSymbol, c"hipMemcpyFromSymbol", "hipMemcpyFromSymbol",
     c"hipMemcpyFromSymbol(dst, symbol, sizeBytes, offset, kind)\n--\n\nCopies data from the given symbol on the device.\n\nArgs:\n    dst [out]: Returns pointer to destinition memory address\n    symbol [in]: Pointer to the symbole address on the device\n    sizeBytes [in]: Size in bytes to copy\n    offset [in]: Offset in bytes from the start of symbole\n    kind [in]: Type of memory transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3175,7 +3175,7 @@ fn hipMemcpyFromSymbol(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyFromSymbolAsync, C_hipMemcpyFromSymbolAsync, c"hipMemcpyFromSymbolAsync", "hipMemcpyFromSymbolAsync",
     c"hipMemcpyFromSymbolAsync(dst, symbol, sizeBytes, offset, kind, stream)\n--\n\nCopies data from the given symbol on the device asynchronously.\n\nArgs:\n    dst [out]: Returns pointer to destinition memory address\n    symbol [in]: pointer to the symbole address on the device\n    sizeBytes [in]: size in bytes to copy\n    offset [in]: offset in bytes from the start of symbole\n    kind [in]: type of memory transfer\n    stream [in]: stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3197,7 +3197,7 @@ fn hipMemcpyFromSymbolAsync(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyAsync, C_hipMemcpyAsync, c"hipMemcpyAsync", "hipMemcpyAsync",
     c"hipMemcpyAsync(dst, src, sizeBytes, kind, stream)\n--\n\nCopy data from src to dst asynchronously.\n\nWarning: If host or dest are not pinned, the memory copy will be performed synchronously.  For\nbest performance, use hipHostMalloc to allocate host memory that is transferred asynchronously.\n\nWarning: on HCC hipMemcpyAsync does not support overlapped H2D and D2H copies.\nFor hipMemcpy, the copy is always performed by the device associated with the specified stream.\n\nFor multi-gpu or peer-to-peer configurations, it is recommended to use a stream which is a\nattached to the device where the src data is physically located. For optimal peer-to-peer copies,\nthe copy device must be able to access the src and dst pointers (by calling\nhipDeviceEnablePeerAccess with copy agent as the current device and src/dest as the peerDevice\nargument.  if this is not done, the hipMemcpy will still work, but will perform the copy using a\nstaging buffer on the host.\n\nSee: hipMemcpy, hipMemcpy2D, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray,\nhipMemcpy2DFromArray, hipMemcpyArrayToArray, hipMemcpy2DArrayToArray, hipMemcpyToSymbol,\nhipMemcpyFromSymbol, hipMemcpy2DAsync, hipMemcpyToArrayAsync, hipMemcpy2DToArrayAsync,\nhipMemcpyFromArrayAsync, hipMemcpy2DFromArrayAsync, hipMemcpyToSymbolAsync,\nhipMemcpyFromSymbolAsync\n\nArgs:\n    dst [out]: Data being copy to\n    src [in]: Data being copy from\n    sizeBytes [in]: Data size in bytes\n    kind [in]: Type of memory transfer\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown",
@@ -3220,7 +3220,7 @@ fn hipMemcpyAsync(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeB
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset, C_hipMemset, c"hipMemset", "hipMemset",
     c"hipMemset(dst, value, sizeBytes)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dest with the constant\nbyte value value.\n\nArgs:\n    dst [out]: Data being filled\n    value [in]: Value to be set\n    sizeBytes [in]: Data size in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -3240,7 +3240,7 @@ fn hipMemset(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, sizeB
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetD8, C_hipMemsetD8, c"hipMemsetD8", "hipMemsetD8",
     c"hipMemsetD8(dest, value, count)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dest with the constant\nbyte value value.\n\nArgs:\n    dest [out]: Data ptr to be filled\n    value [in]: Value to be set\n    count [in]: Number of values to be set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -3259,7 +3259,7 @@ fn hipMemsetD8(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, count: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetD8Async, C_hipMemsetD8Async, c"hipMemsetD8Async", "hipMemsetD8Async",
     c"hipMemsetD8Async(dest, value, count, stream)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dest with the constant\nbyte value value.\n\nhipMemsetD8Async() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dest [out]: Data ptr to be filled\n    value [in]: Constant value to be set\n    count [in]: Number of values to be set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -3279,7 +3279,7 @@ fn hipMemsetD8Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u8>, co
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetD16, C_hipMemsetD16, c"hipMemsetD16", "hipMemsetD16",
     c"hipMemsetD16(dest, value, count)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dest with the constant\nshort value value.\n\nArgs:\n    dest [out]: Data ptr to be filled\n    value [in]: Constant value to be set\n    count [in]: Number of values to be set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -3298,7 +3298,7 @@ fn hipMemsetD16(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, count
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetD16Async, C_hipMemsetD16Async, c"hipMemsetD16Async", "hipMemsetD16Async",
     c"hipMemsetD16Async(dest, value, count, stream)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dest with the constant\nshort value value.\n\nhipMemsetD16Async() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dest [out]: Data ptr to be filled\n    value [in]: Constant value to be set\n    count [in]: Number of values to be set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -3318,7 +3318,7 @@ fn hipMemsetD16Async(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<u16>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetD32, C_hipMemsetD32, c"hipMemsetD32", "hipMemsetD32",
     c"hipMemsetD32(dest, value, count)\n--\n\nFills the memory area pointed to by dest with the constant integer\nvalue for specified number of times.\n\nArgs:\n    dest [out]: Data being filled\n    value [in]: Constant value to be set\n    count [in]: Number of values to be set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -3337,7 +3337,7 @@ fn hipMemsetD32(py: Python<'_>, dest: rt::PtrArgMut, value: rt::CInt<i32>, count
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_value, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetAsync, C_hipMemsetAsync, c"hipMemsetAsync", "hipMemsetAsync",
     c"hipMemsetAsync(dst, value, sizeBytes, stream)\n--\n\nFills the first sizeBytes bytes of the memory area pointed to by dev with the constant\nbyte value value.\n\nhipMemsetAsync() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dst [out]: Pointer to device memory\n    value [in]: Value to set for each byte of specified memory\n    sizeBytes [in]: Size in bytes to set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3358,7 +3358,7 @@ fn hipMemsetAsync(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetD32Async, C_hipMemsetD32Async, c"hipMemsetD32Async", "hipMemsetD32Async",
     c"hipMemsetD32Async(dst, value, count, stream)\n--\n\nFills the memory area pointed to by dev with the constant integer\nvalue for specified number of times.\n\nhipMemsetD32Async() is asynchronous with respect to the host, so the call may return before the\nmemset is complete. The operation can optionally be associated to a stream by passing a non-zero\nstream argument. If stream is non-zero, the operation may overlap with operations in other\nstreams.\n\nArgs:\n    dst [out]: Pointer to device memory\n    value [in]: Value to set for each byte of specified memory\n    count [in]: Number of values to be set\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3378,7 +3378,7 @@ fn hipMemsetD32Async(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_count, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset2D, C_hipMemset2D, c"hipMemset2D", "hipMemset2D",
     c"hipMemset2D(dst, pitch, value, width, height)\n--\n\nFills the memory area pointed to by dst with the constant value.\n\nArgs:\n    dst [out]: Pointer to device memory\n    pitch [in]: Data size in bytes\n    value [in]: Constant value to be set\n    width\n    height\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3399,7 +3399,7 @@ fn hipMemset2D(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>, val
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset2DAsync, C_hipMemset2DAsync, c"hipMemset2DAsync", "hipMemset2DAsync",
     c"hipMemset2DAsync(dst, pitch, value, width, height, stream)\n--\n\nFills asynchronously the memory area pointed to by dst with the constant value.\n\nArgs:\n    dst [in]: Pointer to 2D device memory\n    pitch [in]: Pitch size in bytes\n    value [in]: Value to be set for each byte of specified memory\n    width [in]: Width of matrix set columns in bytes\n    height [in]: Height of matrix set rows in bytes\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3421,7 +3421,7 @@ fn hipMemset2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset3D, C_hipMemset3D, c"hipMemset3D", "hipMemset3D",
     c"hipMemset3D(pitchedDevPtr, value, extent)\n--\n\nFills synchronously the memory area pointed to by pitchedDevPtr with the constant value.\n\nArgs:\n    pitchedDevPtr [in]: Pointer to pitched device memory\n    value [in]: Value to set for each byte of specified memory\n    extent [in]: Size parameters for width field in bytes in device memory\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3440,7 +3440,7 @@ fn hipMemset3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset3DAsync, C_hipMemset3DAsync, c"hipMemset3DAsync", "hipMemset3DAsync",
     c"hipMemset3DAsync(pitchedDevPtr, value, extent, stream)\n--\n\nFills asynchronously the memory area pointed to by pitchedDevPtr with the constant value.\n\nArgs:\n    pitchedDevPtr [in]: Pointer to pitched device memory\n    value [in]: Value to set for each byte of specified memory\n    extent [in]: Size parameters for width field in bytes in device memory\n    stream [in]: Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3460,7 +3460,7 @@ fn hipMemset3DAsync(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemGetInfo, C_hipMemGetInfo, c"hipMemGetInfo", "hipMemGetInfo",
     c"hipMemGetInfo()\n--\n\nQuery memory info.\n\nOn ROCM, this function gets the actual free memory left on the current device, so supports\nthe cases while running multi-workload (such as multiple processes, multiple threads, and\nmultiple GPUs).\n\nWarning: On Windows, the free memory only accounts for memory allocated by this process and may\nbe optimistic.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    free: int\n    total: int\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue",
@@ -3480,7 +3480,7 @@ fn hipMemGetInfo(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_free, a_total) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_free)?, rt::obj(py, o_total)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_free)?), rt::Item::made(py, rt::obj(py, o_total)?)])
 }
 rt::function!(F_hipMemPtrGetInfo, C_hipMemPtrGetInfo, c"hipMemPtrGetInfo", "hipMemPtrGetInfo",
     c"hipMemPtrGetInfo(ptr)\n--\n\nGet allocated memory size via memory pointer.\n\nThis function gets the allocated shared virtual memory size from memory pointer.\n\nArgs:\n    ptr [in]: Pointer to allocated memory\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    size: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -3499,7 +3499,7 @@ fn hipMemPtrGetInfo(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size)?)])
 }
 rt::function!(F_hipMallocArray, C_hipMallocArray, c"hipMallocArray", "hipMallocArray",
     c"hipMallocArray(desc, width, height, flags)\n--\n\nAllocate an array on the device.\n\nSee: hipMalloc, hipMallocPitch, hipFree, hipFreeArray, hipHostMalloc, hipHostFree\n\nArgs:\n    desc [in]: Requested channel format\n    width [in]: Requested array allocation width\n    height [in]: Requested array allocation height\n    flags [in]: Requested properties of allocated array\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    array: hipArray\n    #hipSuccess, #hipErrorOutOfMemory",
@@ -3562,7 +3562,7 @@ fn hipArrayDestroy(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObjec
     if __r as i64 == 0 {
         rt::life::destroyed(array, false, "hipArrayDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipArray3DCreate, C_hipArray3DCreate, c"hipArray3DCreate", "hipArray3DCreate",
     c"hipArray3DCreate(pAllocateArray)\n--\n\nCreate a 3D array memory pointer on the device.\n\nSee: hipMallocArray, hipArrayDestroy, hipFreeArray\n\nArgs:\n    pAllocateArray [in]: Requested array desciptor\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    array: hipArray\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -3601,7 +3601,7 @@ fn hipMalloc3D(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, extent: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_extent) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipFreeArray, C_hipFreeArray, c"hipFreeArray", "hipFreeArray",
     c"hipFreeArray(array)\n--\n\nFrees an array on the device.\n\nSee: hipMalloc, hipMallocPitch, hipFree, hipMallocArray, hipHostMalloc, hipHostFree\n\nArgs:\n    array [in]: Pointer to array to free\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized",
@@ -3621,7 +3621,7 @@ fn hipFreeArray(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     if __r as i64 == 0 {
         rt::life::destroyed(array, false, "hipFreeArray");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMalloc3DArray, C_hipMalloc3DArray, c"hipMalloc3DArray", "hipMalloc3DArray",
     c"hipMalloc3DArray(desc, extent, flags)\n--\n\nAllocate an array on the device.\n\nSee: hipMalloc, hipMallocPitch, hipFree, hipFreeArray, hipHostMalloc, hipHostFree\n\nArgs:\n    desc [in]: Requested channel format\n    extent [in]: Requested array allocation width, height and depth\n    flags [in]: Requested properties of allocated array\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    array: hipArray\n    #hipSuccess, #hipErrorOutOfMemory",
@@ -3666,7 +3666,7 @@ fn hipArrayGetInfo(py: Python<'_>, desc: &Bound<'_, PyAny>, extent: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_desc, a_extent, a_flags, a_array) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 rt::function!(F_hipArrayGetDescriptor, C_hipArrayGetDescriptor, c"hipArrayGetDescriptor", "hipArrayGetDescriptor",
     c"hipArrayGetDescriptor(pArrayDescriptor, array)\n--\n\nGets a 1D or 2D array descriptor\n\nSee: hipArray3DCreate, hipArray3DGetDescriptor, hipArrayCreate, hipArrayDestroy, hipMemAlloc,\nhipMemAllocHost, hipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned,\nhipMemcpy3D, hipMemcpy3DAsync, hipMemcpyAtoA, hipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync,\nhipMemcpyDtoA, hipMemcpyDtoD, hipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync,\nhipMemcpyHtoA, hipMemcpyHtoAAsync, hipMemcpyHtoD, hipMemcpyHtoDAsync, hipMemFree,\nhipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo, hipMemHostAlloc,\nhipMemHostGetDevicePointer, hipMemsetD8, hipMemsetD16, hipMemsetD32, hipArrayGetInfo\n\nArgs:\n    pArrayDescriptor [out]: - Returned array descriptor\n    array [in]: - Array to get descriptor of\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue #hipErrorInvalidHandle",
@@ -3685,7 +3685,7 @@ fn hipArrayGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, ar
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipArray3DGetDescriptor, C_hipArray3DGetDescriptor, c"hipArray3DGetDescriptor", "hipArray3DGetDescriptor",
     c"hipArray3DGetDescriptor(pArrayDescriptor, array)\n--\n\nGets a 3D array descriptor\n\nSee: hipArray3DCreate, hipArrayCreate, hipArrayDestroy, hipArrayGetDescriptor, hipMemAlloc,\nhipMemAllocHost, hipMemAllocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemcpy2DUnaligned,\nhipMemcpy3D, hipMemcpy3DAsync, hipMemcpyAtoA, hipMemcpyAtoD, hipMemcpyAtoH, hipMemcpyAtoHAsync,\nhipMemcpyDtoA, hipMemcpyDtoD, hipMemcpyDtoDAsync, hipMemcpyDtoH, hipMemcpyDtoHAsync,\nhipMemcpyHtoA, hipMemcpyHtoAAsync, hipMemcpyHtoD, hipMemcpyHtoDAsync, hipMemFree,\nhipMemFreeHost, hipMemGetAddressRange, hipMemGetInfo, hipMemHostAlloc,\nhipMemHostGetDevicePointer, hipMemsetD8, hipMemsetD16, hipMemsetD32, hipArrayGetInfo\n\nArgs:\n    pArrayDescriptor [out]: - Returned 3D array descriptor\n    array [in]: - 3D array to get descriptor of\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidValue #hipErrorInvalidHandle, #hipErrorContextIsDestroyed",
@@ -3704,7 +3704,7 @@ fn hipArray3DGetDescriptor(py: Python<'_>, pArrayDescriptor: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pArrayDescriptor, a_array) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2D, C_hipMemcpy2D, c"hipMemcpy2D", "hipMemcpy2D",
     c"hipMemcpy2D(dst, dpitch, src, spitch, width, height, kind)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    dpitch [in]: Pitch of destination memory\n    src [in]: Source memory address\n    spitch [in]: Pitch of source memory\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3727,7 +3727,7 @@ fn hipMemcpy2D(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>, sr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyParam2D, C_hipMemcpyParam2D, c"hipMemcpyParam2D", "hipMemcpyParam2D",
     c"hipMemcpyParam2D(pCopy)\n--\n\nCopies memory for 2D arrays.\n\nSee: hipMemcpy, hipMemcpy2D, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray,\nhipMemcpyToSymbol, hipMemcpyAsync\n\nArgs:\n    pCopy [in]: Parameters for the memory copy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3745,7 +3745,7 @@ fn hipMemcpyParam2D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyParam2DAsync, C_hipMemcpyParam2DAsync, c"hipMemcpyParam2DAsync", "hipMemcpyParam2DAsync",
     c"hipMemcpyParam2DAsync(pCopy, stream)\n--\n\nCopies memory for 2D arrays.\n\nSee: hipMemcpy, hipMemcpy2D, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray,\nhipMemcpyToSymbol, hipMemcpyAsync\n\nArgs:\n    pCopy [in]: Parameters for the memory copy\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3764,7 +3764,7 @@ fn hipMemcpyParam2DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DAsync, C_hipMemcpy2DAsync, c"hipMemcpy2DAsync", "hipMemcpy2DAsync",
     c"hipMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    dpitch [in]: Pitch of destination memory\n    src [in]: Source memory address\n    spitch [in]: Pitch of source memory\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3788,7 +3788,7 @@ fn hipMemcpy2DAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DToArray, C_hipMemcpy2DToArray, c"hipMemcpy2DToArray", "hipMemcpy2DToArray",
     c"hipMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    wOffset [in]: Destination starting X offset\n    hOffset [in]: Destination starting Y offset\n    src [in]: Source memory address\n    spitch [in]: Pitch of source memory\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3812,7 +3812,7 @@ fn hipMemcpy2DToArray(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DToArrayAsync, C_hipMemcpy2DToArrayAsync, c"hipMemcpy2DToArrayAsync", "hipMemcpy2DToArrayAsync",
     c"hipMemcpy2DToArrayAsync(dst, wOffset, hOffset, src, spitch, width, height, kind, stream)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    wOffset [in]: Destination starting X offset\n    hOffset [in]: Destination starting Y offset\n    src [in]: Source memory address\n    spitch [in]: Pitch of source memory\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n    stream [in]: Accelerator view which the copy is being enqueued\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3837,7 +3837,7 @@ fn hipMemcpy2DToArrayAsync(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DArrayToArray, C_hipMemcpy2DArrayToArray, c"hipMemcpy2DArrayToArray", "hipMemcpy2DArrayToArray",
     c"hipMemcpy2DArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height, kind)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpyToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    wOffsetDst [in]: Destination starting X offset\n    hOffsetDst [in]: Destination starting Y offset\n    src [in]: Source memory address\n    wOffsetSrc [in]: Source starting X offset\n    hOffsetSrc [in]: Source starting Y offset (columns in bytes)\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidMemcpyDirection",
@@ -3862,7 +3862,7 @@ fn hipMemcpy2DArrayToArray(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffsetDst: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffsetDst, a_hOffsetDst, a_src, a_wOffsetSrc, a_hOffsetSrc, a_width, a_height, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyToArray, C_hipMemcpyToArray, c"hipMemcpyToArray", "hipMemcpyToArray",
     c"hipMemcpyToArray(dst, wOffset, hOffset, src, count, kind)\n--\n\nCopies data between host and device [Deprecated]\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\nWarning: This API is deprecated.\n\nArgs:\n    dst [in]: Destination memory address\n    wOffset [in]: Destination starting X offset\n    hOffset [in]: Destination starting Y offset\n    src [in]: Source memory address\n    count [in]: size in bytes to copy\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection\n\nDeprecated in the C API.",
@@ -3884,7 +3884,7 @@ fn hipMemcpyToArray(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::CInt<u6
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_count, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyFromArray, C_hipMemcpyFromArray, c"hipMemcpyFromArray", "hipMemcpyFromArray",
     c"hipMemcpyFromArray(dst, srcArray, wOffset, hOffset, count, kind)\n--\n\nCopies data between host and device [Deprecated]\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\nWarning: This API is deprecated.\n\nArgs:\n    dst [in]: Destination memory address\n    srcArray [in]: Source memory address\n    wOffset [in]: Source starting X offset\n    hOffset [in]: Source starting Y offset\n    count [in]: Size in bytes to copy\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection\n\nDeprecated in the C API.",
@@ -3906,7 +3906,7 @@ fn hipMemcpyFromArray(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_srcArray, a_wOffset, a_hOffset, a_count, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DFromArray, C_hipMemcpy2DFromArray, c"hipMemcpy2DFromArray", "hipMemcpy2DFromArray",
     c"hipMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    dpitch [in]: Pitch of destination memory\n    src [in]: Source memory address\n    wOffset [in]: Source starting X offset\n    hOffset [in]: Source starting Y offset\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3930,7 +3930,7 @@ fn hipMemcpy2DFromArray(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DFromArrayAsync, C_hipMemcpy2DFromArrayAsync, c"hipMemcpy2DFromArrayAsync", "hipMemcpy2DFromArrayAsync",
     c"hipMemcpy2DFromArrayAsync(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream)\n--\n\nCopies data between host and device asynchronously.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    dpitch [in]: Pitch of destination memory\n    src [in]: Source memory address\n    wOffset [in]: Source starting X offset\n    hOffset [in]: Source starting Y offset\n    width [in]: Width of matrix transfer (columns in bytes)\n    height [in]: Height of matrix transfer (rows)\n    kind [in]: Type of transfer\n    stream [in]: Accelerator view which the copy is being enqueued\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3955,7 +3955,7 @@ fn hipMemcpy2DFromArrayAsync(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyAtoH, C_hipMemcpyAtoH, c"hipMemcpyAtoH", "hipMemcpyAtoH",
     c"hipMemcpyAtoH(dst, srcArray, srcOffset, count)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dst [in]: Destination memory address\n    srcArray [in]: Source array\n    srcOffset [in]: Offset in bytes of source array\n    count [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3975,7 +3975,7 @@ fn hipMemcpyAtoH(py: Python<'_>, dst: rt::PtrArgWritten, srcArray: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_srcArray, a_srcOffset, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyHtoA, C_hipMemcpyHtoA, c"hipMemcpyHtoA", "hipMemcpyHtoA",
     c"hipMemcpyHtoA(dstArray, dstOffset, srcHost, count)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    dstArray [in]: Destination memory address\n    dstOffset [in]: Offset in bytes of destination array\n    srcHost [in]: Source host pointer\n    count [in]: Size of memory copy in bytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -3995,7 +3995,7 @@ fn hipMemcpyHtoA(py: Python<'_>, dstArray: &Bound<'_, PyAny>, dstOffset: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dstArray, a_dstOffset, a_srcHost, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy3D, C_hipMemcpy3D, c"hipMemcpy3D", "hipMemcpy3D",
     c"hipMemcpy3D(p)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    p [in]: 3D memory copy parameters\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -4013,7 +4013,7 @@ fn hipMemcpy3D(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy3DAsync, C_hipMemcpy3DAsync, c"hipMemcpy3DAsync", "hipMemcpy3DAsync",
     c"hipMemcpy3DAsync(p, stream)\n--\n\nCopies data between host and device asynchronously.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    p [in]: 3D memory copy parameters\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -4032,7 +4032,7 @@ fn hipMemcpy3DAsync(py: Python<'_>, p: &Bound<'_, PyAny>, stream: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvMemcpy3D, C_hipDrvMemcpy3D, c"hipDrvMemcpy3D", "hipDrvMemcpy3D",
     c"hipDrvMemcpy3D(pCopy)\n--\n\nCopies data between host and device.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    pCopy [in]: 3D memory copy parameters\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -4050,7 +4050,7 @@ fn hipDrvMemcpy3D(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvMemcpy3DAsync, C_hipDrvMemcpy3DAsync, c"hipDrvMemcpy3DAsync", "hipDrvMemcpy3DAsync",
     c"hipDrvMemcpy3DAsync(pCopy, stream)\n--\n\nCopies data between host and device asynchronously.\n\nSee: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,\nhipMemcpyAsync\n\nArgs:\n    pCopy [in]: 3D memory copy parameters\n    stream [in]: Stream to use\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidPitchValue,\n    #hipErrorInvalidDevicePointer, #hipErrorInvalidMemcpyDirection",
@@ -4069,7 +4069,7 @@ fn hipDrvMemcpy3DAsync(py: Python<'_>, pCopy: &Bound<'_, PyAny>, stream: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceCanAccessPeer, C_hipDeviceCanAccessPeer, c"hipDeviceCanAccessPeer", "hipDeviceCanAccessPeer",
     c"hipDeviceCanAccessPeer(deviceId, peerDeviceId)\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\nWarning: PeerToPeer support is experimental.\nThis section describes the PeerToPeer device memory access functions of HIP runtime API.\n\nDetermine if a device can access a peer's memory.\n\nReturns \"1\" in canAccessPeer if the specified device is capable\nof directly accessing memory physically located on peerDevice , or \"0\" if not.\n\nReturns \"0\" in canAccessPeer if deviceId == peerDeviceId, and both are valid devices : a\ndevice is not a peer of itself.\n\nArgs:\n    deviceId [in]: - device from where memory may be accessed.\n    peerDeviceId [in]: - device where memory is physically located\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    canAccessPeer: int\n    #hipSuccess,\n    #hipErrorInvalidDevice if deviceId or peerDeviceId are not valid devices",
@@ -4089,7 +4089,7 @@ fn hipDeviceCanAccessPeer(py: Python<'_>, deviceId: rt::CInt<i32>, peerDeviceId:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_canAccessPeer, a_deviceId, a_peerDeviceId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_canAccessPeer)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_canAccessPeer)?)])
 }
 rt::function!(F_hipDeviceEnablePeerAccess, C_hipDeviceEnablePeerAccess, c"hipDeviceEnablePeerAccess", "hipDeviceEnablePeerAccess",
     c"hipDeviceEnablePeerAccess(peerDeviceId, flags)\n--\n\nEnable direct access from current device's virtual address space to memory allocations\nphysically located on a peer device.\n\nMemory which already allocated on peer device will be mapped into the address space of the\ncurrent device.  In addition, all future memory allocations on peerDeviceId will be mapped into\nthe address space of the current device when the memory is allocated. The peer memory remains\naccessible from the current device until a call to hipDeviceDisablePeerAccess or hipDeviceReset.\n\nReturns #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue,\n\nArgs:\n    peerDeviceId [in]: Peer device to enable direct access to from the current device\n    flags [in]: Reserved for future use, must be zero\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipErrorPeerAccessAlreadyEnabled if peer access is already enabled for this device.",
@@ -4107,7 +4107,7 @@ fn hipDeviceEnablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>, flags:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerDeviceId, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceDisablePeerAccess, C_hipDeviceDisablePeerAccess, c"hipDeviceDisablePeerAccess", "hipDeviceDisablePeerAccess",
     c"hipDeviceDisablePeerAccess(peerDeviceId)\n--\n\nDisable direct access from current device's virtual address space to memory allocations\nphysically located on a peer device.\n\nReturns hipErrorPeerAccessNotEnabled if direct access to memory on peerDevice has not yet been\nenabled from the current device.\n\nArgs:\n    peerDeviceId [in]: Peer device to disable direct access to\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorPeerAccessNotEnabled",
@@ -4124,7 +4124,7 @@ fn hipDeviceDisablePeerAccess(py: Python<'_>, peerDeviceId: rt::CInt<i32>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerDeviceId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemGetAddressRange, C_hipMemGetAddressRange, c"hipMemGetAddressRange", "hipMemGetAddressRange",
     c"hipMemGetAddressRange(dptr)\n--\n\nGet information on memory allocations.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nArgs:\n    dptr\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pbase: Pointer\n    psize: int\n    #hipSuccess, #hipErrorNotFound",
@@ -4168,7 +4168,7 @@ fn hipMemcpyPeer(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dstDeviceId, a_src, a_srcDeviceId, a_sizeBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyPeerAsync, C_hipMemcpyPeerAsync, c"hipMemcpyPeerAsync", "hipMemcpyPeerAsync",
     c"hipMemcpyPeerAsync(dst, dstDeviceId, src, srcDevice, sizeBytes, stream)\n--\n\nCopies memory from one device to memory on another device.\n\nArgs:\n    dst [out]: - Destination device pointer.\n    dstDeviceId [in]: - Destination device\n    src [in]: - Source device pointer\n    srcDevice [in]: - Source device\n    sizeBytes [in]: - Size of memory copy in bytes\n    stream [in]: - Stream identifier\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDevice",
@@ -4192,7 +4192,7 @@ fn hipMemcpyPeerAsync(py: Python<'_>, dst: rt::PtrArgWritten, dstDeviceId: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dstDeviceId, a_src, a_srcDevice, a_sizeBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxCreate, C_hipCtxCreate, c"hipCtxCreate", "hipCtxCreate",
     c"hipCtxCreate(flags, device)\n--\n\nCreate a context and set it as current/default context\n\nSee: hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent, hipCtxPushCurrent,\nhipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    flags [in]: Context creation flags\n    device [in]: device handle\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    ctx: ihipCtx_t\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4232,7 +4232,7 @@ fn hipCtxDestroy(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     if __r as i64 == 0 {
         rt::life::destroyed(ctx, false, "hipCtxDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxPopCurrent, C_hipCtxPopCurrent, c"hipCtxPopCurrent", "hipCtxPopCurrent",
     c"hipCtxPopCurrent()\n--\n\nPop the current/default context and return the popped context [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxSetCurrent, hipCtxGetCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    ctx: ihipCtx_t\n    #hipSuccess, #hipErrorInvalidContext\n\nDeprecated in the C API.",
@@ -4267,7 +4267,7 @@ fn hipCtxPushCurrent(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxSetCurrent, C_hipCtxSetCurrent, c"hipCtxSetCurrent", "hipCtxSetCurrent",
     c"hipCtxSetCurrent(ctx)\n--\n\nSet the passed context as current/default [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize , hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    ctx [in]: The context to set as current\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidContext\n\nDeprecated in the C API.",
@@ -4284,7 +4284,7 @@ fn hipCtxSetCurrent(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxGetCurrent, C_hipCtxGetCurrent, c"hipCtxGetCurrent", "hipCtxGetCurrent",
     c"hipCtxGetCurrent()\n--\n\nGet the handle of the current/ default context [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetDevice, hipCtxGetFlags, hipCtxPopCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    ctx: ihipCtx_t\n    #hipSuccess, #hipErrorInvalidContext\n\nDeprecated in the C API.",
@@ -4320,7 +4320,7 @@ fn hipCtxGetDevice(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_device) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_hipCtxGetApiVersion, C_hipCtxGetApiVersion, c"hipCtxGetApiVersion", "hipCtxGetApiVersion",
     c"hipCtxGetApiVersion(ctx)\n--\n\nReturns the approximate HIP api version.\n\nWarning: The HIP feature set does not correspond to an exact CUDA SDK api revision.\nThis function always set *apiVersion to 4 as an approximation though HIP supports\nsome features which were introduced in later CUDA SDK revisions.\nHIP apps code should not rely on the api revision number here and should\nuse arch feature flags to test device capabilities or conditional compilation.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetDevice, hipCtxGetFlags, hipCtxPopCurrent,\nhipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    ctx [in]: Context to check [Deprecated]\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    apiVersion: int\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4339,7 +4339,7 @@ fn hipCtxGetApiVersion(py: Python<'_>, ctx: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctx, a_apiVersion) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_apiVersion)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_apiVersion)?)])
 }
 rt::function!(F_hipCtxGetCacheConfig, C_hipCtxGetCacheConfig, c"hipCtxGetCacheConfig", "hipCtxGetCacheConfig",
     c"hipCtxGetCacheConfig()\n--\n\nGet Cache configuration for a specific function [Deprecated]\n\nWarning: AMD devices and some Nvidia GPUS do not support reconfigurable cache.  This hint is\nignored on those architectures.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    cacheConfig: hipFuncCache_t\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4357,7 +4357,7 @@ fn hipCtxGetCacheConfig(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 38, o_cacheConfig as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 38, o_cacheConfig as i64)?])
 }
 rt::function!(F_hipCtxSetCacheConfig, C_hipCtxSetCacheConfig, c"hipCtxSetCacheConfig", "hipCtxSetCacheConfig",
     c"hipCtxSetCacheConfig(cacheConfig)\n--\n\nSet L1/Shared cache partition [Deprecated]\n\nWarning: AMD devices and some Nvidia GPUS do not support reconfigurable cache.  This hint is\nignored on those architectures.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    cacheConfig [in]: Cache configuration to set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4374,7 +4374,7 @@ fn hipCtxSetCacheConfig(py: Python<'_>, cacheConfig: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cacheConfig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxSetSharedMemConfig, C_hipCtxSetSharedMemConfig, c"hipCtxSetSharedMemConfig", "hipCtxSetSharedMemConfig",
     c"hipCtxSetSharedMemConfig(config)\n--\n\nSet Shared memory bank configuration  [Deprecated]\n\nWarning: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is\nignored on those architectures.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    config [in]: Shared memory configuration to set\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4391,7 +4391,7 @@ fn hipCtxSetSharedMemConfig(py: Python<'_>, config: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_config) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxGetSharedMemConfig, C_hipCtxGetSharedMemConfig, c"hipCtxGetSharedMemConfig", "hipCtxGetSharedMemConfig",
     c"hipCtxGetSharedMemConfig()\n--\n\nGet Shared memory bank configuration [Deprecated]\n\nWarning: AMD devices and some Nvidia GPUS do not support shared cache banking, and the hint is\nignored on those architectures.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pConfig: hipSharedMemConfig\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4409,7 +4409,7 @@ fn hipCtxGetSharedMemConfig(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pConfig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 39, o_pConfig as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 39, o_pConfig as i64)?])
 }
 rt::function!(F_hipCtxSynchronize, C_hipCtxSynchronize, c"hipCtxSynchronize", "hipCtxSynchronize",
     c"hipCtxSynchronize()\n--\n\nBlocks until the default context has completed all preceding requested tasks [Deprecated]\n\nWarning: This function waits for all streams on the default context to complete execution, and\nthen returns.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4425,7 +4425,7 @@ fn hipCtxSynchronize(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxGetFlags, C_hipCtxGetFlags, c"hipCtxGetFlags", "hipCtxGetFlags",
     c"hipCtxGetFlags()\n--\n\nReturn flags used for creating default context [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxPopCurrent, hipCtxGetCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4443,7 +4443,7 @@ fn hipCtxGetFlags(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 rt::function!(F_hipCtxEnablePeerAccess, C_hipCtxEnablePeerAccess, c"hipCtxEnablePeerAccess", "hipCtxEnablePeerAccess",
     c"hipCtxEnablePeerAccess(peerCtx, flags)\n--\n\nEnables direct access to memory allocations in a peer context [Deprecated]\n\nMemory which already allocated on peer device will be mapped into the address space of the\ncurrent device.  In addition, all future memory allocations on peerDeviceId will be mapped into\nthe address space of the current device when the memory is allocated. The peer memory remains\naccessible from the current device until a call to hipDeviceDisablePeerAccess or hipDeviceReset.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\nWarning: PeerToPeer support is experimental.\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    peerCtx [in]: Peer context\n    flags [in]: flags, need to set as 0\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice, #hipErrorInvalidValue,\n    #hipErrorPeerAccessAlreadyEnabled\n\nDeprecated in the C API.",
@@ -4461,7 +4461,7 @@ fn hipCtxEnablePeerAccess(py: Python<'_>, peerCtx: &Bound<'_, PyAny>, flags: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerCtx, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCtxDisablePeerAccess, C_hipCtxDisablePeerAccess, c"hipCtxDisablePeerAccess", "hipCtxDisablePeerAccess",
     c"hipCtxDisablePeerAccess(peerCtx)\n--\n\nDisable direct access from current context's virtual address space to memory allocations\nphysically located on a peer context.Disables direct access to memory allocations in a peer\ncontext and unregisters any registered allocations [Deprecated]\n\nReturns #hipErrorPeerAccessNotEnabled if direct access to memory on peerDevice has not yet been\nenabled from the current device.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\nWarning: PeerToPeer support is experimental.\n\nWarning: This API is deprecated on the AMD platform, only for equivalent cuCtx driver API on the\nNVIDIA platform.\n\nArgs:\n    peerCtx [in]: Peer context to be disabled\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorPeerAccessNotEnabled\n\nDeprecated in the C API.",
@@ -4478,7 +4478,7 @@ fn hipCtxDisablePeerAccess(py: Python<'_>, peerCtx: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_peerCtx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDevicePrimaryCtxGetState, C_hipDevicePrimaryCtxGetState, c"hipDevicePrimaryCtxGetState", "hipDevicePrimaryCtxGetState",
     c"hipDevicePrimaryCtxGetState(dev)\n--\n\nGet the state of the primary context [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent driver API on the\nNVIDIA platform.\n\nArgs:\n    dev [in]: Device to get primary context flags for\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    flags: int\n    active: int\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4499,7 +4499,7 @@ fn hipDevicePrimaryCtxGetState(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev, a_flags, a_active) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?, rt::obj(py, o_active)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?), rt::Item::made(py, rt::obj(py, o_active)?)])
 }
 rt::function!(F_hipDevicePrimaryCtxRelease, C_hipDevicePrimaryCtxRelease, c"hipDevicePrimaryCtxRelease", "hipDevicePrimaryCtxRelease",
     c"hipDevicePrimaryCtxRelease(dev)\n--\n\nRelease the primary context on the GPU.\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\nWarning: This function return #hipSuccess though doesn't release the primaryCtx by design on\nHIP/HCC path.\n\nWarning: This API is deprecated on the AMD platform, only for equivalent driver API on the NVIDIA\nplatform.\n\nArgs:\n    dev [in]: Device which primary context is released [Deprecated]\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4516,7 +4516,7 @@ fn hipDevicePrimaryCtxRelease(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDevicePrimaryCtxRetain, C_hipDevicePrimaryCtxRetain, c"hipDevicePrimaryCtxRetain", "hipDevicePrimaryCtxRetain",
     c"hipDevicePrimaryCtxRetain(dev)\n--\n\nRetain the primary context on the GPU [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent driver API on the NVIDIA\nplatform.\n\nArgs:\n    dev [in]: Device which primary context is released\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pctx: ihipCtx_t\n    #hipSuccess\n\nDeprecated in the C API.",
@@ -4552,7 +4552,7 @@ fn hipDevicePrimaryCtxReset(py: Python<'_>, dev: rt::CInt<i32>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDevicePrimaryCtxSetFlags, C_hipDevicePrimaryCtxSetFlags, c"hipDevicePrimaryCtxSetFlags", "hipDevicePrimaryCtxSetFlags",
     c"hipDevicePrimaryCtxSetFlags(dev, flags)\n--\n\nSet flags for the primary context [Deprecated]\n\nSee: hipCtxCreate, hipCtxDestroy, hipCtxGetFlags, hipCtxPopCurrent, hipCtxGetCurrent,\nhipCtxSetCurrent, hipCtxPushCurrent, hipCtxSetCacheConfig, hipCtxSynchronize, hipCtxGetDevice\n\nWarning: This API is deprecated on the AMD platform, only for equivalent driver API on the NVIDIA\nplatform.\n\nArgs:\n    dev [in]: Device for which the primary context flags are set\n    flags [in]: New flags for the device\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorContextAlreadyInUse\n\nDeprecated in the C API.",
@@ -4570,7 +4570,7 @@ fn hipDevicePrimaryCtxSetFlags(py: Python<'_>, dev: rt::CInt<i32>, flags: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dev, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipModuleLoad, C_hipModuleLoad, c"hipModuleLoad", "hipModuleLoad",
     c"hipModuleLoad(fname)\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\n\nLoads code object from file into a module the currrent context.\n\nWarning: File/memory resources allocated in this function are released only in hipModuleUnload.\n\nArgs:\n    fname [in]: Filename of code object to load\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    module: ihipModule_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidContext, #hipErrorFileNotFound,\n    #hipErrorOutOfMemory, #hipErrorSharedObjectInitFailed, #hipErrorNotInitialized",
@@ -4609,7 +4609,7 @@ fn hipModuleUnload(py: Python<'_>, module: &Bound<'_, PyAny>) -> PyResult<PyObje
     if __r as i64 == 0 {
         rt::life::destroyed(module, false, "hipModuleUnload");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipModuleGetFunction, C_hipModuleGetFunction, c"hipModuleGetFunction", "hipModuleGetFunction",
     c"hipModuleGetFunction(module, kname)\n--\n\nFunction with kname will be extracted if present in module\n\nArgs:\n    module [in]: Module to get function from\n    kname [in]: Pointer to the name of function\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    function: ihipModuleSymbol_t\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidContext, #hipErrorNotInitialized,\n    #hipErrorNotFound,",
@@ -4648,7 +4648,7 @@ fn hipFuncGetAttributes(py: Python<'_>, attr: &Bound<'_, PyAny>, func: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_attr, a_func) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipFuncGetAttribute, C_hipFuncGetAttribute, c"hipFuncGetAttribute", "hipFuncGetAttribute",
     c"hipFuncGetAttribute(attrib, hfunc)\n--\n\nFind out a specific attribute for a given function.\n\nArgs:\n    attrib [in]: Attributes of the given funtion\n    hfunc [in]: Function to get attributes from\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    value: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction",
@@ -4668,7 +4668,7 @@ fn hipFuncGetAttribute(py: Python<'_>, attrib: &Bound<'_, PyAny>, hfunc: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_value, a_attrib, a_hfunc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_value)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_value)?)])
 }
 rt::function!(F_hipGetFuncBySymbol, C_hipGetFuncBySymbol, c"hipGetFuncBySymbol", "hipGetFuncBySymbol",
     c"hipGetFuncBySymbol(symbolPtr)\n--\n\nGets pointer to device entry function that matches entry function symbolPtr.\n\nArgs:\n    symbolPtr [in]: Pointer to device entry function to search for\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    functionPtr: ihipModuleSymbol_t\n    #hipSuccess, #hipErrorInvalidDeviceFunction",
@@ -4774,7 +4774,7 @@ fn hipLinkAddData(py: Python<'_>, state: &Bound<'_, PyAny>, r#type: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_state, a_type, a_data, a_size, a_name, a_numOptions, a_options, a_optionValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 0, o_options as i64)?])
 }
 rt::function!(F_hipLinkAddFile, C_hipLinkAddFile, c"hipLinkAddFile", "hipLinkAddFile",
     c"hipLinkAddFile(state, type, path, numOptions, optionValues)\n--\n\nAdds a file with bit code to be linked with options\n\nIf adding the file fails, it will\n\nSee: hipError_t\n\nArgs:\n    state [in]: hip link state\n    type [in]: Type of the input data or bitcode\n    path [in]: Path to the input file where bitcode is present\n    numOptions [in]: Size of the options\n    optionValues [in]: Array of option values cast to void*\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    options: hipJitOption\n    #hipSuccess, #hipErrorInvalidValue\n    #hipErrorInvalidConfiguration",
@@ -4797,7 +4797,7 @@ fn hipLinkAddFile(py: Python<'_>, state: &Bound<'_, PyAny>, r#type: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_state, a_type, a_path, a_numOptions, a_options, a_optionValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 0, o_options as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 0, o_options as i64)?])
 }
 rt::function!(F_hipLinkComplete, C_hipLinkComplete, c"hipLinkComplete", "hipLinkComplete",
     c"hipLinkComplete(state, hipBinOut)\n--\n\nCompletes the linking of the given program.\n\nIf adding the data fails, it will\n\nSee: hipError_t\n\nArgs:\n    state [in]: hip link state\n    hipBinOut [out]: Upon success, points to the output binary\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    sizeOut: int\n    #hipSuccess #hipErrorInvalidValue\n    #hipErrorInvalidConfiguration",
@@ -4817,7 +4817,7 @@ fn hipLinkComplete(py: Python<'_>, state: &Bound<'_, PyAny>, hipBinOut: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_state, a_hipBinOut, a_sizeOut) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_sizeOut)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sizeOut)?)])
 }
 rt::function!(F_hipLinkCreate, C_hipLinkCreate, c"hipLinkCreate", "hipLinkCreate",
     c"hipLinkCreate(numOptions, optionValues)\n--\n\nCreates the link instance via hip APIs.\n\nSee: hipSuccess\n\nArgs:\n    numOptions [in]: Number of options\n    optionValues [in]: Array of option values cast to void*\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    options: hipJitOption\n    stateOut: ihipLinkState_t\n    #hipSuccess #hipErrorInvalidValue #hipErrorInvalidConfiguration",
@@ -4859,7 +4859,7 @@ fn hipLinkDestroy(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyObject
     if __r as i64 == 0 {
         rt::life::destroyed(state, false, "hipLinkDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipModuleLaunchKernel, C_hipModuleLaunchKernel, c"hipModuleLaunchKernel", "hipModuleLaunchKernel",
     c"hipModuleLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra)\n--\n\nlaunches kernel f with launch parameters and shared memory on stream with arguments passed\nto kernelparams or extra\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32. So gridDim.x * blockDim.x, gridDim.y * blockDim.y\nand gridDim.z * blockDim.z are always less than 2^32.\n\nArgs:\n    f [in]: Kernel to launch.\n    gridDimX [in]: X grid dimension specified as multiple of blockDimX.\n    gridDimY [in]: Y grid dimension specified as multiple of blockDimY.\n    gridDimZ [in]: Z grid dimension specified as multiple of blockDimZ.\n    blockDimX [in]: X block dimensions specified in work-items\n    blockDimY [in]: Y grid dimension specified in work-items\n    blockDimZ [in]: Z grid dimension specified in work-items\n    sharedMemBytes [in]: Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: Stream where the kernel should be dispatched.  May be 0, in which case th\n        default stream is used with associated synchronization rules.\n    kernelParams [in]: Kernel parameters to launch\n    extra [in]: Pointer to kernel arguments.   These are passed directly to the kernel and\n        must be in the memory layout and alignment expected by the kernel.\n        All passed arguments must be naturally aligned according to their type. The memory address of each\n        argument should be a multiple of its size in bytes. Please refer to hip_porting_driver_api.md\n        for sample usage.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue",
@@ -4886,7 +4886,7 @@ fn hipModuleLaunchKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDimX: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDimX, a_gridDimY, a_gridDimZ, a_blockDimX, a_blockDimY, a_blockDimZ, a_sharedMemBytes, a_stream, a_kernelParams, a_extra) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipModuleLaunchCooperativeKernel, C_hipModuleLaunchCooperativeKernel, c"hipModuleLaunchCooperativeKernel", "hipModuleLaunchCooperativeKernel",
     c"hipModuleLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams)\n--\n\nlaunches kernel f with launch parameters and shared memory on stream with arguments passed\nto kernelParams, where thread blocks can cooperate and synchronize as they execute\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize \\f$ gridDim \\cdot blockDim \\geq 2^{32} \\f$.\n\nArgs:\n    f [in]: Kernel to launch.\n    gridDimX [in]: X grid dimension specified as multiple of blockDimX.\n    gridDimY [in]: Y grid dimension specified as multiple of blockDimY.\n    gridDimZ [in]: Z grid dimension specified as multiple of blockDimZ.\n    blockDimX [in]: X block dimension specified in work-items.\n    blockDimY [in]: Y block dimension specified in work-items.\n    blockDimZ [in]: Z block dimension specified in work-items.\n    sharedMemBytes [in]: Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: Stream where the kernel should be dispatched. May be 0,\n        in which case the default stream is used with associated synchronization rules.\n    kernelParams [in]: A list of kernel arguments.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidHandle, #hipErrorInvalidImage, #hipErrorInvalidValue,\n    #hipErrorInvalidConfiguration, #hipErrorLaunchFailure, #hipErrorLaunchOutOfResources,\n    #hipErrorLaunchTimeOut, #hipErrorCooperativeLaunchTooLarge, #hipErrorSharedObjectInitFailed",
@@ -4912,7 +4912,7 @@ fn hipModuleLaunchCooperativeKernel(py: Python<'_>, f: &Bound<'_, PyAny>, gridDi
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDimX, a_gridDimY, a_gridDimZ, a_blockDimX, a_blockDimY, a_blockDimZ, a_sharedMemBytes, a_stream, a_kernelParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipModuleLaunchCooperativeKernelMultiDevice, C_hipModuleLaunchCooperativeKernelMultiDevice, c"hipModuleLaunchCooperativeKernelMultiDevice", "hipModuleLaunchCooperativeKernelMultiDevice",
     c"hipModuleLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags)\n--\n\nLaunches kernels on multiple devices where thread blocks can cooperate and\nsynchronize as they execute.\n\nArgs:\n    launchParamsList [in]: List of launch parameters, one per device.\n    numDevices [in]: Size of the launchParamsList array.\n    flags [in]: Flags to control launch behavior.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorDeinitialized, #hipErrorNotInitialized, #hipErrorInvalidContext,\n    #hipErrorInvalidHandle, #hipErrorInvalidImage, #hipErrorInvalidValue,\n    #hipErrorInvalidConfiguration, #hipErrorInvalidResourceHandle, #hipErrorLaunchFailure,\n    #hipErrorLaunchOutOfResources, #hipErrorLaunchTimeOut, #hipErrorCooperativeLaunchTooLarge,\n    #hipErrorSharedObjectInitFailed",
@@ -4932,7 +4932,7 @@ fn hipModuleLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipLaunchCooperativeKernel, C_hipLaunchCooperativeKernel, c"hipLaunchCooperativeKernel", "hipLaunchCooperativeKernel",
     c"hipLaunchCooperativeKernel(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream)\n--\n\nLaunches kernel f with launch parameters and shared memory on stream with arguments passed\nto kernelparams or extra, where thread blocks can cooperate and synchronize as they execute.\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize \\f$ gridDim \\cdot blockDim \\geq 2^{32} \\f$.\n\nArgs:\n    f [in]: - Kernel to launch.\n    gridDim [in]: - Grid dimensions specified as multiple of blockDim.\n    blockDimX [in]: - Block dimensions specified in work-items\n    kernelParams [in]: - Pointer of arguments passed to the kernel. If the kernel has multiple\n        parameters, 'kernelParams' should be array of pointers, each points the corresponding argument.\n    sharedMemBytes [in]: - Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: - Stream where the kernel should be dispatched.  May be 0, in which case th\n        default stream is used with associated synchronization rules.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,\n    #hipErrorCooperativeLaunchTooLarge",
@@ -4954,7 +4954,7 @@ fn hipLaunchCooperativeKernel(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDim, a_blockDimX, a_kernelParams, a_sharedMemBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipLaunchCooperativeKernelMultiDevice, C_hipLaunchCooperativeKernelMultiDevice, c"hipLaunchCooperativeKernelMultiDevice", "hipLaunchCooperativeKernelMultiDevice",
     c"hipLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags)\n--\n\nLaunches kernels on multiple devices where thread blocks can cooperate and\nsynchronize as they execute.\n\nArgs:\n    launchParamsList [in]: List of launch parameters, one per device.\n    numDevices [in]: Size of the launchParamsList array.\n    flags [in]: Flags to control launch behavior.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,\n    #hipErrorCooperativeLaunchTooLarge",
@@ -4974,7 +4974,7 @@ fn hipLaunchCooperativeKernelMultiDevice(py: Python<'_>, launchParamsList: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipExtLaunchMultiKernelMultiDevice, C_hipExtLaunchMultiKernelMultiDevice, c"hipExtLaunchMultiKernelMultiDevice", "hipExtLaunchMultiKernelMultiDevice",
     c"hipExtLaunchMultiKernelMultiDevice(launchParamsList, numDevices, flags)\n--\n\nLaunches kernels on multiple devices and guarantees all specified kernels are dispatched\non respective streams before enqueuing any other work on the specified streams from any other threads\n\nArgs:\n    launchParamsList [in]: List of launch parameters, one per device.\n    numDevices [in]: Size of the launchParamsList array.\n    flags [in]: Flags to control launch behavior.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue",
@@ -4994,7 +4994,7 @@ fn hipExtLaunchMultiKernelMultiDevice(py: Python<'_>, launchParamsList: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_launchParamsList, a_numDevices, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipModuleOccupancyMaxPotentialBlockSize, C_hipModuleOccupancyMaxPotentialBlockSize, c"hipModuleOccupancyMaxPotentialBlockSize", "hipModuleOccupancyMaxPotentialBlockSize",
     c"hipModuleOccupancyMaxPotentialBlockSize(f, dynSharedMemPerBlk, blockSizeLimit)\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\n\ndetermine the grid and block sizes to achieves maximum occupancy for a kernel\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32.\n\nArgs:\n    f [in]: kernel function for which occupancy is calulated\n    dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block\n    blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    gridSize: int\n    blockSize: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5017,7 +5017,7 @@ fn hipModuleOccupancyMaxPotentialBlockSize(py: Python<'_>, f: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_gridSize)?), rt::Item::made(py, rt::obj(py, o_blockSize)?)])
 }
 rt::function!(F_hipModuleOccupancyMaxPotentialBlockSizeWithFlags, C_hipModuleOccupancyMaxPotentialBlockSizeWithFlags, c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags",
     c"hipModuleOccupancyMaxPotentialBlockSizeWithFlags(f, dynSharedMemPerBlk, blockSizeLimit, flags)\n--\n\ndetermine the grid and block sizes to achieves maximum occupancy for a kernel\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32.\n\nArgs:\n    f [in]: kernel function for which occupancy is calulated\n    dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block\n    blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit\n    flags [in]: Extra flags for occupancy calculation (only default supported)\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    gridSize: int\n    blockSize: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5041,7 +5041,7 @@ fn hipModuleOccupancyMaxPotentialBlockSizeWithFlags(py: Python<'_>, f: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_gridSize)?), rt::Item::made(py, rt::obj(py, o_blockSize)?)])
 }
 rt::function!(F_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, C_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
     c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(f, blockSize, dynSharedMemPerBlk)\n--\n\nReturns occupancy for a device function.\n\nArgs:\n    f [in]: Kernel function (hipFunction) for which occupancy is calulated\n    blockSize [in]: Block size the kernel is intended to be launched with\n    dynSharedMemPerBlk [in]: Dynamic shared memory usage (in bytes) intended for each block\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    numBlocks: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5062,7 +5062,7 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBlocks)?)])
 }
 rt::function!(F_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, C_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
     c"hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(f, blockSize, dynSharedMemPerBlk, flags)\n--\n\nReturns occupancy for a device function.\n\nArgs:\n    f [in]: Kernel function(hipFunction_t) for which occupancy is calulated\n    blockSize [in]: Block size the kernel is intended to be launched with\n    dynSharedMemPerBlk [in]: Dynamic shared memory usage (in bytes) intended for each block\n    flags [in]: Extra flags for occupancy calculation (only default supported)\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    numBlocks: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5084,7 +5084,7 @@ fn hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBlocks)?)])
 }
 rt::function!(F_hipOccupancyMaxActiveBlocksPerMultiprocessor, C_hipOccupancyMaxActiveBlocksPerMultiprocessor, c"hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipOccupancyMaxActiveBlocksPerMultiprocessor",
     c"hipOccupancyMaxActiveBlocksPerMultiprocessor(f, blockSize, dynSharedMemPerBlk)\n--\n\nReturns occupancy for a device function.\n\nArgs:\n    f [in]: Kernel function for which occupancy is calulated\n    blockSize [in]: Block size the kernel is intended to be launched with\n    dynSharedMemPerBlk [in]: Dynamic shared memory usage (in bytes) intended for each block\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    numBlocks: int\n    #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue",
@@ -5105,7 +5105,7 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessor(py: Python<'_>, f: rt::PtrArg, b
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBlocks)?)])
 }
 rt::function!(F_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, C_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, c"hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
     c"hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(f, blockSize, dynSharedMemPerBlk, flags)\n--\n\nReturns occupancy for a device function.\n\nArgs:\n    f [in]: Kernel function for which occupancy is calulated\n    blockSize [in]: Block size the kernel is intended to be launched with\n    dynSharedMemPerBlk [in]: Dynamic shared memory usage (in bytes) intended for each block\n    flags [in]: Extra flags for occupancy calculation (currently ignored)\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    numBlocks: int\n    #hipSuccess, #hipErrorInvalidDeviceFunction, #hipErrorInvalidValue",
@@ -5127,7 +5127,7 @@ fn hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(py: Python<'_>, f: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_numBlocks, a_f, a_blockSize, a_dynSharedMemPerBlk, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_numBlocks)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBlocks)?)])
 }
 rt::function!(F_hipOccupancyMaxPotentialBlockSize, C_hipOccupancyMaxPotentialBlockSize, c"hipOccupancyMaxPotentialBlockSize", "hipOccupancyMaxPotentialBlockSize",
     c"hipOccupancyMaxPotentialBlockSize(f, dynSharedMemPerBlk, blockSizeLimit)\n--\n\ndetermine the grid and block sizes to achieves maximum occupancy for a kernel\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32.\n\nArgs:\n    f [in]: kernel function for which occupancy is calulated\n    dynSharedMemPerBlk [in]: dynamic shared memory usage (in bytes) intended for each block\n    blockSizeLimit [in]: the maximum block size for the kernel, use 0 for no limit\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    gridSize: int\n    blockSize: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5150,7 +5150,7 @@ fn hipOccupancyMaxPotentialBlockSize(py: Python<'_>, f: rt::PtrArg, dynSharedMem
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridSize, a_blockSize, a_f, a_dynSharedMemPerBlk, a_blockSizeLimit) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_gridSize)?, rt::obj(py, o_blockSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_gridSize)?), rt::Item::made(py, rt::obj(py, o_blockSize)?)])
 }
 rt::function!(F_hipProfilerStart, C_hipProfilerStart, c"hipProfilerStart", "hipProfilerStart",
     c"hipProfilerStart()\n--\n\nStart recording of profiling information [Deprecated]\nWhen using this API, start the profiler with profiling disabled.  (--startdisabled)\nWarning: hipProfilerStart API is deprecated, use roctracer/rocTX instead.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5166,7 +5166,7 @@ fn hipProfilerStart(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipProfilerStop, C_hipProfilerStop, c"hipProfilerStop", "hipProfilerStop",
     c"hipProfilerStop()\n--\n\nStop recording of profiling information [Deprecated]\nWhen using this API, start the profiler with profiling disabled.  (--startdisabled)\nWarning: hipProfilerStart API is deprecated, use roctracer/rocTX instead.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5182,7 +5182,7 @@ fn hipProfilerStop(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipConfigureCall, C_hipConfigureCall, c"hipConfigureCall", "hipConfigureCall",
     c"hipConfigureCall(gridDim, blockDim, sharedMem, stream)\n--\n\n-------------------------------------------------------------------------------------------------\n-------------------------------------------------------------------------------------------------\n\nConfigure a kernel launch.\n\nPlease note, HIP does not support kernel launch with total work items defined in dimension with\nsize gridDim x blockDim >= 2^32.\n\nArgs:\n    gridDim [in]: grid dimension specified as multiple of blockDim.\n    blockDim [in]: block dimensions specified in work-items\n    sharedMem [in]: Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: Stream where the kernel should be dispatched.  May be 0, in which case the\n        default stream is used with associated synchronization rules.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue",
@@ -5202,7 +5202,7 @@ fn hipConfigureCall(py: Python<'_>, gridDim: &Bound<'_, PyAny>, blockDim: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_gridDim, a_blockDim, a_sharedMem, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipSetupArgument, C_hipSetupArgument, c"hipSetupArgument", "hipSetupArgument",
     c"hipSetupArgument(arg, size, offset)\n--\n\nSet a kernel argument.\n\nArgs:\n    arg [in]: Pointer the argument in host memory.\n    size [in]: Size of the argument.\n    offset [in]: Offset of the argument on the argument stack.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue",
@@ -5221,7 +5221,7 @@ fn hipSetupArgument(py: Python<'_>, arg: rt::PtrArg, size: rt::CInt<u64>, offset
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_arg, a_size, a_offset) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipLaunchByPtr, C_hipLaunchByPtr, c"hipLaunchByPtr", "hipLaunchByPtr",
     c"hipLaunchByPtr(func)\n--\n\nLaunch a kernel.\n\nArgs:\n    func [in]: Kernel to launch.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue",
@@ -5238,7 +5238,7 @@ fn hipLaunchByPtr(py: Python<'_>, func: rt::PtrArg) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_func) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipLaunchKernel, C_hipLaunchKernel, c"hipLaunchKernel", "hipLaunchKernel",
     c"hipLaunchKernel(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream)\n--\n\nC compliant kernel launch API\n\nArgs:\n    function_address [in]: - Kernel stub function pointer.\n    numBlocks [in]: - Number of blocks.\n    dimBlocks [in]: - Dimension of a block\n    args [in]: - Pointer of arguments passed to the kernel. If the kernel has multiple\n        parameters, 'args' should be array of pointers, each points the corresponding argument.\n    sharedMemBytes [in]: - Amount of dynamic shared memory to allocate for this kernel. The\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: - Stream where the kernel should be dispatched.  May be 0, in which case th\n        default stream is used with associated synchronization rules.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5260,7 +5260,7 @@ fn hipLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipLaunchHostFunc, C_hipLaunchHostFunc, c"hipLaunchHostFunc", "hipLaunchHostFunc",
     c"hipLaunchHostFunc(stream, fn, userData)\n--\n\nEnqueues a host function call in a stream.\n\nThe host function to call in this API will be executed after the preceding operations in\nthe stream are complete. The function is a blocking operation that blocks operations in the\nstream that follow it, until the function is returned.\nEvent synchronization and internal callback functions make sure enqueued operations will\nexecute in order, in the stream.\n\nThe host function must not make any HIP API calls. The host function is non-reentrant. It must\nnot perform sychronization with any operation that may depend on other processing execution\nbut is not enqueued to run earlier in the stream.\n\nHost functions that are enqueued respectively in different non-blocking streams can run concurrently.\n\nWarning: This API is marked as beta, meaning, while this is feature complete,\nit is still open to changes and may have outstanding issues.\n\nArgs:\n    stream [in]: - The stream to enqueue work in.\n    fn [in]: - The function to call once enqueued preceeding operations are complete.\n    userData [in]: - User-specified data to be passed to the function.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidResourceHandle, #hipErrorInvalidValue,\n    #hipErrorNotSupported",
@@ -5279,7 +5279,7 @@ fn hipLaunchHostFunc(py: Python<'_>, stream: &Bound<'_, PyAny>, r#fn: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_fn, a_userData) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvMemcpy2DUnaligned, C_hipDrvMemcpy2DUnaligned, c"hipDrvMemcpy2DUnaligned", "hipDrvMemcpy2DUnaligned",
     c"hipDrvMemcpy2DUnaligned(pCopy)\n--\n\nCopies memory for 2D arrays.\n\nArgs:\n    pCopy: - Parameters for the memory copy\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5297,7 +5297,7 @@ fn hipDrvMemcpy2DUnaligned(py: Python<'_>, pCopy: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pCopy) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipExtLaunchKernel, C_hipExtLaunchKernel, c"hipExtLaunchKernel", "hipExtLaunchKernel",
     c"hipExtLaunchKernel(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, startEvent, stopEvent, flags)\n--\n\nLaunches kernel from the pointer address, with arguments and shared memory on stream.\n\nArgs:\n    function_address [in]: - Pointer to the Kernel to launch.\n    numBlocks [in]: -  Number of blocks.\n    dimBlocks [in]: - Dimension of a block.\n    args [in]: - Pointer of arguments passed to the kernel. If the kernel has multiple\n        parameters, 'args' should be array of pointers, each points the corresponding argument.\n    sharedMemBytes [in]: - Amount of dynamic shared memory to allocate for this kernel.\n        HIP-Clang compiler provides support for extern shared declarations.\n    stream [in]: - Stream where the kernel should be dispatched.\n        May be 0, in which case the default stream is used with associated synchronization rules.\n    startEvent [in]: - If non-null, specified event will be updated to track the start time of\n        the kernel launch. The event must be created before calling this API.\n    stopEvent [in]: - If non-null, specified event will be updated to track the stop time of\n        the kernel launch. The event must be created before calling this API.\n    flags [in]: - The value of hipExtAnyOrderLaunch, signifies if kernel can be\n        launched in any order.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue.",
@@ -5322,7 +5322,7 @@ fn hipExtLaunchKernel(py: Python<'_>, function_address: rt::PtrArg, numBlocks: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream, a_startEvent, a_stopEvent, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCreateTextureObject, C_hipCreateTextureObject, c"hipCreateTextureObject", "hipCreateTextureObject",
     c"hipCreateTextureObject(pResDesc, pTexDesc, pResViewDesc)\n--\n\nCreates a texture object.\n\nNote: 3D liner filter isn't supported on GFX90A boards, on which the API hipCreateTextureObject will\nreturn hipErrorNotSupported.\n\nArgs:\n    pResDesc [in]: pointer to resource descriptor\n    pTexDesc [in]: pointer to texture descriptor\n    pResViewDesc [in]: pointer to resource view descriptor\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pTexObject: __hip_texture\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported, #hipErrorOutOfMemory",
@@ -5366,7 +5366,7 @@ fn hipDestroyTextureObject(py: Python<'_>, textureObject: &Bound<'_, PyAny>) -> 
     if __r as i64 == 0 {
         rt::life::destroyed(textureObject, false, "hipDestroyTextureObject");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetChannelDesc, C_hipGetChannelDesc, c"hipGetChannelDesc", "hipGetChannelDesc",
     c"hipGetChannelDesc(desc, array)\n--\n\nGets the channel descriptor in an array.\n\nArgs:\n    desc [in]: pointer to channel format descriptor\n    array [out]: memory array on the device\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5385,7 +5385,7 @@ fn hipGetChannelDesc(py: Python<'_>, desc: &Bound<'_, PyAny>, array: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_desc, a_array) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetTextureObjectResourceDesc, C_hipGetTextureObjectResourceDesc, c"hipGetTextureObjectResourceDesc", "hipGetTextureObjectResourceDesc",
     c"hipGetTextureObjectResourceDesc(pResDesc, textureObject)\n--\n\nGets resource descriptor for the texture object.\n\nArgs:\n    pResDesc [out]: pointer to resource descriptor\n    textureObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5404,7 +5404,7 @@ fn hipGetTextureObjectResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_textureObject) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetTextureObjectResourceViewDesc, C_hipGetTextureObjectResourceViewDesc, c"hipGetTextureObjectResourceViewDesc", "hipGetTextureObjectResourceViewDesc",
     c"hipGetTextureObjectResourceViewDesc(pResViewDesc, textureObject)\n--\n\nGets resource view descriptor for the texture object.\n\nArgs:\n    pResViewDesc [out]: pointer to resource view descriptor\n    textureObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5423,7 +5423,7 @@ fn hipGetTextureObjectResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_textureObject) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetTextureObjectTextureDesc, C_hipGetTextureObjectTextureDesc, c"hipGetTextureObjectTextureDesc", "hipGetTextureObjectTextureDesc",
     c"hipGetTextureObjectTextureDesc(pTexDesc, textureObject)\n--\n\nGets texture descriptor for the texture object.\n\nArgs:\n    pTexDesc [out]: pointer to texture descriptor\n    textureObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5442,7 +5442,7 @@ fn hipGetTextureObjectTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, t
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_textureObject) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexObjectCreate, C_hipTexObjectCreate, c"hipTexObjectCreate", "hipTexObjectCreate",
     c"hipTexObjectCreate(pResDesc, pTexDesc, pResViewDesc)\n--\n\nCreates a texture object.\n\nArgs:\n    pResDesc [in]: pointer to resource descriptor\n    pTexDesc [in]: pointer to texture descriptor\n    pResViewDesc [in]: pointer to resource view descriptor\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pTexObject: __hip_texture\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5486,7 +5486,7 @@ fn hipTexObjectDestroy(py: Python<'_>, texObject: &Bound<'_, PyAny>) -> PyResult
     if __r as i64 == 0 {
         rt::life::destroyed(texObject, false, "hipTexObjectDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexObjectGetResourceDesc, C_hipTexObjectGetResourceDesc, c"hipTexObjectGetResourceDesc", "hipTexObjectGetResourceDesc",
     c"hipTexObjectGetResourceDesc(pResDesc, texObject)\n--\n\nGets resource descriptor of a texture object.\n\nArgs:\n    pResDesc [out]: pointer to resource descriptor\n    texObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue",
@@ -5505,7 +5505,7 @@ fn hipTexObjectGetResourceDesc(py: Python<'_>, pResDesc: &Bound<'_, PyAny>, texO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResDesc, a_texObject) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexObjectGetResourceViewDesc, C_hipTexObjectGetResourceViewDesc, c"hipTexObjectGetResourceViewDesc", "hipTexObjectGetResourceViewDesc",
     c"hipTexObjectGetResourceViewDesc(pResViewDesc, texObject)\n--\n\nGets resource view descriptor of a texture object.\n\nArgs:\n    pResViewDesc [out]: pointer to resource view descriptor\n    texObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue",
@@ -5524,7 +5524,7 @@ fn hipTexObjectGetResourceViewDesc(py: Python<'_>, pResViewDesc: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pResViewDesc, a_texObject) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexObjectGetTextureDesc, C_hipTexObjectGetTextureDesc, c"hipTexObjectGetTextureDesc", "hipTexObjectGetTextureDesc",
     c"hipTexObjectGetTextureDesc(pTexDesc, texObject)\n--\n\nGets texture descriptor of a texture object.\n\nArgs:\n    pTexDesc [out]: pointer to texture descriptor\n    texObject [in]: texture object\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorNotSupported, #hipErrorInvalidValue",
@@ -5543,7 +5543,7 @@ fn hipTexObjectGetTextureDesc(py: Python<'_>, pTexDesc: &Bound<'_, PyAny>, texOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pTexDesc, a_texObject) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMallocMipmappedArray, C_hipMallocMipmappedArray, c"hipMallocMipmappedArray", "hipMallocMipmappedArray",
     c"hipMallocMipmappedArray(desc, extent, numLevels, flags)\n--\n\nAllocate a mipmapped array on the device.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    desc [in]: - Requested channel format\n    extent [in]: - Requested allocation size (width field in elements)\n    numLevels [in]: - Number of mipmap levels to allocate\n    flags [in]: - Flags for extensions\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    mipmappedArray: hipMipmappedArray\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorMemoryAllocation",
@@ -5586,7 +5586,7 @@ fn hipFreeMipmappedArray(py: Python<'_>, mipmappedArray: &Bound<'_, PyAny>) -> P
     if __r as i64 == 0 {
         rt::life::destroyed(mipmappedArray, false, "hipFreeMipmappedArray");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetMipmappedArrayLevel, C_hipGetMipmappedArrayLevel, c"hipGetMipmappedArrayLevel", "hipGetMipmappedArrayLevel",
     c"hipGetMipmappedArrayLevel(mipmappedArray, level)\n--\n\nGets a mipmap level of a HIP mipmapped array.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    mipmappedArray [in]: - HIP mipmapped array\n    level [in]: - Mipmap level\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    levelArray: hipArray\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5647,7 +5647,7 @@ fn hipMipmappedArrayDestroy(py: Python<'_>, hMipmappedArray: &Bound<'_, PyAny>) 
     if __r as i64 == 0 {
         rt::life::destroyed(hMipmappedArray, false, "hipMipmappedArrayDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMipmappedArrayGetLevel, C_hipMipmappedArrayGetLevel, c"hipMipmappedArrayGetLevel", "hipMipmappedArrayGetLevel",
     c"hipMipmappedArrayGetLevel(hMipMappedArray, level)\n--\n\nGet a mipmapped array on a mipmapped level.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    hMipMappedArray [out]: Pointer of mipmapped array on the requested mipmap level\n    level [out]: Mipmap level\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pLevelArray: hipArray\n    #hipSuccess, #hipErrorInvalidValue",
@@ -5688,7 +5688,7 @@ fn hipBindTextureToMipmappedArray(py: Python<'_>, tex: &Bound<'_, PyAny>, mipmap
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_mipmappedArray, a_desc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetTextureReference, C_hipGetTextureReference, c"hipGetTextureReference", "hipGetTextureReference",
     c"hipGetTextureReference(symbol)\n--\n\nGets the texture reference related with the symbol [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    symbol [in]: pointer to the symbol related with the texture for the reference\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    texref: Pointer\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
@@ -5767,7 +5767,7 @@ fn hipTexRefSetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_dim, a_am) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetArray, C_hipTexRefSetArray, c"hipTexRefSetArray", "hipTexRefSetArray",
     c"hipTexRefSetArray(tex, array, flags)\n--\n\nBinds an array as a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    tex [in]: Pointer texture reference.\n    array [in]: Array to bind.\n    flags [in]: Flags should be set as HIP_TRSA_OVERRIDE_FORMAT, as a valid value.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
@@ -5787,7 +5787,7 @@ fn hipTexRefSetArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_array, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetFilterMode, C_hipTexRefSetFilterMode, c"hipTexRefSetFilterMode", "hipTexRefSetFilterMode",
     c"hipTexRefSetFilterMode(texRef, fm)\n--\n\nSet filter mode for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer texture reference.\n    fm [in]: Value of texture filter mode.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
@@ -5806,7 +5806,7 @@ fn hipTexRefSetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetFlags, C_hipTexRefSetFlags, c"hipTexRefSetFlags", "hipTexRefSetFlags",
     c"hipTexRefSetFlags(texRef, Flags)\n--\n\nSet flags for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer texture reference.\n    Flags [in]: Value of flags.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
@@ -5825,7 +5825,7 @@ fn hipTexRefSetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>, Flags: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_Flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetFormat, C_hipTexRefSetFormat, c"hipTexRefSetFormat", "hipTexRefSetFormat",
     c"hipTexRefSetFormat(texRef, fmt, NumPackedComponents)\n--\n\nSet format for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer texture reference.\n    fmt [in]: Value of format.\n    NumPackedComponents [in]: Number of components per array.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
@@ -5845,7 +5845,7 @@ fn hipTexRefSetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>, fmt: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fmt, a_NumPackedComponents) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipBindTexture, C_hipBindTexture, c"hipBindTexture", "hipBindTexture",
     c"hipBindTexture(tex, devPtr, desc, size)\n--\n\nBinds a memory area to a texture [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    tex [in]: Texture to bind.\n    devPtr [in]: Pointer of memory on the device.\n    desc [in]: Pointer of channel format descriptor.\n    size [in]: Size of memory in bites.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    offset: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5869,7 +5869,7 @@ fn hipBindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, de
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_tex, a_devPtr, a_desc, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_offset)?)])
 }
 rt::function!(F_hipBindTexture2D, C_hipBindTexture2D, c"hipBindTexture2D", "hipBindTexture2D",
     c"hipBindTexture2D(tex, devPtr, desc, width, height, pitch)\n--\n\nBinds a 2D memory area to a texture [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    tex [in]: Texture to bind.\n    devPtr [in]: Pointer of 2D memory area on the device.\n    desc [in]: Pointer of channel format descriptor.\n    width [in]: Width in texel units.\n    height [in]: Height in texel units.\n    pitch [in]: Pitch in bytes.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    offset: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5895,7 +5895,7 @@ fn hipBindTexture2D(py: Python<'_>, tex: &Bound<'_, PyAny>, devPtr: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_tex, a_devPtr, a_desc, a_width, a_height, a_pitch) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_offset)?)])
 }
 rt::function!(F_hipBindTextureToArray, C_hipBindTextureToArray, c"hipBindTextureToArray", "hipBindTextureToArray",
     c"hipBindTextureToArray(tex, array, desc)\n--\n\nBinds a memory area to a texture [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    tex [in]: Pointer of texture reference.\n    array [in]: Array to bind.\n    desc [in]: Pointer of channel format descriptor.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5916,7 +5916,7 @@ fn hipBindTextureToArray(py: Python<'_>, tex: &Bound<'_, PyAny>, array: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex, a_array, a_desc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGetTextureAlignmentOffset, C_hipGetTextureAlignmentOffset, c"hipGetTextureAlignmentOffset", "hipGetTextureAlignmentOffset",
     c"hipGetTextureAlignmentOffset(texref)\n--\n\nGet the offset of the alignment in a texture [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texref [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    offset: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5936,7 +5936,7 @@ fn hipGetTextureAlignmentOffset(py: Python<'_>, texref: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_offset, a_texref) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_offset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_offset)?)])
 }
 rt::function!(F_hipUnbindTexture, C_hipUnbindTexture, c"hipUnbindTexture", "hipUnbindTexture",
     c"hipUnbindTexture(tex)\n--\n\nUnbinds a texture [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    tex [in]: Texture to unbind.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5954,7 +5954,7 @@ fn hipUnbindTexture(py: Python<'_>, tex: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tex) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefGetAddress, C_hipTexRefGetAddress, c"hipTexRefGetAddress", "hipTexRefGetAddress",
     c"hipTexRefGetAddress(texRef)\n--\n\nGets the address for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dev_ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -5995,7 +5995,7 @@ fn hipTexRefGetAddressMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, dim: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pam, a_texRef, a_dim) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 22, o_pam as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 22, o_pam as i64)?])
 }
 rt::function!(F_hipTexRefGetFilterMode, C_hipTexRefGetFilterMode, c"hipTexRefGetFilterMode", "hipTexRefGetFilterMode",
     c"hipTexRefGetFilterMode(texRef)\n--\n\nGets filter mode for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pfm: hipTextureFilterMode\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6015,7 +6015,7 @@ fn hipTexRefGetFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pfm, a_texRef) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 23, o_pfm as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 23, o_pfm as i64)?])
 }
 rt::function!(F_hipTexRefGetFlags, C_hipTexRefGetFlags, c"hipTexRefGetFlags", "hipTexRefGetFlags",
     c"hipTexRefGetFlags(texRef)\n--\n\nGets flags for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pFlags: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6035,7 +6035,7 @@ fn hipTexRefGetFlags(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pFlags, a_texRef) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pFlags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_pFlags)?)])
 }
 rt::function!(F_hipTexRefGetFormat, C_hipTexRefGetFormat, c"hipTexRefGetFormat", "hipTexRefGetFormat",
     c"hipTexRefGetFormat(texRef)\n--\n\nGets texture format for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pFormat: hipArray_Format\n    pNumChannels: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6057,7 +6057,7 @@ fn hipTexRefGetFormat(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pFormat, a_pNumChannels, a_texRef) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 12, o_pFormat as i64)?, rt::obj(py, o_pNumChannels)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 12, o_pFormat as i64)?, rt::Item::made(py, rt::obj(py, o_pNumChannels)?)])
 }
 rt::function!(F_hipTexRefGetMaxAnisotropy, C_hipTexRefGetMaxAnisotropy, c"hipTexRefGetMaxAnisotropy", "hipTexRefGetMaxAnisotropy",
     c"hipTexRefGetMaxAnisotropy(texRef)\n--\n\nGets the maximum anisotropy for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pmaxAnsio: int\n    #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6077,7 +6077,7 @@ fn hipTexRefGetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pmaxAnsio, a_texRef) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_pmaxAnsio)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_pmaxAnsio)?)])
 }
 rt::function!(F_hipTexRefGetMipmapFilterMode, C_hipTexRefGetMipmapFilterMode, c"hipTexRefGetMipmapFilterMode", "hipTexRefGetMipmapFilterMode",
     c"hipTexRefGetMipmapFilterMode(texRef)\n--\n\nGets the mipmap filter mode for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pfm: hipTextureFilterMode\n    #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6097,7 +6097,7 @@ fn hipTexRefGetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pfm, a_texRef) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 23, o_pfm as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 23, o_pfm as i64)?])
 }
 rt::function!(F_hipTexRefGetMipmapLevelBias, C_hipTexRefGetMipmapLevelBias, c"hipTexRefGetMipmapLevelBias", "hipTexRefGetMipmapLevelBias",
     c"hipTexRefGetMipmapLevelBias(texRef)\n--\n\nGets the mipmap level bias for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pbias: float\n    #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6181,7 +6181,7 @@ fn hipTexRefSetAddress(py: Python<'_>, texRef: &Bound<'_, PyAny>, dptr: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ByteOffset, a_texRef, a_dptr, a_bytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_ByteOffset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_ByteOffset)?)])
 }
 rt::function!(F_hipTexRefSetAddress2D, C_hipTexRefSetAddress2D, c"hipTexRefSetAddress2D", "hipTexRefSetAddress2D",
     c"hipTexRefSetAddress2D(texRef, desc, dptr, Pitch)\n--\n\nSet a bind an address as a 2D texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n    desc [in]: Pointer of array descriptor.\n    dptr [in]: Pointer of device address to bind.\n    Pitch [in]: Pitch in bytes.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6203,7 +6203,7 @@ fn hipTexRefSetAddress2D(py: Python<'_>, texRef: &Bound<'_, PyAny>, desc: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_desc, a_dptr, a_Pitch) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetMaxAnisotropy, C_hipTexRefSetMaxAnisotropy, c"hipTexRefSetMaxAnisotropy", "hipTexRefSetMaxAnisotropy",
     c"hipTexRefSetMaxAnisotropy(texRef, maxAniso)\n--\n\nSets the maximum anisotropy for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n    maxAniso [out]: Value of the maximum anisotropy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6222,7 +6222,7 @@ fn hipTexRefSetMaxAnisotropy(py: Python<'_>, texRef: &Bound<'_, PyAny>, maxAniso
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_maxAniso) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetBorderColor, C_hipTexRefSetBorderColor, c"hipTexRefSetBorderColor", "hipTexRefSetBorderColor",
     c"hipTexRefSetBorderColor(texRef)\n--\n\nSets border color for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pBorderColor: float\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6261,7 +6261,7 @@ fn hipTexRefSetMipmapFilterMode(py: Python<'_>, texRef: &Bound<'_, PyAny>, fm: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_fm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetMipmapLevelBias, C_hipTexRefSetMipmapLevelBias, c"hipTexRefSetMipmapLevelBias", "hipTexRefSetMipmapLevelBias",
     c"hipTexRefSetMipmapLevelBias(texRef, bias)\n--\n\nSets mipmap level bias for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n    bias [in]: Value of mipmap bias.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6280,7 +6280,7 @@ fn hipTexRefSetMipmapLevelBias(py: Python<'_>, texRef: &Bound<'_, PyAny>, bias: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_bias) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetMipmapLevelClamp, C_hipTexRefSetMipmapLevelClamp, c"hipTexRefSetMipmapLevelClamp", "hipTexRefSetMipmapLevelClamp",
     c"hipTexRefSetMipmapLevelClamp(texRef, minMipMapLevelClamp, maxMipMapLevelClamp)\n--\n\nSets mipmap level clamp for a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference.\n    minMipMapLevelClamp [in]: Value of minimum mipmap level clamp.\n    maxMipMapLevelClamp [in]: Value of maximum mipmap level clamp.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported\n\nDeprecated in the C API.",
@@ -6300,7 +6300,7 @@ fn hipTexRefSetMipmapLevelClamp(py: Python<'_>, texRef: &Bound<'_, PyAny>, minMi
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_minMipMapLevelClamp, a_maxMipMapLevelClamp) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipTexRefSetMipmappedArray, C_hipTexRefSetMipmappedArray, c"hipTexRefSetMipmappedArray", "hipTexRefSetMipmappedArray",
     c"hipTexRefSetMipmappedArray(texRef, mipmappedArray, Flags)\n--\n\nBinds mipmapped array to a texture reference [Deprecated]\n\nWarning: This API is deprecated.\n\nArgs:\n    texRef [in]: Pointer of texture reference to bind.\n    mipmappedArray [in]: Pointer of mipmapped array to bind.\n    Flags [in]: Flags should be set as HIP_TRSA_OVERRIDE_FORMAT, as a valid value.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue\n\nDeprecated in the C API.",
@@ -6321,7 +6321,7 @@ fn hipTexRefSetMipmappedArray(py: Python<'_>, texRef: &Bound<'_, PyAny>, mipmapp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_texRef, a_mipmappedArray, a_Flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipApiName, C_hipApiName, c"hipApiName", "hipApiName",
     c"hipApiName(id)\n--\n\nReturns HIP API name by ID.\n\nArgs:\n    id [in]: ID of HIP API\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    bytes\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6338,7 +6338,7 @@ fn hipApiName(py: Python<'_>, id: rt::CInt<u32>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_id) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, 0)?, rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hipKernelNameRef, C_hipKernelNameRef, c"hipKernelNameRef", "hipKernelNameRef",
     c"hipKernelNameRef(f)\n--\n\nReturns kernel name reference by function name.\n\nArgs:\n    f [in]: Name of function\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    bytes\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6355,7 +6355,7 @@ fn hipKernelNameRef(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_f) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, 0)?, rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hipKernelNameRefByPtr, C_hipKernelNameRefByPtr, c"hipKernelNameRefByPtr", "hipKernelNameRefByPtr",
     c"hipKernelNameRefByPtr(hostFunction, stream)\n--\n\nRetrives kernel for a given host pointer, unless stated otherwise.\n\nArgs:\n    hostFunction [in]: Pointer of host function.\n    stream [in]: Stream the kernel is executed on.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    bytes\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6373,7 +6373,7 @@ fn hipKernelNameRefByPtr(py: Python<'_>, hostFunction: rt::PtrArg, stream: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hostFunction, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, 0)?, rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hipGetStreamDeviceId, C_hipGetStreamDeviceId, c"hipGetStreamDeviceId", "hipGetStreamDeviceId",
     c"hipGetStreamDeviceId(stream)\n--\n\nReturns device ID on the stream.\n\nArgs:\n    stream [in]: Stream of device executed on.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: always success\n    int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6390,7 +6390,7 @@ fn hipGetStreamDeviceId(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, 0)?, rt::obj(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, 0)?, rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hipStreamBeginCapture, C_hipStreamBeginCapture, c"hipStreamBeginCapture", "hipStreamBeginCapture",
     c"hipStreamBeginCapture(stream, mode)\n--\n\nBegins graph capture on a stream.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    stream [in]: - Stream to initiate capture.\n    mode [in]: - Controls the interaction of this capture sequence with other API calls that\n        are not safe.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6408,7 +6408,7 @@ fn hipStreamBeginCapture(py: Python<'_>, stream: &Bound<'_, PyAny>, mode: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamBeginCaptureToGraph, C_hipStreamBeginCaptureToGraph, c"hipStreamBeginCaptureToGraph", "hipStreamBeginCaptureToGraph",
     c"hipStreamBeginCaptureToGraph(stream, graph, dependencies, dependencyData, numDependencies, mode)\n--\n\nBegins graph capture on a stream to an existing graph.\n\nWarning: param \"const hipGraphEdgeData* dependencyData\" is currently not supported and has to be\npassed as nullptr. This API is marked as beta, meaning, while this is feature complete, it is still\nopen to changes and may have outstanding issues.\n\nArgs:\n    stream [in]: - Stream to initiate capture.\n    graph [in]: - Graph to capture into.\n    dependencies [in]: - Dependencies of the first node captured in the stream. Can be NULL if\n        numDependencies is 0.\n    dependencyData [in]: - Optional array of data associated with each dependency.\n    numDependencies [in]: - Number of dependencies.\n    mode [in]: - Controls the interaction of this capture sequence with other API calls that\n        are not safe.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6433,7 +6433,7 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: &Bound<'_, PyAny>, graph
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_graph, a_dependencies, a_dependencyData, a_numDependencies, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamEndCapture, C_hipStreamEndCapture, c"hipStreamEndCapture", "hipStreamEndCapture",
     c"hipStreamEndCapture(stream)\n--\n\nEnds capture on a stream, returning the captured graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    stream [in]: - Stream to end capture.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraph: ihipGraph\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6473,7 +6473,7 @@ fn hipStreamGetCaptureInfo(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus, a_pId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?, rt::obj(py, o_pId)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 48, o_pCaptureStatus as i64)?, rt::Item::made(py, rt::obj(py, o_pId)?)])
 }
 rt::function!(F_hipStreamGetCaptureInfo_v2, C_hipStreamGetCaptureInfo_v2, c"hipStreamGetCaptureInfo_v2", "hipStreamGetCaptureInfo_v2",
     c"hipStreamGetCaptureInfo_v2(stream, dependencies_out)\n--\n\nGet stream's capture state\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    stream [in]: - Stream of which to get capture status from.\n    dependencies_out [out]: - Pointer to an array of nodes representing the graphs dependencies.\n\nReturns: a tuple of 5 item(s):\n    hipError_t: status\n    captureStatus_out: hipStreamCaptureStatus\n    id_out: int\n    graph_out: ihipGraph\n    numDependencies_out: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorStreamCaptureImplicit",
@@ -6518,7 +6518,7 @@ fn hipStreamIsCapturing(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 48, o_pCaptureStatus as i64)?])
 }
 rt::function!(F_hipStreamUpdateCaptureDependencies, C_hipStreamUpdateCaptureDependencies, c"hipStreamUpdateCaptureDependencies", "hipStreamUpdateCaptureDependencies",
     c"hipStreamUpdateCaptureDependencies(stream, numDependencies, flags)\n--\n\nUpdate the set of dependencies in a capturing stream\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    stream [in]: Stream that is being captured.\n    numDependencies [in]: Size of the dependencies array.\n    flags [in]: Flag to update dependency set. Should be one of the values\n        in enum #hipStreamUpdateCaptureDependenciesFlags.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    dependencies: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorIllegalState",
@@ -6557,7 +6557,7 @@ fn hipThreadExchangeStreamCaptureMode(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 47, o_mode as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 47, o_mode as i64)?])
 }
 rt::function!(F_hipGraphCreate, C_hipGraphCreate, c"hipGraphCreate", "hipGraphCreate",
     c"hipGraphCreate(flags)\n--\n\nCreates a graph\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    flags [in]: - flags for graph creation, must be 0.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraph: ihipGraph\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorMemoryAllocation",
@@ -6596,7 +6596,7 @@ fn hipGraphDestroy(py: Python<'_>, graph: &Bound<'_, PyAny>) -> PyResult<PyObjec
     if __r as i64 == 0 {
         rt::life::destroyed(graph, false, "hipGraphDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddDependencies, C_hipGraphAddDependencies, c"hipGraphAddDependencies", "hipGraphAddDependencies",
     c"hipGraphAddDependencies(graph, from_, to, numDependencies)\n--\n\nAdds dependency edges to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph to add dependencies to.\n    from [in]: - Pointer to the graph nodes with dependencies to add from.\n    to [in]: - Pointer to the graph nodes to add dependencies to.\n    numDependencies [in]: - Number of dependencies to add.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6620,7 +6620,7 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_from, a_to, a_numDependencies) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphRemoveDependencies, C_hipGraphRemoveDependencies, c"hipGraphRemoveDependencies", "hipGraphRemoveDependencies",
     c"hipGraphRemoveDependencies(graph, from_, to, numDependencies)\n--\n\nRemoves dependency edges from a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph to remove dependencies from.\n    from [in]: - Array of nodes that provide the dependencies.\n    to [in]: - Array of dependent nodes.\n    numDependencies [in]: - Number of dependencies to remove.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6644,7 +6644,7 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_from, a_to, a_numDependencies) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphGetEdges, C_hipGraphGetEdges, c"hipGraphGetEdges", "hipGraphGetEdges",
     c"hipGraphGetEdges(graph)\n--\n\nReturns a graph's dependency edges.\n\nfrom and to may both be NULL, in which case this function only returns the number of edges in\nnumEdges. Otherwise, numEdges entries will be filled in. If numEdges is higher than the actual\nnumber of edges, the remaining entries in from and to will be set to NULL, and the number of\nedges actually returned will be written to numEdges.\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph to get the edges from.\n\nReturns: a tuple of 4 item(s):\n    hipError_t: status\n    from: hipGraphNode\n    to: hipGraphNode\n    numEdges: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6770,7 +6770,7 @@ fn hipGraphNodeGetType(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 43, o_pType as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 43, o_pType as i64)?])
 }
 rt::function!(F_hipGraphDestroyNode, C_hipGraphDestroyNode, c"hipGraphDestroyNode", "hipGraphDestroyNode",
     c"hipGraphDestroyNode(node)\n--\n\nRemove a node from the graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    node [in]: - graph node to remove\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6790,7 +6790,7 @@ fn hipGraphDestroyNode(py: Python<'_>, node: &Bound<'_, PyAny>) -> PyResult<PyOb
     if __r as i64 == 0 {
         rt::life::destroyed(node, false, "hipGraphDestroyNode");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphClone, C_hipGraphClone, c"hipGraphClone", "hipGraphClone",
     c"hipGraphClone(originalGraph)\n--\n\nClones a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    originalGraph [in]: - original graph to clone from.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphClone: ihipGraph\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorMemoryAllocation",
@@ -6911,7 +6911,7 @@ fn hipGraphLaunch(py: Python<'_>, graphExec: &Bound<'_, PyAny>, stream: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphUpload, C_hipGraphUpload, c"hipGraphUpload", "hipGraphUpload",
     c"hipGraphUpload(graphExec, stream)\n--\n\nUploads an executable graph to a stream\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graphExec [in]: - Instance of executable graph to be uploaded.\n    stream [in]: - Instance of stream to which the executable graph is uploaded to.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -6929,7 +6929,7 @@ fn hipGraphUpload(py: Python<'_>, graphExec: &Bound<'_, PyAny>, stream: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddNode, C_hipGraphAddNode, c"hipGraphAddNode", "hipGraphAddNode",
     c"hipGraphAddNode(graph, pDependencies, numDependencies, nodeParams)\n--\n\nCreates a kernel execution node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - Pointer to the dependencies on the kernel execution node.\n    numDependencies [in]: - Number of dependencies.\n    nodeParams [in]: - Pointer to the node parameters.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue.",
@@ -6973,7 +6973,7 @@ fn hipGraphExecGetFlags(py: Python<'_>, graphExec: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 rt::function!(F_hipGraphNodeSetParams, C_hipGraphNodeSetParams, c"hipGraphNodeSetParams", "hipGraphNodeSetParams",
     c"hipGraphNodeSetParams(node, nodeParams)\n--\n\nUpdates parameters of a graph's node.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    node [in]: - Instance of the node to set parameters for.\n    nodeParams [in]: - Pointer to the parameters to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction, #hipErrorNotSupported.",
@@ -6992,7 +6992,7 @@ fn hipGraphNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, nodeParams: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecNodeSetParams, C_hipGraphExecNodeSetParams, c"hipGraphExecNodeSetParams", "hipGraphExecNodeSetParams",
     c"hipGraphExecNodeSetParams(graphExec, node, nodeParams)\n--\n\nUpdates parameters of an executable graph's node.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graphExec [in]: - Instance of the executable graph.\n    node [in]: - Instance of the node to set parameters to.\n    nodeParams [in]: - Pointer to the parameters to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorInvalidDeviceFunction, #hipErrorNotSupported.",
@@ -7012,7 +7012,7 @@ fn hipGraphExecNodeSetParams(py: Python<'_>, graphExec: &Bound<'_, PyAny>, node:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_node, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecDestroy, C_hipGraphExecDestroy, c"hipGraphExecDestroy", "hipGraphExecDestroy",
     c"hipGraphExecDestroy(graphExec)\n--\n\nDestroys an executable graph\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graphExec [in]: - Instance of executable graph to destroy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess.",
@@ -7032,7 +7032,7 @@ fn hipGraphExecDestroy(py: Python<'_>, graphExec: &Bound<'_, PyAny>) -> PyResult
     if __r as i64 == 0 {
         rt::life::destroyed(graphExec, false, "hipGraphExecDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecUpdate, C_hipGraphExecUpdate, c"hipGraphExecUpdate", "hipGraphExecUpdate",
     c"hipGraphExecUpdate(hGraphExec, hGraph)\n--\n\nCheck whether an executable graph can be updated with a graph and perform the update if  *\npossible.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - instance of executable graph to update.\n    hGraph [in]: - graph that contains the updated parameters.\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    hErrorNode_out: hipGraphNode\n    updateResult_out: hipGraphExecUpdateResult\n    #hipSuccess, #hipErrorGraphExecUpdateFailure",
@@ -7098,7 +7098,7 @@ fn hipGraphKernelNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodePar
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphKernelNodeSetParams, C_hipGraphKernelNodeSetParams, c"hipGraphKernelNodeSetParams", "hipGraphKernelNodeSetParams",
     c"hipGraphKernelNodeSetParams(node, pNodeParams)\n--\n\nSets a kernel node's parameters.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7117,7 +7117,7 @@ fn hipGraphKernelNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodePar
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecKernelNodeSetParams, C_hipGraphExecKernelNodeSetParams, c"hipGraphExecKernelNodeSetParams", "hipGraphExecKernelNodeSetParams",
     c"hipGraphExecKernelNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters for a kernel node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - const pointer to the kernel node parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7137,7 +7137,7 @@ fn hipGraphExecKernelNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvGraphAddMemcpyNode, C_hipDrvGraphAddMemcpyNode, c"hipDrvGraphAddMemcpyNode", "hipDrvGraphAddMemcpyNode",
     c"hipDrvGraphAddMemcpyNode(hGraph, dependencies, numDependencies, copyParams, ctx)\n--\n\nCreates a memcpy node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraph [in]: - Instance of graph to add the created node to.\n    dependencies [in]: - const pointer to the dependencies of the memcpy execution node.\n    numDependencies [in]: - The number of dependencies.\n    copyParams [in]: - const pointer to the parameters for the memory copy.\n    ctx [in]: - context related to current device.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    phGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7207,7 +7207,7 @@ fn hipGraphMemcpyNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodePar
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphMemcpyNodeSetParams, C_hipGraphMemcpyNodeSetParams, c"hipGraphMemcpyNodeSetParams", "hipGraphMemcpyNodeSetParams",
     c"hipGraphMemcpyNodeSetParams(node, pNodeParams)\n--\n\nSets a memcpy node's parameters.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    node [in]: - instance of the node to set parameters to.\n    pNodeParams [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7226,7 +7226,7 @@ fn hipGraphMemcpyNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodePar
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphKernelNodeSetAttribute, C_hipGraphKernelNodeSetAttribute, c"hipGraphKernelNodeSetAttribute", "hipGraphKernelNodeSetAttribute",
     c"hipGraphKernelNodeSetAttribute(hNode, attr, value)\n--\n\nSets a node's attribute.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hNode [in]: - Instance of the node to set parameters of.\n    attr [in]: - The attribute type to be set.\n    value [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7246,7 +7246,7 @@ fn hipGraphKernelNodeSetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphKernelNodeGetAttribute, C_hipGraphKernelNodeGetAttribute, c"hipGraphKernelNodeGetAttribute", "hipGraphKernelNodeGetAttribute",
     c"hipGraphKernelNodeGetAttribute(hNode, attr, value)\n--\n\nGets a node's attribute.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hNode [in]: - Instance of the node to set parameters of.\n    attr [in]: - The attribute type to be set.\n    value [in]: - const pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7266,7 +7266,7 @@ fn hipGraphKernelNodeGetAttribute(py: Python<'_>, hNode: &Bound<'_, PyAny>, attr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecMemcpyNodeSetParams, C_hipGraphExecMemcpyNodeSetParams, c"hipGraphExecMemcpyNodeSetParams", "hipGraphExecMemcpyNodeSetParams",
     c"hipGraphExecMemcpyNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters of a memcpy node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - const pointer to the kernel node parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7286,7 +7286,7 @@ fn hipGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddMemcpyNode1D, C_hipGraphAddMemcpyNode1D, c"hipGraphAddMemcpyNode1D", "hipGraphAddMemcpyNode1D",
     c"hipGraphAddMemcpyNode1D(graph, pDependencies, numDependencies, dst, src, count, kind)\n--\n\nCreates a 1D memcpy node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies of the memcpy execution node.\n    numDependencies [in]: - The number of dependencies.\n    dst [in]: - Pointer to memory address of the destination.\n    src [in]: - Pointer to memory address of the source.\n    count [in]: - Size of the memory to copy.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7334,7 +7334,7 @@ fn hipGraphMemcpyNodeSetParams1D(py: Python<'_>, node: &Bound<'_, PyAny>, dst: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dst, a_src, a_count, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecMemcpyNodeSetParams1D, C_hipGraphExecMemcpyNodeSetParams1D, c"hipGraphExecMemcpyNodeSetParams1D", "hipGraphExecMemcpyNodeSetParams1D",
     c"hipGraphExecMemcpyNodeSetParams1D(hGraphExec, node, dst, src, count, kind)\n--\n\nSets the parameters for a memcpy node in the given graphExec to perform a 1-dimensional\ncopy.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    dst [in]: - Pointer to memory address of the destination.\n    src [in]: - Pointer to memory address of the source.\n    count [in]: - Size of the memory to copy.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7356,7 +7356,7 @@ fn hipGraphExecMemcpyNodeSetParams1D(py: Python<'_>, hGraphExec: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_dst, a_src, a_count, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddMemcpyNodeFromSymbol, C_hipGraphAddMemcpyNodeFromSymbol, c"hipGraphAddMemcpyNodeFromSymbol", "hipGraphAddMemcpyNodeFromSymbol",
     c"hipGraphAddMemcpyNodeFromSymbol(graph, pDependencies, numDependencies, dst, symbol, count, offset, kind)\n--\n\nCreates a memcpy node to copy from a symbol on the device and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies of the memcpy execution node.\n    numDependencies [in]: - Number of the dependencies.\n    dst [in]: - Pointer to memory address of the destination.\n    symbol [in]: - Device symbol address.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7406,7 +7406,7 @@ fn hipGraphMemcpyNodeSetParamsFromSymbol(py: Python<'_>, node: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dst, a_symbol, a_count, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecMemcpyNodeSetParamsFromSymbol, C_hipGraphExecMemcpyNodeSetParamsFromSymbol, c"hipGraphExecMemcpyNodeSetParamsFromSymbol", "hipGraphExecMemcpyNodeSetParamsFromSymbol",
     c"hipGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, dst, symbol, count, offset, kind)\n--\n\nSets the parameters for a memcpy node in the given graphExec to copy from a symbol on the\n* device.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    dst [in]: - Pointer to memory address of the destination.\n    symbol [in]: - Device symbol address.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7429,7 +7429,7 @@ fn hipGraphExecMemcpyNodeSetParamsFromSymbol(py: Python<'_>, hGraphExec: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_dst, a_symbol, a_count, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddMemcpyNodeToSymbol, C_hipGraphAddMemcpyNodeToSymbol, c"hipGraphAddMemcpyNodeToSymbol", "hipGraphAddMemcpyNodeToSymbol",
     c"hipGraphAddMemcpyNodeToSymbol(graph, pDependencies, numDependencies, symbol, src, count, offset, kind)\n--\n\nCreates a memcpy node to copy to a symbol on the device and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies on the memcpy execution node.\n    numDependencies [in]: - Number of dependencies.\n    symbol [in]: - Device symbol address.\n    src [in]: - Pointer to memory address of the src.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7479,7 +7479,7 @@ fn hipGraphMemcpyNodeSetParamsToSymbol(py: Python<'_>, node: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_symbol, a_src, a_count, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecMemcpyNodeSetParamsToSymbol, C_hipGraphExecMemcpyNodeSetParamsToSymbol, c"hipGraphExecMemcpyNodeSetParamsToSymbol", "hipGraphExecMemcpyNodeSetParamsToSymbol",
     c"hipGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, symbol, src, count, offset, kind)\n--\n\nSets the parameters for a memcpy node in the given graphExec to copy to a symbol on the\ndevice.\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    symbol [in]: - Device symbol address.\n    src [in]: - Pointer to memory address of the src.\n    count [in]: - Size of the memory to copy.\n    offset [in]: - Offset from start of symbol in bytes.\n    kind [in]: - Type of memory copy.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7502,7 +7502,7 @@ fn hipGraphExecMemcpyNodeSetParamsToSymbol(py: Python<'_>, hGraphExec: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_symbol, a_src, a_count, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddMemsetNode, C_hipGraphAddMemsetNode, c"hipGraphAddMemsetNode", "hipGraphAddMemsetNode",
     c"hipGraphAddMemsetNode(graph, pDependencies, numDependencies, pMemsetParams)\n--\n\nCreates a memset node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies on the memset execution node.\n    numDependencies [in]: - Number of dependencies.\n    pMemsetParams [in]: - const pointer to the parameters for the memory set.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7546,7 +7546,7 @@ fn hipGraphMemsetNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodePar
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphMemsetNodeSetParams, C_hipGraphMemsetNodeSetParams, c"hipGraphMemsetNodeSetParams", "hipGraphMemsetNodeSetParams",
     c"hipGraphMemsetNodeSetParams(node, pNodeParams)\n--\n\nSets a memset node's parameters.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7565,7 +7565,7 @@ fn hipGraphMemsetNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodePar
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecMemsetNodeSetParams, C_hipGraphExecMemsetNodeSetParams, c"hipGraphExecMemsetNodeSetParams", "hipGraphExecMemsetNodeSetParams",
     c"hipGraphExecMemsetNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters for a memset node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7585,7 +7585,7 @@ fn hipGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddHostNode, C_hipGraphAddHostNode, c"hipGraphAddHostNode", "hipGraphAddHostNode",
     c"hipGraphAddHostNode(graph, pDependencies, numDependencies, pNodeParams)\n--\n\nCreates a host execution node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph to add the created node to.\n    pDependencies [in]: - const pointer to the dependencies of the memset execution node.\n    numDependencies [in]: - Number of dependencies.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7629,7 +7629,7 @@ fn hipGraphHostNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParam
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphHostNodeSetParams, C_hipGraphHostNodeSetParams, c"hipGraphHostNodeSetParams", "hipGraphHostNodeSetParams",
     c"hipGraphHostNodeSetParams(node, pNodeParams)\n--\n\nSets a host node's parameters.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7648,7 +7648,7 @@ fn hipGraphHostNodeSetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeParam
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecHostNodeSetParams, C_hipGraphExecHostNodeSetParams, c"hipGraphExecHostNodeSetParams", "hipGraphExecHostNodeSetParams",
     c"hipGraphExecHostNodeSetParams(hGraphExec, node, pNodeParams)\n--\n\nSets the parameters for a host node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - Instance of the executable graph with the node.\n    node [in]: - Instance of the node to set parameters of.\n    pNodeParams [in]: - Pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7668,7 +7668,7 @@ fn hipGraphExecHostNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddChildGraphNode, C_hipGraphAddChildGraphNode, c"hipGraphAddChildGraphNode", "hipGraphAddChildGraphNode",
     c"hipGraphAddChildGraphNode(graph, pDependencies, numDependencies, childGraph)\n--\n\nCreates a child graph node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph to add the created node.\n    pDependencies [in]: - const pointer to the dependencies of the memset execution node.\n    numDependencies [in]: - Number of dependencies.\n    childGraph [in]: - Graph to clone into this node\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7730,7 +7730,7 @@ fn hipGraphExecChildGraphNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_node, a_childGraph) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddEmptyNode, C_hipGraphAddEmptyNode, c"hipGraphAddEmptyNode", "hipGraphAddEmptyNode",
     c"hipGraphAddEmptyNode(graph, pDependencies, numDependencies)\n--\n\nCreates an empty node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph the node is added to.\n    pDependencies [in]: - const pointer to the node dependencies.\n    numDependencies [in]: - Number of dependencies.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7814,7 +7814,7 @@ fn hipGraphEventRecordNodeSetEvent(py: Python<'_>, node: &Bound<'_, PyAny>, even
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_event) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecEventRecordNodeSetEvent, C_hipGraphExecEventRecordNodeSetEvent, c"hipGraphExecEventRecordNodeSetEvent", "hipGraphExecEventRecordNodeSetEvent",
     c"hipGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, event)\n--\n\nSets the event for an event record node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    hNode [in]: - node from the graph which was used to instantiate graphExec.\n    event [in]: - pointer to the event.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7833,7 +7833,7 @@ fn hipGraphExecEventRecordNodeSetEvent(py: Python<'_>, hGraphExec: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_event) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddEventWaitNode, C_hipGraphAddEventWaitNode, c"hipGraphAddEventWaitNode", "hipGraphAddEventWaitNode",
     c"hipGraphAddEventWaitNode(graph, pDependencies, numDependencies, event)\n--\n\nCreates an event wait node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph the node to be added.\n    pDependencies [in]: - const pointer to the node dependencies.\n    numDependencies [in]: - Number of dependencies.\n    event [in]: - Event for the node.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7894,7 +7894,7 @@ fn hipGraphEventWaitNodeSetEvent(py: Python<'_>, node: &Bound<'_, PyAny>, event:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_event) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecEventWaitNodeSetEvent, C_hipGraphExecEventWaitNodeSetEvent, c"hipGraphExecEventWaitNodeSetEvent", "hipGraphExecEventWaitNodeSetEvent",
     c"hipGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, event)\n--\n\nSets the event for an event record node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    hNode [in]: - node from the graph which was used to instantiate graphExec.\n    event [in]: - pointer to the event.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7913,7 +7913,7 @@ fn hipGraphExecEventWaitNodeSetEvent(py: Python<'_>, hGraphExec: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_event) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddMemAllocNode, C_hipGraphAddMemAllocNode, c"hipGraphAddMemAllocNode", "hipGraphAddMemAllocNode",
     c"hipGraphAddMemAllocNode(graph, pDependencies, numDependencies, pNodeParams)\n--\n\nCreates a memory allocation node and adds it to a graph\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph node to be added\n    pDependencies [in]: - Const pointer to the node dependencies\n    numDependencies [in]: - The number of dependencies\n    pNodeParams [in,out]: - Node parameters for memory allocation, returns a pointer to the allocated memory.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7957,7 +7957,7 @@ fn hipGraphMemAllocNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, pNodeP
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_pNodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphAddMemFreeNode, C_hipGraphAddMemFreeNode, c"hipGraphAddMemFreeNode", "hipGraphAddMemFreeNode",
     c"hipGraphAddMemFreeNode(graph, pDependencies, numDependencies, dev_ptr)\n--\n\nCreates a memory free node and adds it to a graph\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - Instance of the graph node to be added\n    pDependencies [in]: - Const pointer to the node dependencies\n    numDependencies [in]: - The number of dependencies\n    dev_ptr [in]: - Pointer to the memory to be freed\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -7999,7 +7999,7 @@ fn hipGraphMemFreeNodeGetParams(py: Python<'_>, node: &Bound<'_, PyAny>, dev_ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_node, a_dev_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceGetGraphMemAttribute, C_hipDeviceGetGraphMemAttribute, c"hipDeviceGetGraphMemAttribute", "hipDeviceGetGraphMemAttribute",
     c"hipDeviceGetGraphMemAttribute(device, attr, value)\n--\n\nGet the mem attribute for graphs.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    device [in]: - Device to get attributes from\n    attr [in]: - Attribute type to be queried\n    value [out]: - Value of the queried attribute\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -8018,7 +8018,7 @@ fn hipDeviceGetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceSetGraphMemAttribute, C_hipDeviceSetGraphMemAttribute, c"hipDeviceSetGraphMemAttribute", "hipDeviceSetGraphMemAttribute",
     c"hipDeviceSetGraphMemAttribute(device, attr, value)\n--\n\nSet the mem attribute for graphs.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    device [in]: - Device to set attribute of.\n    attr [in]: - Attribute type to be set.\n    value [in]: - Value of the attribute.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -8037,7 +8037,7 @@ fn hipDeviceSetGraphMemAttribute(py: Python<'_>, device: rt::CInt<i32>, attr: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDeviceGraphMemTrim, C_hipDeviceGraphMemTrim, c"hipDeviceGraphMemTrim", "hipDeviceGraphMemTrim",
     c"hipDeviceGraphMemTrim(device)\n--\n\nFree unused memory reserved for graphs on a specific device and return it back to the OS.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    device [in]: - Device for which memory should be trimmed\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidDevice",
@@ -8054,7 +8054,7 @@ fn hipDeviceGraphMemTrim(py: Python<'_>, device: rt::CInt<i32>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipUserObjectCreate, C_hipUserObjectCreate, c"hipUserObjectCreate", "hipUserObjectCreate",
     c"hipUserObjectCreate(ptr, destroy, initialRefcount, flags)\n--\n\nCreate an instance of userObject to manage lifetime of a resource.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    ptr [in]: - pointer to pass to destroy function.\n    destroy [in]: - destroy callback to remove resource.\n    initialRefcount [in]: - reference to resource.\n    flags [in]: - flags passed to API.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    object_out: hipUserObject\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8094,7 +8094,7 @@ fn hipUserObjectRelease(py: Python<'_>, object: &Bound<'_, PyAny>, count: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipUserObjectRetain, C_hipUserObjectRetain, c"hipUserObjectRetain", "hipUserObjectRetain",
     c"hipUserObjectRetain(object, count)\n--\n\nRetain number of references to resource.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    object [in]: - pointer to instace of userobj.\n    count [in]: - reference to resource to be retained.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8112,7 +8112,7 @@ fn hipUserObjectRetain(py: Python<'_>, object: &Bound<'_, PyAny>, count: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_object, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphRetainUserObject, C_hipGraphRetainUserObject, c"hipGraphRetainUserObject", "hipGraphRetainUserObject",
     c"hipGraphRetainUserObject(graph, object, count, flags)\n--\n\nRetain user object for graphs.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - pointer to graph to retain the user object for.\n    object [in]: - pointer to instace of userobj.\n    count [in]: - reference to resource to be retained.\n    flags [in]: - flags passed to API.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8132,7 +8132,7 @@ fn hipGraphRetainUserObject(py: Python<'_>, graph: &Bound<'_, PyAny>, object: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_object, a_count, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphReleaseUserObject, C_hipGraphReleaseUserObject, c"hipGraphReleaseUserObject", "hipGraphReleaseUserObject",
     c"hipGraphReleaseUserObject(graph, object, count)\n--\n\nRelease user object from graphs.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - pointer to graph to retain the user object for.\n    object [in]: - pointer to instace of userobj.\n    count [in]: - reference to resource to be retained.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8151,7 +8151,7 @@ fn hipGraphReleaseUserObject(py: Python<'_>, graph: &Bound<'_, PyAny>, object: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_object, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphDebugDotPrint, C_hipGraphDebugDotPrint, c"hipGraphDebugDotPrint", "hipGraphDebugDotPrint",
     c"hipGraphDebugDotPrint(graph, path, flags)\n--\n\nWrite a DOT file describing graph structure.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - graph object for which DOT file has to be generated.\n    path [in]: - path to write the DOT file.\n    flags [in]: - Flags from hipGraphDebugDotFlags to get additional node information.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorOperatingSystem",
@@ -8170,7 +8170,7 @@ fn hipGraphDebugDotPrint(py: Python<'_>, graph: &Bound<'_, PyAny>, path: rt::CSt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graph, a_path, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphKernelNodeCopyAttributes, C_hipGraphKernelNodeCopyAttributes, c"hipGraphKernelNodeCopyAttributes", "hipGraphKernelNodeCopyAttributes",
     c"hipGraphKernelNodeCopyAttributes(hSrc, hDst)\n--\n\nCopies attributes from source node to destination node.\n\nCopies attributes from source node to destination node.\nBoth node must have the same context.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hSrc [in]: - Source node.\n        For list of attributes see ::hipKernelNodeAttrID.\n    hDst [out]: - Destination node.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidContext",
@@ -8188,7 +8188,7 @@ fn hipGraphKernelNodeCopyAttributes(py: Python<'_>, hSrc: &Bound<'_, PyAny>, hDs
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hSrc, a_hDst) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphNodeSetEnabled, C_hipGraphNodeSetEnabled, c"hipGraphNodeSetEnabled", "hipGraphNodeSetEnabled",
     c"hipGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)\n--\n\nEnables or disables the specified node in the given graphExec\n\nSets hNode to be either enabled or disabled. Disabled nodes are functionally equivalent\nto empty nodes until they are reenabled. Existing node parameters are not affected by\ndisabling/enabling the node.\n\nThe node is identified by the corresponding hNode in the non-executable graph, from which the\nexecutable graph was instantiated.\n\nhNode must not have been removed from the original graph.\n\nNote: Currently only kernel, memset and memcpy nodes are supported.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    isEnabled [in]: - Node is enabled if != 0, otherwise the node is disabled.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue,",
@@ -8207,7 +8207,7 @@ fn hipGraphNodeSetEnabled(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_isEnabled) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphNodeGetEnabled, C_hipGraphNodeGetEnabled, c"hipGraphNodeGetEnabled", "hipGraphNodeGetEnabled",
     c"hipGraphNodeGetEnabled(hGraphExec, hNode)\n--\n\nQuery whether a node in the given graphExec is enabled\n\nSets isEnabled to 1 if hNode is enabled, or 0 if it is disabled.\n\nThe node is identified by the corresponding node in the non-executable graph, from which the\nexecutable graph was instantiated.\n\nhNode must not have been removed from the original graph.\n\nNote: Currently only kernel, memset and memcpy nodes are supported.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    isEnabled: int\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8227,7 +8227,7 @@ fn hipGraphNodeGetEnabled(py: Python<'_>, hGraphExec: &Bound<'_, PyAny>, hNode: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_isEnabled) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_isEnabled)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_isEnabled)?)])
 }
 rt::function!(F_hipGraphAddExternalSemaphoresWaitNode, C_hipGraphAddExternalSemaphoresWaitNode, c"hipGraphAddExternalSemaphoresWaitNode", "hipGraphAddExternalSemaphoresWaitNode",
     c"hipGraphAddExternalSemaphoresWaitNode(graph, pDependencies, numDependencies, nodeParams)\n--\n\nCreates a external semaphor wait node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    graph [in]: - instance of the graph to add the created node.\n    pDependencies [in]: - const pointer to the dependencies on the memset execution node.\n    numDependencies [in]: - the number of the dependencies.\n    nodeParams [in]: -pointer to the parameters.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8296,7 +8296,7 @@ fn hipGraphExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hNode: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExternalSemaphoresWaitNodeSetParams, C_hipGraphExternalSemaphoresWaitNodeSetParams, c"hipGraphExternalSemaphoresWaitNodeSetParams", "hipGraphExternalSemaphoresWaitNodeSetParams",
     c"hipGraphExternalSemaphoresWaitNodeSetParams(hNode, nodeParams)\n--\n\nUpdates node parameters in the external semaphore wait node.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    nodeParams [in]: - Pointer to the params to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8315,7 +8315,7 @@ fn hipGraphExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hNode: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExternalSemaphoresSignalNodeGetParams, C_hipGraphExternalSemaphoresSignalNodeGetParams, c"hipGraphExternalSemaphoresSignalNodeGetParams", "hipGraphExternalSemaphoresSignalNodeGetParams",
     c"hipGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out)\n--\n\nReturns external semaphore signal node params.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    params_out [out]: - Pointer to params.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8334,7 +8334,7 @@ fn hipGraphExternalSemaphoresSignalNodeGetParams(py: Python<'_>, hNode: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExternalSemaphoresWaitNodeGetParams, C_hipGraphExternalSemaphoresWaitNodeGetParams, c"hipGraphExternalSemaphoresWaitNodeGetParams", "hipGraphExternalSemaphoresWaitNodeGetParams",
     c"hipGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out)\n--\n\nReturns external semaphore wait node params.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    params_out [out]: - Pointer to params.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8353,7 +8353,7 @@ fn hipGraphExternalSemaphoresWaitNodeGetParams(py: Python<'_>, hNode: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_params_out) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecExternalSemaphoresSignalNodeSetParams, C_hipGraphExecExternalSemaphoresSignalNodeSetParams, c"hipGraphExecExternalSemaphoresSignalNodeSetParams", "hipGraphExecExternalSemaphoresSignalNodeSetParams",
     c"hipGraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec, hNode, nodeParams)\n--\n\nUpdates node parameters in the external semaphore signal node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    nodeParams [in]: - Pointer to the params to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8373,7 +8373,7 @@ fn hipGraphExecExternalSemaphoresSignalNodeSetParams(py: Python<'_>, hGraphExec:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphExecExternalSemaphoresWaitNodeSetParams, C_hipGraphExecExternalSemaphoresWaitNodeSetParams, c"hipGraphExecExternalSemaphoresWaitNodeSetParams", "hipGraphExecExternalSemaphoresWaitNodeSetParams",
     c"hipGraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec, hNode, nodeParams)\n--\n\nUpdates node parameters in the external semaphore wait node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - The executable graph in which to set the specified node.\n    hNode [in]: - Node from the graph from which graphExec was instantiated.\n    nodeParams [in]: - Pointer to the params to be set.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8393,7 +8393,7 @@ fn hipGraphExecExternalSemaphoresWaitNodeSetParams(py: Python<'_>, hGraphExec: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvGraphMemcpyNodeGetParams, C_hipDrvGraphMemcpyNodeGetParams, c"hipDrvGraphMemcpyNodeGetParams", "hipDrvGraphMemcpyNodeGetParams",
     c"hipDrvGraphMemcpyNodeGetParams(hNode, nodeParams)\n--\n\nGets a memcpy node's parameters.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hNode [in]: - instance of the node to get parameters from.\n    nodeParams [out]: - pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8412,7 +8412,7 @@ fn hipDrvGraphMemcpyNodeGetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, node
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvGraphMemcpyNodeSetParams, C_hipDrvGraphMemcpyNodeSetParams, c"hipDrvGraphMemcpyNodeSetParams", "hipDrvGraphMemcpyNodeSetParams",
     c"hipDrvGraphMemcpyNodeSetParams(hNode, nodeParams)\n--\n\nSets a memcpy node's parameters.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hNode [in]: - instance of the node to Set parameters for.\n    nodeParams [out]: - pointer to the parameters.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8431,7 +8431,7 @@ fn hipDrvGraphMemcpyNodeSetParams(py: Python<'_>, hNode: &Bound<'_, PyAny>, node
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hNode, a_nodeParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvGraphAddMemsetNode, C_hipDrvGraphAddMemsetNode, c"hipDrvGraphAddMemsetNode", "hipDrvGraphAddMemsetNode",
     c"hipDrvGraphAddMemsetNode(hGraph, dependencies, numDependencies, memsetParams, ctx)\n--\n\nCreates a memset node and adds it to a graph.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraph [in]: - instance of graph to add the created node to.\n    dependencies [in]: - const pointer to the dependencies on the memset execution node.\n    numDependencies [in]: - number of the dependencies.\n    memsetParams [in]: - const pointer to the parameters for the memory set.\n    ctx [in]: - cotext related to current device.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    phGraphNode: hipGraphNode\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8502,7 +8502,7 @@ fn hipDrvGraphExecMemcpyNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_copyParams, a_ctx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipDrvGraphExecMemsetNodeSetParams, C_hipDrvGraphExecMemsetNodeSetParams, c"hipDrvGraphExecMemsetNodeSetParams", "hipDrvGraphExecMemsetNodeSetParams",
     c"hipDrvGraphExecMemsetNodeSetParams(hGraphExec, hNode, memsetParams, ctx)\n--\n\nSets the parameters for a memset node in the given graphExec.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nArgs:\n    hGraphExec [in]: - instance of the executable graph with the node.\n    hNode [in]: - instance of the node to set parameters to.\n    memsetParams [in]: - pointer to the parameters.\n    ctx [in]: - cotext related to current device.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8523,7 +8523,7 @@ fn hipDrvGraphExecMemsetNodeSetParams(py: Python<'_>, hGraphExec: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hGraphExec, a_hNode, a_memsetParams, a_ctx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemAddressFree, C_hipMemAddressFree, c"hipMemAddressFree", "hipMemAddressFree",
     c"hipMemAddressFree(devPtr, size)\n--\n\nFrees an address range reservation made via hipMemAddressReserve\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    devPtr [in]: - starting address of the range.\n    size [in]: - size of the range.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8541,7 +8541,7 @@ fn hipMemAddressFree(py: Python<'_>, devPtr: rt::PtrArgMut, size: rt::CInt<u64>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_devPtr, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemAddressReserve, C_hipMemAddressReserve, c"hipMemAddressReserve", "hipMemAddressReserve",
     c"hipMemAddressReserve(size, alignment, addr, flags)\n--\n\nReserves an address range\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    size [in]: - size of the reservation.\n    alignment [in]: - alignment of the address.\n    addr [in]: - requested starting address of the range.\n    flags [in]: - currently unused, must be zero.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    ptr: Pointer\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8605,7 +8605,7 @@ fn hipMemExportToShareableHandle(py: Python<'_>, shareableHandle: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_shareableHandle, a_handle, a_handleType, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemGetAccess, C_hipMemGetAccess, c"hipMemGetAccess", "hipMemGetAccess",
     c"hipMemGetAccess(location, ptr)\n--\n\nGet the access flags set for the given location and ptr.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    location [in]: - target location.\n    ptr [in]: - address to check the access flags.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8626,7 +8626,7 @@ fn hipMemGetAccess(py: Python<'_>, location: &Bound<'_, PyAny>, ptr: rt::PtrArgM
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags, a_location, a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 rt::function!(F_hipMemGetAllocationGranularity, C_hipMemGetAllocationGranularity, c"hipMemGetAllocationGranularity", "hipMemGetAllocationGranularity",
     c"hipMemGetAllocationGranularity(prop, option)\n--\n\nCalculates either the minimal or recommended granularity.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    prop [in]: - location properties.\n    option [in]: - determines which granularity to return.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    granularity: int\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8647,7 +8647,7 @@ fn hipMemGetAllocationGranularity(py: Python<'_>, prop: &Bound<'_, PyAny>, optio
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_granularity, a_prop, a_option) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_granularity)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_granularity)?)])
 }
 rt::function!(F_hipMemGetAllocationPropertiesFromHandle, C_hipMemGetAllocationPropertiesFromHandle, c"hipMemGetAllocationPropertiesFromHandle", "hipMemGetAllocationPropertiesFromHandle",
     c"hipMemGetAllocationPropertiesFromHandle(prop, handle)\n--\n\nRetrieve the property structure of the given handle.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    prop [out]: - properties of the given handle.\n    handle [in]: - handle to perform the query on.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8666,7 +8666,7 @@ fn hipMemGetAllocationPropertiesFromHandle(py: Python<'_>, prop: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prop, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemImportFromShareableHandle, C_hipMemImportFromShareableHandle, c"hipMemImportFromShareableHandle", "hipMemImportFromShareableHandle",
     c"hipMemImportFromShareableHandle(osHandle, shHandleType)\n--\n\nImports an allocation from a requested shareable handle type.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    osHandle [in]: - shareable handle representing the memory allocation.\n    shHandleType [in]: - handle type.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    handle: ihipMemGenericAllocationHandle\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8707,7 +8707,7 @@ fn hipMemMap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, offset: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_offset, a_handle, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemMapArrayAsync, C_hipMemMapArrayAsync, c"hipMemMapArrayAsync", "hipMemMapArrayAsync",
     c"hipMemMapArrayAsync(mapInfoList, count, stream)\n--\n\nMaps or unmaps subregions of sparse HIP arrays and sparse HIP mipmapped arrays.\n\nWarning: This API is under development. Currently it is not supported on AMD\nGPUs and returns #hipErrorNotSupported.\n\nArgs:\n    mapInfoList [in]: - list of hipArrayMapInfo.\n    count [in]: - number of hipArrayMapInfo in mapInfoList.\n    stream [in]: - stream identifier for the stream to use for map or unmap operations.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8727,7 +8727,7 @@ fn hipMemMapArrayAsync(py: Python<'_>, mapInfoList: &Bound<'_, PyAny>, count: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mapInfoList, a_count, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemRelease, C_hipMemRelease, c"hipMemRelease", "hipMemRelease",
     c"hipMemRelease(handle)\n--\n\nRelease a memory handle representing a memory allocation which was previously allocated through hipMemCreate.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    handle [in]: - handle of the memory allocation.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8747,7 +8747,7 @@ fn hipMemRelease(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipMemRelease");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemRetainAllocationHandle, C_hipMemRetainAllocationHandle, c"hipMemRetainAllocationHandle", "hipMemRetainAllocationHandle",
     c"hipMemRetainAllocationHandle(addr)\n--\n\nReturns the allocation handle of the backing memory allocation given the address.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    addr [in]: - address to look up.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    handle: ihipMemGenericAllocationHandle\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8787,7 +8787,7 @@ fn hipMemSetAccess(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>, desc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_desc, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemUnmap, C_hipMemUnmap, c"hipMemUnmap", "hipMemUnmap",
     c"hipMemUnmap(ptr, size)\n--\n\nUnmap memory allocation of a given address range.\n\nWarning: This API is marked as Beta. While this feature is complete, it can\nchange and might have outstanding issues.\n\nNote: This API is implemented on Linux and is under development on Microsoft Windows.\n\nArgs:\n    ptr [in]: - starting address of the range to unmap.\n    size [in]: - size of the virtual address range.\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorNotSupported",
@@ -8805,7 +8805,7 @@ fn hipMemUnmap(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphicsMapResources, C_hipGraphicsMapResources, c"hipGraphicsMapResources", "hipGraphicsMapResources",
     c"hipGraphicsMapResources(count, stream)\n--\n\nMaps a graphics resource for access.\n\nArgs:\n    count [in]: - Number of resources to map.\n    stream [in]: - Stream for synchronization.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    resources: _hipGraphicsResource\n    #hipSuccess, #hipErrorInvalidValue, #hipErrorUnknown, #hipErrorInvalidResourceHandle",
@@ -8904,7 +8904,7 @@ fn hipGraphicsUnregisterResource(py: Python<'_>, resource: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_resource) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipCreateSurfaceObject, C_hipCreateSurfaceObject, c"hipCreateSurfaceObject", "hipCreateSurfaceObject",
     c"hipCreateSurfaceObject(pResDesc)\n--\n\nCreate a surface object.\n\nArgs:\n    pResDesc [in]: Pointer of suface object descriptor.\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pSurfObject: __hip_surface\n    #hipSuccess, #hipErrorInvalidValue",
@@ -8944,7 +8944,7 @@ fn hipDestroySurfaceObject(py: Python<'_>, surfaceObject: &Bound<'_, PyAny>) -> 
     if __r as i64 == 0 {
         rt::life::destroyed(surfaceObject, false, "hipDestroySurfaceObject");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy_spt, C_hipMemcpy_spt, c"hipMemcpy_spt", "hipMemcpy_spt",
     c"hipMemcpy_spt(dst, src, sizeBytes, kind)\n--\n\nArgs:\n    dst\n    src\n    sizeBytes\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -8966,7 +8966,7 @@ fn hipMemcpy_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, sizeBy
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyToSymbol_spt, C_hipMemcpyToSymbol_spt, c"hipMemcpyToSymbol_spt", "hipMemcpyToSymbol_spt",
     c"hipMemcpyToSymbol_spt(symbol, src, sizeBytes, offset, kind)\n--\n\nArgs:\n    symbol\n    src\n    sizeBytes\n    offset\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -8987,7 +8987,7 @@ fn hipMemcpyToSymbol_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrArg, si
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyFromSymbol_spt, C_hipMemcpyFromSymbol_spt, c"hipMemcpyFromSymbol_spt", "hipMemcpyFromSymbol_spt",
     c"hipMemcpyFromSymbol_spt(dst, symbol, sizeBytes, offset, kind)\n--\n\nArgs:\n    dst\n    symbol\n    sizeBytes\n    offset\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9008,7 +9008,7 @@ fn hipMemcpyFromSymbol_spt(py: Python<'_>, dst: rt::PtrArgWritten, symbol: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2D_spt, C_hipMemcpy2D_spt, c"hipMemcpy2D_spt", "hipMemcpy2D_spt",
     c"hipMemcpy2D_spt(dst, dpitch, src, spitch, width, height, kind)\n--\n\nArgs:\n    dst\n    dpitch\n    src\n    spitch\n    width\n    height\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9031,7 +9031,7 @@ fn hipMemcpy2D_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt<u64>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DFromArray_spt, C_hipMemcpy2DFromArray_spt, c"hipMemcpy2DFromArray_spt", "hipMemcpy2DFromArray_spt",
     c"hipMemcpy2DFromArray_spt(dst, dpitch, src, wOffset, hOffset, width, height, kind)\n--\n\nArgs:\n    dst\n    dpitch\n    src\n    wOffset\n    hOffset\n    width\n    height\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9055,7 +9055,7 @@ fn hipMemcpy2DFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffset, a_hOffset, a_width, a_height, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy3D_spt, C_hipMemcpy3D_spt, c"hipMemcpy3D_spt", "hipMemcpy3D_spt",
     c"hipMemcpy3D_spt(p)\n--\n\nArgs:\n    p\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9073,7 +9073,7 @@ fn hipMemcpy3D_spt(py: Python<'_>, p: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset_spt, C_hipMemset_spt, c"hipMemset_spt", "hipMemset_spt",
     c"hipMemset_spt(dst, value, sizeBytes)\n--\n\nArgs:\n    dst\n    value\n    sizeBytes\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9093,7 +9093,7 @@ fn hipMemset_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i32>, s
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemsetAsync_spt, C_hipMemsetAsync_spt, c"hipMemsetAsync_spt", "hipMemsetAsync_spt",
     c"hipMemsetAsync_spt(dst, value, sizeBytes, stream)\n--\n\nArgs:\n    dst\n    value\n    sizeBytes\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9114,7 +9114,7 @@ fn hipMemsetAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, value: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_value, a_sizeBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset2D_spt, C_hipMemset2D_spt, c"hipMemset2D_spt", "hipMemset2D_spt",
     c"hipMemset2D_spt(dst, pitch, value, width, height)\n--\n\nArgs:\n    dst\n    pitch\n    value\n    width\n    height\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9135,7 +9135,7 @@ fn hipMemset2D_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<u64>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset2DAsync_spt, C_hipMemset2DAsync_spt, c"hipMemset2DAsync_spt", "hipMemset2DAsync_spt",
     c"hipMemset2DAsync_spt(dst, pitch, value, width, height, stream)\n--\n\nArgs:\n    dst\n    pitch\n    value\n    width\n    height\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9157,7 +9157,7 @@ fn hipMemset2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, pitch: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_pitch, a_value, a_width, a_height, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset3DAsync_spt, C_hipMemset3DAsync_spt, c"hipMemset3DAsync_spt", "hipMemset3DAsync_spt",
     c"hipMemset3DAsync_spt(pitchedDevPtr, value, extent, stream)\n--\n\nArgs:\n    pitchedDevPtr\n    value\n    extent\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9177,7 +9177,7 @@ fn hipMemset3DAsync_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemset3D_spt, C_hipMemset3D_spt, c"hipMemset3D_spt", "hipMemset3D_spt",
     c"hipMemset3D_spt(pitchedDevPtr, value, extent)\n--\n\nArgs:\n    pitchedDevPtr\n    value\n    extent\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9196,7 +9196,7 @@ fn hipMemset3D_spt(py: Python<'_>, pitchedDevPtr: &Bound<'_, PyAny>, value: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pitchedDevPtr, a_value, a_extent) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyAsync_spt, C_hipMemcpyAsync_spt, c"hipMemcpyAsync_spt", "hipMemcpyAsync_spt",
     c"hipMemcpyAsync_spt(dst, src, sizeBytes, kind, stream)\n--\n\nArgs:\n    dst\n    src\n    sizeBytes\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9219,7 +9219,7 @@ fn hipMemcpyAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: rt::PtrArg, s
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_sizeBytes, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy3DAsync_spt, C_hipMemcpy3DAsync_spt, c"hipMemcpy3DAsync_spt", "hipMemcpy3DAsync_spt",
     c"hipMemcpy3DAsync_spt(p, stream)\n--\n\nArgs:\n    p\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9238,7 +9238,7 @@ fn hipMemcpy3DAsync_spt(py: Python<'_>, p: &Bound<'_, PyAny>, stream: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_p, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DAsync_spt, C_hipMemcpy2DAsync_spt, c"hipMemcpy2DAsync_spt", "hipMemcpy2DAsync_spt",
     c"hipMemcpy2DAsync_spt(dst, dpitch, src, spitch, width, height, kind, stream)\n--\n\nArgs:\n    dst\n    dpitch\n    src\n    spitch\n    width\n    height\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9262,7 +9262,7 @@ fn hipMemcpy2DAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyFromSymbolAsync_spt, C_hipMemcpyFromSymbolAsync_spt, c"hipMemcpyFromSymbolAsync_spt", "hipMemcpyFromSymbolAsync_spt",
     c"hipMemcpyFromSymbolAsync_spt(dst, symbol, sizeBytes, offset, kind, stream)\n--\n\nArgs:\n    dst\n    symbol\n    sizeBytes\n    offset\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9284,7 +9284,7 @@ fn hipMemcpyFromSymbolAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, symbol: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_symbol, a_sizeBytes, a_offset, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyToSymbolAsync_spt, C_hipMemcpyToSymbolAsync_spt, c"hipMemcpyToSymbolAsync_spt", "hipMemcpyToSymbolAsync_spt",
     c"hipMemcpyToSymbolAsync_spt(symbol, src, sizeBytes, offset, kind, stream)\n--\n\nArgs:\n    symbol\n    src\n    sizeBytes\n    offset\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9306,7 +9306,7 @@ fn hipMemcpyToSymbolAsync_spt(py: Python<'_>, symbol: rt::PtrArg, src: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_src, a_sizeBytes, a_offset, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpyFromArray_spt, C_hipMemcpyFromArray_spt, c"hipMemcpyFromArray_spt", "hipMemcpyFromArray_spt",
     c"hipMemcpyFromArray_spt(dst, src, wOffsetSrc, hOffset, count, kind)\n--\n\nArgs:\n    dst\n    src\n    wOffsetSrc\n    hOffset\n    count\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9328,7 +9328,7 @@ fn hipMemcpyFromArray_spt(py: Python<'_>, dst: rt::PtrArgWritten, src: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_wOffsetSrc, a_hOffset, a_count, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DToArray_spt, C_hipMemcpy2DToArray_spt, c"hipMemcpy2DToArray_spt", "hipMemcpy2DToArray_spt",
     c"hipMemcpy2DToArray_spt(dst, wOffset, hOffset, src, spitch, width, height, kind)\n--\n\nArgs:\n    dst\n    wOffset\n    hOffset\n    src\n    spitch\n    width\n    height\n    kind\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9352,7 +9352,7 @@ fn hipMemcpy2DToArray_spt(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DFromArrayAsync_spt, C_hipMemcpy2DFromArrayAsync_spt, c"hipMemcpy2DFromArrayAsync_spt", "hipMemcpy2DFromArrayAsync_spt",
     c"hipMemcpy2DFromArrayAsync_spt(dst, dpitch, src, wOffsetSrc, hOffsetSrc, width, height, kind, stream)\n--\n\nArgs:\n    dst\n    dpitch\n    src\n    wOffsetSrc\n    hOffsetSrc\n    width\n    height\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9377,7 +9377,7 @@ fn hipMemcpy2DFromArrayAsync_spt(py: Python<'_>, dst: rt::PtrArgWritten, dpitch:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dpitch, a_src, a_wOffsetSrc, a_hOffsetSrc, a_width, a_height, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipMemcpy2DToArrayAsync_spt, C_hipMemcpy2DToArrayAsync_spt, c"hipMemcpy2DToArrayAsync_spt", "hipMemcpy2DToArrayAsync_spt",
     c"hipMemcpy2DToArrayAsync_spt(dst, wOffset, hOffset, src, spitch, width, height, kind, stream)\n--\n\nArgs:\n    dst\n    wOffset\n    hOffset\n    src\n    spitch\n    width\n    height\n    kind\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9402,7 +9402,7 @@ fn hipMemcpy2DToArrayAsync_spt(py: Python<'_>, dst: &Bound<'_, PyAny>, wOffset: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_wOffset, a_hOffset, a_src, a_spitch, a_width, a_height, a_kind, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamQuery_spt, C_hipStreamQuery_spt, c"hipStreamQuery_spt", "hipStreamQuery_spt",
     c"hipStreamQuery_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9419,7 +9419,7 @@ fn hipStreamQuery_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamSynchronize_spt, C_hipStreamSynchronize_spt, c"hipStreamSynchronize_spt", "hipStreamSynchronize_spt",
     c"hipStreamSynchronize_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9436,7 +9436,7 @@ fn hipStreamSynchronize_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamGetPriority_spt, C_hipStreamGetPriority_spt, c"hipStreamGetPriority_spt", "hipStreamGetPriority_spt",
     c"hipStreamGetPriority_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    priority: int",
@@ -9455,7 +9455,7 @@ fn hipStreamGetPriority_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_priority) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_priority)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_priority)?)])
 }
 rt::function!(F_hipStreamWaitEvent_spt, C_hipStreamWaitEvent_spt, c"hipStreamWaitEvent_spt", "hipStreamWaitEvent_spt",
     c"hipStreamWaitEvent_spt(stream, event, flags)\n--\n\nArgs:\n    stream\n    event\n    flags\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9474,7 +9474,7 @@ fn hipStreamWaitEvent_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, event: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_event, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamGetFlags_spt, C_hipStreamGetFlags_spt, c"hipStreamGetFlags_spt", "hipStreamGetFlags_spt",
     c"hipStreamGetFlags_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    flags: int",
@@ -9493,7 +9493,7 @@ fn hipStreamGetFlags_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 rt::function!(F_hipStreamAddCallback_spt, C_hipStreamAddCallback_spt, c"hipStreamAddCallback_spt", "hipStreamAddCallback_spt",
     c"hipStreamAddCallback_spt(stream, callback, userData, flags)\n--\n\nArgs:\n    stream\n    callback\n    userData\n    flags\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9513,7 +9513,7 @@ fn hipStreamAddCallback_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, callback:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_callback, a_userData, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipEventRecord_spt, C_hipEventRecord_spt, c"hipEventRecord_spt", "hipEventRecord_spt",
     c"hipEventRecord_spt(event, stream)\n--\n\nArgs:\n    event\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9531,7 +9531,7 @@ fn hipEventRecord_spt(py: Python<'_>, event: &Bound<'_, PyAny>, stream: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_event, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipLaunchCooperativeKernel_spt, C_hipLaunchCooperativeKernel_spt, c"hipLaunchCooperativeKernel_spt", "hipLaunchCooperativeKernel_spt",
     c"hipLaunchCooperativeKernel_spt(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream)\n--\n\nArgs:\n    f\n    gridDim\n    blockDim\n    kernelParams\n    sharedMemBytes\n    hStream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9553,7 +9553,7 @@ fn hipLaunchCooperativeKernel_spt(py: Python<'_>, f: rt::PtrArg, gridDim: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_f, a_gridDim, a_blockDim, a_kernelParams, a_sharedMemBytes, a_hStream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipLaunchKernel_spt, C_hipLaunchKernel_spt, c"hipLaunchKernel_spt", "hipLaunchKernel_spt",
     c"hipLaunchKernel_spt(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream)\n--\n\nArgs:\n    function_address\n    numBlocks\n    dimBlocks\n    args\n    sharedMemBytes\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9575,7 +9575,7 @@ fn hipLaunchKernel_spt(py: Python<'_>, function_address: rt::PtrArg, numBlocks: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_function_address, a_numBlocks, a_dimBlocks, a_args, a_sharedMemBytes, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipGraphLaunch_spt, C_hipGraphLaunch_spt, c"hipGraphLaunch_spt", "hipGraphLaunch_spt",
     c"hipGraphLaunch_spt(graphExec, stream)\n--\n\nArgs:\n    graphExec\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9593,7 +9593,7 @@ fn hipGraphLaunch_spt(py: Python<'_>, graphExec: &Bound<'_, PyAny>, stream: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_graphExec, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamBeginCapture_spt, C_hipStreamBeginCapture_spt, c"hipStreamBeginCapture_spt", "hipStreamBeginCapture_spt",
     c"hipStreamBeginCapture_spt(stream, mode)\n--\n\nArgs:\n    stream\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipError_t: status",
@@ -9611,7 +9611,7 @@ fn hipStreamBeginCapture_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, mode: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipStreamEndCapture_spt, C_hipStreamEndCapture_spt, c"hipStreamEndCapture_spt", "hipStreamEndCapture_spt",
     c"hipStreamEndCapture_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipError_t: status\n    pGraph: ihipGraph",
@@ -9649,7 +9649,7 @@ fn hipStreamIsCapturing_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 48, o_pCaptureStatus as i64)?])
 }
 rt::function!(F_hipStreamGetCaptureInfo_spt, C_hipStreamGetCaptureInfo_spt, c"hipStreamGetCaptureInfo_spt", "hipStreamGetCaptureInfo_spt",
     c"hipStreamGetCaptureInfo_spt(stream)\n--\n\nArgs:\n    stream\n\nReturns: a tuple of 3 item(s):\n    hipError_t: status\n    pCaptureStatus: hipStreamCaptureStatus\n    pId: int",
@@ -9670,7 +9670,7 @@ fn hipStreamGetCaptureInfo_spt(py: Python<'_>, stream: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_pCaptureStatus, a_pId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, TYPES.enum_member(py, 48, o_pCaptureStatus as i64)?, rt::obj(py, o_pId)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, TYPES.enum_item(py, 48, o_pCaptureStatus as i64)?, rt::Item::made(py, rt::obj(py, o_pId)?)])
 }
 rt::function!(F_hipStreamGetCaptureInfo_v2_spt, C_hipStreamGetCaptureInfo_v2_spt, c"hipStreamGetCaptureInfo_v2_spt", "hipStreamGetCaptureInfo_v2_spt",
     c"hipStreamGetCaptureInfo_v2_spt(stream, dependencies_out)\n--\n\nArgs:\n    stream\n    dependencies_out\n\nReturns: a tuple of 5 item(s):\n    hipError_t: status\n    captureStatus_out: hipStreamCaptureStatus\n    id_out: int\n    graph_out: ihipGraph\n    numDependencies_out: int",
@@ -9715,7 +9715,7 @@ fn hipLaunchHostFunc_spt(py: Python<'_>, stream: &Bound<'_, PyAny>, r#fn: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_fn, a_userData) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

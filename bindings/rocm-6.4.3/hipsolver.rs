@@ -85,7 +85,7 @@ fn hipsolverDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsolverDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSetStream, C_hipsolverSetStream, c"hipsolverSetStream", "hipsolverSetStream",
     c"hipsolverSetStream(handle, streamId)\n--\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -103,7 +103,7 @@ fn hipsolverSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverGetStream, C_hipsolverGetStream, c"hipsolverGetStream", "hipsolverGetStream",
     c"hipsolverGetStream(handle, streamId)\n--\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -122,7 +122,7 @@ fn hipsolverGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSetDeterministicMode, C_hipsolverSetDeterministicMode, c"hipsolverSetDeterministicMode", "hipsolverSetDeterministicMode",
     c"hipsolverSetDeterministicMode(handle, mode)\n--\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -140,7 +140,7 @@ fn hipsolverSetDeterministicMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverGetDeterministicMode, C_hipsolverGetDeterministicMode, c"hipsolverGetDeterministicMode", "hipsolverGetDeterministicMode",
     c"hipsolverGetDeterministicMode(handle, mode)\n--\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -159,7 +159,7 @@ fn hipsolverGetDeterministicMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCreateGesvdjInfo, C_hipsolverCreateGesvdjInfo, c"hipsolverCreateGesvdjInfo", "hipsolverCreateGesvdjInfo",
     c"hipsolverCreateGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -176,7 +176,7 @@ fn hipsolverCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDestroyGesvdjInfo, C_hipsolverDestroyGesvdjInfo, c"hipsolverDestroyGesvdjInfo", "hipsolverDestroyGesvdjInfo",
     c"hipsolverDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -196,7 +196,7 @@ fn hipsolverDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDestroyGesvdjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetMaxSweeps, C_hipsolverXgesvdjSetMaxSweeps, c"hipsolverXgesvdjSetMaxSweeps", "hipsolverXgesvdjSetMaxSweeps",
     c"hipsolverXgesvdjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -214,7 +214,7 @@ fn hipsolverXgesvdjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_swe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetSortEig, C_hipsolverXgesvdjSetSortEig, c"hipsolverXgesvdjSetSortEig", "hipsolverXgesvdjSetSortEig",
     c"hipsolverXgesvdjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -232,7 +232,7 @@ fn hipsolverXgesvdjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjSetTolerance, C_hipsolverXgesvdjSetTolerance, c"hipsolverXgesvdjSetTolerance", "hipsolverXgesvdjSetTolerance",
     c"hipsolverXgesvdjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -250,7 +250,7 @@ fn hipsolverXgesvdjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, toleran
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjGetResidual, C_hipsolverXgesvdjGetResidual, c"hipsolverXgesvdjGetResidual", "hipsolverXgesvdjGetResidual",
     c"hipsolverXgesvdjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -270,7 +270,7 @@ fn hipsolverXgesvdjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXgesvdjGetSweeps, C_hipsolverXgesvdjGetSweeps, c"hipsolverXgesvdjGetSweeps", "hipsolverXgesvdjGetSweeps",
     c"hipsolverXgesvdjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -290,7 +290,7 @@ fn hipsolverXgesvdjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCreateSyevjInfo, C_hipsolverCreateSyevjInfo, c"hipsolverCreateSyevjInfo", "hipsolverCreateSyevjInfo",
     c"hipsolverCreateSyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -307,7 +307,7 @@ fn hipsolverCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDestroySyevjInfo, C_hipsolverDestroySyevjInfo, c"hipsolverDestroySyevjInfo", "hipsolverDestroySyevjInfo",
     c"hipsolverDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -327,7 +327,7 @@ fn hipsolverDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDestroySyevjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetMaxSweeps, C_hipsolverXsyevjSetMaxSweeps, c"hipsolverXsyevjSetMaxSweeps", "hipsolverXsyevjSetMaxSweeps",
     c"hipsolverXsyevjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -345,7 +345,7 @@ fn hipsolverXsyevjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_swee
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetSortEig, C_hipsolverXsyevjSetSortEig, c"hipsolverXsyevjSetSortEig", "hipsolverXsyevjSetSortEig",
     c"hipsolverXsyevjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -363,7 +363,7 @@ fn hipsolverXsyevjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjSetTolerance, C_hipsolverXsyevjSetTolerance, c"hipsolverXsyevjSetTolerance", "hipsolverXsyevjSetTolerance",
     c"hipsolverXsyevjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -381,7 +381,7 @@ fn hipsolverXsyevjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, toleranc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjGetResidual, C_hipsolverXsyevjGetResidual, c"hipsolverXsyevjGetResidual", "hipsolverXsyevjGetResidual",
     c"hipsolverXsyevjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -401,7 +401,7 @@ fn hipsolverXsyevjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverXsyevjGetSweeps, C_hipsolverXsyevjGetSweeps, c"hipsolverXsyevjGetSweeps", "hipsolverXsyevjGetSweeps",
     c"hipsolverXsyevjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -421,7 +421,7 @@ fn hipsolverXsyevjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgbr_bufferSize, C_hipsolverSorgbr_bufferSize, c"hipsolverSorgbr_bufferSize", "hipsolverSorgbr_bufferSize",
     c"hipsolverSorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -449,7 +449,7 @@ fn hipsolverSorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgbr_bufferSize, C_hipsolverDorgbr_bufferSize, c"hipsolverDorgbr_bufferSize", "hipsolverDorgbr_bufferSize",
     c"hipsolverDorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -477,7 +477,7 @@ fn hipsolverDorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungbr_bufferSize, C_hipsolverCungbr_bufferSize, c"hipsolverCungbr_bufferSize", "hipsolverCungbr_bufferSize",
     c"hipsolverCungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -505,7 +505,7 @@ fn hipsolverCungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungbr_bufferSize, C_hipsolverZungbr_bufferSize, c"hipsolverZungbr_bufferSize", "hipsolverZungbr_bufferSize",
     c"hipsolverZungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -533,7 +533,7 @@ fn hipsolverZungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgbr, C_hipsolverSorgbr, c"hipsolverSorgbr", "hipsolverSorgbr",
     c"hipsolverSorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -564,7 +564,7 @@ fn hipsolverSorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgbr, C_hipsolverDorgbr, c"hipsolverDorgbr", "hipsolverDorgbr",
     c"hipsolverDorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -595,7 +595,7 @@ fn hipsolverDorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungbr, C_hipsolverCungbr, c"hipsolverCungbr", "hipsolverCungbr",
     c"hipsolverCungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -626,7 +626,7 @@ fn hipsolverCungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungbr, C_hipsolverZungbr, c"hipsolverZungbr", "hipsolverZungbr",
     c"hipsolverZungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -657,7 +657,7 @@ fn hipsolverZungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgqr_bufferSize, C_hipsolverSorgqr_bufferSize, c"hipsolverSorgqr_bufferSize", "hipsolverSorgqr_bufferSize",
     c"hipsolverSorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -684,7 +684,7 @@ fn hipsolverSorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgqr_bufferSize, C_hipsolverDorgqr_bufferSize, c"hipsolverDorgqr_bufferSize", "hipsolverDorgqr_bufferSize",
     c"hipsolverDorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -711,7 +711,7 @@ fn hipsolverDorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungqr_bufferSize, C_hipsolverCungqr_bufferSize, c"hipsolverCungqr_bufferSize", "hipsolverCungqr_bufferSize",
     c"hipsolverCungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -738,7 +738,7 @@ fn hipsolverCungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungqr_bufferSize, C_hipsolverZungqr_bufferSize, c"hipsolverZungqr_bufferSize", "hipsolverZungqr_bufferSize",
     c"hipsolverZungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -765,7 +765,7 @@ fn hipsolverZungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgqr, C_hipsolverSorgqr, c"hipsolverSorgqr", "hipsolverSorgqr",
     c"hipsolverSorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -795,7 +795,7 @@ fn hipsolverSorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgqr, C_hipsolverDorgqr, c"hipsolverDorgqr", "hipsolverDorgqr",
     c"hipsolverDorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -825,7 +825,7 @@ fn hipsolverDorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungqr, C_hipsolverCungqr, c"hipsolverCungqr", "hipsolverCungqr",
     c"hipsolverCungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -855,7 +855,7 @@ fn hipsolverCungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungqr, C_hipsolverZungqr, c"hipsolverZungqr", "hipsolverZungqr",
     c"hipsolverZungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -885,7 +885,7 @@ fn hipsolverZungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgtr_bufferSize, C_hipsolverSorgtr_bufferSize, c"hipsolverSorgtr_bufferSize", "hipsolverSorgtr_bufferSize",
     c"hipsolverSorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -911,7 +911,7 @@ fn hipsolverSorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgtr_bufferSize, C_hipsolverDorgtr_bufferSize, c"hipsolverDorgtr_bufferSize", "hipsolverDorgtr_bufferSize",
     c"hipsolverDorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -937,7 +937,7 @@ fn hipsolverDorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungtr_bufferSize, C_hipsolverCungtr_bufferSize, c"hipsolverCungtr_bufferSize", "hipsolverCungtr_bufferSize",
     c"hipsolverCungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -963,7 +963,7 @@ fn hipsolverCungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungtr_bufferSize, C_hipsolverZungtr_bufferSize, c"hipsolverZungtr_bufferSize", "hipsolverZungtr_bufferSize",
     c"hipsolverZungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -989,7 +989,7 @@ fn hipsolverZungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSorgtr, C_hipsolverSorgtr, c"hipsolverSorgtr", "hipsolverSorgtr",
     c"hipsolverSorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1018,7 +1018,7 @@ fn hipsolverSorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDorgtr, C_hipsolverDorgtr, c"hipsolverDorgtr", "hipsolverDorgtr",
     c"hipsolverDorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1047,7 +1047,7 @@ fn hipsolverDorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCungtr, C_hipsolverCungtr, c"hipsolverCungtr", "hipsolverCungtr",
     c"hipsolverCungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1076,7 +1076,7 @@ fn hipsolverCungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZungtr, C_hipsolverZungtr, c"hipsolverZungtr", "hipsolverZungtr",
     c"hipsolverZungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1105,7 +1105,7 @@ fn hipsolverZungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormqr_bufferSize, C_hipsolverSormqr_bufferSize, c"hipsolverSormqr_bufferSize", "hipsolverSormqr_bufferSize",
     c"hipsolverSormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1137,7 +1137,7 @@ fn hipsolverSormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormqr_bufferSize, C_hipsolverDormqr_bufferSize, c"hipsolverDormqr_bufferSize", "hipsolverDormqr_bufferSize",
     c"hipsolverDormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1169,7 +1169,7 @@ fn hipsolverDormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmqr_bufferSize, C_hipsolverCunmqr_bufferSize, c"hipsolverCunmqr_bufferSize", "hipsolverCunmqr_bufferSize",
     c"hipsolverCunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1201,7 +1201,7 @@ fn hipsolverCunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmqr_bufferSize, C_hipsolverZunmqr_bufferSize, c"hipsolverZunmqr_bufferSize", "hipsolverZunmqr_bufferSize",
     c"hipsolverZunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1233,7 +1233,7 @@ fn hipsolverZunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormqr, C_hipsolverSormqr, c"hipsolverSormqr", "hipsolverSormqr",
     c"hipsolverSormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1268,7 +1268,7 @@ fn hipsolverSormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormqr, C_hipsolverDormqr, c"hipsolverDormqr", "hipsolverDormqr",
     c"hipsolverDormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1303,7 +1303,7 @@ fn hipsolverDormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmqr, C_hipsolverCunmqr, c"hipsolverCunmqr", "hipsolverCunmqr",
     c"hipsolverCunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1338,7 +1338,7 @@ fn hipsolverCunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmqr, C_hipsolverZunmqr, c"hipsolverZunmqr", "hipsolverZunmqr",
     c"hipsolverZunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1373,7 +1373,7 @@ fn hipsolverZunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormtr_bufferSize, C_hipsolverSormtr_bufferSize, c"hipsolverSormtr_bufferSize", "hipsolverSormtr_bufferSize",
     c"hipsolverSormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1405,7 +1405,7 @@ fn hipsolverSormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormtr_bufferSize, C_hipsolverDormtr_bufferSize, c"hipsolverDormtr_bufferSize", "hipsolverDormtr_bufferSize",
     c"hipsolverDormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1437,7 +1437,7 @@ fn hipsolverDormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmtr_bufferSize, C_hipsolverCunmtr_bufferSize, c"hipsolverCunmtr_bufferSize", "hipsolverCunmtr_bufferSize",
     c"hipsolverCunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1469,7 +1469,7 @@ fn hipsolverCunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmtr_bufferSize, C_hipsolverZunmtr_bufferSize, c"hipsolverZunmtr_bufferSize", "hipsolverZunmtr_bufferSize",
     c"hipsolverZunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1501,7 +1501,7 @@ fn hipsolverZunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSormtr, C_hipsolverSormtr, c"hipsolverSormtr", "hipsolverSormtr",
     c"hipsolverSormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1536,7 +1536,7 @@ fn hipsolverSormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDormtr, C_hipsolverDormtr, c"hipsolverDormtr", "hipsolverDormtr",
     c"hipsolverDormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1571,7 +1571,7 @@ fn hipsolverDormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCunmtr, C_hipsolverCunmtr, c"hipsolverCunmtr", "hipsolverCunmtr",
     c"hipsolverCunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1606,7 +1606,7 @@ fn hipsolverCunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZunmtr, C_hipsolverZunmtr, c"hipsolverZunmtr", "hipsolverZunmtr",
     c"hipsolverZunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1641,7 +1641,7 @@ fn hipsolverZunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgebrd_bufferSize, C_hipsolverSgebrd_bufferSize, c"hipsolverSgebrd_bufferSize", "hipsolverSgebrd_bufferSize",
     c"hipsolverSgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1662,7 +1662,7 @@ fn hipsolverSgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgebrd_bufferSize, C_hipsolverDgebrd_bufferSize, c"hipsolverDgebrd_bufferSize", "hipsolverDgebrd_bufferSize",
     c"hipsolverDgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1683,7 +1683,7 @@ fn hipsolverDgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgebrd_bufferSize, C_hipsolverCgebrd_bufferSize, c"hipsolverCgebrd_bufferSize", "hipsolverCgebrd_bufferSize",
     c"hipsolverCgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1704,7 +1704,7 @@ fn hipsolverCgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgebrd_bufferSize, C_hipsolverZgebrd_bufferSize, c"hipsolverZgebrd_bufferSize", "hipsolverZgebrd_bufferSize",
     c"hipsolverZgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1725,7 +1725,7 @@ fn hipsolverZgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgebrd, C_hipsolverSgebrd, c"hipsolverSgebrd", "hipsolverSgebrd",
     c"hipsolverSgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1760,7 +1760,7 @@ fn hipsolverSgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgebrd, C_hipsolverDgebrd, c"hipsolverDgebrd", "hipsolverDgebrd",
     c"hipsolverDgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1795,7 +1795,7 @@ fn hipsolverDgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgebrd, C_hipsolverCgebrd, c"hipsolverCgebrd", "hipsolverCgebrd",
     c"hipsolverCgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1830,7 +1830,7 @@ fn hipsolverCgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgebrd, C_hipsolverZgebrd, c"hipsolverZgebrd", "hipsolverZgebrd",
     c"hipsolverZgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1865,7 +1865,7 @@ fn hipsolverZgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgels_bufferSize, C_hipsolverSSgels_bufferSize, c"hipsolverSSgels_bufferSize", "hipsolverSSgels_bufferSize",
     c"hipsolverSSgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1896,7 +1896,7 @@ fn hipsolverSSgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgels_bufferSize, C_hipsolverDDgels_bufferSize, c"hipsolverDDgels_bufferSize", "hipsolverDDgels_bufferSize",
     c"hipsolverDDgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1927,7 +1927,7 @@ fn hipsolverDDgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgels_bufferSize, C_hipsolverCCgels_bufferSize, c"hipsolverCCgels_bufferSize", "hipsolverCCgels_bufferSize",
     c"hipsolverCCgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1958,7 +1958,7 @@ fn hipsolverCCgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgels_bufferSize, C_hipsolverZZgels_bufferSize, c"hipsolverZZgels_bufferSize", "hipsolverZZgels_bufferSize",
     c"hipsolverZZgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -1989,7 +1989,7 @@ fn hipsolverZZgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgels, C_hipsolverSSgels, c"hipsolverSSgels", "hipsolverSSgels",
     c"hipsolverSSgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2024,7 +2024,7 @@ fn hipsolverSSgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgels, C_hipsolverDDgels, c"hipsolverDDgels", "hipsolverDDgels",
     c"hipsolverDDgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2059,7 +2059,7 @@ fn hipsolverDDgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgels, C_hipsolverCCgels, c"hipsolverCCgels", "hipsolverCCgels",
     c"hipsolverCCgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2094,7 +2094,7 @@ fn hipsolverCCgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgels, C_hipsolverZZgels, c"hipsolverZZgels", "hipsolverZZgels",
     c"hipsolverZZgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2129,7 +2129,7 @@ fn hipsolverZZgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgeqrf_bufferSize, C_hipsolverSgeqrf_bufferSize, c"hipsolverSgeqrf_bufferSize", "hipsolverSgeqrf_bufferSize",
     c"hipsolverSgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2153,7 +2153,7 @@ fn hipsolverSgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgeqrf_bufferSize, C_hipsolverDgeqrf_bufferSize, c"hipsolverDgeqrf_bufferSize", "hipsolverDgeqrf_bufferSize",
     c"hipsolverDgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2177,7 +2177,7 @@ fn hipsolverDgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgeqrf_bufferSize, C_hipsolverCgeqrf_bufferSize, c"hipsolverCgeqrf_bufferSize", "hipsolverCgeqrf_bufferSize",
     c"hipsolverCgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2201,7 +2201,7 @@ fn hipsolverCgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgeqrf_bufferSize, C_hipsolverZgeqrf_bufferSize, c"hipsolverZgeqrf_bufferSize", "hipsolverZgeqrf_bufferSize",
     c"hipsolverZgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2225,7 +2225,7 @@ fn hipsolverZgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgeqrf, C_hipsolverSgeqrf, c"hipsolverSgeqrf", "hipsolverSgeqrf",
     c"hipsolverSgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2254,7 +2254,7 @@ fn hipsolverSgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgeqrf, C_hipsolverDgeqrf, c"hipsolverDgeqrf", "hipsolverDgeqrf",
     c"hipsolverDgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2283,7 +2283,7 @@ fn hipsolverDgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgeqrf, C_hipsolverCgeqrf, c"hipsolverCgeqrf", "hipsolverCgeqrf",
     c"hipsolverCgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2312,7 +2312,7 @@ fn hipsolverCgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgeqrf, C_hipsolverZgeqrf, c"hipsolverZgeqrf", "hipsolverZgeqrf",
     c"hipsolverZgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2341,7 +2341,7 @@ fn hipsolverZgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgesv_bufferSize, C_hipsolverSSgesv_bufferSize, c"hipsolverSSgesv_bufferSize", "hipsolverSSgesv_bufferSize",
     c"hipsolverSSgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2373,7 +2373,7 @@ fn hipsolverSSgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgesv_bufferSize, C_hipsolverDDgesv_bufferSize, c"hipsolverDDgesv_bufferSize", "hipsolverDDgesv_bufferSize",
     c"hipsolverDDgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2405,7 +2405,7 @@ fn hipsolverDDgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgesv_bufferSize, C_hipsolverCCgesv_bufferSize, c"hipsolverCCgesv_bufferSize", "hipsolverCCgesv_bufferSize",
     c"hipsolverCCgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2437,7 +2437,7 @@ fn hipsolverCCgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgesv_bufferSize, C_hipsolverZZgesv_bufferSize, c"hipsolverZZgesv_bufferSize", "hipsolverZZgesv_bufferSize",
     c"hipsolverZZgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2469,7 +2469,7 @@ fn hipsolverZZgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSSgesv, C_hipsolverSSgesv, c"hipsolverSSgesv", "hipsolverSSgesv",
     c"hipsolverSSgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2505,7 +2505,7 @@ fn hipsolverSSgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDDgesv, C_hipsolverDDgesv, c"hipsolverDDgesv", "hipsolverDDgesv",
     c"hipsolverDDgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2541,7 +2541,7 @@ fn hipsolverDDgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCCgesv, C_hipsolverCCgesv, c"hipsolverCCgesv", "hipsolverCCgesv",
     c"hipsolverCCgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2577,7 +2577,7 @@ fn hipsolverCCgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZZgesv, C_hipsolverZZgesv, c"hipsolverZZgesv", "hipsolverZZgesv",
     c"hipsolverZZgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2613,7 +2613,7 @@ fn hipsolverZZgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvd_bufferSize, C_hipsolverSgesvd_bufferSize, c"hipsolverSgesvd_bufferSize", "hipsolverSgesvd_bufferSize",
     c"hipsolverSgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2636,7 +2636,7 @@ fn hipsolverSgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvd_bufferSize, C_hipsolverDgesvd_bufferSize, c"hipsolverDgesvd_bufferSize", "hipsolverDgesvd_bufferSize",
     c"hipsolverDgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2659,7 +2659,7 @@ fn hipsolverDgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvd_bufferSize, C_hipsolverCgesvd_bufferSize, c"hipsolverCgesvd_bufferSize", "hipsolverCgesvd_bufferSize",
     c"hipsolverCgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2682,7 +2682,7 @@ fn hipsolverCgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvd_bufferSize, C_hipsolverZgesvd_bufferSize, c"hipsolverZgesvd_bufferSize", "hipsolverZgesvd_bufferSize",
     c"hipsolverZgesvd_bufferSize(handle, jobu, jobv, m, n, lwork)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2705,7 +2705,7 @@ fn hipsolverZgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvd, C_hipsolverSgesvd, c"hipsolverSgesvd", "hipsolverSgesvd",
     c"hipsolverSgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2744,7 +2744,7 @@ fn hipsolverSgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvd, C_hipsolverDgesvd, c"hipsolverDgesvd", "hipsolverDgesvd",
     c"hipsolverDgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2783,7 +2783,7 @@ fn hipsolverDgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvd, C_hipsolverCgesvd, c"hipsolverCgesvd", "hipsolverCgesvd",
     c"hipsolverCgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2822,7 +2822,7 @@ fn hipsolverCgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvd, C_hipsolverZgesvd, c"hipsolverZgesvd", "hipsolverZgesvd",
     c"hipsolverZgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2861,7 +2861,7 @@ fn hipsolverZgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i8>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdj_bufferSize, C_hipsolverSgesvdj_bufferSize, c"hipsolverSgesvdj_bufferSize", "hipsolverSgesvdj_bufferSize",
     c"hipsolverSgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2896,7 +2896,7 @@ fn hipsolverSgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdj_bufferSize, C_hipsolverDgesvdj_bufferSize, c"hipsolverDgesvdj_bufferSize", "hipsolverDgesvdj_bufferSize",
     c"hipsolverDgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2931,7 +2931,7 @@ fn hipsolverDgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdj_bufferSize, C_hipsolverCgesvdj_bufferSize, c"hipsolverCgesvdj_bufferSize", "hipsolverCgesvdj_bufferSize",
     c"hipsolverCgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -2966,7 +2966,7 @@ fn hipsolverCgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdj_bufferSize, C_hipsolverZgesvdj_bufferSize, c"hipsolverZgesvdj_bufferSize", "hipsolverZgesvdj_bufferSize",
     c"hipsolverZgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3001,7 +3001,7 @@ fn hipsolverZgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdj, C_hipsolverSgesvdj, c"hipsolverSgesvdj", "hipsolverSgesvdj",
     c"hipsolverSgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3039,7 +3039,7 @@ fn hipsolverSgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdj, C_hipsolverDgesvdj, c"hipsolverDgesvdj", "hipsolverDgesvdj",
     c"hipsolverDgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3077,7 +3077,7 @@ fn hipsolverDgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdj, C_hipsolverCgesvdj, c"hipsolverCgesvdj", "hipsolverCgesvdj",
     c"hipsolverCgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3115,7 +3115,7 @@ fn hipsolverCgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdj, C_hipsolverZgesvdj, c"hipsolverZgesvdj", "hipsolverZgesvdj",
     c"hipsolverZgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3153,7 +3153,7 @@ fn hipsolverZgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdjBatched_bufferSize, C_hipsolverSgesvdjBatched_bufferSize, c"hipsolverSgesvdjBatched_bufferSize", "hipsolverSgesvdjBatched_bufferSize",
     c"hipsolverSgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3188,7 +3188,7 @@ fn hipsolverSgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdjBatched_bufferSize, C_hipsolverDgesvdjBatched_bufferSize, c"hipsolverDgesvdjBatched_bufferSize", "hipsolverDgesvdjBatched_bufferSize",
     c"hipsolverDgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3223,7 +3223,7 @@ fn hipsolverDgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdjBatched_bufferSize, C_hipsolverCgesvdjBatched_bufferSize, c"hipsolverCgesvdjBatched_bufferSize", "hipsolverCgesvdjBatched_bufferSize",
     c"hipsolverCgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3258,7 +3258,7 @@ fn hipsolverCgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdjBatched_bufferSize, C_hipsolverZgesvdjBatched_bufferSize, c"hipsolverZgesvdjBatched_bufferSize", "hipsolverZgesvdjBatched_bufferSize",
     c"hipsolverZgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3293,7 +3293,7 @@ fn hipsolverZgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgesvdjBatched, C_hipsolverSgesvdjBatched, c"hipsolverSgesvdjBatched", "hipsolverSgesvdjBatched",
     c"hipsolverSgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3331,7 +3331,7 @@ fn hipsolverSgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgesvdjBatched, C_hipsolverDgesvdjBatched, c"hipsolverDgesvdjBatched", "hipsolverDgesvdjBatched",
     c"hipsolverDgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3369,7 +3369,7 @@ fn hipsolverDgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgesvdjBatched, C_hipsolverCgesvdjBatched, c"hipsolverCgesvdjBatched", "hipsolverCgesvdjBatched",
     c"hipsolverCgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3407,7 +3407,7 @@ fn hipsolverCgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgesvdjBatched, C_hipsolverZgesvdjBatched, c"hipsolverZgesvdjBatched", "hipsolverZgesvdjBatched",
     c"hipsolverZgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3445,7 +3445,7 @@ fn hipsolverZgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrf_bufferSize, C_hipsolverSgetrf_bufferSize, c"hipsolverSgetrf_bufferSize", "hipsolverSgetrf_bufferSize",
     c"hipsolverSgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3469,7 +3469,7 @@ fn hipsolverSgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrf_bufferSize, C_hipsolverDgetrf_bufferSize, c"hipsolverDgetrf_bufferSize", "hipsolverDgetrf_bufferSize",
     c"hipsolverDgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3493,7 +3493,7 @@ fn hipsolverDgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrf_bufferSize, C_hipsolverCgetrf_bufferSize, c"hipsolverCgetrf_bufferSize", "hipsolverCgetrf_bufferSize",
     c"hipsolverCgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3517,7 +3517,7 @@ fn hipsolverCgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrf_bufferSize, C_hipsolverZgetrf_bufferSize, c"hipsolverZgetrf_bufferSize", "hipsolverZgetrf_bufferSize",
     c"hipsolverZgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3541,7 +3541,7 @@ fn hipsolverZgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrf, C_hipsolverSgetrf, c"hipsolverSgetrf", "hipsolverSgetrf",
     c"hipsolverSgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3570,7 +3570,7 @@ fn hipsolverSgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrf, C_hipsolverDgetrf, c"hipsolverDgetrf", "hipsolverDgetrf",
     c"hipsolverDgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3599,7 +3599,7 @@ fn hipsolverDgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrf, C_hipsolverCgetrf, c"hipsolverCgetrf", "hipsolverCgetrf",
     c"hipsolverCgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3628,7 +3628,7 @@ fn hipsolverCgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrf, C_hipsolverZgetrf, c"hipsolverZgetrf", "hipsolverZgetrf",
     c"hipsolverZgetrf(handle, m, n, A, lda, work, lwork, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    lwork\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3657,7 +3657,7 @@ fn hipsolverZgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_lwork, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrs_bufferSize, C_hipsolverSgetrs_bufferSize, c"hipsolverSgetrs_bufferSize", "hipsolverSgetrs_bufferSize",
     c"hipsolverSgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3687,7 +3687,7 @@ fn hipsolverSgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrs_bufferSize, C_hipsolverDgetrs_bufferSize, c"hipsolverDgetrs_bufferSize", "hipsolverDgetrs_bufferSize",
     c"hipsolverDgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3717,7 +3717,7 @@ fn hipsolverDgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrs_bufferSize, C_hipsolverCgetrs_bufferSize, c"hipsolverCgetrs_bufferSize", "hipsolverCgetrs_bufferSize",
     c"hipsolverCgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3747,7 +3747,7 @@ fn hipsolverCgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrs_bufferSize, C_hipsolverZgetrs_bufferSize, c"hipsolverZgetrs_bufferSize", "hipsolverZgetrs_bufferSize",
     c"hipsolverZgetrs_bufferSize(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3777,7 +3777,7 @@ fn hipsolverZgetrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSgetrs, C_hipsolverSgetrs, c"hipsolverSgetrs", "hipsolverSgetrs",
     c"hipsolverSgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3810,7 +3810,7 @@ fn hipsolverSgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDgetrs, C_hipsolverDgetrs, c"hipsolverDgetrs", "hipsolverDgetrs",
     c"hipsolverDgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3843,7 +3843,7 @@ fn hipsolverDgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCgetrs, C_hipsolverCgetrs, c"hipsolverCgetrs", "hipsolverCgetrs",
     c"hipsolverCgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3876,7 +3876,7 @@ fn hipsolverCgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZgetrs, C_hipsolverZgetrs, c"hipsolverZgetrs", "hipsolverZgetrs",
     c"hipsolverZgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3909,7 +3909,7 @@ fn hipsolverZgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrf_bufferSize, C_hipsolverSpotrf_bufferSize, c"hipsolverSpotrf_bufferSize", "hipsolverSpotrf_bufferSize",
     c"hipsolverSpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3933,7 +3933,7 @@ fn hipsolverSpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrf_bufferSize, C_hipsolverDpotrf_bufferSize, c"hipsolverDpotrf_bufferSize", "hipsolverDpotrf_bufferSize",
     c"hipsolverDpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3957,7 +3957,7 @@ fn hipsolverDpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrf_bufferSize, C_hipsolverCpotrf_bufferSize, c"hipsolverCpotrf_bufferSize", "hipsolverCpotrf_bufferSize",
     c"hipsolverCpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -3981,7 +3981,7 @@ fn hipsolverCpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrf_bufferSize, C_hipsolverZpotrf_bufferSize, c"hipsolverZpotrf_bufferSize", "hipsolverZpotrf_bufferSize",
     c"hipsolverZpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4005,7 +4005,7 @@ fn hipsolverZpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrf, C_hipsolverSpotrf, c"hipsolverSpotrf", "hipsolverSpotrf",
     c"hipsolverSpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4032,7 +4032,7 @@ fn hipsolverSpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrf, C_hipsolverDpotrf, c"hipsolverDpotrf", "hipsolverDpotrf",
     c"hipsolverDpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4059,7 +4059,7 @@ fn hipsolverDpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrf, C_hipsolverCpotrf, c"hipsolverCpotrf", "hipsolverCpotrf",
     c"hipsolverCpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4086,7 +4086,7 @@ fn hipsolverCpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrf, C_hipsolverZpotrf, c"hipsolverZpotrf", "hipsolverZpotrf",
     c"hipsolverZpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4113,7 +4113,7 @@ fn hipsolverZpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrfBatched_bufferSize, C_hipsolverSpotrfBatched_bufferSize, c"hipsolverSpotrfBatched_bufferSize", "hipsolverSpotrfBatched_bufferSize",
     c"hipsolverSpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4137,7 +4137,7 @@ fn hipsolverSpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrfBatched_bufferSize, C_hipsolverDpotrfBatched_bufferSize, c"hipsolverDpotrfBatched_bufferSize", "hipsolverDpotrfBatched_bufferSize",
     c"hipsolverDpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4161,7 +4161,7 @@ fn hipsolverDpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrfBatched_bufferSize, C_hipsolverCpotrfBatched_bufferSize, c"hipsolverCpotrfBatched_bufferSize", "hipsolverCpotrfBatched_bufferSize",
     c"hipsolverCpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4185,7 +4185,7 @@ fn hipsolverCpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrfBatched_bufferSize, C_hipsolverZpotrfBatched_bufferSize, c"hipsolverZpotrfBatched_bufferSize", "hipsolverZpotrfBatched_bufferSize",
     c"hipsolverZpotrfBatched_bufferSize(handle, uplo, n, A, lda, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4209,7 +4209,7 @@ fn hipsolverZpotrfBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrfBatched, C_hipsolverSpotrfBatched, c"hipsolverSpotrfBatched", "hipsolverSpotrfBatched",
     c"hipsolverSpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4236,7 +4236,7 @@ fn hipsolverSpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrfBatched, C_hipsolverDpotrfBatched, c"hipsolverDpotrfBatched", "hipsolverDpotrfBatched",
     c"hipsolverDpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4263,7 +4263,7 @@ fn hipsolverDpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrfBatched, C_hipsolverCpotrfBatched, c"hipsolverCpotrfBatched", "hipsolverCpotrfBatched",
     c"hipsolverCpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4290,7 +4290,7 @@ fn hipsolverCpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrfBatched, C_hipsolverZpotrfBatched, c"hipsolverZpotrfBatched", "hipsolverZpotrfBatched",
     c"hipsolverZpotrfBatched(handle, uplo, n, A, lda, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4317,7 +4317,7 @@ fn hipsolverZpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotri_bufferSize, C_hipsolverSpotri_bufferSize, c"hipsolverSpotri_bufferSize", "hipsolverSpotri_bufferSize",
     c"hipsolverSpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4341,7 +4341,7 @@ fn hipsolverSpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotri_bufferSize, C_hipsolverDpotri_bufferSize, c"hipsolverDpotri_bufferSize", "hipsolverDpotri_bufferSize",
     c"hipsolverDpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4365,7 +4365,7 @@ fn hipsolverDpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotri_bufferSize, C_hipsolverCpotri_bufferSize, c"hipsolverCpotri_bufferSize", "hipsolverCpotri_bufferSize",
     c"hipsolverCpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4389,7 +4389,7 @@ fn hipsolverCpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotri_bufferSize, C_hipsolverZpotri_bufferSize, c"hipsolverZpotri_bufferSize", "hipsolverZpotri_bufferSize",
     c"hipsolverZpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4413,7 +4413,7 @@ fn hipsolverZpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotri, C_hipsolverSpotri, c"hipsolverSpotri", "hipsolverSpotri",
     c"hipsolverSpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4440,7 +4440,7 @@ fn hipsolverSpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotri, C_hipsolverDpotri, c"hipsolverDpotri", "hipsolverDpotri",
     c"hipsolverDpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4467,7 +4467,7 @@ fn hipsolverDpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotri, C_hipsolverCpotri, c"hipsolverCpotri", "hipsolverCpotri",
     c"hipsolverCpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4494,7 +4494,7 @@ fn hipsolverCpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotri, C_hipsolverZpotri, c"hipsolverZpotri", "hipsolverZpotri",
     c"hipsolverZpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4521,7 +4521,7 @@ fn hipsolverZpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrs_bufferSize, C_hipsolverSpotrs_bufferSize, c"hipsolverSpotrs_bufferSize", "hipsolverSpotrs_bufferSize",
     c"hipsolverSpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4549,7 +4549,7 @@ fn hipsolverSpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrs_bufferSize, C_hipsolverDpotrs_bufferSize, c"hipsolverDpotrs_bufferSize", "hipsolverDpotrs_bufferSize",
     c"hipsolverDpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4577,7 +4577,7 @@ fn hipsolverDpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrs_bufferSize, C_hipsolverCpotrs_bufferSize, c"hipsolverCpotrs_bufferSize", "hipsolverCpotrs_bufferSize",
     c"hipsolverCpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4605,7 +4605,7 @@ fn hipsolverCpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrs_bufferSize, C_hipsolverZpotrs_bufferSize, c"hipsolverZpotrs_bufferSize", "hipsolverZpotrs_bufferSize",
     c"hipsolverZpotrs_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4633,7 +4633,7 @@ fn hipsolverZpotrs_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrs, C_hipsolverSpotrs, c"hipsolverSpotrs", "hipsolverSpotrs",
     c"hipsolverSpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4664,7 +4664,7 @@ fn hipsolverSpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrs, C_hipsolverDpotrs, c"hipsolverDpotrs", "hipsolverDpotrs",
     c"hipsolverDpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4695,7 +4695,7 @@ fn hipsolverDpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrs, C_hipsolverCpotrs, c"hipsolverCpotrs", "hipsolverCpotrs",
     c"hipsolverCpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4726,7 +4726,7 @@ fn hipsolverCpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrs, C_hipsolverZpotrs, c"hipsolverZpotrs", "hipsolverZpotrs",
     c"hipsolverZpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4757,7 +4757,7 @@ fn hipsolverZpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrsBatched_bufferSize, C_hipsolverSpotrsBatched_bufferSize, c"hipsolverSpotrsBatched_bufferSize", "hipsolverSpotrsBatched_bufferSize",
     c"hipsolverSpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4784,7 +4784,7 @@ fn hipsolverSpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrsBatched_bufferSize, C_hipsolverDpotrsBatched_bufferSize, c"hipsolverDpotrsBatched_bufferSize", "hipsolverDpotrsBatched_bufferSize",
     c"hipsolverDpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4811,7 +4811,7 @@ fn hipsolverDpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrsBatched_bufferSize, C_hipsolverCpotrsBatched_bufferSize, c"hipsolverCpotrsBatched_bufferSize", "hipsolverCpotrsBatched_bufferSize",
     c"hipsolverCpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4838,7 +4838,7 @@ fn hipsolverCpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrsBatched_bufferSize, C_hipsolverZpotrsBatched_bufferSize, c"hipsolverZpotrsBatched_bufferSize", "hipsolverZpotrsBatched_bufferSize",
     c"hipsolverZpotrsBatched_bufferSize(handle, uplo, n, nrhs, A, lda, B, ldb, lwork, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4865,7 +4865,7 @@ fn hipsolverZpotrsBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpotrsBatched, C_hipsolverSpotrsBatched, c"hipsolverSpotrsBatched", "hipsolverSpotrsBatched",
     c"hipsolverSpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4895,7 +4895,7 @@ fn hipsolverSpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDpotrsBatched, C_hipsolverDpotrsBatched, c"hipsolverDpotrsBatched", "hipsolverDpotrsBatched",
     c"hipsolverDpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4925,7 +4925,7 @@ fn hipsolverDpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCpotrsBatched, C_hipsolverCpotrsBatched, c"hipsolverCpotrsBatched", "hipsolverCpotrsBatched",
     c"hipsolverCpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4955,7 +4955,7 @@ fn hipsolverCpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZpotrsBatched, C_hipsolverZpotrsBatched, c"hipsolverZpotrsBatched", "hipsolverZpotrsBatched",
     c"hipsolverZpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, work, lwork, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    work\n    lwork\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -4985,7 +4985,7 @@ fn hipsolverZpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_work, a_lwork, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevd_bufferSize, C_hipsolverSsyevd_bufferSize, c"hipsolverSsyevd_bufferSize", "hipsolverSsyevd_bufferSize",
     c"hipsolverSsyevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5012,7 +5012,7 @@ fn hipsolverSsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevd_bufferSize, C_hipsolverDsyevd_bufferSize, c"hipsolverDsyevd_bufferSize", "hipsolverDsyevd_bufferSize",
     c"hipsolverDsyevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5039,7 +5039,7 @@ fn hipsolverDsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevd_bufferSize, C_hipsolverCheevd_bufferSize, c"hipsolverCheevd_bufferSize", "hipsolverCheevd_bufferSize",
     c"hipsolverCheevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5066,7 +5066,7 @@ fn hipsolverCheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevd_bufferSize, C_hipsolverZheevd_bufferSize, c"hipsolverZheevd_bufferSize", "hipsolverZheevd_bufferSize",
     c"hipsolverZheevd_bufferSize(handle, jobz, uplo, n, A, lda, D, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5093,7 +5093,7 @@ fn hipsolverZheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevd, C_hipsolverSsyevd, c"hipsolverSsyevd", "hipsolverSsyevd",
     c"hipsolverSsyevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5123,7 +5123,7 @@ fn hipsolverSsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevd, C_hipsolverDsyevd, c"hipsolverDsyevd", "hipsolverDsyevd",
     c"hipsolverDsyevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5153,7 +5153,7 @@ fn hipsolverDsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevd, C_hipsolverCheevd, c"hipsolverCheevd", "hipsolverCheevd",
     c"hipsolverCheevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5183,7 +5183,7 @@ fn hipsolverCheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevd, C_hipsolverZheevd, c"hipsolverZheevd", "hipsolverZheevd",
     c"hipsolverZheevd(handle, jobz, uplo, n, A, lda, D, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    D\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5213,7 +5213,7 @@ fn hipsolverZheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_D, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevdx_bufferSize, C_hipsolverSsyevdx_bufferSize, c"hipsolverSsyevdx_bufferSize", "hipsolverSsyevdx_bufferSize",
     c"hipsolverSsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5247,7 +5247,7 @@ fn hipsolverSsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevdx_bufferSize, C_hipsolverDsyevdx_bufferSize, c"hipsolverDsyevdx_bufferSize", "hipsolverDsyevdx_bufferSize",
     c"hipsolverDsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5281,7 +5281,7 @@ fn hipsolverDsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevdx_bufferSize, C_hipsolverCheevdx_bufferSize, c"hipsolverCheevdx_bufferSize", "hipsolverCheevdx_bufferSize",
     c"hipsolverCheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5315,7 +5315,7 @@ fn hipsolverCheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevdx_bufferSize, C_hipsolverZheevdx_bufferSize, c"hipsolverZheevdx_bufferSize", "hipsolverZheevdx_bufferSize",
     c"hipsolverZheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5349,7 +5349,7 @@ fn hipsolverZheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevdx, C_hipsolverSsyevdx, c"hipsolverSsyevdx", "hipsolverSsyevdx",
     c"hipsolverSsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5386,7 +5386,7 @@ fn hipsolverSsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevdx, C_hipsolverDsyevdx, c"hipsolverDsyevdx", "hipsolverDsyevdx",
     c"hipsolverDsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5423,7 +5423,7 @@ fn hipsolverDsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevdx, C_hipsolverCheevdx, c"hipsolverCheevdx", "hipsolverCheevdx",
     c"hipsolverCheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5460,7 +5460,7 @@ fn hipsolverCheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevdx, C_hipsolverZheevdx, c"hipsolverZheevdx", "hipsolverZheevdx",
     c"hipsolverZheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5497,7 +5497,7 @@ fn hipsolverZheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevj_bufferSize, C_hipsolverSsyevj_bufferSize, c"hipsolverSsyevj_bufferSize", "hipsolverSsyevj_bufferSize",
     c"hipsolverSsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5525,7 +5525,7 @@ fn hipsolverSsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevj_bufferSize, C_hipsolverDsyevj_bufferSize, c"hipsolverDsyevj_bufferSize", "hipsolverDsyevj_bufferSize",
     c"hipsolverDsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5553,7 +5553,7 @@ fn hipsolverDsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevj_bufferSize, C_hipsolverCheevj_bufferSize, c"hipsolverCheevj_bufferSize", "hipsolverCheevj_bufferSize",
     c"hipsolverCheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5581,7 +5581,7 @@ fn hipsolverCheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevj_bufferSize, C_hipsolverZheevj_bufferSize, c"hipsolverZheevj_bufferSize", "hipsolverZheevj_bufferSize",
     c"hipsolverZheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5609,7 +5609,7 @@ fn hipsolverZheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevj, C_hipsolverSsyevj, c"hipsolverSsyevj", "hipsolverSsyevj",
     c"hipsolverSsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5640,7 +5640,7 @@ fn hipsolverSsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevj, C_hipsolverDsyevj, c"hipsolverDsyevj", "hipsolverDsyevj",
     c"hipsolverDsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5671,7 +5671,7 @@ fn hipsolverDsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevj, C_hipsolverCheevj, c"hipsolverCheevj", "hipsolverCheevj",
     c"hipsolverCheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5702,7 +5702,7 @@ fn hipsolverCheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevj, C_hipsolverZheevj, c"hipsolverZheevj", "hipsolverZheevj",
     c"hipsolverZheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5733,7 +5733,7 @@ fn hipsolverZheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevjBatched_bufferSize, C_hipsolverSsyevjBatched_bufferSize, c"hipsolverSsyevjBatched_bufferSize", "hipsolverSsyevjBatched_bufferSize",
     c"hipsolverSsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5762,7 +5762,7 @@ fn hipsolverSsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevjBatched_bufferSize, C_hipsolverDsyevjBatched_bufferSize, c"hipsolverDsyevjBatched_bufferSize", "hipsolverDsyevjBatched_bufferSize",
     c"hipsolverDsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5791,7 +5791,7 @@ fn hipsolverDsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevjBatched_bufferSize, C_hipsolverCheevjBatched_bufferSize, c"hipsolverCheevjBatched_bufferSize", "hipsolverCheevjBatched_bufferSize",
     c"hipsolverCheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5820,7 +5820,7 @@ fn hipsolverCheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevjBatched_bufferSize, C_hipsolverZheevjBatched_bufferSize, c"hipsolverZheevjBatched_bufferSize", "hipsolverZheevjBatched_bufferSize",
     c"hipsolverZheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5849,7 +5849,7 @@ fn hipsolverZheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsyevjBatched, C_hipsolverSsyevjBatched, c"hipsolverSsyevjBatched", "hipsolverSsyevjBatched",
     c"hipsolverSsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5881,7 +5881,7 @@ fn hipsolverSsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsyevjBatched, C_hipsolverDsyevjBatched, c"hipsolverDsyevjBatched", "hipsolverDsyevjBatched",
     c"hipsolverDsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5913,7 +5913,7 @@ fn hipsolverDsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCheevjBatched, C_hipsolverCheevjBatched, c"hipsolverCheevjBatched", "hipsolverCheevjBatched",
     c"hipsolverCheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5945,7 +5945,7 @@ fn hipsolverCheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZheevjBatched, C_hipsolverZheevjBatched, c"hipsolverZheevjBatched", "hipsolverZheevjBatched",
     c"hipsolverZheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -5977,7 +5977,7 @@ fn hipsolverZheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvd_bufferSize, C_hipsolverSsygvd_bufferSize, c"hipsolverSsygvd_bufferSize", "hipsolverSsygvd_bufferSize",
     c"hipsolverSsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6008,7 +6008,7 @@ fn hipsolverSsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvd_bufferSize, C_hipsolverDsygvd_bufferSize, c"hipsolverDsygvd_bufferSize", "hipsolverDsygvd_bufferSize",
     c"hipsolverDsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6039,7 +6039,7 @@ fn hipsolverDsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvd_bufferSize, C_hipsolverChegvd_bufferSize, c"hipsolverChegvd_bufferSize", "hipsolverChegvd_bufferSize",
     c"hipsolverChegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6070,7 +6070,7 @@ fn hipsolverChegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvd_bufferSize, C_hipsolverZhegvd_bufferSize, c"hipsolverZhegvd_bufferSize", "hipsolverZhegvd_bufferSize",
     c"hipsolverZhegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6101,7 +6101,7 @@ fn hipsolverZhegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvd, C_hipsolverSsygvd, c"hipsolverSsygvd", "hipsolverSsygvd",
     c"hipsolverSsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6135,7 +6135,7 @@ fn hipsolverSsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvd, C_hipsolverDsygvd, c"hipsolverDsygvd", "hipsolverDsygvd",
     c"hipsolverDsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6169,7 +6169,7 @@ fn hipsolverDsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvd, C_hipsolverChegvd, c"hipsolverChegvd", "hipsolverChegvd",
     c"hipsolverChegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6203,7 +6203,7 @@ fn hipsolverChegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvd, C_hipsolverZhegvd, c"hipsolverZhegvd", "hipsolverZhegvd",
     c"hipsolverZhegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6237,7 +6237,7 @@ fn hipsolverZhegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvdx_bufferSize, C_hipsolverSsygvdx_bufferSize, c"hipsolverSsygvdx_bufferSize", "hipsolverSsygvdx_bufferSize",
     c"hipsolverSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6275,7 +6275,7 @@ fn hipsolverSsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvdx_bufferSize, C_hipsolverDsygvdx_bufferSize, c"hipsolverDsygvdx_bufferSize", "hipsolverDsygvdx_bufferSize",
     c"hipsolverDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6313,7 +6313,7 @@ fn hipsolverDsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvdx_bufferSize, C_hipsolverChegvdx_bufferSize, c"hipsolverChegvdx_bufferSize", "hipsolverChegvdx_bufferSize",
     c"hipsolverChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6351,7 +6351,7 @@ fn hipsolverChegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvdx_bufferSize, C_hipsolverZhegvdx_bufferSize, c"hipsolverZhegvdx_bufferSize", "hipsolverZhegvdx_bufferSize",
     c"hipsolverZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6389,7 +6389,7 @@ fn hipsolverZhegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvdx, C_hipsolverSsygvdx, c"hipsolverSsygvdx", "hipsolverSsygvdx",
     c"hipsolverSsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6430,7 +6430,7 @@ fn hipsolverSsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvdx, C_hipsolverDsygvdx, c"hipsolverDsygvdx", "hipsolverDsygvdx",
     c"hipsolverDsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6471,7 +6471,7 @@ fn hipsolverDsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvdx, C_hipsolverChegvdx, c"hipsolverChegvdx", "hipsolverChegvdx",
     c"hipsolverChegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6512,7 +6512,7 @@ fn hipsolverChegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvdx, C_hipsolverZhegvdx, c"hipsolverZhegvdx", "hipsolverZhegvdx",
     c"hipsolverZhegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6553,7 +6553,7 @@ fn hipsolverZhegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvj_bufferSize, C_hipsolverSsygvj_bufferSize, c"hipsolverSsygvj_bufferSize", "hipsolverSsygvj_bufferSize",
     c"hipsolverSsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6585,7 +6585,7 @@ fn hipsolverSsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvj_bufferSize, C_hipsolverDsygvj_bufferSize, c"hipsolverDsygvj_bufferSize", "hipsolverDsygvj_bufferSize",
     c"hipsolverDsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6617,7 +6617,7 @@ fn hipsolverDsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvj_bufferSize, C_hipsolverChegvj_bufferSize, c"hipsolverChegvj_bufferSize", "hipsolverChegvj_bufferSize",
     c"hipsolverChegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6649,7 +6649,7 @@ fn hipsolverChegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvj_bufferSize, C_hipsolverZhegvj_bufferSize, c"hipsolverZhegvj_bufferSize", "hipsolverZhegvj_bufferSize",
     c"hipsolverZhegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6681,7 +6681,7 @@ fn hipsolverZhegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsygvj, C_hipsolverSsygvj, c"hipsolverSsygvj", "hipsolverSsygvj",
     c"hipsolverSsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6716,7 +6716,7 @@ fn hipsolverSsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsygvj, C_hipsolverDsygvj, c"hipsolverDsygvj", "hipsolverDsygvj",
     c"hipsolverDsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6751,7 +6751,7 @@ fn hipsolverDsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChegvj, C_hipsolverChegvj, c"hipsolverChegvj", "hipsolverChegvj",
     c"hipsolverChegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6786,7 +6786,7 @@ fn hipsolverChegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhegvj, C_hipsolverZhegvj, c"hipsolverZhegvj", "hipsolverZhegvj",
     c"hipsolverZhegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6821,7 +6821,7 @@ fn hipsolverZhegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrd_bufferSize, C_hipsolverSsytrd_bufferSize, c"hipsolverSsytrd_bufferSize", "hipsolverSsytrd_bufferSize",
     c"hipsolverSsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6851,7 +6851,7 @@ fn hipsolverSsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrd_bufferSize, C_hipsolverDsytrd_bufferSize, c"hipsolverDsytrd_bufferSize", "hipsolverDsytrd_bufferSize",
     c"hipsolverDsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6881,7 +6881,7 @@ fn hipsolverDsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChetrd_bufferSize, C_hipsolverChetrd_bufferSize, c"hipsolverChetrd_bufferSize", "hipsolverChetrd_bufferSize",
     c"hipsolverChetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6911,7 +6911,7 @@ fn hipsolverChetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhetrd_bufferSize, C_hipsolverZhetrd_bufferSize, c"hipsolverZhetrd_bufferSize", "hipsolverZhetrd_bufferSize",
     c"hipsolverZhetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6941,7 +6941,7 @@ fn hipsolverZhetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrd, C_hipsolverSsytrd, c"hipsolverSsytrd", "hipsolverSsytrd",
     c"hipsolverSsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -6974,7 +6974,7 @@ fn hipsolverSsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrd, C_hipsolverDsytrd, c"hipsolverDsytrd", "hipsolverDsytrd",
     c"hipsolverDsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7007,7 +7007,7 @@ fn hipsolverDsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverChetrd, C_hipsolverChetrd, c"hipsolverChetrd", "hipsolverChetrd",
     c"hipsolverChetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7040,7 +7040,7 @@ fn hipsolverChetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZhetrd, C_hipsolverZhetrd, c"hipsolverZhetrd", "hipsolverZhetrd",
     c"hipsolverZhetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7073,7 +7073,7 @@ fn hipsolverZhetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrf_bufferSize, C_hipsolverSsytrf_bufferSize, c"hipsolverSsytrf_bufferSize", "hipsolverSsytrf_bufferSize",
     c"hipsolverSsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7096,7 +7096,7 @@ fn hipsolverSsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrf_bufferSize, C_hipsolverDsytrf_bufferSize, c"hipsolverDsytrf_bufferSize", "hipsolverDsytrf_bufferSize",
     c"hipsolverDsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7119,7 +7119,7 @@ fn hipsolverDsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCsytrf_bufferSize, C_hipsolverCsytrf_bufferSize, c"hipsolverCsytrf_bufferSize", "hipsolverCsytrf_bufferSize",
     c"hipsolverCsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7142,7 +7142,7 @@ fn hipsolverCsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZsytrf_bufferSize, C_hipsolverZsytrf_bufferSize, c"hipsolverZsytrf_bufferSize", "hipsolverZsytrf_bufferSize",
     c"hipsolverZsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7165,7 +7165,7 @@ fn hipsolverZsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSsytrf, C_hipsolverSsytrf, c"hipsolverSsytrf", "hipsolverSsytrf",
     c"hipsolverSsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7194,7 +7194,7 @@ fn hipsolverSsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDsytrf, C_hipsolverDsytrf, c"hipsolverDsytrf", "hipsolverDsytrf",
     c"hipsolverDsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7223,7 +7223,7 @@ fn hipsolverDsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverCsytrf, C_hipsolverCsytrf, c"hipsolverCsytrf", "hipsolverCsytrf",
     c"hipsolverCsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7252,7 +7252,7 @@ fn hipsolverCsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverZsytrf, C_hipsolverZsytrf, c"hipsolverZsytrf", "hipsolverZsytrf",
     c"hipsolverZsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7281,7 +7281,7 @@ fn hipsolverZsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCreate, C_hipsolverDnCreate, c"hipsolverDnCreate", "hipsolverDnCreate",
     c"hipsolverDnCreate()\n--\n\nAn alias for #hipsolverCreate.\n******************************************************************************\n\nReturns: a tuple of 2 item(s):\n    hipsolverStatus_t: status\n    handle: Pointer",
@@ -7319,7 +7319,7 @@ fn hipsolverDnDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsolverDnDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSetStream, C_hipsolverDnSetStream, c"hipsolverDnSetStream", "hipsolverDnSetStream",
     c"hipsolverDnSetStream(handle, streamId)\n--\n\nAn alias for #hipsolverSetStream.\n******************************************************************************\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7337,7 +7337,7 @@ fn hipsolverDnSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnGetStream, C_hipsolverDnGetStream, c"hipsolverDnGetStream", "hipsolverDnGetStream",
     c"hipsolverDnGetStream(handle, streamId)\n--\n\nAn alias for #hipsolverGetStream.\n******************************************************************************\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7356,7 +7356,7 @@ fn hipsolverDnGetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSetDeterministicMode, C_hipsolverDnSetDeterministicMode, c"hipsolverDnSetDeterministicMode", "hipsolverDnSetDeterministicMode",
     c"hipsolverDnSetDeterministicMode(handle, mode)\n--\n\nAn alias for #hipsolverSetDeterministicMode.\n******************************************************************************\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7374,7 +7374,7 @@ fn hipsolverDnSetDeterministicMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnGetDeterministicMode, C_hipsolverDnGetDeterministicMode, c"hipsolverDnGetDeterministicMode", "hipsolverDnGetDeterministicMode",
     c"hipsolverDnGetDeterministicMode(handle, mode)\n--\n\nAn alias for #hipsolverGetDeterministicMode.\n******************************************************************************\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7393,7 +7393,7 @@ fn hipsolverDnGetDeterministicMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCreateGesvdjInfo, C_hipsolverDnCreateGesvdjInfo, c"hipsolverDnCreateGesvdjInfo", "hipsolverDnCreateGesvdjInfo",
     c"hipsolverDnCreateGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7410,7 +7410,7 @@ fn hipsolverDnCreateGesvdjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDestroyGesvdjInfo, C_hipsolverDnDestroyGesvdjInfo, c"hipsolverDnDestroyGesvdjInfo", "hipsolverDnDestroyGesvdjInfo",
     c"hipsolverDnDestroyGesvdjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7430,7 +7430,7 @@ fn hipsolverDnDestroyGesvdjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDnDestroyGesvdjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetMaxSweeps, C_hipsolverDnXgesvdjSetMaxSweeps, c"hipsolverDnXgesvdjSetMaxSweeps", "hipsolverDnXgesvdjSetMaxSweeps",
     c"hipsolverDnXgesvdjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7448,7 +7448,7 @@ fn hipsolverDnXgesvdjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_s
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetSortEig, C_hipsolverDnXgesvdjSetSortEig, c"hipsolverDnXgesvdjSetSortEig", "hipsolverDnXgesvdjSetSortEig",
     c"hipsolverDnXgesvdjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7466,7 +7466,7 @@ fn hipsolverDnXgesvdjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_ei
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjSetTolerance, C_hipsolverDnXgesvdjSetTolerance, c"hipsolverDnXgesvdjSetTolerance", "hipsolverDnXgesvdjSetTolerance",
     c"hipsolverDnXgesvdjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7484,7 +7484,7 @@ fn hipsolverDnXgesvdjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, toler
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjGetResidual, C_hipsolverDnXgesvdjGetResidual, c"hipsolverDnXgesvdjGetResidual", "hipsolverDnXgesvdjGetResidual",
     c"hipsolverDnXgesvdjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7504,7 +7504,7 @@ fn hipsolverDnXgesvdjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgesvdjGetSweeps, C_hipsolverDnXgesvdjGetSweeps, c"hipsolverDnXgesvdjGetSweeps", "hipsolverDnXgesvdjGetSweeps",
     c"hipsolverDnXgesvdjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7524,7 +7524,7 @@ fn hipsolverDnXgesvdjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCreateSyevjInfo, C_hipsolverDnCreateSyevjInfo, c"hipsolverDnCreateSyevjInfo", "hipsolverDnCreateSyevjInfo",
     c"hipsolverDnCreateSyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7541,7 +7541,7 @@ fn hipsolverDnCreateSyevjInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDestroySyevjInfo, C_hipsolverDnDestroySyevjInfo, c"hipsolverDnDestroySyevjInfo", "hipsolverDnDestroySyevjInfo",
     c"hipsolverDnDestroySyevjInfo(info)\n--\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7561,7 +7561,7 @@ fn hipsolverDnDestroySyevjInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsolverDnDestroySyevjInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetMaxSweeps, C_hipsolverDnXsyevjSetMaxSweeps, c"hipsolverDnXsyevjSetMaxSweeps", "hipsolverDnXsyevjSetMaxSweeps",
     c"hipsolverDnXsyevjSetMaxSweeps(info, max_sweeps)\n--\n\nArgs:\n    info\n    max_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7579,7 +7579,7 @@ fn hipsolverDnXsyevjSetMaxSweeps(py: Python<'_>, info: &Bound<'_, PyAny>, max_sw
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_max_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetSortEig, C_hipsolverDnXsyevjSetSortEig, c"hipsolverDnXsyevjSetSortEig", "hipsolverDnXsyevjSetSortEig",
     c"hipsolverDnXsyevjSetSortEig(info, sort_eig)\n--\n\nArgs:\n    info\n    sort_eig\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7597,7 +7597,7 @@ fn hipsolverDnXsyevjSetSortEig(py: Python<'_>, info: &Bound<'_, PyAny>, sort_eig
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_sort_eig) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjSetTolerance, C_hipsolverDnXsyevjSetTolerance, c"hipsolverDnXsyevjSetTolerance", "hipsolverDnXsyevjSetTolerance",
     c"hipsolverDnXsyevjSetTolerance(info, tolerance)\n--\n\nArgs:\n    info\n    tolerance\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7615,7 +7615,7 @@ fn hipsolverDnXsyevjSetTolerance(py: Python<'_>, info: &Bound<'_, PyAny>, tolera
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info, a_tolerance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjGetResidual, C_hipsolverDnXsyevjGetResidual, c"hipsolverDnXsyevjGetResidual", "hipsolverDnXsyevjGetResidual",
     c"hipsolverDnXsyevjGetResidual(handle, info, residual)\n--\n\nArgs:\n    handle\n    info\n    residual\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7635,7 +7635,7 @@ fn hipsolverDnXsyevjGetResidual(py: Python<'_>, handle: &Bound<'_, PyAny>, info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_residual) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXsyevjGetSweeps, C_hipsolverDnXsyevjGetSweeps, c"hipsolverDnXsyevjGetSweeps", "hipsolverDnXsyevjGetSweeps",
     c"hipsolverDnXsyevjGetSweeps(handle, info, executed_sweeps)\n--\n\nArgs:\n    handle\n    info\n    executed_sweeps\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7655,7 +7655,7 @@ fn hipsolverDnXsyevjGetSweeps(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_executed_sweeps) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgbr_bufferSize, C_hipsolverDnSorgbr_bufferSize, c"hipsolverDnSorgbr_bufferSize", "hipsolverDnSorgbr_bufferSize",
     c"hipsolverDnSorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7683,7 +7683,7 @@ fn hipsolverDnSorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgbr_bufferSize, C_hipsolverDnDorgbr_bufferSize, c"hipsolverDnDorgbr_bufferSize", "hipsolverDnDorgbr_bufferSize",
     c"hipsolverDnDorgbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7711,7 +7711,7 @@ fn hipsolverDnDorgbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungbr_bufferSize, C_hipsolverDnCungbr_bufferSize, c"hipsolverDnCungbr_bufferSize", "hipsolverDnCungbr_bufferSize",
     c"hipsolverDnCungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7739,7 +7739,7 @@ fn hipsolverDnCungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungbr_bufferSize, C_hipsolverDnZungbr_bufferSize, c"hipsolverDnZungbr_bufferSize", "hipsolverDnZungbr_bufferSize",
     c"hipsolverDnZungbr_bufferSize(handle, side, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7767,7 +7767,7 @@ fn hipsolverDnZungbr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgbr, C_hipsolverDnSorgbr, c"hipsolverDnSorgbr", "hipsolverDnSorgbr",
     c"hipsolverDnSorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7798,7 +7798,7 @@ fn hipsolverDnSorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgbr, C_hipsolverDnDorgbr, c"hipsolverDnDorgbr", "hipsolverDnDorgbr",
     c"hipsolverDnDorgbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7829,7 +7829,7 @@ fn hipsolverDnDorgbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungbr, C_hipsolverDnCungbr, c"hipsolverDnCungbr", "hipsolverDnCungbr",
     c"hipsolverDnCungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7860,7 +7860,7 @@ fn hipsolverDnCungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungbr, C_hipsolverDnZungbr, c"hipsolverDnZungbr", "hipsolverDnZungbr",
     c"hipsolverDnZungbr(handle, side, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7891,7 +7891,7 @@ fn hipsolverDnZungbr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgqr_bufferSize, C_hipsolverDnSorgqr_bufferSize, c"hipsolverDnSorgqr_bufferSize", "hipsolverDnSorgqr_bufferSize",
     c"hipsolverDnSorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7918,7 +7918,7 @@ fn hipsolverDnSorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgqr_bufferSize, C_hipsolverDnDorgqr_bufferSize, c"hipsolverDnDorgqr_bufferSize", "hipsolverDnDorgqr_bufferSize",
     c"hipsolverDnDorgqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7945,7 +7945,7 @@ fn hipsolverDnDorgqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungqr_bufferSize, C_hipsolverDnCungqr_bufferSize, c"hipsolverDnCungqr_bufferSize", "hipsolverDnCungqr_bufferSize",
     c"hipsolverDnCungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7972,7 +7972,7 @@ fn hipsolverDnCungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungqr_bufferSize, C_hipsolverDnZungqr_bufferSize, c"hipsolverDnZungqr_bufferSize", "hipsolverDnZungqr_bufferSize",
     c"hipsolverDnZungqr_bufferSize(handle, m, n, k, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -7999,7 +7999,7 @@ fn hipsolverDnZungqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgqr, C_hipsolverDnSorgqr, c"hipsolverDnSorgqr", "hipsolverDnSorgqr",
     c"hipsolverDnSorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8029,7 +8029,7 @@ fn hipsolverDnSorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgqr, C_hipsolverDnDorgqr, c"hipsolverDnDorgqr", "hipsolverDnDorgqr",
     c"hipsolverDnDorgqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8059,7 +8059,7 @@ fn hipsolverDnDorgqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungqr, C_hipsolverDnCungqr, c"hipsolverDnCungqr", "hipsolverDnCungqr",
     c"hipsolverDnCungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8089,7 +8089,7 @@ fn hipsolverDnCungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungqr, C_hipsolverDnZungqr, c"hipsolverDnZungqr", "hipsolverDnZungqr",
     c"hipsolverDnZungqr(handle, m, n, k, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8119,7 +8119,7 @@ fn hipsolverDnZungqr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgtr_bufferSize, C_hipsolverDnSorgtr_bufferSize, c"hipsolverDnSorgtr_bufferSize", "hipsolverDnSorgtr_bufferSize",
     c"hipsolverDnSorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8145,7 +8145,7 @@ fn hipsolverDnSorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgtr_bufferSize, C_hipsolverDnDorgtr_bufferSize, c"hipsolverDnDorgtr_bufferSize", "hipsolverDnDorgtr_bufferSize",
     c"hipsolverDnDorgtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8171,7 +8171,7 @@ fn hipsolverDnDorgtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungtr_bufferSize, C_hipsolverDnCungtr_bufferSize, c"hipsolverDnCungtr_bufferSize", "hipsolverDnCungtr_bufferSize",
     c"hipsolverDnCungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8197,7 +8197,7 @@ fn hipsolverDnCungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungtr_bufferSize, C_hipsolverDnZungtr_bufferSize, c"hipsolverDnZungtr_bufferSize", "hipsolverDnZungtr_bufferSize",
     c"hipsolverDnZungtr_bufferSize(handle, uplo, n, A, lda, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8223,7 +8223,7 @@ fn hipsolverDnZungtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSorgtr, C_hipsolverDnSorgtr, c"hipsolverDnSorgtr", "hipsolverDnSorgtr",
     c"hipsolverDnSorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8252,7 +8252,7 @@ fn hipsolverDnSorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDorgtr, C_hipsolverDnDorgtr, c"hipsolverDnDorgtr", "hipsolverDnDorgtr",
     c"hipsolverDnDorgtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8281,7 +8281,7 @@ fn hipsolverDnDorgtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCungtr, C_hipsolverDnCungtr, c"hipsolverDnCungtr", "hipsolverDnCungtr",
     c"hipsolverDnCungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8310,7 +8310,7 @@ fn hipsolverDnCungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZungtr, C_hipsolverDnZungtr, c"hipsolverDnZungtr", "hipsolverDnZungtr",
     c"hipsolverDnZungtr(handle, uplo, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8339,7 +8339,7 @@ fn hipsolverDnZungtr(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormqr_bufferSize, C_hipsolverDnSormqr_bufferSize, c"hipsolverDnSormqr_bufferSize", "hipsolverDnSormqr_bufferSize",
     c"hipsolverDnSormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8371,7 +8371,7 @@ fn hipsolverDnSormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormqr_bufferSize, C_hipsolverDnDormqr_bufferSize, c"hipsolverDnDormqr_bufferSize", "hipsolverDnDormqr_bufferSize",
     c"hipsolverDnDormqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8403,7 +8403,7 @@ fn hipsolverDnDormqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmqr_bufferSize, C_hipsolverDnCunmqr_bufferSize, c"hipsolverDnCunmqr_bufferSize", "hipsolverDnCunmqr_bufferSize",
     c"hipsolverDnCunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8435,7 +8435,7 @@ fn hipsolverDnCunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmqr_bufferSize, C_hipsolverDnZunmqr_bufferSize, c"hipsolverDnZunmqr_bufferSize", "hipsolverDnZunmqr_bufferSize",
     c"hipsolverDnZunmqr_bufferSize(handle, side, trans, m, n, k, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8467,7 +8467,7 @@ fn hipsolverDnZunmqr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormqr, C_hipsolverDnSormqr, c"hipsolverDnSormqr", "hipsolverDnSormqr",
     c"hipsolverDnSormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8502,7 +8502,7 @@ fn hipsolverDnSormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormqr, C_hipsolverDnDormqr, c"hipsolverDnDormqr", "hipsolverDnDormqr",
     c"hipsolverDnDormqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8537,7 +8537,7 @@ fn hipsolverDnDormqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmqr, C_hipsolverDnCunmqr, c"hipsolverDnCunmqr", "hipsolverDnCunmqr",
     c"hipsolverDnCunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8572,7 +8572,7 @@ fn hipsolverDnCunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmqr, C_hipsolverDnZunmqr, c"hipsolverDnZunmqr", "hipsolverDnZunmqr",
     c"hipsolverDnZunmqr(handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    trans\n    m\n    n\n    k\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8607,7 +8607,7 @@ fn hipsolverDnZunmqr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_trans, a_m, a_n, a_k, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormtr_bufferSize, C_hipsolverDnSormtr_bufferSize, c"hipsolverDnSormtr_bufferSize", "hipsolverDnSormtr_bufferSize",
     c"hipsolverDnSormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8639,7 +8639,7 @@ fn hipsolverDnSormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormtr_bufferSize, C_hipsolverDnDormtr_bufferSize, c"hipsolverDnDormtr_bufferSize", "hipsolverDnDormtr_bufferSize",
     c"hipsolverDnDormtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8671,7 +8671,7 @@ fn hipsolverDnDormtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmtr_bufferSize, C_hipsolverDnCunmtr_bufferSize, c"hipsolverDnCunmtr_bufferSize", "hipsolverDnCunmtr_bufferSize",
     c"hipsolverDnCunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8703,7 +8703,7 @@ fn hipsolverDnCunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmtr_bufferSize, C_hipsolverDnZunmtr_bufferSize, c"hipsolverDnZunmtr_bufferSize", "hipsolverDnZunmtr_bufferSize",
     c"hipsolverDnZunmtr_bufferSize(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, lwork)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8735,7 +8735,7 @@ fn hipsolverDnZunmtr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, side:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSormtr, C_hipsolverDnSormtr, c"hipsolverDnSormtr", "hipsolverDnSormtr",
     c"hipsolverDnSormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8770,7 +8770,7 @@ fn hipsolverDnSormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDormtr, C_hipsolverDnDormtr, c"hipsolverDnDormtr", "hipsolverDnDormtr",
     c"hipsolverDnDormtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8805,7 +8805,7 @@ fn hipsolverDnDormtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCunmtr, C_hipsolverDnCunmtr, c"hipsolverDnCunmtr", "hipsolverDnCunmtr",
     c"hipsolverDnCunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8840,7 +8840,7 @@ fn hipsolverDnCunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZunmtr, C_hipsolverDnZunmtr, c"hipsolverDnZunmtr", "hipsolverDnZunmtr",
     c"hipsolverDnZunmtr(handle, side, uplo, trans, m, n, A, lda, tau, C, ldc, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    side\n    uplo\n    trans\n    m\n    n\n    A\n    lda\n    tau\n    C\n    ldc\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8875,7 +8875,7 @@ fn hipsolverDnZunmtr(py: Python<'_>, handle: &Bound<'_, PyAny>, side: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_side, a_uplo, a_trans, a_m, a_n, a_A, a_lda, a_tau, a_C, a_ldc, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgebrd_bufferSize, C_hipsolverDnSgebrd_bufferSize, c"hipsolverDnSgebrd_bufferSize", "hipsolverDnSgebrd_bufferSize",
     c"hipsolverDnSgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8896,7 +8896,7 @@ fn hipsolverDnSgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgebrd_bufferSize, C_hipsolverDnDgebrd_bufferSize, c"hipsolverDnDgebrd_bufferSize", "hipsolverDnDgebrd_bufferSize",
     c"hipsolverDnDgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8917,7 +8917,7 @@ fn hipsolverDnDgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgebrd_bufferSize, C_hipsolverDnCgebrd_bufferSize, c"hipsolverDnCgebrd_bufferSize", "hipsolverDnCgebrd_bufferSize",
     c"hipsolverDnCgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8938,7 +8938,7 @@ fn hipsolverDnCgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgebrd_bufferSize, C_hipsolverDnZgebrd_bufferSize, c"hipsolverDnZgebrd_bufferSize", "hipsolverDnZgebrd_bufferSize",
     c"hipsolverDnZgebrd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8959,7 +8959,7 @@ fn hipsolverDnZgebrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgebrd, C_hipsolverDnSgebrd, c"hipsolverDnSgebrd", "hipsolverDnSgebrd",
     c"hipsolverDnSgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -8994,7 +8994,7 @@ fn hipsolverDnSgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgebrd, C_hipsolverDnDgebrd, c"hipsolverDnDgebrd", "hipsolverDnDgebrd",
     c"hipsolverDnDgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9029,7 +9029,7 @@ fn hipsolverDnDgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgebrd, C_hipsolverDnCgebrd, c"hipsolverDnCgebrd", "hipsolverDnCgebrd",
     c"hipsolverDnCgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9064,7 +9064,7 @@ fn hipsolverDnCgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgebrd, C_hipsolverDnZgebrd, c"hipsolverDnZgebrd", "hipsolverDnZgebrd",
     c"hipsolverDnZgebrd(handle, m, n, A, lda, D, E, tauq, taup, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    D\n    E\n    tauq\n    taup\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9099,7 +9099,7 @@ fn hipsolverDnZgebrd(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_D, a_E, a_tauq, a_taup, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgels_bufferSize, C_hipsolverDnSSgels_bufferSize, c"hipsolverDnSSgels_bufferSize", "hipsolverDnSSgels_bufferSize",
     c"hipsolverDnSSgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9131,7 +9131,7 @@ fn hipsolverDnSSgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgels_bufferSize, C_hipsolverDnDDgels_bufferSize, c"hipsolverDnDDgels_bufferSize", "hipsolverDnDDgels_bufferSize",
     c"hipsolverDnDDgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9163,7 +9163,7 @@ fn hipsolverDnDDgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgels_bufferSize, C_hipsolverDnCCgels_bufferSize, c"hipsolverDnCCgels_bufferSize", "hipsolverDnCCgels_bufferSize",
     c"hipsolverDnCCgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9195,7 +9195,7 @@ fn hipsolverDnCCgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgels_bufferSize, C_hipsolverDnZZgels_bufferSize, c"hipsolverDnZZgels_bufferSize", "hipsolverDnZZgels_bufferSize",
     c"hipsolverDnZZgels_bufferSize(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9227,7 +9227,7 @@ fn hipsolverDnZZgels_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgels, C_hipsolverDnSSgels, c"hipsolverDnSSgels", "hipsolverDnSSgels",
     c"hipsolverDnSSgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9262,7 +9262,7 @@ fn hipsolverDnSSgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgels, C_hipsolverDnDDgels, c"hipsolverDnDDgels", "hipsolverDnDDgels",
     c"hipsolverDnDDgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9297,7 +9297,7 @@ fn hipsolverDnDDgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgels, C_hipsolverDnCCgels, c"hipsolverDnCCgels", "hipsolverDnCCgels",
     c"hipsolverDnCCgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9332,7 +9332,7 @@ fn hipsolverDnCCgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgels, C_hipsolverDnZZgels, c"hipsolverDnZZgels", "hipsolverDnZZgels",
     c"hipsolverDnZZgels(handle, m, n, nrhs, A, lda, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9367,7 +9367,7 @@ fn hipsolverDnZZgels(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgeqrf_bufferSize, C_hipsolverDnSgeqrf_bufferSize, c"hipsolverDnSgeqrf_bufferSize", "hipsolverDnSgeqrf_bufferSize",
     c"hipsolverDnSgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9391,7 +9391,7 @@ fn hipsolverDnSgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgeqrf_bufferSize, C_hipsolverDnDgeqrf_bufferSize, c"hipsolverDnDgeqrf_bufferSize", "hipsolverDnDgeqrf_bufferSize",
     c"hipsolverDnDgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9415,7 +9415,7 @@ fn hipsolverDnDgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgeqrf_bufferSize, C_hipsolverDnCgeqrf_bufferSize, c"hipsolverDnCgeqrf_bufferSize", "hipsolverDnCgeqrf_bufferSize",
     c"hipsolverDnCgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9439,7 +9439,7 @@ fn hipsolverDnCgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgeqrf_bufferSize, C_hipsolverDnZgeqrf_bufferSize, c"hipsolverDnZgeqrf_bufferSize", "hipsolverDnZgeqrf_bufferSize",
     c"hipsolverDnZgeqrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9463,7 +9463,7 @@ fn hipsolverDnZgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgeqrf, C_hipsolverDnSgeqrf, c"hipsolverDnSgeqrf", "hipsolverDnSgeqrf",
     c"hipsolverDnSgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9492,7 +9492,7 @@ fn hipsolverDnSgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgeqrf, C_hipsolverDnDgeqrf, c"hipsolverDnDgeqrf", "hipsolverDnDgeqrf",
     c"hipsolverDnDgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9521,7 +9521,7 @@ fn hipsolverDnDgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgeqrf, C_hipsolverDnCgeqrf, c"hipsolverDnCgeqrf", "hipsolverDnCgeqrf",
     c"hipsolverDnCgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9550,7 +9550,7 @@ fn hipsolverDnCgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgeqrf, C_hipsolverDnZgeqrf, c"hipsolverDnZgeqrf", "hipsolverDnZgeqrf",
     c"hipsolverDnZgeqrf(handle, m, n, A, lda, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9579,7 +9579,7 @@ fn hipsolverDnZgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgesv_bufferSize, C_hipsolverDnSSgesv_bufferSize, c"hipsolverDnSSgesv_bufferSize", "hipsolverDnSSgesv_bufferSize",
     c"hipsolverDnSSgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9612,7 +9612,7 @@ fn hipsolverDnSSgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgesv_bufferSize, C_hipsolverDnDDgesv_bufferSize, c"hipsolverDnDDgesv_bufferSize", "hipsolverDnDDgesv_bufferSize",
     c"hipsolverDnDDgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9645,7 +9645,7 @@ fn hipsolverDnDDgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgesv_bufferSize, C_hipsolverDnCCgesv_bufferSize, c"hipsolverDnCCgesv_bufferSize", "hipsolverDnCCgesv_bufferSize",
     c"hipsolverDnCCgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9678,7 +9678,7 @@ fn hipsolverDnCCgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgesv_bufferSize, C_hipsolverDnZZgesv_bufferSize, c"hipsolverDnZZgesv_bufferSize", "hipsolverDnZZgesv_bufferSize",
     c"hipsolverDnZZgesv_bufferSize(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9711,7 +9711,7 @@ fn hipsolverDnZZgesv_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSSgesv, C_hipsolverDnSSgesv, c"hipsolverDnSSgesv", "hipsolverDnSSgesv",
     c"hipsolverDnSSgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9747,7 +9747,7 @@ fn hipsolverDnSSgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDDgesv, C_hipsolverDnDDgesv, c"hipsolverDnDDgesv", "hipsolverDnDDgesv",
     c"hipsolverDnDDgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9783,7 +9783,7 @@ fn hipsolverDnDDgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCCgesv, C_hipsolverDnCCgesv, c"hipsolverDnCCgesv", "hipsolverDnCCgesv",
     c"hipsolverDnCCgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9819,7 +9819,7 @@ fn hipsolverDnCCgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZZgesv, C_hipsolverDnZZgesv, c"hipsolverDnZZgesv", "hipsolverDnZZgesv",
     c"hipsolverDnZZgesv(handle, n, nrhs, A, lda, devIpiv, B, ldb, X, ldx, work, lwork, niters, devInfo)\n--\n\nArgs:\n    handle\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    X\n    ldx\n    work\n    lwork\n    niters\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9855,7 +9855,7 @@ fn hipsolverDnZZgesv(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_X, a_ldx, a_work, a_lwork, a_niters, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvd_bufferSize, C_hipsolverDnSgesvd_bufferSize, c"hipsolverDnSgesvd_bufferSize", "hipsolverDnSgesvd_bufferSize",
     c"hipsolverDnSgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9876,7 +9876,7 @@ fn hipsolverDnSgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvd_bufferSize, C_hipsolverDnDgesvd_bufferSize, c"hipsolverDnDgesvd_bufferSize", "hipsolverDnDgesvd_bufferSize",
     c"hipsolverDnDgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9897,7 +9897,7 @@ fn hipsolverDnDgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvd_bufferSize, C_hipsolverDnCgesvd_bufferSize, c"hipsolverDnCgesvd_bufferSize", "hipsolverDnCgesvd_bufferSize",
     c"hipsolverDnCgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9918,7 +9918,7 @@ fn hipsolverDnCgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvd_bufferSize, C_hipsolverDnZgesvd_bufferSize, c"hipsolverDnZgesvd_bufferSize", "hipsolverDnZgesvd_bufferSize",
     c"hipsolverDnZgesvd_bufferSize(handle, m, n, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9939,7 +9939,7 @@ fn hipsolverDnZgesvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvd, C_hipsolverDnSgesvd, c"hipsolverDnSgesvd", "hipsolverDnSgesvd",
     c"hipsolverDnSgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -9978,7 +9978,7 @@ fn hipsolverDnSgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvd, C_hipsolverDnDgesvd, c"hipsolverDnDgesvd", "hipsolverDnDgesvd",
     c"hipsolverDnDgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10017,7 +10017,7 @@ fn hipsolverDnDgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvd, C_hipsolverDnCgesvd, c"hipsolverDnCgesvd", "hipsolverDnCgesvd",
     c"hipsolverDnCgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10056,7 +10056,7 @@ fn hipsolverDnCgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvd, C_hipsolverDnZgesvd, c"hipsolverDnZgesvd", "hipsolverDnZgesvd",
     c"hipsolverDnZgesvd(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, rwork, devInfo)\n--\n\nArgs:\n    handle\n    jobu\n    jobv\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    rwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10095,7 +10095,7 @@ fn hipsolverDnZgesvd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobu: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobu, a_jobv, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_rwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdj_bufferSize, C_hipsolverDnSgesvdj_bufferSize, c"hipsolverDnSgesvdj_bufferSize", "hipsolverDnSgesvdj_bufferSize",
     c"hipsolverDnSgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10130,7 +10130,7 @@ fn hipsolverDnSgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdj_bufferSize, C_hipsolverDnDgesvdj_bufferSize, c"hipsolverDnDgesvdj_bufferSize", "hipsolverDnDgesvdj_bufferSize",
     c"hipsolverDnDgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10165,7 +10165,7 @@ fn hipsolverDnDgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdj_bufferSize, C_hipsolverDnCgesvdj_bufferSize, c"hipsolverDnCgesvdj_bufferSize", "hipsolverDnCgesvdj_bufferSize",
     c"hipsolverDnCgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10200,7 +10200,7 @@ fn hipsolverDnCgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdj_bufferSize, C_hipsolverDnZgesvdj_bufferSize, c"hipsolverDnZgesvdj_bufferSize", "hipsolverDnZgesvdj_bufferSize",
     c"hipsolverDnZgesvdj_bufferSize(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10235,7 +10235,7 @@ fn hipsolverDnZgesvdj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdj, C_hipsolverDnSgesvdj, c"hipsolverDnSgesvdj", "hipsolverDnSgesvdj",
     c"hipsolverDnSgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10273,7 +10273,7 @@ fn hipsolverDnSgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdj, C_hipsolverDnDgesvdj, c"hipsolverDnDgesvdj", "hipsolverDnDgesvdj",
     c"hipsolverDnDgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10311,7 +10311,7 @@ fn hipsolverDnDgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdj, C_hipsolverDnCgesvdj, c"hipsolverDnCgesvdj", "hipsolverDnCgesvdj",
     c"hipsolverDnCgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10349,7 +10349,7 @@ fn hipsolverDnCgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdj, C_hipsolverDnZgesvdj, c"hipsolverDnZgesvdj", "hipsolverDnZgesvdj",
     c"hipsolverDnZgesvdj(handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    econ\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10387,7 +10387,7 @@ fn hipsolverDnZgesvdj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_econ, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdjBatched_bufferSize, C_hipsolverDnSgesvdjBatched_bufferSize, c"hipsolverDnSgesvdjBatched_bufferSize", "hipsolverDnSgesvdjBatched_bufferSize",
     c"hipsolverDnSgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10422,7 +10422,7 @@ fn hipsolverDnSgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdjBatched_bufferSize, C_hipsolverDnDgesvdjBatched_bufferSize, c"hipsolverDnDgesvdjBatched_bufferSize", "hipsolverDnDgesvdjBatched_bufferSize",
     c"hipsolverDnDgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10457,7 +10457,7 @@ fn hipsolverDnDgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdjBatched_bufferSize, C_hipsolverDnCgesvdjBatched_bufferSize, c"hipsolverDnCgesvdjBatched_bufferSize", "hipsolverDnCgesvdjBatched_bufferSize",
     c"hipsolverDnCgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10492,7 +10492,7 @@ fn hipsolverDnCgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdjBatched_bufferSize, C_hipsolverDnZgesvdjBatched_bufferSize, c"hipsolverDnZgesvdjBatched_bufferSize", "hipsolverDnZgesvdjBatched_bufferSize",
     c"hipsolverDnZgesvdjBatched_bufferSize(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10527,7 +10527,7 @@ fn hipsolverDnZgesvdjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdjBatched, C_hipsolverDnSgesvdjBatched, c"hipsolverDnSgesvdjBatched", "hipsolverDnSgesvdjBatched",
     c"hipsolverDnSgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10565,7 +10565,7 @@ fn hipsolverDnSgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdjBatched, C_hipsolverDnDgesvdjBatched, c"hipsolverDnDgesvdjBatched", "hipsolverDnDgesvdjBatched",
     c"hipsolverDnDgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10603,7 +10603,7 @@ fn hipsolverDnDgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdjBatched, C_hipsolverDnCgesvdjBatched, c"hipsolverDnCgesvdjBatched", "hipsolverDnCgesvdjBatched",
     c"hipsolverDnCgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10641,7 +10641,7 @@ fn hipsolverDnCgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdjBatched, C_hipsolverDnZgesvdjBatched, c"hipsolverDnZgesvdjBatched", "hipsolverDnZgesvdjBatched",
     c"hipsolverDnZgesvdjBatched(handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    m\n    n\n    A\n    lda\n    S\n    U\n    ldu\n    V\n    ldv\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10679,7 +10679,7 @@ fn hipsolverDnZgesvdjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_m, a_n, a_A, a_lda, a_S, a_U, a_ldu, a_V, a_ldv, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdaStridedBatched_bufferSize, C_hipsolverDnSgesvdaStridedBatched_bufferSize, c"hipsolverDnSgesvdaStridedBatched_bufferSize", "hipsolverDnSgesvdaStridedBatched_bufferSize",
     c"hipsolverDnSgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10718,7 +10718,7 @@ fn hipsolverDnSgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdaStridedBatched_bufferSize, C_hipsolverDnDgesvdaStridedBatched_bufferSize, c"hipsolverDnDgesvdaStridedBatched_bufferSize", "hipsolverDnDgesvdaStridedBatched_bufferSize",
     c"hipsolverDnDgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10757,7 +10757,7 @@ fn hipsolverDnDgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdaStridedBatched_bufferSize, C_hipsolverDnCgesvdaStridedBatched_bufferSize, c"hipsolverDnCgesvdaStridedBatched_bufferSize", "hipsolverDnCgesvdaStridedBatched_bufferSize",
     c"hipsolverDnCgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10796,7 +10796,7 @@ fn hipsolverDnCgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdaStridedBatched_bufferSize, C_hipsolverDnZgesvdaStridedBatched_bufferSize, c"hipsolverDnZgesvdaStridedBatched_bufferSize", "hipsolverDnZgesvdaStridedBatched_bufferSize",
     c"hipsolverDnZgesvdaStridedBatched_bufferSize(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, lwork, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    lwork\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10835,7 +10835,7 @@ fn hipsolverDnZgesvdaStridedBatched_bufferSize(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_lwork, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgesvdaStridedBatched, C_hipsolverDnSgesvdaStridedBatched, c"hipsolverDnSgesvdaStridedBatched", "hipsolverDnSgesvdaStridedBatched",
     c"hipsolverDnSgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10879,7 +10879,7 @@ fn hipsolverDnSgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgesvdaStridedBatched, C_hipsolverDnDgesvdaStridedBatched, c"hipsolverDnDgesvdaStridedBatched", "hipsolverDnDgesvdaStridedBatched",
     c"hipsolverDnDgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10923,7 +10923,7 @@ fn hipsolverDnDgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgesvdaStridedBatched, C_hipsolverDnCgesvdaStridedBatched, c"hipsolverDnCgesvdaStridedBatched", "hipsolverDnCgesvdaStridedBatched",
     c"hipsolverDnCgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -10967,7 +10967,7 @@ fn hipsolverDnCgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgesvdaStridedBatched, C_hipsolverDnZgesvdaStridedBatched, c"hipsolverDnZgesvdaStridedBatched", "hipsolverDnZgesvdaStridedBatched",
     c"hipsolverDnZgesvdaStridedBatched(handle, jobz, rank, m, n, A, lda, strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, work, lwork, devInfo, hRnrmF, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    rank\n    m\n    n\n    A\n    lda\n    strideA\n    S\n    strideS\n    U\n    ldu\n    strideU\n    V\n    ldv\n    strideV\n    work\n    lwork\n    devInfo\n    hRnrmF\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11011,7 +11011,7 @@ fn hipsolverDnZgesvdaStridedBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, j
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_rank, a_m, a_n, a_A, a_lda, a_strideA, a_S, a_strideS, a_U, a_ldu, a_strideU, a_V, a_ldv, a_strideV, a_work, a_lwork, a_devInfo, a_hRnrmF, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgetrf_bufferSize, C_hipsolverDnSgetrf_bufferSize, c"hipsolverDnSgetrf_bufferSize", "hipsolverDnSgetrf_bufferSize",
     c"hipsolverDnSgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11035,7 +11035,7 @@ fn hipsolverDnSgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgetrf_bufferSize, C_hipsolverDnDgetrf_bufferSize, c"hipsolverDnDgetrf_bufferSize", "hipsolverDnDgetrf_bufferSize",
     c"hipsolverDnDgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11059,7 +11059,7 @@ fn hipsolverDnDgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgetrf_bufferSize, C_hipsolverDnCgetrf_bufferSize, c"hipsolverDnCgetrf_bufferSize", "hipsolverDnCgetrf_bufferSize",
     c"hipsolverDnCgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11083,7 +11083,7 @@ fn hipsolverDnCgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgetrf_bufferSize, C_hipsolverDnZgetrf_bufferSize, c"hipsolverDnZgetrf_bufferSize", "hipsolverDnZgetrf_bufferSize",
     c"hipsolverDnZgetrf_bufferSize(handle, m, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11107,7 +11107,7 @@ fn hipsolverDnZgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgetrf, C_hipsolverDnSgetrf, c"hipsolverDnSgetrf", "hipsolverDnSgetrf",
     c"hipsolverDnSgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11135,7 +11135,7 @@ fn hipsolverDnSgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgetrf, C_hipsolverDnDgetrf, c"hipsolverDnDgetrf", "hipsolverDnDgetrf",
     c"hipsolverDnDgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11163,7 +11163,7 @@ fn hipsolverDnDgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgetrf, C_hipsolverDnCgetrf, c"hipsolverDnCgetrf", "hipsolverDnCgetrf",
     c"hipsolverDnCgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11191,7 +11191,7 @@ fn hipsolverDnCgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgetrf, C_hipsolverDnZgetrf, c"hipsolverDnZgetrf", "hipsolverDnZgetrf",
     c"hipsolverDnZgetrf(handle, m, n, A, lda, work, devIpiv, devInfo)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    work\n    devIpiv\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11219,7 +11219,7 @@ fn hipsolverDnZgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_work, a_devIpiv, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSgetrs, C_hipsolverDnSgetrs, c"hipsolverDnSgetrs", "hipsolverDnSgetrs",
     c"hipsolverDnSgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11249,7 +11249,7 @@ fn hipsolverDnSgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDgetrs, C_hipsolverDnDgetrs, c"hipsolverDnDgetrs", "hipsolverDnDgetrs",
     c"hipsolverDnDgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11279,7 +11279,7 @@ fn hipsolverDnDgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCgetrs, C_hipsolverDnCgetrs, c"hipsolverDnCgetrs", "hipsolverDnCgetrs",
     c"hipsolverDnCgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11309,7 +11309,7 @@ fn hipsolverDnCgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZgetrs, C_hipsolverDnZgetrs, c"hipsolverDnZgetrs", "hipsolverDnZgetrs",
     c"hipsolverDnZgetrs(handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    trans\n    n\n    nrhs\n    A\n    lda\n    devIpiv\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11339,7 +11339,7 @@ fn hipsolverDnZgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, trans: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_trans, a_n, a_nrhs, a_A, a_lda, a_devIpiv, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrf_bufferSize, C_hipsolverDnSpotrf_bufferSize, c"hipsolverDnSpotrf_bufferSize", "hipsolverDnSpotrf_bufferSize",
     c"hipsolverDnSpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11363,7 +11363,7 @@ fn hipsolverDnSpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrf_bufferSize, C_hipsolverDnDpotrf_bufferSize, c"hipsolverDnDpotrf_bufferSize", "hipsolverDnDpotrf_bufferSize",
     c"hipsolverDnDpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11387,7 +11387,7 @@ fn hipsolverDnDpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrf_bufferSize, C_hipsolverDnCpotrf_bufferSize, c"hipsolverDnCpotrf_bufferSize", "hipsolverDnCpotrf_bufferSize",
     c"hipsolverDnCpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11411,7 +11411,7 @@ fn hipsolverDnCpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrf_bufferSize, C_hipsolverDnZpotrf_bufferSize, c"hipsolverDnZpotrf_bufferSize", "hipsolverDnZpotrf_bufferSize",
     c"hipsolverDnZpotrf_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11435,7 +11435,7 @@ fn hipsolverDnZpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrf, C_hipsolverDnSpotrf, c"hipsolverDnSpotrf", "hipsolverDnSpotrf",
     c"hipsolverDnSpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11462,7 +11462,7 @@ fn hipsolverDnSpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrf, C_hipsolverDnDpotrf, c"hipsolverDnDpotrf", "hipsolverDnDpotrf",
     c"hipsolverDnDpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11489,7 +11489,7 @@ fn hipsolverDnDpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrf, C_hipsolverDnCpotrf, c"hipsolverDnCpotrf", "hipsolverDnCpotrf",
     c"hipsolverDnCpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11516,7 +11516,7 @@ fn hipsolverDnCpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrf, C_hipsolverDnZpotrf, c"hipsolverDnZpotrf", "hipsolverDnZpotrf",
     c"hipsolverDnZpotrf(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11543,7 +11543,7 @@ fn hipsolverDnZpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrfBatched, C_hipsolverDnSpotrfBatched, c"hipsolverDnSpotrfBatched", "hipsolverDnSpotrfBatched",
     c"hipsolverDnSpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11567,7 +11567,7 @@ fn hipsolverDnSpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrfBatched, C_hipsolverDnDpotrfBatched, c"hipsolverDnDpotrfBatched", "hipsolverDnDpotrfBatched",
     c"hipsolverDnDpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11591,7 +11591,7 @@ fn hipsolverDnDpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrfBatched, C_hipsolverDnCpotrfBatched, c"hipsolverDnCpotrfBatched", "hipsolverDnCpotrfBatched",
     c"hipsolverDnCpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11615,7 +11615,7 @@ fn hipsolverDnCpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrfBatched, C_hipsolverDnZpotrfBatched, c"hipsolverDnZpotrfBatched", "hipsolverDnZpotrfBatched",
     c"hipsolverDnZpotrfBatched(handle, uplo, n, A, lda, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11639,7 +11639,7 @@ fn hipsolverDnZpotrfBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotri_bufferSize, C_hipsolverDnSpotri_bufferSize, c"hipsolverDnSpotri_bufferSize", "hipsolverDnSpotri_bufferSize",
     c"hipsolverDnSpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11663,7 +11663,7 @@ fn hipsolverDnSpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotri_bufferSize, C_hipsolverDnDpotri_bufferSize, c"hipsolverDnDpotri_bufferSize", "hipsolverDnDpotri_bufferSize",
     c"hipsolverDnDpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11687,7 +11687,7 @@ fn hipsolverDnDpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotri_bufferSize, C_hipsolverDnCpotri_bufferSize, c"hipsolverDnCpotri_bufferSize", "hipsolverDnCpotri_bufferSize",
     c"hipsolverDnCpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11711,7 +11711,7 @@ fn hipsolverDnCpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotri_bufferSize, C_hipsolverDnZpotri_bufferSize, c"hipsolverDnZpotri_bufferSize", "hipsolverDnZpotri_bufferSize",
     c"hipsolverDnZpotri_bufferSize(handle, uplo, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11735,7 +11735,7 @@ fn hipsolverDnZpotri_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotri, C_hipsolverDnSpotri, c"hipsolverDnSpotri", "hipsolverDnSpotri",
     c"hipsolverDnSpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11762,7 +11762,7 @@ fn hipsolverDnSpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotri, C_hipsolverDnDpotri, c"hipsolverDnDpotri", "hipsolverDnDpotri",
     c"hipsolverDnDpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11789,7 +11789,7 @@ fn hipsolverDnDpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotri, C_hipsolverDnCpotri, c"hipsolverDnCpotri", "hipsolverDnCpotri",
     c"hipsolverDnCpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11816,7 +11816,7 @@ fn hipsolverDnCpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotri, C_hipsolverDnZpotri, c"hipsolverDnZpotri", "hipsolverDnZpotri",
     c"hipsolverDnZpotri(handle, uplo, n, A, lda, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11843,7 +11843,7 @@ fn hipsolverDnZpotri(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrs, C_hipsolverDnSpotrs, c"hipsolverDnSpotrs", "hipsolverDnSpotrs",
     c"hipsolverDnSpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11871,7 +11871,7 @@ fn hipsolverDnSpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrs, C_hipsolverDnDpotrs, c"hipsolverDnDpotrs", "hipsolverDnDpotrs",
     c"hipsolverDnDpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11899,7 +11899,7 @@ fn hipsolverDnDpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrs, C_hipsolverDnCpotrs, c"hipsolverDnCpotrs", "hipsolverDnCpotrs",
     c"hipsolverDnCpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11927,7 +11927,7 @@ fn hipsolverDnCpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrs, C_hipsolverDnZpotrs, c"hipsolverDnZpotrs", "hipsolverDnZpotrs",
     c"hipsolverDnZpotrs(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11955,7 +11955,7 @@ fn hipsolverDnZpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSpotrsBatched, C_hipsolverDnSpotrsBatched, c"hipsolverDnSpotrsBatched", "hipsolverDnSpotrsBatched",
     c"hipsolverDnSpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -11982,7 +11982,7 @@ fn hipsolverDnSpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDpotrsBatched, C_hipsolverDnDpotrsBatched, c"hipsolverDnDpotrsBatched", "hipsolverDnDpotrsBatched",
     c"hipsolverDnDpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12009,7 +12009,7 @@ fn hipsolverDnDpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCpotrsBatched, C_hipsolverDnCpotrsBatched, c"hipsolverDnCpotrsBatched", "hipsolverDnCpotrsBatched",
     c"hipsolverDnCpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12036,7 +12036,7 @@ fn hipsolverDnCpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZpotrsBatched, C_hipsolverDnZpotrsBatched, c"hipsolverDnZpotrsBatched", "hipsolverDnZpotrsBatched",
     c"hipsolverDnZpotrsBatched(handle, uplo, n, nrhs, A, lda, B, ldb, devInfo, batch_count)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    nrhs\n    A\n    lda\n    B\n    ldb\n    devInfo\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12063,7 +12063,7 @@ fn hipsolverDnZpotrsBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_nrhs, a_A, a_lda, a_B, a_ldb, a_devInfo, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevd_bufferSize, C_hipsolverDnSsyevd_bufferSize, c"hipsolverDnSsyevd_bufferSize", "hipsolverDnSsyevd_bufferSize",
     c"hipsolverDnSsyevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12090,7 +12090,7 @@ fn hipsolverDnSsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevd_bufferSize, C_hipsolverDnDsyevd_bufferSize, c"hipsolverDnDsyevd_bufferSize", "hipsolverDnDsyevd_bufferSize",
     c"hipsolverDnDsyevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12117,7 +12117,7 @@ fn hipsolverDnDsyevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevd_bufferSize, C_hipsolverDnCheevd_bufferSize, c"hipsolverDnCheevd_bufferSize", "hipsolverDnCheevd_bufferSize",
     c"hipsolverDnCheevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12144,7 +12144,7 @@ fn hipsolverDnCheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevd_bufferSize, C_hipsolverDnZheevd_bufferSize, c"hipsolverDnZheevd_bufferSize", "hipsolverDnZheevd_bufferSize",
     c"hipsolverDnZheevd_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12171,7 +12171,7 @@ fn hipsolverDnZheevd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevd, C_hipsolverDnSsyevd, c"hipsolverDnSsyevd", "hipsolverDnSsyevd",
     c"hipsolverDnSsyevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12201,7 +12201,7 @@ fn hipsolverDnSsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevd, C_hipsolverDnDsyevd, c"hipsolverDnDsyevd", "hipsolverDnDsyevd",
     c"hipsolverDnDsyevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12231,7 +12231,7 @@ fn hipsolverDnDsyevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevd, C_hipsolverDnCheevd, c"hipsolverDnCheevd", "hipsolverDnCheevd",
     c"hipsolverDnCheevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12261,7 +12261,7 @@ fn hipsolverDnCheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevd, C_hipsolverDnZheevd, c"hipsolverDnZheevd", "hipsolverDnZheevd",
     c"hipsolverDnZheevd(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12291,7 +12291,7 @@ fn hipsolverDnZheevd(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevdx_bufferSize, C_hipsolverDnSsyevdx_bufferSize, c"hipsolverDnSsyevdx_bufferSize", "hipsolverDnSsyevdx_bufferSize",
     c"hipsolverDnSsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12325,7 +12325,7 @@ fn hipsolverDnSsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevdx_bufferSize, C_hipsolverDnDsyevdx_bufferSize, c"hipsolverDnDsyevdx_bufferSize", "hipsolverDnDsyevdx_bufferSize",
     c"hipsolverDnDsyevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12359,7 +12359,7 @@ fn hipsolverDnDsyevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevdx_bufferSize, C_hipsolverDnCheevdx_bufferSize, c"hipsolverDnCheevdx_bufferSize", "hipsolverDnCheevdx_bufferSize",
     c"hipsolverDnCheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12393,7 +12393,7 @@ fn hipsolverDnCheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevdx_bufferSize, C_hipsolverDnZheevdx_bufferSize, c"hipsolverDnZheevdx_bufferSize", "hipsolverDnZheevdx_bufferSize",
     c"hipsolverDnZheevdx_bufferSize(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12427,7 +12427,7 @@ fn hipsolverDnZheevdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevdx, C_hipsolverDnSsyevdx, c"hipsolverDnSsyevdx", "hipsolverDnSsyevdx",
     c"hipsolverDnSsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12464,7 +12464,7 @@ fn hipsolverDnSsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevdx, C_hipsolverDnDsyevdx, c"hipsolverDnDsyevdx", "hipsolverDnDsyevdx",
     c"hipsolverDnDsyevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12501,7 +12501,7 @@ fn hipsolverDnDsyevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevdx, C_hipsolverDnCheevdx, c"hipsolverDnCheevdx", "hipsolverDnCheevdx",
     c"hipsolverDnCheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12538,7 +12538,7 @@ fn hipsolverDnCheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevdx, C_hipsolverDnZheevdx, c"hipsolverDnZheevdx", "hipsolverDnZheevdx",
     c"hipsolverDnZheevdx(handle, jobz, range, uplo, n, A, lda, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12575,7 +12575,7 @@ fn hipsolverDnZheevdx(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevj_bufferSize, C_hipsolverDnSsyevj_bufferSize, c"hipsolverDnSsyevj_bufferSize", "hipsolverDnSsyevj_bufferSize",
     c"hipsolverDnSsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12603,7 +12603,7 @@ fn hipsolverDnSsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevj_bufferSize, C_hipsolverDnDsyevj_bufferSize, c"hipsolverDnDsyevj_bufferSize", "hipsolverDnDsyevj_bufferSize",
     c"hipsolverDnDsyevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12631,7 +12631,7 @@ fn hipsolverDnDsyevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevj_bufferSize, C_hipsolverDnCheevj_bufferSize, c"hipsolverDnCheevj_bufferSize", "hipsolverDnCheevj_bufferSize",
     c"hipsolverDnCheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12659,7 +12659,7 @@ fn hipsolverDnCheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevj_bufferSize, C_hipsolverDnZheevj_bufferSize, c"hipsolverDnZheevj_bufferSize", "hipsolverDnZheevj_bufferSize",
     c"hipsolverDnZheevj_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12687,7 +12687,7 @@ fn hipsolverDnZheevj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevj, C_hipsolverDnSsyevj, c"hipsolverDnSsyevj", "hipsolverDnSsyevj",
     c"hipsolverDnSsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12718,7 +12718,7 @@ fn hipsolverDnSsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevj, C_hipsolverDnDsyevj, c"hipsolverDnDsyevj", "hipsolverDnDsyevj",
     c"hipsolverDnDsyevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12749,7 +12749,7 @@ fn hipsolverDnDsyevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevj, C_hipsolverDnCheevj, c"hipsolverDnCheevj", "hipsolverDnCheevj",
     c"hipsolverDnCheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12780,7 +12780,7 @@ fn hipsolverDnCheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevj, C_hipsolverDnZheevj, c"hipsolverDnZheevj", "hipsolverDnZheevj",
     c"hipsolverDnZheevj(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12811,7 +12811,7 @@ fn hipsolverDnZheevj(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevjBatched_bufferSize, C_hipsolverDnSsyevjBatched_bufferSize, c"hipsolverDnSsyevjBatched_bufferSize", "hipsolverDnSsyevjBatched_bufferSize",
     c"hipsolverDnSsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12840,7 +12840,7 @@ fn hipsolverDnSsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevjBatched_bufferSize, C_hipsolverDnDsyevjBatched_bufferSize, c"hipsolverDnDsyevjBatched_bufferSize", "hipsolverDnDsyevjBatched_bufferSize",
     c"hipsolverDnDsyevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12869,7 +12869,7 @@ fn hipsolverDnDsyevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevjBatched_bufferSize, C_hipsolverDnCheevjBatched_bufferSize, c"hipsolverDnCheevjBatched_bufferSize", "hipsolverDnCheevjBatched_bufferSize",
     c"hipsolverDnCheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12898,7 +12898,7 @@ fn hipsolverDnCheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevjBatched_bufferSize, C_hipsolverDnZheevjBatched_bufferSize, c"hipsolverDnZheevjBatched_bufferSize", "hipsolverDnZheevjBatched_bufferSize",
     c"hipsolverDnZheevjBatched_bufferSize(handle, jobz, uplo, n, A, lda, W, lwork, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    lwork\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12927,7 +12927,7 @@ fn hipsolverDnZheevjBatched_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_lwork, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsyevjBatched, C_hipsolverDnSsyevjBatched, c"hipsolverDnSsyevjBatched", "hipsolverDnSsyevjBatched",
     c"hipsolverDnSsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12959,7 +12959,7 @@ fn hipsolverDnSsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsyevjBatched, C_hipsolverDnDsyevjBatched, c"hipsolverDnDsyevjBatched", "hipsolverDnDsyevjBatched",
     c"hipsolverDnDsyevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -12991,7 +12991,7 @@ fn hipsolverDnDsyevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCheevjBatched, C_hipsolverDnCheevjBatched, c"hipsolverDnCheevjBatched", "hipsolverDnCheevjBatched",
     c"hipsolverDnCheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13023,7 +13023,7 @@ fn hipsolverDnCheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZheevjBatched, C_hipsolverDnZheevjBatched, c"hipsolverDnZheevjBatched", "hipsolverDnZheevjBatched",
     c"hipsolverDnZheevjBatched(handle, jobz, uplo, n, A, lda, W, work, lwork, devInfo, params, batch_count)\n--\n\nArgs:\n    handle\n    jobz\n    uplo\n    n\n    A\n    lda\n    W\n    work\n    lwork\n    devInfo\n    params\n    batch_count\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13055,7 +13055,7 @@ fn hipsolverDnZheevjBatched(py: Python<'_>, handle: &Bound<'_, PyAny>, jobz: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_jobz, a_uplo, a_n, a_A, a_lda, a_W, a_work, a_lwork, a_devInfo, a_params, a_batch_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvd_bufferSize, C_hipsolverDnSsygvd_bufferSize, c"hipsolverDnSsygvd_bufferSize", "hipsolverDnSsygvd_bufferSize",
     c"hipsolverDnSsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13086,7 +13086,7 @@ fn hipsolverDnSsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvd_bufferSize, C_hipsolverDnDsygvd_bufferSize, c"hipsolverDnDsygvd_bufferSize", "hipsolverDnDsygvd_bufferSize",
     c"hipsolverDnDsygvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13117,7 +13117,7 @@ fn hipsolverDnDsygvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvd_bufferSize, C_hipsolverDnChegvd_bufferSize, c"hipsolverDnChegvd_bufferSize", "hipsolverDnChegvd_bufferSize",
     c"hipsolverDnChegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13148,7 +13148,7 @@ fn hipsolverDnChegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvd_bufferSize, C_hipsolverDnZhegvd_bufferSize, c"hipsolverDnZhegvd_bufferSize", "hipsolverDnZhegvd_bufferSize",
     c"hipsolverDnZhegvd_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13179,7 +13179,7 @@ fn hipsolverDnZhegvd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvd, C_hipsolverDnSsygvd, c"hipsolverDnSsygvd", "hipsolverDnSsygvd",
     c"hipsolverDnSsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13213,7 +13213,7 @@ fn hipsolverDnSsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvd, C_hipsolverDnDsygvd, c"hipsolverDnDsygvd", "hipsolverDnDsygvd",
     c"hipsolverDnDsygvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13247,7 +13247,7 @@ fn hipsolverDnDsygvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvd, C_hipsolverDnChegvd, c"hipsolverDnChegvd", "hipsolverDnChegvd",
     c"hipsolverDnChegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13281,7 +13281,7 @@ fn hipsolverDnChegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvd, C_hipsolverDnZhegvd, c"hipsolverDnZhegvd", "hipsolverDnZhegvd",
     c"hipsolverDnZhegvd(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13315,7 +13315,7 @@ fn hipsolverDnZhegvd(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvdx_bufferSize, C_hipsolverDnSsygvdx_bufferSize, c"hipsolverDnSsygvdx_bufferSize", "hipsolverDnSsygvdx_bufferSize",
     c"hipsolverDnSsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13353,7 +13353,7 @@ fn hipsolverDnSsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvdx_bufferSize, C_hipsolverDnDsygvdx_bufferSize, c"hipsolverDnDsygvdx_bufferSize", "hipsolverDnDsygvdx_bufferSize",
     c"hipsolverDnDsygvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13391,7 +13391,7 @@ fn hipsolverDnDsygvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvdx_bufferSize, C_hipsolverDnChegvdx_bufferSize, c"hipsolverDnChegvdx_bufferSize", "hipsolverDnChegvdx_bufferSize",
     c"hipsolverDnChegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13429,7 +13429,7 @@ fn hipsolverDnChegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvdx_bufferSize, C_hipsolverDnZhegvdx_bufferSize, c"hipsolverDnZhegvdx_bufferSize", "hipsolverDnZhegvdx_bufferSize",
     c"hipsolverDnZhegvdx_bufferSize(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, lwork)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13467,7 +13467,7 @@ fn hipsolverDnZhegvdx_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, ityp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvdx, C_hipsolverDnSsygvdx, c"hipsolverDnSsygvdx", "hipsolverDnSsygvdx",
     c"hipsolverDnSsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13508,7 +13508,7 @@ fn hipsolverDnSsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvdx, C_hipsolverDnDsygvdx, c"hipsolverDnDsygvdx", "hipsolverDnDsygvdx",
     c"hipsolverDnDsygvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13549,7 +13549,7 @@ fn hipsolverDnDsygvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvdx, C_hipsolverDnChegvdx, c"hipsolverDnChegvdx", "hipsolverDnChegvdx",
     c"hipsolverDnChegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13590,7 +13590,7 @@ fn hipsolverDnChegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvdx, C_hipsolverDnZhegvdx, c"hipsolverDnZhegvdx", "hipsolverDnZhegvdx",
     c"hipsolverDnZhegvdx(handle, itype, jobz, range, uplo, n, A, lda, B, ldb, vl, vu, il, iu, nev, W, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    range\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    vl\n    vu\n    il\n    iu\n    nev\n    W\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13631,7 +13631,7 @@ fn hipsolverDnZhegvdx(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_range, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_vl, a_vu, a_il, a_iu, a_nev, a_W, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvj_bufferSize, C_hipsolverDnSsygvj_bufferSize, c"hipsolverDnSsygvj_bufferSize", "hipsolverDnSsygvj_bufferSize",
     c"hipsolverDnSsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13663,7 +13663,7 @@ fn hipsolverDnSsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvj_bufferSize, C_hipsolverDnDsygvj_bufferSize, c"hipsolverDnDsygvj_bufferSize", "hipsolverDnDsygvj_bufferSize",
     c"hipsolverDnDsygvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13695,7 +13695,7 @@ fn hipsolverDnDsygvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvj_bufferSize, C_hipsolverDnChegvj_bufferSize, c"hipsolverDnChegvj_bufferSize", "hipsolverDnChegvj_bufferSize",
     c"hipsolverDnChegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13727,7 +13727,7 @@ fn hipsolverDnChegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvj_bufferSize, C_hipsolverDnZhegvj_bufferSize, c"hipsolverDnZhegvj_bufferSize", "hipsolverDnZhegvj_bufferSize",
     c"hipsolverDnZhegvj_bufferSize(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, lwork, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    lwork\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13759,7 +13759,7 @@ fn hipsolverDnZhegvj_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, itype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_lwork, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsygvj, C_hipsolverDnSsygvj, c"hipsolverDnSsygvj", "hipsolverDnSsygvj",
     c"hipsolverDnSsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13794,7 +13794,7 @@ fn hipsolverDnSsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsygvj, C_hipsolverDnDsygvj, c"hipsolverDnDsygvj", "hipsolverDnDsygvj",
     c"hipsolverDnDsygvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13829,7 +13829,7 @@ fn hipsolverDnDsygvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChegvj, C_hipsolverDnChegvj, c"hipsolverDnChegvj", "hipsolverDnChegvj",
     c"hipsolverDnChegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13864,7 +13864,7 @@ fn hipsolverDnChegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhegvj, C_hipsolverDnZhegvj, c"hipsolverDnZhegvj", "hipsolverDnZhegvj",
     c"hipsolverDnZhegvj(handle, itype, jobz, uplo, n, A, lda, B, ldb, W, work, lwork, devInfo, params)\n--\n\nArgs:\n    handle\n    itype\n    jobz\n    uplo\n    n\n    A\n    lda\n    B\n    ldb\n    W\n    work\n    lwork\n    devInfo\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13899,7 +13899,7 @@ fn hipsolverDnZhegvj(py: Python<'_>, handle: &Bound<'_, PyAny>, itype: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_itype, a_jobz, a_uplo, a_n, a_A, a_lda, a_B, a_ldb, a_W, a_work, a_lwork, a_devInfo, a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrd_bufferSize, C_hipsolverDnSsytrd_bufferSize, c"hipsolverDnSsytrd_bufferSize", "hipsolverDnSsytrd_bufferSize",
     c"hipsolverDnSsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13929,7 +13929,7 @@ fn hipsolverDnSsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrd_bufferSize, C_hipsolverDnDsytrd_bufferSize, c"hipsolverDnDsytrd_bufferSize", "hipsolverDnDsytrd_bufferSize",
     c"hipsolverDnDsytrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13959,7 +13959,7 @@ fn hipsolverDnDsytrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChetrd_bufferSize, C_hipsolverDnChetrd_bufferSize, c"hipsolverDnChetrd_bufferSize", "hipsolverDnChetrd_bufferSize",
     c"hipsolverDnChetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -13989,7 +13989,7 @@ fn hipsolverDnChetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhetrd_bufferSize, C_hipsolverDnZhetrd_bufferSize, c"hipsolverDnZhetrd_bufferSize", "hipsolverDnZhetrd_bufferSize",
     c"hipsolverDnZhetrd_bufferSize(handle, uplo, n, A, lda, D, E, tau, lwork)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14019,7 +14019,7 @@ fn hipsolverDnZhetrd_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrd, C_hipsolverDnSsytrd, c"hipsolverDnSsytrd", "hipsolverDnSsytrd",
     c"hipsolverDnSsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14052,7 +14052,7 @@ fn hipsolverDnSsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrd, C_hipsolverDnDsytrd, c"hipsolverDnDsytrd", "hipsolverDnDsytrd",
     c"hipsolverDnDsytrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14085,7 +14085,7 @@ fn hipsolverDnDsytrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnChetrd, C_hipsolverDnChetrd, c"hipsolverDnChetrd", "hipsolverDnChetrd",
     c"hipsolverDnChetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14118,7 +14118,7 @@ fn hipsolverDnChetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZhetrd, C_hipsolverDnZhetrd, c"hipsolverDnZhetrd", "hipsolverDnZhetrd",
     c"hipsolverDnZhetrd(handle, uplo, n, A, lda, D, E, tau, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    D\n    E\n    tau\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14151,7 +14151,7 @@ fn hipsolverDnZhetrd(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_D, a_E, a_tau, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrf_bufferSize, C_hipsolverDnSsytrf_bufferSize, c"hipsolverDnSsytrf_bufferSize", "hipsolverDnSsytrf_bufferSize",
     c"hipsolverDnSsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14174,7 +14174,7 @@ fn hipsolverDnSsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrf_bufferSize, C_hipsolverDnDsytrf_bufferSize, c"hipsolverDnDsytrf_bufferSize", "hipsolverDnDsytrf_bufferSize",
     c"hipsolverDnDsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14197,7 +14197,7 @@ fn hipsolverDnDsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCsytrf_bufferSize, C_hipsolverDnCsytrf_bufferSize, c"hipsolverDnCsytrf_bufferSize", "hipsolverDnCsytrf_bufferSize",
     c"hipsolverDnCsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14220,7 +14220,7 @@ fn hipsolverDnCsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZsytrf_bufferSize, C_hipsolverDnZsytrf_bufferSize, c"hipsolverDnZsytrf_bufferSize", "hipsolverDnZsytrf_bufferSize",
     c"hipsolverDnZsytrf_bufferSize(handle, n, A, lda, lwork)\n--\n\nArgs:\n    handle\n    n\n    A\n    lda\n    lwork\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14243,7 +14243,7 @@ fn hipsolverDnZsytrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_A, a_lda, a_lwork) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSsytrf, C_hipsolverDnSsytrf, c"hipsolverDnSsytrf", "hipsolverDnSsytrf",
     c"hipsolverDnSsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14272,7 +14272,7 @@ fn hipsolverDnSsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDsytrf, C_hipsolverDnDsytrf, c"hipsolverDnDsytrf", "hipsolverDnDsytrf",
     c"hipsolverDnDsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14301,7 +14301,7 @@ fn hipsolverDnDsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCsytrf, C_hipsolverDnCsytrf, c"hipsolverDnCsytrf", "hipsolverDnCsytrf",
     c"hipsolverDnCsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14330,7 +14330,7 @@ fn hipsolverDnCsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnZsytrf, C_hipsolverDnZsytrf, c"hipsolverDnZsytrf", "hipsolverDnZsytrf",
     c"hipsolverDnZsytrf(handle, uplo, n, A, lda, ipiv, work, lwork, devInfo)\n--\n\nArgs:\n    handle\n    uplo\n    n\n    A\n    lda\n    ipiv\n    work\n    lwork\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14359,7 +14359,7 @@ fn hipsolverDnZsytrf(py: Python<'_>, handle: &Bound<'_, PyAny>, uplo: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_uplo, a_n, a_A, a_lda, a_ipiv, a_work, a_lwork, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnCreateParams, C_hipsolverDnCreateParams, c"hipsolverDnCreateParams", "hipsolverDnCreateParams",
     c"hipsolverDnCreateParams(params)\n--\n\nArgs:\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14376,7 +14376,7 @@ fn hipsolverDnCreateParams(py: Python<'_>, params: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_params) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnDestroyParams, C_hipsolverDnDestroyParams, c"hipsolverDnDestroyParams", "hipsolverDnDestroyParams",
     c"hipsolverDnDestroyParams(params)\n--\n\nArgs:\n    params\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14396,7 +14396,7 @@ fn hipsolverDnDestroyParams(py: Python<'_>, params: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(params, false, "hipsolverDnDestroyParams");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnSetAdvOptions, C_hipsolverDnSetAdvOptions, c"hipsolverDnSetAdvOptions", "hipsolverDnSetAdvOptions",
     c"hipsolverDnSetAdvOptions(params, func, alg)\n--\n\nArgs:\n    params\n    func\n    alg\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14415,7 +14415,7 @@ fn hipsolverDnSetAdvOptions(py: Python<'_>, params: &Bound<'_, PyAny>, func: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_params, a_func, a_alg) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgeqrf_bufferSize, C_hipsolverDnXgeqrf_bufferSize, c"hipsolverDnXgeqrf_bufferSize", "hipsolverDnXgeqrf_bufferSize",
     c"hipsolverDnXgeqrf_bufferSize(handle, params, m, n, dataTypeA, A, lda, dataTypeTau, tau, computeType, lworkOnDevice, lworkOnHost)\n--\n\nArgs:\n    handle\n    params\n    m\n    n\n    dataTypeA\n    A\n    lda\n    dataTypeTau\n    tau\n    computeType\n    lworkOnDevice\n    lworkOnHost\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14445,7 +14445,7 @@ fn hipsolverDnXgeqrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, param
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_dataTypeTau, a_tau, a_computeType, a_lworkOnDevice, a_lworkOnHost) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgeqrf, C_hipsolverDnXgeqrf, c"hipsolverDnXgeqrf", "hipsolverDnXgeqrf",
     c"hipsolverDnXgeqrf(handle, params, m, n, dataTypeA, A, lda, dataTypeTau, tau, computeType, workOnDevice, lworkOnDevice, workOnHost, lworkOnHost, devInfo)\n--\n\nArgs:\n    handle\n    params\n    m\n    n\n    dataTypeA\n    A\n    lda\n    dataTypeTau\n    tau\n    computeType\n    workOnDevice\n    lworkOnDevice\n    workOnHost\n    lworkOnHost\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14477,7 +14477,7 @@ fn hipsolverDnXgeqrf(py: Python<'_>, handle: &Bound<'_, PyAny>, params: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_dataTypeTau, a_tau, a_computeType, a_workOnDevice, a_lworkOnDevice, a_workOnHost, a_lworkOnHost, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgetrf_bufferSize, C_hipsolverDnXgetrf_bufferSize, c"hipsolverDnXgetrf_bufferSize", "hipsolverDnXgetrf_bufferSize",
     c"hipsolverDnXgetrf_bufferSize(handle, params, m, n, dataTypeA, A, lda, computeType, lworkOnDevice, lworkOnHost)\n--\n\nArgs:\n    handle\n    params\n    m\n    n\n    dataTypeA\n    A\n    lda\n    computeType\n    lworkOnDevice\n    lworkOnHost\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14505,7 +14505,7 @@ fn hipsolverDnXgetrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, param
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_computeType, a_lworkOnDevice, a_lworkOnHost) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgetrf, C_hipsolverDnXgetrf, c"hipsolverDnXgetrf", "hipsolverDnXgetrf",
     c"hipsolverDnXgetrf(handle, params, m, n, dataTypeA, A, lda, devIpiv, computeType, workOnDevice, lworkOnDevice, workOnHost, lworkOnHost, devInfo)\n--\n\nArgs:\n    handle\n    params\n    m\n    n\n    dataTypeA\n    A\n    lda\n    devIpiv\n    computeType\n    workOnDevice\n    lworkOnDevice\n    workOnHost\n    lworkOnHost\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14537,7 +14537,7 @@ fn hipsolverDnXgetrf(py: Python<'_>, handle: &Bound<'_, PyAny>, params: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_m, a_n, a_dataTypeA, a_A, a_lda, a_devIpiv, a_computeType, a_workOnDevice, a_lworkOnDevice, a_workOnHost, a_lworkOnHost, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXgetrs, C_hipsolverDnXgetrs, c"hipsolverDnXgetrs", "hipsolverDnXgetrs",
     c"hipsolverDnXgetrs(handle, params, trans, n, nrhs, dataTypeA, A, lda, devIpiv, dataTypeB, B, ldb, devInfo)\n--\n\nArgs:\n    handle\n    params\n    trans\n    n\n    nrhs\n    dataTypeA\n    A\n    lda\n    devIpiv\n    dataTypeB\n    B\n    ldb\n    devInfo\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14568,7 +14568,7 @@ fn hipsolverDnXgetrs(py: Python<'_>, handle: &Bound<'_, PyAny>, params: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_trans, a_n, a_nrhs, a_dataTypeA, a_A, a_lda, a_devIpiv, a_dataTypeB, a_B, a_ldb, a_devInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXpotrf_bufferSize, C_hipsolverDnXpotrf_bufferSize, c"hipsolverDnXpotrf_bufferSize", "hipsolverDnXpotrf_bufferSize",
     c"hipsolverDnXpotrf_bufferSize(handle, params, uplo, n, dataTypeA, A, lda, computeType, lworkOnDevice, lworkOnHost)\n--\n\nArgs:\n    handle\n    params\n    uplo\n    n\n    dataTypeA\n    A\n    lda\n    computeType\n    lworkOnDevice\n    lworkOnHost\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14596,7 +14596,7 @@ fn hipsolverDnXpotrf_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, param
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_uplo, a_n, a_dataTypeA, a_A, a_lda, a_computeType, a_lworkOnDevice, a_lworkOnHost) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXpotrf, C_hipsolverDnXpotrf, c"hipsolverDnXpotrf", "hipsolverDnXpotrf",
     c"hipsolverDnXpotrf(handle, params, uplo, n, dataTypeA, A, lda, computeType, workOnDevice, lworkOnDevice, workOnHost, lworkOnHost, info)\n--\n\nArgs:\n    handle\n    params\n    uplo\n    n\n    dataTypeA\n    A\n    lda\n    computeType\n    workOnDevice\n    lworkOnDevice\n    workOnHost\n    lworkOnHost\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14626,7 +14626,7 @@ fn hipsolverDnXpotrf(py: Python<'_>, handle: &Bound<'_, PyAny>, params: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_uplo, a_n, a_dataTypeA, a_A, a_lda, a_computeType, a_workOnDevice, a_lworkOnDevice, a_workOnHost, a_lworkOnHost, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverDnXpotrs, C_hipsolverDnXpotrs, c"hipsolverDnXpotrs", "hipsolverDnXpotrs",
     c"hipsolverDnXpotrs(handle, params, uplo, n, nrhs, dataTypeA, A, lda, dataTypeB, B, ldb, info)\n--\n\nArgs:\n    handle\n    params\n    uplo\n    n\n    nrhs\n    dataTypeA\n    A\n    lda\n    dataTypeB\n    B\n    ldb\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14655,7 +14655,7 @@ fn hipsolverDnXpotrs(py: Python<'_>, handle: &Bound<'_, PyAny>, params: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_params, a_uplo, a_n, a_nrhs, a_dataTypeA, a_A, a_lda, a_dataTypeB, a_B, a_ldb, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfCreate, C_hipsolverRfCreate, c"hipsolverRfCreate", "hipsolverRfCreate",
     c"hipsolverRfCreate()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsolverStatus_t: status\n    handle: Pointer",
@@ -14693,7 +14693,7 @@ fn hipsolverRfDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsolverRfDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSetupDevice, C_hipsolverRfSetupDevice, c"hipsolverRfSetupDevice", "hipsolverRfSetupDevice",
     c"hipsolverRfSetupDevice(n, nnzA, csrRowPtrA, csrColIndA, csrValA, nnzL, csrRowPtrL, csrColIndL, csrValL, nnzU, csrRowPtrU, csrColIndU, csrValU, P, Q, handle)\n--\n\nArgs:\n    n\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    csrValA\n    nnzL\n    csrRowPtrL\n    csrColIndL\n    csrValL\n    nnzU\n    csrRowPtrU\n    csrColIndU\n    csrValU\n    P\n    Q\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14736,7 +14736,7 @@ fn hipsolverRfSetupDevice(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_csrValA, a_nnzL, a_csrRowPtrL, a_csrColIndL, a_csrValL, a_nnzU, a_csrRowPtrU, a_csrColIndU, a_csrValU, a_P, a_Q, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSetupHost, C_hipsolverRfSetupHost, c"hipsolverRfSetupHost", "hipsolverRfSetupHost",
     c"hipsolverRfSetupHost(n, nnzA, h_csrRowPtrA, h_csrColIndA, h_csrValA, nnzL, h_csrRowPtrL, h_csrColIndL, h_csrValL, nnzU, h_csrRowPtrU, h_csrColIndU, h_csrValU, h_P, h_Q, handle)\n--\n\nArgs:\n    n\n    nnzA\n    h_csrRowPtrA\n    h_csrColIndA\n    h_csrValA\n    nnzL\n    h_csrRowPtrL\n    h_csrColIndL\n    h_csrValL\n    nnzU\n    h_csrRowPtrU\n    h_csrColIndU\n    h_csrValU\n    h_P\n    h_Q\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14779,7 +14779,7 @@ fn hipsolverRfSetupHost(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>, h
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_nnzA, a_h_csrRowPtrA, a_h_csrColIndA, a_h_csrValA, a_nnzL, a_h_csrRowPtrL, a_h_csrColIndL, a_h_csrValL, a_nnzU, a_h_csrRowPtrU, a_h_csrColIndU, a_h_csrValU, a_h_P, a_h_Q, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfAccessBundledFactorsDevice, C_hipsolverRfAccessBundledFactorsDevice, c"hipsolverRfAccessBundledFactorsDevice", "hipsolverRfAccessBundledFactorsDevice",
     c"hipsolverRfAccessBundledFactorsDevice(handle, nnzM, Mp, Mi, Mx)\n--\n\nArgs:\n    handle\n    nnzM\n    Mp\n    Mi\n    Mx\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14801,7 +14801,7 @@ fn hipsolverRfAccessBundledFactorsDevice(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnzM, a_Mp, a_Mi, a_Mx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfAnalyze, C_hipsolverRfAnalyze, c"hipsolverRfAnalyze", "hipsolverRfAnalyze",
     c"hipsolverRfAnalyze(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14818,7 +14818,7 @@ fn hipsolverRfAnalyze(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfExtractBundledFactorsHost, C_hipsolverRfExtractBundledFactorsHost, c"hipsolverRfExtractBundledFactorsHost", "hipsolverRfExtractBundledFactorsHost",
     c"hipsolverRfExtractBundledFactorsHost(handle, h_nnzM, h_Mp, h_Mi, h_Mx)\n--\n\nArgs:\n    handle\n    h_nnzM\n    h_Mp\n    h_Mi\n    h_Mx\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14840,7 +14840,7 @@ fn hipsolverRfExtractBundledFactorsHost(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_h_nnzM, a_h_Mp, a_h_Mi, a_h_Mx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfExtractSplitFactorsHost, C_hipsolverRfExtractSplitFactorsHost, c"hipsolverRfExtractSplitFactorsHost", "hipsolverRfExtractSplitFactorsHost",
     c"hipsolverRfExtractSplitFactorsHost(handle, h_nnzL, h_Lp, h_Li, h_Lx, h_nnzU, h_Up, h_Ui, h_Ux)\n--\n\nArgs:\n    handle\n    h_nnzL\n    h_Lp\n    h_Li\n    h_Lx\n    h_nnzU\n    h_Up\n    h_Ui\n    h_Ux\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14867,7 +14867,7 @@ fn hipsolverRfExtractSplitFactorsHost(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_h_nnzL, a_h_Lp, a_h_Li, a_h_Lx, a_h_nnzU, a_h_Up, a_h_Ui, a_h_Ux) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfGet_Algs, C_hipsolverRfGet_Algs, c"hipsolverRfGet_Algs", "hipsolverRfGet_Algs",
     c"hipsolverRfGet_Algs(handle, fact_alg, solve_alg)\n--\n\nArgs:\n    handle\n    fact_alg\n    solve_alg\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14888,7 +14888,7 @@ fn hipsolverRfGet_Algs(py: Python<'_>, handle: &Bound<'_, PyAny>, fact_alg: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fact_alg, a_solve_alg) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfGetMatrixFormat, C_hipsolverRfGetMatrixFormat, c"hipsolverRfGetMatrixFormat", "hipsolverRfGetMatrixFormat",
     c"hipsolverRfGetMatrixFormat(handle, format, diag)\n--\n\nArgs:\n    handle\n    format\n    diag\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14909,7 +14909,7 @@ fn hipsolverRfGetMatrixFormat(py: Python<'_>, handle: &Bound<'_, PyAny>, format:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_format, a_diag) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfGetNumericBoostReport, C_hipsolverRfGetNumericBoostReport, c"hipsolverRfGetNumericBoostReport", "hipsolverRfGetNumericBoostReport",
     c"hipsolverRfGetNumericBoostReport(handle, report)\n--\n\nArgs:\n    handle\n    report\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14928,7 +14928,7 @@ fn hipsolverRfGetNumericBoostReport(py: Python<'_>, handle: &Bound<'_, PyAny>, r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_report) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfGetNumericProperties, C_hipsolverRfGetNumericProperties, c"hipsolverRfGetNumericProperties", "hipsolverRfGetNumericProperties",
     c"hipsolverRfGetNumericProperties(handle, zero, boost)\n--\n\nArgs:\n    handle\n    zero\n    boost\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14949,7 +14949,7 @@ fn hipsolverRfGetNumericProperties(py: Python<'_>, handle: &Bound<'_, PyAny>, ze
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_zero, a_boost) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfGetResetValuesFastMode, C_hipsolverRfGetResetValuesFastMode, c"hipsolverRfGetResetValuesFastMode", "hipsolverRfGetResetValuesFastMode",
     c"hipsolverRfGetResetValuesFastMode(handle, fastMode)\n--\n\nArgs:\n    handle\n    fastMode\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14968,7 +14968,7 @@ fn hipsolverRfGetResetValuesFastMode(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fastMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfRefactor, C_hipsolverRfRefactor, c"hipsolverRfRefactor", "hipsolverRfRefactor",
     c"hipsolverRfRefactor(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -14985,7 +14985,7 @@ fn hipsolverRfRefactor(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfResetValues, C_hipsolverRfResetValues, c"hipsolverRfResetValues", "hipsolverRfResetValues",
     c"hipsolverRfResetValues(n, nnzA, csrRowPtrA, csrColIndA, csrValA, P, Q, handle)\n--\n\nArgs:\n    n\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    csrValA\n    P\n    Q\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15014,7 +15014,7 @@ fn hipsolverRfResetValues(py: Python<'_>, n: rt::CInt<i32>, nnzA: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_n, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_csrValA, a_P, a_Q, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSetAlgs, C_hipsolverRfSetAlgs, c"hipsolverRfSetAlgs", "hipsolverRfSetAlgs",
     c"hipsolverRfSetAlgs(handle, fact_alg, solve_alg)\n--\n\nArgs:\n    handle\n    fact_alg\n    solve_alg\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15033,7 +15033,7 @@ fn hipsolverRfSetAlgs(py: Python<'_>, handle: &Bound<'_, PyAny>, fact_alg: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fact_alg, a_solve_alg) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSetMatrixFormat, C_hipsolverRfSetMatrixFormat, c"hipsolverRfSetMatrixFormat", "hipsolverRfSetMatrixFormat",
     c"hipsolverRfSetMatrixFormat(handle, format, diag)\n--\n\nArgs:\n    handle\n    format\n    diag\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15052,7 +15052,7 @@ fn hipsolverRfSetMatrixFormat(py: Python<'_>, handle: &Bound<'_, PyAny>, format:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_format, a_diag) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSetNumericProperties, C_hipsolverRfSetNumericProperties, c"hipsolverRfSetNumericProperties", "hipsolverRfSetNumericProperties",
     c"hipsolverRfSetNumericProperties(handle, effective_zero, boost_val)\n--\n\nArgs:\n    handle\n    effective_zero\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15071,7 +15071,7 @@ fn hipsolverRfSetNumericProperties(py: Python<'_>, handle: &Bound<'_, PyAny>, ef
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_effective_zero, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSetResetValuesFastMode, C_hipsolverRfSetResetValuesFastMode, c"hipsolverRfSetResetValuesFastMode", "hipsolverRfSetResetValuesFastMode",
     c"hipsolverRfSetResetValuesFastMode(handle, fastMode)\n--\n\nArgs:\n    handle\n    fastMode\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15089,7 +15089,7 @@ fn hipsolverRfSetResetValuesFastMode(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fastMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfSolve, C_hipsolverRfSolve, c"hipsolverRfSolve", "hipsolverRfSolve",
     c"hipsolverRfSolve(handle, P, Q, nrhs, Temp, ldt, XF, ldxf)\n--\n\nArgs:\n    handle\n    P\n    Q\n    nrhs\n    Temp\n    ldt\n    XF\n    ldxf\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15117,7 +15117,7 @@ fn hipsolverRfSolve(py: Python<'_>, handle: &Bound<'_, PyAny>, P: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_P, a_Q, a_nrhs, a_Temp, a_ldt, a_XF, a_ldxf) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfBatchSetupHost, C_hipsolverRfBatchSetupHost, c"hipsolverRfBatchSetupHost", "hipsolverRfBatchSetupHost",
     c"hipsolverRfBatchSetupHost(batchSize, n, nnzA, h_csrRowPtrA, h_csrColIndA, h_csrValA_array, nnzL, h_csrRowPtrL, h_csrColIndL, h_csrValL, nnzU, h_csrRowPtrU, h_csrColIndU, h_csrValU, h_P, h_Q, handle)\n--\n\nArgs:\n    batchSize\n    n\n    nnzA\n    h_csrRowPtrA\n    h_csrColIndA\n    h_csrValA_array\n    nnzL\n    h_csrRowPtrL\n    h_csrColIndL\n    h_csrValL\n    nnzU\n    h_csrRowPtrU\n    h_csrColIndU\n    h_csrValU\n    h_P\n    h_Q\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15160,7 +15160,7 @@ fn hipsolverRfBatchSetupHost(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_batchSize, a_n, a_nnzA, a_h_csrRowPtrA, a_h_csrColIndA, a_h_csrValA_array, a_nnzL, a_h_csrRowPtrL, a_h_csrColIndL, a_h_csrValL, a_nnzU, a_h_csrRowPtrU, a_h_csrColIndU, a_h_csrValU, a_h_P, a_h_Q, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfBatchAnalyze, C_hipsolverRfBatchAnalyze, c"hipsolverRfBatchAnalyze", "hipsolverRfBatchAnalyze",
     c"hipsolverRfBatchAnalyze(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15177,7 +15177,7 @@ fn hipsolverRfBatchAnalyze(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfBatchRefactor, C_hipsolverRfBatchRefactor, c"hipsolverRfBatchRefactor", "hipsolverRfBatchRefactor",
     c"hipsolverRfBatchRefactor(handle)\n--\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15194,7 +15194,7 @@ fn hipsolverRfBatchRefactor(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfBatchResetValues, C_hipsolverRfBatchResetValues, c"hipsolverRfBatchResetValues", "hipsolverRfBatchResetValues",
     c"hipsolverRfBatchResetValues(batchSize, n, nnzA, csrRowPtrA, csrColIndA, csrValA_array, P, Q, handle)\n--\n\nArgs:\n    batchSize\n    n\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    csrValA_array\n    P\n    Q\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15223,7 +15223,7 @@ fn hipsolverRfBatchResetValues(py: Python<'_>, batchSize: rt::CInt<i32>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_batchSize, a_n, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_csrValA_array, a_P, a_Q, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfBatchSolve, C_hipsolverRfBatchSolve, c"hipsolverRfBatchSolve", "hipsolverRfBatchSolve",
     c"hipsolverRfBatchSolve(handle, P, Q, nrhs, Temp, ldt, XF_array, ldxf)\n--\n\nArgs:\n    handle\n    P\n    Q\n    nrhs\n    Temp\n    ldt\n    XF_array\n    ldxf\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15250,7 +15250,7 @@ fn hipsolverRfBatchSolve(py: Python<'_>, handle: &Bound<'_, PyAny>, P: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_P, a_Q, a_nrhs, a_Temp, a_ldt, a_XF_array, a_ldxf) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverRfBatchZeroPivot, C_hipsolverRfBatchZeroPivot, c"hipsolverRfBatchZeroPivot", "hipsolverRfBatchZeroPivot",
     c"hipsolverRfBatchZeroPivot(handle, position)\n--\n\nArgs:\n    handle\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15269,7 +15269,7 @@ fn hipsolverRfBatchZeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, position
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpCreate, C_hipsolverSpCreate, c"hipsolverSpCreate", "hipsolverSpCreate",
     c"hipsolverSpCreate()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsolverStatus_t: status\n    handle: Pointer",
@@ -15307,7 +15307,7 @@ fn hipsolverSpDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsolverSpDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpSetStream, C_hipsolverSpSetStream, c"hipsolverSpSetStream", "hipsolverSpSetStream",
     c"hipsolverSpSetStream(handle, streamId)\n--\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15325,7 +15325,7 @@ fn hipsolverSpSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpScsrlsvchol, C_hipsolverSpScsrlsvchol, c"hipsolverSpScsrlsvchol", "hipsolverSpScsrlsvchol",
     c"hipsolverSpScsrlsvchol(handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity)\n--\n\nArgs:\n    handle\n    n\n    nnzA\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    b\n    tolerance\n    reorder\n    x\n    singularity\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15359,7 +15359,7 @@ fn hipsolverSpScsrlsvchol(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpDcsrlsvchol, C_hipsolverSpDcsrlsvchol, c"hipsolverSpDcsrlsvchol", "hipsolverSpDcsrlsvchol",
     c"hipsolverSpDcsrlsvchol(handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity)\n--\n\nArgs:\n    handle\n    n\n    nnzA\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    b\n    tolerance\n    reorder\n    x\n    singularity\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15393,7 +15393,7 @@ fn hipsolverSpDcsrlsvchol(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpScsrlsvcholHost, C_hipsolverSpScsrlsvcholHost, c"hipsolverSpScsrlsvcholHost", "hipsolverSpScsrlsvcholHost",
     c"hipsolverSpScsrlsvcholHost(handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity)\n--\n\nArgs:\n    handle\n    n\n    nnzA\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    b\n    tolerance\n    reorder\n    x\n    singularity\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15427,7 +15427,7 @@ fn hipsolverSpScsrlsvcholHost(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpDcsrlsvcholHost, C_hipsolverSpDcsrlsvcholHost, c"hipsolverSpDcsrlsvcholHost", "hipsolverSpDcsrlsvcholHost",
     c"hipsolverSpDcsrlsvcholHost(handle, n, nnzA, descrA, csrVal, csrRowPtr, csrColInd, b, tolerance, reorder, x, singularity)\n--\n\nArgs:\n    handle\n    n\n    nnzA\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    b\n    tolerance\n    reorder\n    x\n    singularity\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15461,7 +15461,7 @@ fn hipsolverSpDcsrlsvcholHost(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnzA, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpScsrlsvqr, C_hipsolverSpScsrlsvqr, c"hipsolverSpScsrlsvqr", "hipsolverSpScsrlsvqr",
     c"hipsolverSpScsrlsvqr(handle, n, nnz, descrA, csrVal, csrRowPts, csrColInd, b, tolerance, reorder, x, singularity)\n--\n\nArgs:\n    handle\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPts\n    csrColInd\n    b\n    tolerance\n    reorder\n    x\n    singularity\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15495,7 +15495,7 @@ fn hipsolverSpScsrlsvqr(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPts, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsolverSpDcsrlsvqr, C_hipsolverSpDcsrlsvqr, c"hipsolverSpDcsrlsvqr", "hipsolverSpDcsrlsvqr",
     c"hipsolverSpDcsrlsvqr(handle, n, nnz, descrA, csrVal, csrRowPts, csrColInd, b, tolerance, reorder, x, singularity)\n--\n\nArgs:\n    handle\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPts\n    csrColInd\n    b\n    tolerance\n    reorder\n    x\n    singularity\n\nReturns: a tuple of 1 item(s):\n    hipsolverStatus_t: status",
@@ -15529,7 +15529,7 @@ fn hipsolverSpDcsrlsvqr(py: Python<'_>, handle: &Bound<'_, PyAny>, n: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPts, a_csrColInd, a_b, a_tolerance, a_reorder, a_x, a_singularity) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

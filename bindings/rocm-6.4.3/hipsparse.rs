@@ -123,7 +123,7 @@ fn hipsparseDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsparseDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetErrorName, C_hipsparseGetErrorName, c"hipsparseGetErrorName", "hipsparseGetErrorName",
     c"hipsparseGetErrorName(status)\n--\n\nReturn the string representation of a hipSPARSE status's matching backend status enum name\n\nhipsparseGetErrorName takes a hipSPARSE status as input and first converts it to the matching backend\nstatus (either rocsparse_status or cusparseStatus_t). It then returns the string representation of this status\nenum name. If the status is not recognized, the function returns \"Unrecognized status code\".\n\nFor example, hipsparseGetErrorName(HIPSPARSE_STATUS_SUCCESS) on a system with a rocSPARSE backend will\nreturn \"rocsparse_status_success\". On a system with a cuSPARSE backend this function would return\n\"CUSPARSE_STATUS_SUCCESS\".\n\nArgs:\n    status\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -140,7 +140,7 @@ fn hipsparseGetErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hipsparseGetErrorString, C_hipsparseGetErrorString, c"hipsparseGetErrorString", "hipsparseGetErrorString",
     c"hipsparseGetErrorString(status)\n--\n\nReturn the hipSPARSE status's matching backend status description as a string\n\nhipsparseGetErrorString takes a hipSPARSE status as input and first converts it to the matching backend\nstatus (either rocsparse_status or cusparseStatus_t). It then returns the string description of this status.\nIf the status is not recognized, the function returns \"Unrecognized status code\".\n\nArgs:\n    status\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -157,7 +157,7 @@ fn hipsparseGetErrorString(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hipsparseGetVersion, C_hipsparseGetVersion, c"hipsparseGetVersion", "hipsparseGetVersion",
     c"hipsparseGetVersion(handle, version)\n--\n\nGet hipSPARSE version\n\nhipsparseGetVersion gets the hipSPARSE library version number.\n- patch = version % 100\n- minor = version / 100 % 1000\n- major = version / 100000\n\nArgs:\n    handle\n    version\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -176,7 +176,7 @@ fn hipsparseGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>, version: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetGitRevision, C_hipsparseGetGitRevision, c"hipsparseGetGitRevision", "hipsparseGetGitRevision",
     c"hipsparseGetGitRevision(handle, rev)\n--\n\nGet hipSPARSE git revision\n\nhipsparseGetGitRevision gets the hipSPARSE library git commit revision (SHA-1).\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -194,7 +194,7 @@ fn hipsparseGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSetStream, C_hipsparseSetStream, c"hipsparseSetStream", "hipsparseSetStream",
     c"hipsparseSetStream(handle, streamId)\n--\n\nSpecify user defined HIP stream\n\nhipsparseSetStream specifies the stream to be used by the hipSPARSE library\ncontext and all subsequent function calls.\n\nArgs:\n    handle\n    streamId\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -212,7 +212,7 @@ fn hipsparseSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamId: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetStream, C_hipsparseGetStream, c"hipsparseGetStream", "hipsparseGetStream",
     c"hipsparseGetStream(handle)\n--\n\nGet current stream from library context\n\nhipsparseGetStream gets the hipSPARSE library context stream which is currently\nused for all subsequent function calls.\n\nArgs:\n    handle\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    streamId: ihipStream_t",
@@ -249,7 +249,7 @@ fn hipsparseSetPointerMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetPointerMode, C_hipsparseGetPointerMode, c"hipsparseGetPointerMode", "hipsparseGetPointerMode",
     c"hipsparseGetPointerMode(handle, mode)\n--\n\nGet current pointer mode from library context\n\nhipsparseGetPointerMode gets the hipSPARSE library context pointer mode which\nis currently used for all subsequent function calls.\n\nArgs:\n    handle\n    mode\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -268,7 +268,7 @@ fn hipsparseGetPointerMode(py: Python<'_>, handle: &Bound<'_, PyAny>, mode: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateMatDescr, C_hipsparseCreateMatDescr, c"hipsparseCreateMatDescr", "hipsparseCreateMatDescr",
     c"hipsparseCreateMatDescr(descrA)\n--\n\nCreate a matrix descriptor\n\nhipsparseCreateMatDescr creates a matrix descriptor. It initializes\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -285,7 +285,7 @@ fn hipsparseCreateMatDescr(py: Python<'_>, descrA: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyMatDescr, C_hipsparseDestroyMatDescr, c"hipsparseDestroyMatDescr", "hipsparseDestroyMatDescr",
     c"hipsparseDestroyMatDescr(descrA)\n--\n\nDestroy a matrix descriptor\n\nhipsparseDestroyMatDescr destroys a matrix descriptor and releases all\nresources used by the descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -305,7 +305,7 @@ fn hipsparseDestroyMatDescr(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(descrA, false, "hipsparseDestroyMatDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCopyMatDescr, C_hipsparseCopyMatDescr, c"hipsparseCopyMatDescr", "hipsparseCopyMatDescr",
     c"hipsparseCopyMatDescr(dest, src)\n--\n\nCopy a matrix descriptor\n\nhipsparseCopyMatDescr copies a matrix descriptor. Both, source and destination\nmatrix descriptors must be initialized prior to calling hipsparseCopyMatDescr.\n\nArgs:\n    dest\n    src\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -323,7 +323,7 @@ fn hipsparseCopyMatDescr(py: Python<'_>, dest: &Bound<'_, PyAny>, src: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dest, a_src) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatType, C_hipsparseSetMatType, c"hipsparseSetMatType", "hipsparseSetMatType",
     c"hipsparseSetMatType(descrA, type)\n--\n\nSpecify the matrix type of a matrix descriptor\n\nhipsparseSetMatType sets the matrix type of a matrix descriptor. Valid\nmatrix types are \\ref HIPSPARSE_MATRIX_TYPE_GENERAL,\n\nArgs:\n    descrA\n    type\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -341,7 +341,7 @@ fn hipsparseSetMatType(py: Python<'_>, descrA: &Bound<'_, PyAny>, r#type: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatType, C_hipsparseGetMatType, c"hipsparseGetMatType", "hipsparseGetMatType",
     c"hipsparseGetMatType(descrA)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseGetMatType returns the matrix type of a matrix descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseMatrixType_t",
@@ -358,7 +358,7 @@ fn hipsparseGetMatType(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 3, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 3, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatFillMode, C_hipsparseSetMatFillMode, c"hipsparseSetMatFillMode", "hipsparseSetMatFillMode",
     c"hipsparseSetMatFillMode(descrA, fillMode)\n--\n\nSpecify the matrix fill mode of a matrix descriptor\n\nhipsparseSetMatFillMode sets the matrix fill mode of a matrix descriptor.\nValid fill modes are \\ref HIPSPARSE_FILL_MODE_LOWER or\n\nArgs:\n    descrA\n    fillMode\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -376,7 +376,7 @@ fn hipsparseSetMatFillMode(py: Python<'_>, descrA: &Bound<'_, PyAny>, fillMode: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_fillMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatFillMode, C_hipsparseGetMatFillMode, c"hipsparseGetMatFillMode", "hipsparseGetMatFillMode",
     c"hipsparseGetMatFillMode(descrA)\n--\n\nGet the matrix fill mode of a matrix descriptor\n\nhipsparseGetMatFillMode returns the matrix fill mode of a matrix descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseFillMode_t",
@@ -393,7 +393,7 @@ fn hipsparseGetMatFillMode(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatDiagType, C_hipsparseSetMatDiagType, c"hipsparseSetMatDiagType", "hipsparseSetMatDiagType",
     c"hipsparseSetMatDiagType(descrA, diagType)\n--\n\nSpecify the matrix diagonal type of a matrix descriptor\n\nhipsparseSetMatDiagType sets the matrix diagonal type of a matrix\ndescriptor. Valid diagonal types are \\ref HIPSPARSE_DIAG_TYPE_UNIT or\n\nArgs:\n    descrA\n    diagType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -411,7 +411,7 @@ fn hipsparseSetMatDiagType(py: Python<'_>, descrA: &Bound<'_, PyAny>, diagType: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_diagType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatDiagType, C_hipsparseGetMatDiagType, c"hipsparseGetMatDiagType", "hipsparseGetMatDiagType",
     c"hipsparseGetMatDiagType(descrA)\n--\n\nGet the matrix diagonal type of a matrix descriptor\n\nhipsparseGetMatDiagType returns the matrix diagonal type of a matrix\ndescriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseDiagType_t",
@@ -428,7 +428,7 @@ fn hipsparseGetMatDiagType(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hipsparseSetMatIndexBase, C_hipsparseSetMatIndexBase, c"hipsparseSetMatIndexBase", "hipsparseSetMatIndexBase",
     c"hipsparseSetMatIndexBase(descrA, base)\n--\n\nSpecify the index base of a matrix descriptor\n\nhipsparseSetMatIndexBase sets the index base of a matrix descriptor. Valid\noptions are \\ref HIPSPARSE_INDEX_BASE_ZERO or \\ref HIPSPARSE_INDEX_BASE_ONE.\n\nArgs:\n    descrA\n    base\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -446,7 +446,7 @@ fn hipsparseSetMatIndexBase(py: Python<'_>, descrA: &Bound<'_, PyAny>, base: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA, a_base) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGetMatIndexBase, C_hipsparseGetMatIndexBase, c"hipsparseGetMatIndexBase", "hipsparseGetMatIndexBase",
     c"hipsparseGetMatIndexBase(descrA)\n--\n\nGet the index base of a matrix descriptor\n\nhipsparseGetMatIndexBase returns the index base of a matrix descriptor.\n\nArgs:\n    descrA\n\nReturns: a tuple of 1 item(s):\n    hipsparseIndexBase_t",
@@ -463,7 +463,7 @@ fn hipsparseGetMatIndexBase(py: Python<'_>, descrA: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_descrA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateHybMat, C_hipsparseCreateHybMat, c"hipsparseCreateHybMat", "hipsparseCreateHybMat",
     c"hipsparseCreateHybMat(hybA)\n--\n\nCreate a HYB matrix structure\n\nhipsparseCreateHybMat creates a structure that holds the matrix in HYB\nstorage format. It should be destroyed at the end using hipsparseDestroyHybMat().\n\nArgs:\n    hybA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -480,7 +480,7 @@ fn hipsparseCreateHybMat(py: Python<'_>, hybA: rt::PtrArgMut) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_hybA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyHybMat, C_hipsparseDestroyHybMat, c"hipsparseDestroyHybMat", "hipsparseDestroyHybMat",
     c"hipsparseDestroyHybMat(hybA)\n--\n\nDestroy a HYB matrix structure\n\nhipsparseDestroyHybMat destroys a HYB structure.\n\nArgs:\n    hybA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -500,7 +500,7 @@ fn hipsparseDestroyHybMat(py: Python<'_>, hybA: &Bound<'_, PyAny>) -> PyResult<P
     if __r as i64 == 0 {
         rt::life::destroyed(hybA, false, "hipsparseDestroyHybMat");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrsv2Info, C_hipsparseCreateBsrsv2Info, c"hipsparseCreateBsrsv2Info", "hipsparseCreateBsrsv2Info",
     c"hipsparseCreateBsrsv2Info()\n--\n\nCreate a bsrsv2 info structure\n\nhipsparseCreateBsrsv2Info creates a structure that holds the bsrsv2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsrsv2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsrsv2Info",
@@ -538,7 +538,7 @@ fn hipsparseDestroyBsrsv2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsrsv2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrsm2Info, C_hipsparseCreateBsrsm2Info, c"hipsparseCreateBsrsm2Info", "hipsparseCreateBsrsm2Info",
     c"hipsparseCreateBsrsm2Info()\n--\n\nCreate a bsrsm2 info structure\n\nhipsparseCreateBsrsm2Info creates a structure that holds the bsrsm2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsrsm2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsrsm2Info",
@@ -576,7 +576,7 @@ fn hipsparseDestroyBsrsm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsrsm2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsrilu02Info, C_hipsparseCreateBsrilu02Info, c"hipsparseCreateBsrilu02Info", "hipsparseCreateBsrilu02Info",
     c"hipsparseCreateBsrilu02Info()\n--\n\nCreate a bsrilu02 info structure\n\nhipsparseCreateBsrilu02Info creates a structure that holds the bsrilu02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsrilu02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsrilu02Info",
@@ -614,7 +614,7 @@ fn hipsparseDestroyBsrilu02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsrilu02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBsric02Info, C_hipsparseCreateBsric02Info, c"hipsparseCreateBsric02Info", "hipsparseCreateBsric02Info",
     c"hipsparseCreateBsric02Info()\n--\n\nCreate a bsric02 info structure\n\nhipsparseCreateBsric02Info creates a structure that holds the bsric02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyBsric02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: bsric02Info",
@@ -652,7 +652,7 @@ fn hipsparseDestroyBsric02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyBsric02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrsv2Info, C_hipsparseCreateCsrsv2Info, c"hipsparseCreateCsrsv2Info", "hipsparseCreateCsrsv2Info",
     c"hipsparseCreateCsrsv2Info()\n--\n\nCreate a csrsv2 info structure\n\nhipsparseCreateCsrsv2Info creates a structure that holds the csrsv2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrsv2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrsv2Info",
@@ -690,7 +690,7 @@ fn hipsparseDestroyCsrsv2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrsv2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrsm2Info, C_hipsparseCreateCsrsm2Info, c"hipsparseCreateCsrsm2Info", "hipsparseCreateCsrsm2Info",
     c"hipsparseCreateCsrsm2Info()\n--\n\nCreate a csrsm2 info structure\n\nhipsparseCreateCsrsm2Info creates a structure that holds the csrsm2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrsm2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrsm2Info",
@@ -728,7 +728,7 @@ fn hipsparseDestroyCsrsm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResu
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrsm2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrilu02Info, C_hipsparseCreateCsrilu02Info, c"hipsparseCreateCsrilu02Info", "hipsparseCreateCsrilu02Info",
     c"hipsparseCreateCsrilu02Info()\n--\n\nCreate a csrilu02 info structure\n\nhipsparseCreateCsrilu02Info creates a structure that holds the csrilu02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrilu02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrilu02Info",
@@ -766,7 +766,7 @@ fn hipsparseDestroyCsrilu02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrilu02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsric02Info, C_hipsparseCreateCsric02Info, c"hipsparseCreateCsric02Info", "hipsparseCreateCsric02Info",
     c"hipsparseCreateCsric02Info()\n--\n\nCreate a csric02 info structure\n\nhipsparseCreateCsric02Info creates a structure that holds the csric02 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsric02Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csric02Info",
@@ -804,7 +804,7 @@ fn hipsparseDestroyCsric02Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsric02Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsru2csrInfo, C_hipsparseCreateCsru2csrInfo, c"hipsparseCreateCsru2csrInfo", "hipsparseCreateCsru2csrInfo",
     c"hipsparseCreateCsru2csrInfo()\n--\n\nCreate a csru2csr info structure\n\nhipsparseCreateCsru2csrInfo creates a structure that holds the csru2csr info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsru2csrInfo().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csru2csrInfo",
@@ -842,7 +842,7 @@ fn hipsparseDestroyCsru2csrInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsru2csrInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateColorInfo, C_hipsparseCreateColorInfo, c"hipsparseCreateColorInfo", "hipsparseCreateColorInfo",
     c"hipsparseCreateColorInfo(info)\n--\n\nCreate a color info structure\n\nhipsparseCreateColorInfo creates a structure that holds the color info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyColorInfo().\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -859,7 +859,7 @@ fn hipsparseCreateColorInfo(py: Python<'_>, info: rt::PtrArgMut) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyColorInfo, C_hipsparseDestroyColorInfo, c"hipsparseDestroyColorInfo", "hipsparseDestroyColorInfo",
     c"hipsparseDestroyColorInfo(info)\n--\n\nDestroy a color info structure\n\nhipsparseDestroyColorInfo destroys a color info structure.\n\nArgs:\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -879,7 +879,7 @@ fn hipsparseDestroyColorInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyColorInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsrgemm2Info, C_hipsparseCreateCsrgemm2Info, c"hipsparseCreateCsrgemm2Info", "hipsparseCreateCsrgemm2Info",
     c"hipsparseCreateCsrgemm2Info()\n--\n\nCreate a csrgemm2 info structure\n\nhipsparseCreateCsrgemm2Info creates a structure that holds the csrgemm2 info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyCsrgemm2Info().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: csrgemm2Info",
@@ -917,7 +917,7 @@ fn hipsparseDestroyCsrgemm2Info(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyCsrgemm2Info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreatePruneInfo, C_hipsparseCreatePruneInfo, c"hipsparseCreatePruneInfo", "hipsparseCreatePruneInfo",
     c"hipsparseCreatePruneInfo()\n--\n\nCreate a prune info structure\n\nhipsparseCreatePruneInfo creates a structure that holds the prune info data\nthat is gathered during the analysis routines available. It should be destroyed\nat the end using hipsparseDestroyPruneInfo().\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    info: pruneInfo",
@@ -955,7 +955,7 @@ fn hipsparseDestroyPruneInfo(py: Python<'_>, info: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(info, false, "hipsparseDestroyPruneInfo");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSaxpyi, C_hipsparseSaxpyi, c"hipsparseSaxpyi", "hipsparseSaxpyi",
     c"hipsparseSaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nScale a sparse vector and add it to a dense vector.\n\nhipsparseXaxpyi multiplies the sparse vector \\f$x\\f$ with scalar \\f$\\alpha\\f$ and\nadds the result to the dense vector \\f$y\\f$, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse index vector\nint hxInd[3] = {0, 3, 5};\n\n// Sparse value vector\ndouble hxVal[3] = {1.0, 2.0, 3.0};\n\n// Dense vector\ndouble hy[9] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0};\n\n// Scalar alpha\ndouble alpha = 3.7;\n\n// Index base\nhipsparseIndexBase_t idxBase = HIPSPARSE_INDEX_BASE_ZERO;\n\n// Offload data to device\nint* dxInd;\ndouble*        dxVal;\ndouble*        dy;\n\nhipMalloc((void**)&dxInd, sizeof(int) * nnz);\nhipMalloc((void**)&dxVal, sizeof(double) * nnz);\nhipMalloc((void**)&dy, sizeof(double) * 9);\n\nhipMemcpy(dxInd, hxInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dxVal, hxVal, sizeof(double) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dy, hy, sizeof(double) * 9, hipMemcpyHostToDevice);\n\n// hipSPARSE handle\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\n// Call daxpyi to perform y = y + alpha * x\nhipsparseDaxpyi(handle, nnz, &alpha, dxVal, dxInd, dy, idxBase);\n\n// Copy result back to host\nhipMemcpy(hy, dy, sizeof(double) * 9, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dxInd);\nhipFree(dxVal);\nhipFree(dy);\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, idxBase, nnz, alpha, xVal, xInd or y is invalid.",
@@ -982,7 +982,7 @@ fn hipsparseSaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDaxpyi, C_hipsparseDaxpyi, c"hipsparseDaxpyi", "hipsparseDaxpyi",
     c"hipsparseDaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1009,7 +1009,7 @@ fn hipsparseDaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCaxpyi, C_hipsparseCaxpyi, c"hipsparseCaxpyi", "hipsparseCaxpyi",
     c"hipsparseCaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1036,7 +1036,7 @@ fn hipsparseCaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZaxpyi, C_hipsparseZaxpyi, c"hipsparseZaxpyi", "hipsparseZaxpyi",
     c"hipsparseZaxpyi(handle, nnz, alpha, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    alpha\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1063,7 +1063,7 @@ fn hipsparseZaxpyi(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_alpha, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSdoti, C_hipsparseSdoti, c"hipsparseSdoti", "hipsparseSdoti",
     c"hipsparseSdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nCompute the dot product of a sparse vector with a dense vector.\n\nhipsparseXdoti computes the dot product of the sparse vector \\f$x\\f$ with the\ndense vector \\f$y\\f$, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse index vector\nint hxInd[3] = {0, 3, 5};\n\n// Sparse value vector\nfloat hxVal[3] = {1.0f, 2.0f, 3.0f};\n\n// Dense vector\nfloat hy[9] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f};\n\n// Index base\nhipsparseIndexBase_t idxBase = HIPSPARSE_INDEX_BASE_ZERO;\n\n// Offload data to device\nint* dxInd;\nfloat*        dxVal;\nfloat*        dy;\n\nhipMalloc((void**)&dxInd, sizeof(int) * nnz);\nhipMalloc((void**)&dxVal, sizeof(float) * nnz);\nhipMalloc((void**)&dy, sizeof(float) * 9);\n\nhipMemcpy(dxInd, hxInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dxVal, hxVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dy, hy, sizeof(float) * 9, hipMemcpyHostToDevice);\n\n// hipSPARSE handle\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\n// Call sdoti to compute the dot product\nfloat dot;\nhipsparseSdoti(handle, nnz, dxVal, dxInd, dy, &dot, idxBase);\n\n// Clear hipSPARSE\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dxInd);\nhipFree(dxVal);\nhipFree(dy);\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, idxBase, nnz, xVal,\n    xInd, y or result is invalid.\n    HIPSPARSE_STATUS_ALLOC_FAILED the buffer for the dot product reduction\n    could not be allocated.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -1090,7 +1090,7 @@ fn hipsparseSdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDdoti, C_hipsparseDdoti, c"hipsparseDdoti", "hipsparseDdoti",
     c"hipsparseDdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1117,7 +1117,7 @@ fn hipsparseDdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdoti, C_hipsparseCdoti, c"hipsparseCdoti", "hipsparseCdoti",
     c"hipsparseCdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1144,7 +1144,7 @@ fn hipsparseCdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdoti, C_hipsparseZdoti, c"hipsparseZdoti", "hipsparseZdoti",
     c"hipsparseZdoti(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1171,7 +1171,7 @@ fn hipsparseZdoti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdotci, C_hipsparseCdotci, c"hipsparseCdotci", "hipsparseCdotci",
     c"hipsparseCdotci(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nCompute the dot product of a complex conjugate sparse vector with a dense\nvector.\n\nhipsparseXdotci computes the dot product of the complex conjugate sparse vector\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, idxBase, nnz, xVal,\n    xInd, y or result is invalid.\n    HIPSPARSE_STATUS_ALLOC_FAILED the buffer for the dot product reduction\n    could not be allocated.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -1198,7 +1198,7 @@ fn hipsparseCdotci(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdotci, C_hipsparseZdotci, c"hipsparseZdotci", "hipsparseZdotci",
     c"hipsparseZdotci(handle, nnz, xVal, xInd, y, result, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    result\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1225,7 +1225,7 @@ fn hipsparseZdotci(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_result, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgthr, C_hipsparseSgthr, c"hipsparseSgthr", "hipsparseSgthr",
     c"hipsparseSgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nGather elements from a dense vector and store them into a sparse vector.\n\nhipsparseXgthr gathers the elements that are listed in xInd from the dense\nvector \\f$y\\f$ and stores them in the sparse vector \\f$x\\f$.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse index vector\nint hxInd[3] = {0, 3, 5};\n\n// Sparse value vector\nfloat hxVal[3];\n\n// Dense vector\nfloat hy[9] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0};\n\n// Index base\nhipsparseIndexBase_t idxBase = HIPSPARSE_INDEX_BASE_ZERO;\n\n// Offload data to device\nint* dxInd;\nfloat*         dxVal;\nfloat*         dy;\n\nhipMalloc((void**)&dxInd, sizeof(int) * nnz);\nhipMalloc((void**)&dxVal, sizeof(float) * nnz);\nhipMalloc((void**)&dy, sizeof(float) * 9);\n\nhipMemcpy(dxInd, hxInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dy, hy, sizeof(float) * 9, hipMemcpyHostToDevice);\n\n// hipSPARSE handle\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\n// Call sgthr\nhipsparseSgthr(handle, nnz, dy, dxVal, dxInd, idxBase);\n\n// Copy result back to host\nhipMemcpy(hxVal, dxVal, sizeof(float) * nnz, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dxInd);\nhipFree(dxVal);\nhipFree(dy);\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, idxBase, nnz, y, xVal or xInd is\n    invalid.",
@@ -1250,7 +1250,7 @@ fn hipsparseSgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgthr, C_hipsparseDgthr, c"hipsparseDgthr", "hipsparseDgthr",
     c"hipsparseDgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1275,7 +1275,7 @@ fn hipsparseDgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgthr, C_hipsparseCgthr, c"hipsparseCgthr", "hipsparseCgthr",
     c"hipsparseCgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1300,7 +1300,7 @@ fn hipsparseCgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgthr, C_hipsparseZgthr, c"hipsparseZgthr", "hipsparseZgthr",
     c"hipsparseZgthr(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1325,7 +1325,7 @@ fn hipsparseZgthr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgthrz, C_hipsparseSgthrz, c"hipsparseSgthrz", "hipsparseSgthrz",
     c"hipsparseSgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nGather and zero out elements from a dense vector and store them into a sparse\nvector.\n\nhipsparseXgthrz gathers the elements that are listed in xInd from the dense\nvector \\f$y\\f$ and stores them in the sparse vector \\f$x\\f$. The gathered elements\nin \\f$y\\f$ are replaced by zero.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, idxBase, nnz, y, xVal\n    or xInd is invalid.",
@@ -1350,7 +1350,7 @@ fn hipsparseSgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgthrz, C_hipsparseDgthrz, c"hipsparseDgthrz", "hipsparseDgthrz",
     c"hipsparseDgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1375,7 +1375,7 @@ fn hipsparseDgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgthrz, C_hipsparseCgthrz, c"hipsparseCgthrz", "hipsparseCgthrz",
     c"hipsparseCgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1400,7 +1400,7 @@ fn hipsparseCgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgthrz, C_hipsparseZgthrz, c"hipsparseZgthrz", "hipsparseZgthrz",
     c"hipsparseZgthrz(handle, nnz, y, xVal, xInd, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    y\n    xVal\n    xInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1425,7 +1425,7 @@ fn hipsparseZgthrz(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_y, a_xVal, a_xInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSroti, C_hipsparseSroti, c"hipsparseSroti", "hipsparseSroti",
     c"hipsparseSroti(handle, nnz, xVal, xInd, y, c, s, idxBase)\n--\n\nApply Givens rotation to a dense and a sparse vector.\n\nhipsparseXroti applies the Givens rotation matrix \\f$G\\f$ to the sparse vector\n\nxVal[i]    = c * x_tmp + s * y_tmp;\ny[xInd[i]] = c * y_tmp - s * x_tmp;\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse index vector\nint hxInd[3] = {0, 3, 5};\n\n// Sparse value vector\nfloat hxVal[3] = {1.0f, 2.0f, 3.0f};\n\n// Dense vector\nfloat hy[9] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f};\n\n// c and s\nfloat c = 3.7;\nfloat s = 1.3;\n\n// Index base\nhipsparseIndexBase_t idxBase = HIPSPARSE_INDEX_BASE_ZERO;\n\n// Offload data to device\nint* dxInd;\nfloat*        dxVal;\nfloat*        dy;\n\nhipMalloc((void**)&dxInd, sizeof(int) * nnz);\nhipMalloc((void**)&dxVal, sizeof(float) * nnz);\nhipMalloc((void**)&dy, sizeof(float) * 9);\n\nhipMemcpy(dxInd, hxInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dxVal, hxVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dy, hy, sizeof(float) * 9, hipMemcpyHostToDevice);\n\n// hipSPARSE handle\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\n// Call sroti\nhipsparseSroti(handle, nnz, dxVal, dxInd, dy, &c, &s, idxBase);\n\n// Copy result back to host\nhipMemcpy(hxVal, dxVal, sizeof(float) * nnz, hipMemcpyDeviceToHost);\nhipMemcpy(hy, dy, sizeof(float) * 9, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dxInd);\nhipFree(dxVal);\nhipFree(dy);\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    c\n    s\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, idxBase, nnz, c, s, xVal, xInd\n    or y is invalid.",
@@ -1454,7 +1454,7 @@ fn hipsparseSroti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_c, a_s, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDroti, C_hipsparseDroti, c"hipsparseDroti", "hipsparseDroti",
     c"hipsparseDroti(handle, nnz, xVal, xInd, y, c, s, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    c\n    s\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1483,7 +1483,7 @@ fn hipsparseDroti(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_c, a_s, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSsctr, C_hipsparseSsctr, c"hipsparseSsctr", "hipsparseSsctr",
     c"hipsparseSsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nScatter elements from a dense vector across a sparse vector.\n\nhipsparseXsctr scatters the elements that are listed in xInd from the sparse\nvector \\f$x\\f$ into the dense vector \\f$y\\f$. Indices of \\f$y\\f$ that are not listed\nin xInd remain unchanged.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse index vector\nint hxInd[3] = {0, 3, 5};\n\n// Sparse value vector\nfloat hxVal[3] = {9.0, 2.0, 3.0};\n\n// Dense vector\nfloat hy[9] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0};\n\n// Index base\nhipsparseIndexBase_t idxBase = HIPSPARSE_INDEX_BASE_ZERO;\n\n// Offload data to device\nint* dxInd;\nfloat*         dxVal;\nfloat*         dy;\n\nhipMalloc((void**)&dxInd, sizeof(int) * nnz);\nhipMalloc((void**)&dxVal, sizeof(float) * nnz);\nhipMalloc((void**)&dy, sizeof(float) * 9);\n\nhipMemcpy(dxInd, hxInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dxVal, hxVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dy, hy, sizeof(float) * 9, hipMemcpyHostToDevice);\n\n// hipSPARSE handle\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\n// Call ssctr\nhipsparseSsctr(handle, nnz, dxVal, dxInd, dy, idxBase);\n\n// Copy result back to host\nhipMemcpy(hy, dy, sizeof(float) * 9, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dxInd);\nhipFree(dxVal);\nhipFree(dy);\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, idxBase, nnz, xVal, xInd\n    or y is invalid.",
@@ -1508,7 +1508,7 @@ fn hipsparseSsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDsctr, C_hipsparseDsctr, c"hipsparseDsctr", "hipsparseDsctr",
     c"hipsparseDsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1533,7 +1533,7 @@ fn hipsparseDsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsctr, C_hipsparseCsctr, c"hipsparseCsctr", "hipsparseCsctr",
     c"hipsparseCsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1558,7 +1558,7 @@ fn hipsparseCsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZsctr, C_hipsparseZsctr, c"hipsparseZsctr", "hipsparseZsctr",
     c"hipsparseZsctr(handle, nnz, xVal, xInd, y, idxBase)\n--\n\nArgs:\n    handle\n    nnz\n    xVal\n    xInd\n    y\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1583,7 +1583,7 @@ fn hipsparseZsctr(py: Python<'_>, handle: &Bound<'_, PyAny>, nnz: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_nnz, a_xVal, a_xInd, a_y, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrmv, C_hipsparseScsrmv, c"hipsparseScsrmv", "hipsparseScsrmv",
     c"hipsparseScsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nSparse matrix vector multiplication using CSR storage format\n\nhipsparseXcsrmv multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times n\\f$\nmatrix, defined in CSR storage format, and the dense vector \\f$x\\f$ and adds the\nresult to the dense vector \\f$y\\f$ that is multiplied by the scalar \\f$\\beta\\f$,\nsuch that\n\nfor(j = csrRowPtr[i]; j < csrRowPtr[i + 1]; ++j)\n{\ny[i] = y[i] + alpha * csrVal[j] * x[csrColInd[j]];\n}\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\n// alpha * ( 1.0  0.0  2.0 ) * ( 1.0 ) + beta * ( 4.0 ) = (  31.1 )\n//         ( 3.0  0.0  4.0 ) * ( 2.0 )          ( 5.0 ) = (  62.0 )\n//         ( 5.0  6.0  0.0 ) * ( 3.0 )          ( 6.0 ) = (  70.7 )\n//         ( 7.0  0.0  8.0 ) *                  ( 7.0 ) = ( 123.8 )\n\nint m = 4;\nint n = 3;\nint nnz = 8;\n\n// CSR row pointers\nint hcsrRowPtr[5] = {0, 2, 4, 6, 8};\n\n// CSR column indices\nint hcsrColInd[8] = {0, 2, 0, 2, 0, 1, 0, 2};\n\n// CSR values\ndouble hcsrVal[8] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0};\n\n// Transposition of the matrix\nhipsparseOperation_t trans = HIPSPARSE_OPERATION_NON_TRANSPOSE;\n\n// Scalar alpha and beta\ndouble alpha = 3.7;\ndouble beta  = 1.3;\n\n// x and y\ndouble hx[3] = {1.0, 2.0, 3.0};\ndouble hy[4] = {4.0, 5.0, 6.0, 7.0};\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Offload data to device\nint* dcsrRowPtr;\nint* dcsrColInd;\ndouble*        dcsrVal;\ndouble*        dx;\ndouble*        dy;\n\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(double) * nnz);\nhipMalloc((void**)&dx, sizeof(double) * n);\nhipMalloc((void**)&dy, sizeof(double) * m);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(double) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dx, hx, sizeof(double) * n, hipMemcpyHostToDevice);\nhipMemcpy(dy, hy, sizeof(double) * m, hipMemcpyHostToDevice);\n\n// Call dcsrmv to perform y = alpha * A x + beta * y\nhipsparseDcsrmv(handle,\ntrans,\nm,\nn,\nnnz,\n&alpha,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ndx,\n&beta,\ndy);\n\n// Copy result back to host\nhipMemcpy(hy, dy, sizeof(double) * m, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(dx);\nhipFree(dy);\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n or nnz, descr,\n    alpha, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x,\n    beta or y is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -1619,7 +1619,7 @@ fn hipsparseScsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrmv, C_hipsparseDcsrmv, c"hipsparseDcsrmv", "hipsparseDcsrmv",
     c"hipsparseDcsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1655,7 +1655,7 @@ fn hipsparseDcsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrmv, C_hipsparseCcsrmv, c"hipsparseCcsrmv", "hipsparseCcsrmv",
     c"hipsparseCcsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1691,7 +1691,7 @@ fn hipsparseCcsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrmv, C_hipsparseZcsrmv, c"hipsparseZcsrmv", "hipsparseZcsrmv",
     c"hipsparseZcsrmv(handle, transA, m, n, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1727,7 +1727,7 @@ fn hipsparseZcsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsv2_zeroPivot, C_hipsparseXcsrsv2_zeroPivot, c"hipsparseXcsrsv2_zeroPivot", "hipsparseXcsrsv2_zeroPivot",
     c"hipsparseXcsrsv2_zeroPivot(handle, info, position)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() or hipsparseZcsrsv2_solve()\ncomputation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position,\nusing same index base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsrsv2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle info or position is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -1747,7 +1747,7 @@ fn hipsparseXcsrsv2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_bufferSize, C_hipsparseScsrsv2_bufferSize, c"hipsparseScsrsv2_bufferSize", "hipsparseScsrsv2_bufferSize",
     c"hipsparseScsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_bufferSize returns the size of the temporary storage buffer in bytes\nthat is required by hipsparseScsrsv2_analysis(), hipsparseDcsrsv2_analysis(),\nhipsparseCcsrsv2_analysis(), hipsparseZcsrsv2_analysis(), hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() and hipsparseZcsrsv2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -1777,7 +1777,7 @@ fn hipsparseScsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_bufferSize, C_hipsparseDcsrsv2_bufferSize, c"hipsparseDcsrsv2_bufferSize", "hipsparseDcsrsv2_bufferSize",
     c"hipsparseDcsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1807,7 +1807,7 @@ fn hipsparseDcsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_bufferSize, C_hipsparseCcsrsv2_bufferSize, c"hipsparseCcsrsv2_bufferSize", "hipsparseCcsrsv2_bufferSize",
     c"hipsparseCcsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1837,7 +1837,7 @@ fn hipsparseCcsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_bufferSize, C_hipsparseZcsrsv2_bufferSize, c"hipsparseZcsrsv2_bufferSize", "hipsparseZcsrsv2_bufferSize",
     c"hipsparseZcsrsv2_bufferSize(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1867,7 +1867,7 @@ fn hipsparseZcsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_bufferSizeExt, C_hipsparseScsrsv2_bufferSizeExt, c"hipsparseScsrsv2_bufferSizeExt", "hipsparseScsrsv2_bufferSizeExt",
     c"hipsparseScsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_bufferSizeExt returns the size of the temporary storage buffer in bytes\nthat is required by hipsparseScsrsv2_analysis(), hipsparseDcsrsv2_analysis(),\nhipsparseCcsrsv2_analysis(), hipsparseZcsrsv2_analysis(), hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() and hipsparseZcsrsv2_solve(). The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -1897,7 +1897,7 @@ fn hipsparseScsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_bufferSizeExt, C_hipsparseDcsrsv2_bufferSizeExt, c"hipsparseDcsrsv2_bufferSizeExt", "hipsparseDcsrsv2_bufferSizeExt",
     c"hipsparseDcsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1927,7 +1927,7 @@ fn hipsparseDcsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_bufferSizeExt, C_hipsparseCcsrsv2_bufferSizeExt, c"hipsparseCcsrsv2_bufferSizeExt", "hipsparseCcsrsv2_bufferSizeExt",
     c"hipsparseCcsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1957,7 +1957,7 @@ fn hipsparseCcsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_bufferSizeExt, C_hipsparseZcsrsv2_bufferSizeExt, c"hipsparseZcsrsv2_bufferSizeExt", "hipsparseZcsrsv2_bufferSizeExt",
     c"hipsparseZcsrsv2_bufferSizeExt(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -1987,7 +1987,7 @@ fn hipsparseZcsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, tra
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_analysis, C_hipsparseScsrsv2_analysis, c"hipsparseScsrsv2_analysis", "hipsparseScsrsv2_analysis",
     c"hipsparseScsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_analysis performs the analysis step for hipsparseScsrsv2_solve(),\nhipsparseDcsrsv2_solve(), hipsparseCcsrsv2_solve() and hipsparseZcsrsv2_solve().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descr,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBuffer is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -2017,7 +2017,7 @@ fn hipsparseScsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_analysis, C_hipsparseDcsrsv2_analysis, c"hipsparseDcsrsv2_analysis", "hipsparseDcsrsv2_analysis",
     c"hipsparseDcsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2047,7 +2047,7 @@ fn hipsparseDcsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_analysis, C_hipsparseCcsrsv2_analysis, c"hipsparseCcsrsv2_analysis", "hipsparseCcsrsv2_analysis",
     c"hipsparseCcsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2077,7 +2077,7 @@ fn hipsparseCcsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_analysis, C_hipsparseZcsrsv2_analysis, c"hipsparseZcsrsv2_analysis", "hipsparseZcsrsv2_analysis",
     c"hipsparseZcsrsv2_analysis(handle, transA, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2107,7 +2107,7 @@ fn hipsparseZcsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsv2_solve, C_hipsparseScsrsv2_solve, c"hipsparseScsrsv2_solve", "hipsparseScsrsv2_solve",
     c"hipsparseScsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nSparse triangular solve using CSR storage format\n\nhipsparseXcsrsv2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXcsrsv2_solve requires a user allocated temporary buffer. Its size is\nreturned by \\ref hipsparseScsrsv2_bufferSize \"hipsparseXcsrsv2_bufferSize()\" or\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE and\ntransA == \\ref HIPSPARSE_OPERATION_TRANSPOSE is supported.\n\n// alpha * ( 1.0  0.0  2.0  0.0 ) * ( x_0 ) = ( 32.0 )\n//         ( 3.0  2.0  4.0  1.0 ) * ( x_1 ) = ( 14.7 )\n//         ( 5.0  6.0  1.0  3.0 ) * ( x_2 ) = ( 33.6 )\n//         ( 7.0  0.0  8.0  0.6 ) * ( x_3 ) = ( 10.0 )\n\nint m = 4;\nint nnz = 13;\n\n// CSR row pointers\nint hcsrRowPtr[5] = {0, 2, 6, 10, 13};\n\n// CSR column indices\nint hcsrColInd[13] = {0, 2, 0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 3};\n\n// CSR values\ndouble hcsrVal[13] = {1.0, 2.0, 3.0, 2.0, 4.0, 1.0, 5.0, 6.0, 1.0, 3.0, 7.0, 8.0, 0.6};\n\n// Transposition of the matrix\nhipsparseOperation_t trans = HIPSPARSE_OPERATION_NON_TRANSPOSE;\nhipsparseSolvePolicy_t policy = HIPSPARSE_SOLVE_POLICY_USE_LEVEL;\n\n// Scalar alpha\ndouble alpha = 1.0;\n\n// f and x\ndouble hf[4] = {32.0, 14.7, 33.6, 10.0};\ndouble hx[4];\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Set index base on descriptor\nhipsparseSetMatIndexBase(descr, HIPSPARSE_INDEX_BASE_ZERO);\n\n// Set fill mode on descriptor\nhipsparseSetMatFillMode(descr, HIPSPARSE_FILL_MODE_LOWER);\n\n// Set diag type on descriptor\nhipsparseSetMatDiagType(descr, HIPSPARSE_DIAG_TYPE_UNIT);\n\n// Csrsv info\ncsrsv2Info_t info;\nhipsparseCreateCsrsv2Info(&info);\n\n// Offload data to device\nint* dcsrRowPtr;\nint* dcsrColInd;\ndouble*        dcsrVal;\ndouble*        df;\ndouble*        dx;\n\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(double) * nnz);\nhipMalloc((void**)&df, sizeof(double) * m);\nhipMalloc((void**)&dx, sizeof(double) * m);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(double) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(df, hf, sizeof(double) * m, hipMemcpyHostToDevice);\n\nint bufferSize = 0;\nhipsparseDcsrsv2_bufferSize(handle,\ntrans,\nm,\nnnz,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ninfo,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nhipsparseDcsrsv2_analysis(handle,\ntrans,\nm,\nnnz,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ninfo,\npolicy,\ndbuffer);\n\n// Call dcsrsv to perform alpha * A * x = f\nhipsparseDcsrsv2_solve(handle,\ntrans,\nm,\nnnz,\n&alpha,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ninfo,\ndf,\ndx,\npolicy,\ndbuffer);\n\n// Copy result back to host\nhipMemcpy(hx, dx, sizeof(double) * m, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroyCsrsv2Info(info);\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(df);\nhipFree(dx);\nhipFree(dbuffer);\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA,\n    alpha, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA,\n    f or x is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -2143,7 +2143,7 @@ fn hipsparseScsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsv2_solve, C_hipsparseDcsrsv2_solve, c"hipsparseDcsrsv2_solve", "hipsparseDcsrsv2_solve",
     c"hipsparseDcsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2179,7 +2179,7 @@ fn hipsparseDcsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsv2_solve, C_hipsparseCcsrsv2_solve, c"hipsparseCcsrsv2_solve", "hipsparseCcsrsv2_solve",
     c"hipsparseCcsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2215,7 +2215,7 @@ fn hipsparseCcsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsv2_solve, C_hipsparseZcsrsv2_solve, c"hipsparseZcsrsv2_solve", "hipsparseZcsrsv2_solve",
     c"hipsparseZcsrsv2_solve(handle, transA, m, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2251,7 +2251,7 @@ fn hipsparseZcsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseShybmv, C_hipsparseShybmv, c"hipsparseShybmv", "hipsparseShybmv",
     c"hipsparseShybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nSparse matrix vector multiplication using HYB storage format\n\nhipsparseXhybmv multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times n\\f$\nmatrix, defined in HYB storage format, and the dense vector \\f$x\\f$ and adds the\nresult to the dense vector \\f$y\\f$ that is multiplied by the scalar \\f$\\beta\\f$,\nsuch that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\n// A sparse matrix\n// 1 0 3 4\n// 0 0 5 1\n// 0 2 0 0\n// 4 0 0 8\nint hAptr[5] = {0, 3, 5, 6, 8};\nint hAcol[8] = {0, 2, 3, 2, 3, 1, 0, 3};\ndouble hAval[8] = {1.0, 3.0, 4.0, 5.0, 1.0, 2.0, 4.0, 8.0};\n\nint m = 4;\nint n = 4;\nint nnz = 8;\n\ndouble halpha = 1.0;\ndouble hbeta  = 0.0;\n\ndouble  hx[4] = {1.0, 2.0, 3.0, 4.0};\ndouble  hy[4] = {4.0, 5.0, 6.0, 7.0};\n\n// Matrix descriptor\nhipsparseMatDescr_t descrA;\nhipsparseCreateMatDescr(&descrA);\n\n// Offload data to device\nint* dAptr = NULL;\nint* dAcol = NULL;\ndouble*        dAval = NULL;\ndouble*        dx    = NULL;\ndouble*        dy    = NULL;\n\nhipMalloc((void**)&dAptr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dAcol, sizeof(int) * nnz);\nhipMalloc((void**)&dAval, sizeof(double) * nnz);\nhipMalloc((void**)&dx, sizeof(double) * n);\nhipMalloc((void**)&dy, sizeof(double) * m);\n\nhipMemcpy(dAptr, hAptr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dAcol, hAcol, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dAval, hAval, sizeof(double) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dx, hx, sizeof(double) * n, hipMemcpyHostToDevice);\n\n// Convert CSR matrix to HYB format\nhipsparseHybMat_t hybA;\nhipsparseCreateHybMat(&hybA);\n\nhipsparseDcsr2hyb(handle, m, n, descrA, dAval, dAptr, dAcol, hybA, 0, HIPSPARSE_HYB_PARTITION_AUTO);\n\n// Clean up CSR structures\nhipFree(dAptr);\nhipFree(dAcol);\nhipFree(dAval);\n\n// Call hipsparse hybmv\nhipsparseDhybmv(handle, HIPSPARSE_OPERATION_NON_TRANSPOSE, &halpha, descrA, hybA, dx, &hbeta, dy);\n\n// Copy result back to host\nhipMemcpy(hy, dy, sizeof(double) * m, hipMemcpyDeviceToHost);\n\n// Clear up on device\nhipsparseDestroyHybMat(hybA);\nhipsparseDestroyMatDescr(descrA);\nhipsparseDestroy(handle);\n\nhipFree(dx);\nhipFree(dy);\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descrA, alpha,\n    hybA, x, beta or y is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_ALLOC_FAILED the buffer could not be allocated.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE or",
@@ -2279,7 +2279,7 @@ fn hipsparseShybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDhybmv, C_hipsparseDhybmv, c"hipsparseDhybmv", "hipsparseDhybmv",
     c"hipsparseDhybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2307,7 +2307,7 @@ fn hipsparseDhybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseChybmv, C_hipsparseChybmv, c"hipsparseChybmv", "hipsparseChybmv",
     c"hipsparseChybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2335,7 +2335,7 @@ fn hipsparseChybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZhybmv, C_hipsparseZhybmv, c"hipsparseZhybmv", "hipsparseZhybmv",
     c"hipsparseZhybmv(handle, transA, alpha, descrA, hybA, x, beta, y)\n--\n\nArgs:\n    handle\n    transA\n    alpha\n    descrA\n    hybA\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2363,7 +2363,7 @@ fn hipsparseZhybmv(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_alpha, a_descrA, a_hybA, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrmv, C_hipsparseSbsrmv, c"hipsparseSbsrmv", "hipsparseSbsrmv",
     c"hipsparseSbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nSparse matrix vector multiplication using BSR storage format\n\nhipsparseXbsrmv multiplies the scalar \\f$\\alpha\\f$ with a sparse\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\n// alpha * ( 1.0  0.0  2.0 ) * ( 1.0 ) + beta * ( 4.0 ) = (  31.1 )\n//         ( 3.0  0.0  4.0 ) * ( 2.0 )          ( 5.0 ) = (  62.0 )\n//         ( 5.0  6.0  0.0 ) * ( 3.0 )          ( 6.0 ) = (  70.7 )\n//         ( 7.0  0.0  8.0 ) *                  ( 7.0 ) = ( 123.8 )\n\n// BSR block dimension\nint bsr_dim = 2;\n\n// Number of block rows and columns\nint mb = 2;\nint nb = 2;\n\n// Number of non-zero blocks\nint nnzb = 4;\n\n// BSR row pointers\nint hbsrRowPtr[3] = {0, 2, 4};\n\n// BSR column indices\nint hbsrColInd[4] = {0, 1, 0, 1};\n\n// BSR values\ndouble hbsrVal[16]\n= {1.0, 3.0, 0.0, 0.0, 2.0, 4.0, 0.0, 0.0, 5.0, 7.0, 6.0, 0.0, 0.0, 8.0, 0.0, 0.0};\n\n// Block storage in column major\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_COLUMN;\n\n// Transposition of the matrix\nhipsparseOperation_t trans = HIPSPARSE_OPERATION_NON_TRANSPOSE;\n\n// Scalar alpha and beta\ndouble alpha = 3.7;\ndouble beta  = 1.3;\n\n// x and y\ndouble hx[4] = {1.0, 2.0, 3.0, 0.0};\ndouble hy[4] = {4.0, 5.0, 6.0, 7.0};\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Offload data to device\nint* dbsrRowPtr;\nint* dbsrColInd;\ndouble*        dbsrVal;\ndouble*        dx;\ndouble*        dy;\n\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(double) * nnzb * bsr_dim * bsr_dim);\nhipMalloc((void**)&dx, sizeof(double) * nb * bsr_dim);\nhipMalloc((void**)&dy, sizeof(double) * mb * bsr_dim);\n\nhipMemcpy(dbsrRowPtr, hbsrRowPtr, sizeof(int) * (mb + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColInd, hbsrColInd, sizeof(int) * nnzb, hipMemcpyHostToDevice);\nhipMemcpy(dbsrVal, hbsrVal, sizeof(double) * nnzb * bsr_dim * bsr_dim, hipMemcpyHostToDevice);\nhipMemcpy(dx, hx, sizeof(double) * nb * bsr_dim, hipMemcpyHostToDevice);\nhipMemcpy(dy, hy, sizeof(double) * mb * bsr_dim, hipMemcpyHostToDevice);\n\n// Call dbsrmv to perform y = alpha * A x + beta * y\nhipsparseDbsrmv(handle,\ndir,\ntrans,\nmb,\nnb,\nnnzb,\n&alpha,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nbsr_dim,\ndx,\n&beta,\ndy);\n\n// Copy result back to host\nhipMemcpy(hy, dy, sizeof(double) * mb * bsr_dim, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\nhipFree(dx);\nhipFree(dy);\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, nnzb,\n    blockDim, descr, alpha, bsrSortedValA, bsrSortedRowPtrA,\n    bsrSortedColIndA, x, beta or y is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    trans != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE or",
@@ -2401,7 +2401,7 @@ fn hipsparseSbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrmv, C_hipsparseDbsrmv, c"hipsparseDbsrmv", "hipsparseDbsrmv",
     c"hipsparseDbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2439,7 +2439,7 @@ fn hipsparseDbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrmv, C_hipsparseCbsrmv, c"hipsparseCbsrmv", "hipsparseCbsrmv",
     c"hipsparseCbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2477,7 +2477,7 @@ fn hipsparseCbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrmv, C_hipsparseZbsrmv, c"hipsparseZbsrmv", "hipsparseZbsrmv",
     c"hipsparseZbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2515,7 +2515,7 @@ fn hipsparseZbsrmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrxmv, C_hipsparseSbsrxmv, c"hipsparseSbsrxmv", "hipsparseSbsrxmv",
     c"hipsparseSbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nSparse matrix vector multiplication with mask operation using BSR storage format\n\nhipsparseXbsrxmv multiplies the scalar \\f$\\alpha\\f$ with a sparse\n\nThe \\f$\\text{mask}\\f$ is defined as an array of block row indices.\nThe input sparse matrix is defined with a modified BSR storage format where the beginning and the end of each row\nis defined with two arrays, bsrRowPtr and bsr_end_ptr (both of size mb), rather the usual bsrRowPtr of size mb+1.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only trans == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\nCurrently, blockDim == 1 is not supported.\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, nnzb, blockDim,\n    sizeOfMask, descr, alpha, bsrVal, bsrRowPtr, bsrEndPtr,\n    bsrColInd, x, beta or y is invalid or if sizeOfMask is greater\n    than mb.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    blockDim==1, trans != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE or",
@@ -2558,7 +2558,7 @@ fn hipsparseSbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrxmv, C_hipsparseDbsrxmv, c"hipsparseDbsrxmv", "hipsparseDbsrxmv",
     c"hipsparseDbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2601,7 +2601,7 @@ fn hipsparseDbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrxmv, C_hipsparseCbsrxmv, c"hipsparseCbsrxmv", "hipsparseCbsrxmv",
     c"hipsparseCbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2644,7 +2644,7 @@ fn hipsparseCbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrxmv, C_hipsparseZbsrxmv, c"hipsparseZbsrxmv", "hipsparseZbsrxmv",
     c"hipsparseZbsrxmv(handle, dir, trans, sizeOfMask, mb, nb, nnzb, alpha, descr, bsrVal, bsrMaskPtr, bsrRowPtr, bsrEndPtr, bsrColInd, blockDim, x, beta, y)\n--\n\nArgs:\n    handle\n    dir\n    trans\n    sizeOfMask\n    mb\n    nb\n    nnzb\n    alpha\n    descr\n    bsrVal\n    bsrMaskPtr\n    bsrRowPtr\n    bsrEndPtr\n    bsrColInd\n    blockDim\n    x\n    beta\n    y\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2687,7 +2687,7 @@ fn hipsparseZbsrxmv(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_trans, a_sizeOfMask, a_mb, a_nb, a_nnzb, a_alpha, a_descr, a_bsrVal, a_bsrMaskPtr, a_bsrRowPtr, a_bsrEndPtr, a_bsrColInd, a_blockDim, a_x, a_beta, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsrsv2_zeroPivot, C_hipsparseXbsrsv2_zeroPivot, c"hipsparseXbsrsv2_zeroPivot", "hipsparseXbsrsv2_zeroPivot",
     c"hipsparseXbsrsv2_zeroPivot(handle, info, position)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during \\ref hipsparseSbsrsv2_analysis\n\"hipsparseXbsrsv2_analysis()\" or \\ref hipsparseSbsrsv2_solve \"hipsparseXbsrsv2_solve()\"\ncomputation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position,\nusing same index base as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXbsrsv2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info or position is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -2707,7 +2707,7 @@ fn hipsparseXbsrsv2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_bufferSize, C_hipsparseSbsrsv2_bufferSize, c"hipsparseSbsrsv2_bufferSize", "hipsparseSbsrsv2_bufferSize",
     c"hipsparseSbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_bufferSize returns the size of the temporary storage buffer in bytes\nthat is required by \\ref hipsparseSbsrsv2_analysis \"hipsparseXbsrsv2_analysis()\" and\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb or blockDim,\n    descr, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA,\n    info or pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -2739,7 +2739,7 @@ fn hipsparseSbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_bufferSize, C_hipsparseDbsrsv2_bufferSize, c"hipsparseDbsrsv2_bufferSize", "hipsparseDbsrsv2_bufferSize",
     c"hipsparseDbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2771,7 +2771,7 @@ fn hipsparseDbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_bufferSize, C_hipsparseCbsrsv2_bufferSize, c"hipsparseCbsrsv2_bufferSize", "hipsparseCbsrsv2_bufferSize",
     c"hipsparseCbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2803,7 +2803,7 @@ fn hipsparseCbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_bufferSize, C_hipsparseZbsrsv2_bufferSize, c"hipsparseZbsrsv2_bufferSize", "hipsparseZbsrsv2_bufferSize",
     c"hipsparseZbsrsv2_bufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2835,7 +2835,7 @@ fn hipsparseZbsrsv2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_bufferSizeExt, C_hipsparseSbsrsv2_bufferSizeExt, c"hipsparseSbsrsv2_bufferSizeExt", "hipsparseSbsrsv2_bufferSizeExt",
     c"hipsparseSbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_bufferSizeExt returns the size of the temporary storage buffer in bytes\nthat is required by \\ref hipsparseSbsrsv2_analysis \"hipsparseXbsrsv2_analysis()\" and\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb or blockDim,\n    descr, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA,\n    info or pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -2867,7 +2867,7 @@ fn hipsparseSbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_bufferSizeExt, C_hipsparseDbsrsv2_bufferSizeExt, c"hipsparseDbsrsv2_bufferSizeExt", "hipsparseDbsrsv2_bufferSizeExt",
     c"hipsparseDbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2899,7 +2899,7 @@ fn hipsparseDbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_bufferSizeExt, C_hipsparseCbsrsv2_bufferSizeExt, c"hipsparseCbsrsv2_bufferSizeExt", "hipsparseCbsrsv2_bufferSizeExt",
     c"hipsparseCbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2931,7 +2931,7 @@ fn hipsparseCbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_bufferSizeExt, C_hipsparseZbsrsv2_bufferSizeExt, c"hipsparseZbsrsv2_bufferSizeExt", "hipsparseZbsrsv2_bufferSizeExt",
     c"hipsparseZbsrsv2_bufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -2963,7 +2963,7 @@ fn hipsparseZbsrsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_analysis, C_hipsparseSbsrsv2_analysis, c"hipsparseSbsrsv2_analysis", "hipsparseSbsrsv2_analysis",
     c"hipsparseSbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_analysis performs the analysis step for \\ref hipsparseSbsrsv2_solve\n\"hipsparseXbsrsv2_solve()\".\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim,\n    descrA, bsrSortedRowPtrA, bsrSortedColIndA, info or\n    pBuffer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -2995,7 +2995,7 @@ fn hipsparseSbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_analysis, C_hipsparseDbsrsv2_analysis, c"hipsparseDbsrsv2_analysis", "hipsparseDbsrsv2_analysis",
     c"hipsparseDbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3027,7 +3027,7 @@ fn hipsparseDbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_analysis, C_hipsparseCbsrsv2_analysis, c"hipsparseCbsrsv2_analysis", "hipsparseCbsrsv2_analysis",
     c"hipsparseCbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3059,7 +3059,7 @@ fn hipsparseCbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_analysis, C_hipsparseZbsrsv2_analysis, c"hipsparseZbsrsv2_analysis", "hipsparseZbsrsv2_analysis",
     c"hipsparseZbsrsv2_analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3091,7 +3091,7 @@ fn hipsparseZbsrsv2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsv2_solve, C_hipsparseSbsrsv2_solve, c"hipsparseSbsrsv2_solve", "hipsparseSbsrsv2_solve",
     c"hipsparseSbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nSparse triangular solve using BSR storage format\n\nhipsparseXbsrsv2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXbsrsv2_solve requires a user allocated temporary buffer. Its size is\nreturned by \\ref hipsparseSbsrsv2_bufferSize \"hipsparseXbsrsv2_bufferSize()\" or\n\nNote: \nThe sparse BSR matrix has to be sorted.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE and\ntransA == \\ref HIPSPARSE_OPERATION_TRANSPOSE is supported.\n\n// A = ( 1.0  0.0  0.0  0.0 )\n//     ( 2.0  3.0  0.0  0.0 )\n//     ( 4.0  5.0  6.0  0.0 )\n//     ( 7.0  0.0  8.0  9.0 )\n//\n// with bsr_dim = 2\n//\n//      -------------------\n//   = | 1.0 0.0 | 0.0 0.0 |\n//     | 2.0 3.0 | 0.0 0.0 |\n//      -------------------\n//     | 4.0 5.0 | 6.0 0.0 |\n//     | 7.0 0.0 | 8.0 9.0 |\n//      -------------------\n\n// Number of rows and columns\nint m = 4;\n\n// Number of block rows and block columns\nint mb = 2;\nint nb = 2;\n\n// BSR block dimension\nint bsr_dim = 2;\n\n// Number of non-zero blocks\nint nnzb = 3;\n\n// BSR row pointers\nint hbsrRowPtr[3] = {0, 1, 3};\n\n// BSR column indices\nint hbsrColInd[3] = {0, 0, 1};\n\n// BSR values\ndouble hbsrVal[12] = {1.0, 2.0, 0.0, 3.0, 4.0, 7.0, 5.0, 0.0, 6.0, 8.0, 0.0, 9.0};\n\n// Storage scheme of the BSR blocks\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_COLUMN;\n\n// Transposition of the matrix and rhs matrix\nhipsparseOperation_t trans = HIPSPARSE_OPERATION_NON_TRANSPOSE;\n\n// Solve policy\nhipsparseSolvePolicy_t solve_policy = HIPSPARSE_SOLVE_POLICY_USE_LEVEL;\n\n// Scalar alpha and beta\ndouble alpha = 3.7;\n\ndouble hx[4] = {1, 2, 3, 4};\ndouble hy[4];\n\n// Offload data to device\nint* dbsrRowPtr;\nint* dbsrColInd;\ndouble* dbsrVal;\ndouble* dx;\ndouble* dy;\n\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(double) * nnzb * bsr_dim * bsr_dim);\nhipMalloc((void**)&dx, sizeof(double) * nb * bsr_dim);\nhipMalloc((void**)&dy, sizeof(double) * mb * bsr_dim);\n\nhipMemcpy(dbsrRowPtr, hbsrRowPtr, sizeof(int) * (mb + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColInd, hbsrColInd, sizeof(int) * nnzb, hipMemcpyHostToDevice);\nhipMemcpy(dbsrVal, hbsrVal, sizeof(double) * nnzb * bsr_dim * bsr_dim, hipMemcpyHostToDevice);\nhipMemcpy(dx, hx, sizeof(double) * nb * bsr_dim, hipMemcpyHostToDevice);\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Matrix fill mode\nhipsparseSetMatFillMode(descr, HIPSPARSE_FILL_MODE_LOWER);\n\n// Matrix diagonal type\nhipsparseSetMatDiagType(descr, HIPSPARSE_DIAG_TYPE_UNIT);\n\n// Matrix info structure\nbsrsv2Info_t info;\nhipsparseCreateBsrsv2Info(&info);\n\n// Obtain required buffer size\nint buffer_size;\nhipsparseDbsrsv2_bufferSize(handle,\ndir,\ntrans,\nmb,\nnnzb,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nbsr_dim,\ninfo,\n&buffer_size);\n\n// Allocate temporary buffer\nvoid* dbuffer;\nhipMalloc(&dbuffer, buffer_size);\n\n// Perform analysis step\nhipsparseDbsrsv2_analysis(handle,\ndir,\ntrans,\nmb,\nnnzb,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nbsr_dim,\ninfo,\nsolve_policy,\ndbuffer);\n\n// Call dbsrsm to perform lower triangular solve LX = B\nhipsparseDbsrsv2_solve(handle,\ndir,\ntrans,\nmb,\nnnzb,\n&alpha,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nbsr_dim,\ninfo,\ndx,\ndy,\nsolve_policy,\ndbuffer);\n\n// Check for zero pivots\nint    pivot;\nhipsparseStatus_t status = hipsparseXbsrsv2_zeroPivot(handle, info, &pivot);\n\nif(status == HIPSPARSE_STATUS_ZERO_PIVOT)\n{\nstd::cout << \"Found zero pivot in matrix row \" << pivot << std::endl;\n}\n\n// Copy results back to the host\nhipMemcpy(hy, dy, sizeof(double) * mb * bsr_dim, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroyBsrsv2Info(info);\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\nhipFree(dx);\nhipFree(dy);\nhipFree(dbuffer);\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim,\n    descrA, alpha, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA,\n    f or x is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -3129,7 +3129,7 @@ fn hipsparseSbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsv2_solve, C_hipsparseDbsrsv2_solve, c"hipsparseDbsrsv2_solve", "hipsparseDbsrsv2_solve",
     c"hipsparseDbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3167,7 +3167,7 @@ fn hipsparseDbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsv2_solve, C_hipsparseCbsrsv2_solve, c"hipsparseCbsrsv2_solve", "hipsparseCbsrsv2_solve",
     c"hipsparseCbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3205,7 +3205,7 @@ fn hipsparseCbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsv2_solve, C_hipsparseZbsrsv2_solve, c"hipsparseZbsrsv2_solve", "hipsparseZbsrsv2_solve",
     c"hipsparseZbsrsv2_solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    mb\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    f\n    x\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3243,7 +3243,7 @@ fn hipsparseZbsrsv2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_mb, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_f, a_x, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgemvi_bufferSize, C_hipsparseSgemvi_bufferSize, c"hipsparseSgemvi_bufferSize", "hipsparseSgemvi_bufferSize",
     c"hipsparseSgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSizeInBytes)\n--\n\nDense matrix sparse vector multiplication\n\nhipsparseXgemvi_bufferSize returns the size of the temporary storage buffer in bytes\nrequired by \\ref hipsparseSgemvi \"hipsparseXgemvi()\". The temporary storage buffer must\nbe allocated by the user.\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz or\n    pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE or",
@@ -3266,7 +3266,7 @@ fn hipsparseSgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgemvi_bufferSize, C_hipsparseDgemvi_bufferSize, c"hipsparseDgemvi_bufferSize", "hipsparseDgemvi_bufferSize",
     c"hipsparseDgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3289,7 +3289,7 @@ fn hipsparseDgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgemvi_bufferSize, C_hipsparseCgemvi_bufferSize, c"hipsparseCgemvi_bufferSize", "hipsparseCgemvi_bufferSize",
     c"hipsparseCgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3312,7 +3312,7 @@ fn hipsparseCgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgemvi_bufferSize, C_hipsparseZgemvi_bufferSize, c"hipsparseZgemvi_bufferSize", "hipsparseZgemvi_bufferSize",
     c"hipsparseZgemvi_bufferSize(handle, transA, m, n, nnz, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    nnz\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3335,7 +3335,7 @@ fn hipsparseZgemvi_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, transA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_nnz, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgemvi, C_hipsparseSgemvi, c"hipsparseSgemvi", "hipsparseSgemvi",
     c"hipsparseSgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nDense matrix sparse vector multiplication\n\nhipsparseXgemvi multiplies the scalar \\f$\\alpha\\f$ with a dense \\f$m \\times n\\f$\nmatrix \\f$A\\f$ and the sparse vector \\f$x\\f$ and adds the result to the dense vector\n\nhipsparseXgemvi requires a user allocated temporary buffer. Its size is returned\nby \\ref hipsparseSgemvi_bufferSize \"hipsparseXgemvi_bufferSize()\".\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, lda, nnz, alpha,\n    A, x, xInd, beta, y or pBuffer is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE or",
@@ -3371,7 +3371,7 @@ fn hipsparseSgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgemvi, C_hipsparseDgemvi, c"hipsparseDgemvi", "hipsparseDgemvi",
     c"hipsparseDgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3407,7 +3407,7 @@ fn hipsparseDgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgemvi, C_hipsparseCgemvi, c"hipsparseCgemvi", "hipsparseCgemvi",
     c"hipsparseCgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3443,7 +3443,7 @@ fn hipsparseCgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgemvi, C_hipsparseZgemvi, c"hipsparseZgemvi", "hipsparseZgemvi",
     c"hipsparseZgemvi(handle, transA, m, n, alpha, A, lda, nnz, x, xInd, beta, y, idxBase, pBuffer)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    alpha\n    A\n    lda\n    nnz\n    x\n    xInd\n    beta\n    y\n    idxBase\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3479,7 +3479,7 @@ fn hipsparseZgemvi(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_alpha, a_A, a_lda, a_nnz, a_x, a_xInd, a_beta, a_y, a_idxBase, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrmm, C_hipsparseSbsrmm, c"hipsparseSbsrmm", "hipsparseSbsrmm",
     c"hipsparseSbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nSparse matrix dense matrix multiplication using BSR storage format\n\nhipsparseXbsrmm multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$mb \\times kb\\f$\nmatrix \\f$A\\f$, defined in BSR storage format, and the dense \\f$k \\times n\\f$\nmatrix \\f$B\\f$ (where \\f$k = blockDim \\times kb\\f$) and adds the result to the dense\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\n\n//     1 2 0 3 0 0\n// A = 0 4 5 0 0 0\n//     0 0 0 7 8 0\n//     0 0 1 2 4 1\n\nint blockDim = 2;\nint mb   = 2;\nint kb   = 3;\nint nnzb = 4;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\n\nint hbsrRowPtr[2 + 1]   = {0, 2, 4};\nint hbsrColInd[4]       = {0, 1, 1, 2};\nfloat hbsrVal[4 * 2 * 2] = {1, 2, 0, 4, 0, 3, 5, 0, 0, 7, 1, 2, 8, 0, 4, 1};\n\n// Set dimension n of B\nint n = 3;\nint m = mb * blockDim;\nint k = kb * blockDim;\n\n// Allocate and generate dense matrix B (k x n)\nfloat hB[6 * 3] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f,\n11.0f, 12.0f, 13.0f, 14.0f, 15.0f, 16.0f, 17.0f, 18.0f};\n\nint* dbsrRowPtr = NULL;\nint* dbsrColInd = NULL;\nfloat* dbsrVal = NULL;\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(float) * nnzb * blockDim * blockDim);\nhipMemcpy(dbsrRowPtr, hbsrRowPtr, sizeof(int) * (mb + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColInd, hbsrColInd, sizeof(int) * nnzb, hipMemcpyHostToDevice);\nhipMemcpy(dbsrVal, hbsrVal, sizeof(float) * nnzb * blockDim * blockDim, hipMemcpyHostToDevice);\n\n// Copy B to the device\nfloat* dB;\nhipMalloc((void**)&dB, sizeof(float) * k * n);\nhipMemcpy(dB, hB, sizeof(float) * k * n, hipMemcpyHostToDevice);\n\n// alpha and beta\nfloat alpha = 1.0f;\nfloat beta  = 0.0f;\n\n// Allocate memory for the resulting matrix C\nfloat* dC;\nhipMalloc((void**)&dC, sizeof(float) * m * n);\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Perform the matrix multiplication\nhipsparseSbsrmm(handle,\ndir,\nHIPSPARSE_OPERATION_NON_TRANSPOSE,\nHIPSPARSE_OPERATION_NON_TRANSPOSE,\nmb,\nn,\nkb,\nnnzb,\n&alpha,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nblockDim,\ndB,\nk,\n&beta,\ndC,\nm);\n\n// Copy results to host\nfloat hC[6 * 3];\nhipMemcpy(hC, dC, sizeof(float) * m * n, hipMemcpyDeviceToHost);\n\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\nhipFree(dB);\nhipFree(dC);\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, n, kb, nnzb, ldb,\n    ldc, descr, alpha, bsrValA, bsrRowPtrA, bsrColIndA,\n    B, beta or C is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE or\n    transB == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -3521,7 +3521,7 @@ fn hipsparseSbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrmm, C_hipsparseDbsrmm, c"hipsparseDbsrmm", "hipsparseDbsrmm",
     c"hipsparseDbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3563,7 +3563,7 @@ fn hipsparseDbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrmm, C_hipsparseCbsrmm, c"hipsparseCbsrmm", "hipsparseCbsrmm",
     c"hipsparseCbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3605,7 +3605,7 @@ fn hipsparseCbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrmm, C_hipsparseZbsrmm, c"hipsparseZbsrmm", "hipsparseZbsrmm",
     c"hipsparseZbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transB\n    mb\n    n\n    kb\n    nnzb\n    alpha\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3647,7 +3647,7 @@ fn hipsparseZbsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transB, a_mb, a_n, a_kb, a_nnzb, a_alpha, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrmm, C_hipsparseScsrmm, c"hipsparseScsrmm", "hipsparseScsrmm",
     c"hipsparseScsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nSparse matrix dense matrix multiplication using CSR storage format\n\nhipsparseXcsrmm multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times k\\f$\nmatrix \\f$A\\f$, defined in CSR storage format, and the dense \\f$k \\times n\\f$\nmatrix \\f$B\\f$ and adds the result to the dense \\f$m \\times n\\f$ matrix \\f$C\\f$ that\nis multiplied by the scalar \\f$\\beta\\f$, such that\n\nfor(k = csrRowPtr[i]; k < csrRowPtr[i + 1]; ++k)\n{\nC[i][j] += alpha * csrVal[k] * B[csrColInd[k]][j];\n}\n}\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n//     1 2 0 3 0 0\n// A = 0 4 5 0 0 0\n//     0 0 0 7 8 0\n//     0 0 1 2 4 1\n\nint m   = 4;\nint k   = 6;\nint nnz = 11;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\n\nint hcsrRowPtr[4 + 1] = {0, 3, 5, 7, 11};\nint hcsrColInd[11]    = {0, 1, 3, 1, 2, 3, 4, 2, 3, 4, 5};\nfloat hcsrVal[11]      = {1, 2, 3, 4, 5, 7, 8, 1, 2, 4, 1};\n\n// Set dimension n of B\nint n = 3;\n\n// Allocate and generate dense matrix B (k x n)\nfloat hB[6 * 3] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f, 10.0f,\n11.0f, 12.0f, 13.0f, 14.0f, 15.0f, 16.0f, 17.0f, 18.0f};\n\nint* dcsrRowPtr = NULL;\nint* dcsrColInd = NULL;\nfloat* dcsrVal = NULL;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\n// Copy B to the device\nfloat* dB;\nhipMalloc((void**)&dB, sizeof(float) * k * n);\nhipMemcpy(dB, hB, sizeof(float) * k * n, hipMemcpyHostToDevice);\n\n// alpha and beta\nfloat alpha = 1.0f;\nfloat beta  = 0.0f;\n\n// Allocate memory for the resulting matrix C\nfloat* dC;\nhipMalloc((void**)&dC, sizeof(float) * m * n);\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Perform the matrix multiplication\nhipsparseScsrmm(handle,\nHIPSPARSE_OPERATION_NON_TRANSPOSE,\nm,\nn,\nk,\nnnz,\n&alpha,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ndB,\nk,\n&beta,\ndC,\nm);\n\n// Copy results to host\nfloat hC[6 * 3];\nhipMemcpy(hC, dC, sizeof(float) * m * n, hipMemcpyDeviceToHost);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(dB);\nhipFree(dC);\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnz, ldb, ldc\n    descrA, alpha, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA,\n    B, beta or C is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -3686,7 +3686,7 @@ fn hipsparseScsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrmm, C_hipsparseDcsrmm, c"hipsparseDcsrmm", "hipsparseDcsrmm",
     c"hipsparseDcsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3725,7 +3725,7 @@ fn hipsparseDcsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrmm, C_hipsparseCcsrmm, c"hipsparseCcsrmm", "hipsparseCcsrmm",
     c"hipsparseCcsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3764,7 +3764,7 @@ fn hipsparseCcsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrmm, C_hipsparseZcsrmm, c"hipsparseZcsrmm", "hipsparseZcsrmm",
     c"hipsparseZcsrmm(handle, transA, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3803,7 +3803,7 @@ fn hipsparseZcsrmm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrmm2, C_hipsparseScsrmm2, c"hipsparseScsrmm2", "hipsparseScsrmm2",
     c"hipsparseScsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nSparse matrix dense matrix multiplication using CSR storage format\n\nhipsparseXcsrmm2 multiplies the scalar \\f$\\alpha\\f$ with a sparse \\f$m \\times k\\f$\nmatrix \\f$A\\f$, defined in CSR storage format, and the dense \\f$k \\times n\\f$\nmatrix \\f$B\\f$ and adds the result to the dense \\f$m \\times n\\f$ matrix \\f$C\\f$ that\nis multiplied by the scalar \\f$\\beta\\f$, such that\n\nfor(k = csrRowPtr[i]; k < csrRowPtr[i + 1]; ++k)\n{\nC[i][j] += alpha * csrVal[k] * B[csrColInd[k]][j];\n}\n}\n}\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnz, ldb, ldc\n    descrA, alpha, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA,\n    B, beta or C is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -3843,7 +3843,7 @@ fn hipsparseScsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrmm2, C_hipsparseDcsrmm2, c"hipsparseDcsrmm2", "hipsparseDcsrmm2",
     c"hipsparseDcsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3883,7 +3883,7 @@ fn hipsparseDcsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrmm2, C_hipsparseCcsrmm2, c"hipsparseCcsrmm2", "hipsparseCcsrmm2",
     c"hipsparseCcsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3923,7 +3923,7 @@ fn hipsparseCcsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrmm2, C_hipsparseZcsrmm2, c"hipsparseZcsrmm2", "hipsparseZcsrmm2",
     c"hipsparseZcsrmm2(handle, transA, transB, m, n, k, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, beta, C, ldc)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -3963,7 +3963,7 @@ fn hipsparseZcsrmm2(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsrsm2_zeroPivot, C_hipsparseXbsrsm2_zeroPivot, c"hipsparseXbsrsm2_zeroPivot", "hipsparseXbsrsm2_zeroPivot",
     c"hipsparseXbsrsm2_zeroPivot(handle, info, position)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during \\ref hipsparseSbsrsm2_analysis \"hipsparseXbsrsm2_analysis()\"\nor \\ref hipsparseSbsrsm2_solve \"hipsparseXbsrsm2_solve()\" computation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$\nis stored in position, using same index base as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXbsrsm2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info or position is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -3983,7 +3983,7 @@ fn hipsparseXbsrsm2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsm2_bufferSize, C_hipsparseSbsrsm2_bufferSize, c"hipsparseSbsrsm2_bufferSize", "hipsparseSbsrsm2_bufferSize",
     c"hipsparseSbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_buffer_size returns the size of the temporary storage buffer in bytes\nthat is required by \\ref hipsparseSbsrsm2_analysis \"hipsparseXbsrsm2_analysis()\" and\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nrhs, nnzb, blockDim,\n    descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, info or\n    pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE,\n    transX == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -4017,7 +4017,7 @@ fn hipsparseSbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsm2_bufferSize, C_hipsparseDbsrsm2_bufferSize, c"hipsparseDbsrsm2_bufferSize", "hipsparseDbsrsm2_bufferSize",
     c"hipsparseDbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4051,7 +4051,7 @@ fn hipsparseDbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsm2_bufferSize, C_hipsparseCbsrsm2_bufferSize, c"hipsparseCbsrsm2_bufferSize", "hipsparseCbsrsm2_bufferSize",
     c"hipsparseCbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4085,7 +4085,7 @@ fn hipsparseCbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsm2_bufferSize, C_hipsparseZbsrsm2_bufferSize, c"hipsparseZbsrsm2_bufferSize", "hipsparseZbsrsm2_bufferSize",
     c"hipsparseZbsrsm2_bufferSize(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4119,7 +4119,7 @@ fn hipsparseZbsrsm2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsm2_analysis, C_hipsparseSbsrsm2_analysis, c"hipsparseSbsrsm2_analysis", "hipsparseSbsrsm2_analysis",
     c"hipsparseSbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_analysis performs the analysis step for \\ref hipsparseSbsrsm2_solve\n\"hipsparseXbsrsm2_solve()\".\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nrhs, nnzb or\n    blockDim, descrA, bsrSortedValA, bsrSortedRowPtrA,\n    bsrSortedColIndA, info or pBuffer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE,\n    transX == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -4153,7 +4153,7 @@ fn hipsparseSbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsm2_analysis, C_hipsparseDbsrsm2_analysis, c"hipsparseDbsrsm2_analysis", "hipsparseDbsrsm2_analysis",
     c"hipsparseDbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4187,7 +4187,7 @@ fn hipsparseDbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsm2_analysis, C_hipsparseCbsrsm2_analysis, c"hipsparseCbsrsm2_analysis", "hipsparseCbsrsm2_analysis",
     c"hipsparseCbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4221,7 +4221,7 @@ fn hipsparseCbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsm2_analysis, C_hipsparseZbsrsm2_analysis, c"hipsparseZbsrsm2_analysis", "hipsparseZbsrsm2_analysis",
     c"hipsparseZbsrsm2_analysis(handle, dirA, transA, transX, mb, nrhs, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4255,7 +4255,7 @@ fn hipsparseZbsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrsm2_solve, C_hipsparseSbsrsm2_solve, c"hipsparseSbsrsm2_solve", "hipsparseSbsrsm2_solve",
     c"hipsparseSbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nSparse triangular system solve using BSR storage format\n\nhipsparseXbsrsm2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXbsrsm2_solve requires a user allocated temporary buffer. Its size is\nreturned by \\ref hipsparseSbsrsm2_bufferSize \"hipsparseXbsrsm2_bufferSize()\". Furthermore,\nanalysis meta data is required. It can be obtained by \\ref hipsparseSbsrsm2_analysis\n\"hipsparseXbsrsm2_analysis()\". hipsparseXbsrsm2_solve reports the first zero pivot\n(either numerical or structural zero). The zero pivot status can be checked calling\n\nNote: \nThe sparse BSR matrix has to be sorted.\n\nNote: \nOperation type of B and X must match, if \\f$op(B)=B, op(X)=X\\f$.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE and\ntransX != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE is supported.\n\n// A = ( 1.0  0.0  0.0  0.0 )\n//     ( 2.0  3.0  0.0  0.0 )\n//     ( 4.0  5.0  6.0  0.0 )\n//     ( 7.0  0.0  8.0  9.0 )\n//\n// with bsr_dim = 2\n//\n//      -------------------\n//   = | 1.0 0.0 | 0.0 0.0 |\n//     | 2.0 3.0 | 0.0 0.0 |\n//      -------------------\n//     | 4.0 5.0 | 6.0 0.0 |\n//     | 7.0 0.0 | 8.0 9.0 |\n//      -------------------\n\n// Number of rows and columns\nint m = 4;\n\n// Number of block rows and block columns\nint mb = 2;\nint nb = 2;\n\n// BSR block dimension\nint bsr_dim = 2;\n\n// Number of right-hand-sides\nint nrhs = 4;\n\n// Number of non-zero blocks\nint nnzb = 3;\n\n// BSR row pointers\nint hbsrRowPtr[3] = {0, 1, 3};\n\n// BSR column indices\nint hbsrColInd[3] = {0, 0, 1};\n\n// BSR values\ndouble hbsrVal[12] = {1.0, 2.0, 0.0, 3.0, 4.0, 7.0, 5.0, 0.0, 6.0, 8.0, 0.0, 9.0};\n\n// Storage scheme of the BSR blocks\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_COLUMN;\n\n// Transposition of the matrix and rhs matrix\nhipsparseOperation_t transA = HIPSPARSE_OPERATION_NON_TRANSPOSE;\nhipsparseOperation_t transX = HIPSPARSE_OPERATION_NON_TRANSPOSE;\n\n// Solve policy\nhipsparseSolvePolicy_t solve_policy = HIPSPARSE_SOLVE_POLICY_NO_LEVEL;\n\n// Scalar alpha and beta\ndouble alpha = 1.0;\n\n// rhs and solution matrix\nint ldb = nb * bsr_dim;\nint ldx = mb * bsr_dim;\n\ndouble hB[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};\ndouble hX[16];\n\n// Offload data to device\nint* dbsrRowPtr;\nint* dbsrColInd;\ndouble*        dbsrVal;\ndouble*        dB;\ndouble*        dX;\n\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(double) * nnzb * bsr_dim * bsr_dim);\nhipMalloc((void**)&dB, sizeof(double) * nb * bsr_dim * nrhs);\nhipMalloc((void**)&dX, sizeof(double) * mb * bsr_dim * nrhs);\n\nhipMemcpy(dbsrRowPtr, hbsrRowPtr, sizeof(int) * (mb + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColInd, hbsrColInd, sizeof(int) * nnzb, hipMemcpyHostToDevice);\nhipMemcpy(dbsrVal, hbsrVal, sizeof(double) * nnzb * bsr_dim * bsr_dim, hipMemcpyHostToDevice);\nhipMemcpy(dB, hB, sizeof(double) * nb * bsr_dim * nrhs, hipMemcpyHostToDevice);\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Matrix fill mode\nhipsparseSetMatFillMode(descr, HIPSPARSE_FILL_MODE_LOWER);\n\n// Matrix diagonal type\nhipsparseSetMatDiagType(descr, HIPSPARSE_DIAG_TYPE_NON_UNIT);\n\n// Matrix info structure\nbsrsm2Info_t info;\nhipsparseCreateBsrsm2Info(&info);\n\n// Obtain required buffer size\nint buffer_size;\nhipsparseDbsrsm2_bufferSize(handle,\ndir,\ntransA,\ntransX,\nmb,\nnrhs,\nnnzb,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nbsr_dim,\ninfo,\n&buffer_size);\n\n// Allocate temporary buffer\nvoid* dbuffer;\nhipMalloc(&dbuffer, buffer_size);\n\n// Perform analysis step\nhipsparseDbsrsm2_analysis(handle,\ndir,\ntransA,\ntransX,\nmb,\nnrhs,\nnnzb,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nbsr_dim,\ninfo,\nsolve_policy,\ndbuffer);\n\n// Call dbsrsm to perform lower triangular solve LX = B\nhipsparseDbsrsm2_solve(handle,\ndir,\ntransA,\ntransX,\nmb,\nnrhs,\nnnzb,\n&alpha,\ndescr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nbsr_dim,\ninfo,\ndB,\nldb,\ndX,\nldx,\nsolve_policy,\ndbuffer);\n\n// Check for zero pivots\nint    pivot;\nhipsparseStatus_t status = hipsparseXbsrsm2_zeroPivot(handle, info, &pivot);\n\nif(status == HIPSPARSE_STATUS_ZERO_PIVOT)\n{\nstd::cout << \"Found zero pivot in matrix row \" << pivot << std::endl;\n}\n\n// Copy result back to host\nhipMemcpy(hX, dX, sizeof(double) * mb * bsr_dim * nrhs, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroyBsrsm2Info(info);\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\nhipFree(dB);\nhipFree(dX);\nhipFree(dbuffer);\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nrhs, nnzb, blockDim,\n    alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA,\n    B, X info or pBuffer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE,\n    transX == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -4297,7 +4297,7 @@ fn hipsparseSbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrsm2_solve, C_hipsparseDbsrsm2_solve, c"hipsparseDbsrsm2_solve", "hipsparseDbsrsm2_solve",
     c"hipsparseDbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4339,7 +4339,7 @@ fn hipsparseDbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrsm2_solve, C_hipsparseCbsrsm2_solve, c"hipsparseCbsrsm2_solve", "hipsparseCbsrsm2_solve",
     c"hipsparseCbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4381,7 +4381,7 @@ fn hipsparseCbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrsm2_solve, C_hipsparseZbsrsm2_solve, c"hipsparseZbsrsm2_solve", "hipsparseZbsrsm2_solve",
     c"hipsparseZbsrsm2_solve(handle, dirA, transA, transX, mb, nrhs, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, B, ldb, X, ldx, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    transA\n    transX\n    mb\n    nrhs\n    nnzb\n    alpha\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    B\n    ldb\n    X\n    ldx\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4423,7 +4423,7 @@ fn hipsparseZbsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_transA, a_transX, a_mb, a_nrhs, a_nnzb, a_alpha, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_B, a_ldb, a_X, a_ldx, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsm2_zeroPivot, C_hipsparseXcsrsm2_zeroPivot, c"hipsparseXcsrsm2_zeroPivot", "hipsparseXcsrsm2_zeroPivot",
     c"hipsparseXcsrsm2_zeroPivot(handle, info, position)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during \\ref hipsparseScsrsm2_analysis\n\"hipsparseXcsrsm2_analysis()\" or \\ref hipsparseScsrsm2_solve \"hipsparseXcsrsm2_solve()\"\ncomputation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position,\nusing same index base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsrsm2_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info or position is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -4443,7 +4443,7 @@ fn hipsparseXcsrsm2_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsm2_bufferSizeExt, C_hipsparseScsrsm2_bufferSizeExt, c"hipsparseScsrsm2_bufferSizeExt", "hipsparseScsrsm2_bufferSizeExt",
     c"hipsparseScsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSizeInBytes)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_bufferSizeExt returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseScsrsm2_analysis \"hipsparseXcsrsm2_analysis()\"\nand \\ref hipsparseScsrsm2_solve \"hipsparseXcsrsm2_solve()\". The temporary storage buffer\nmust be allocated by the user.\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nrhs, nnz, alpha,\n    descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B,\n    info or pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE,\n    transB == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -4482,7 +4482,7 @@ fn hipsparseScsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsm2_bufferSizeExt, C_hipsparseDcsrsm2_bufferSizeExt, c"hipsparseDcsrsm2_bufferSizeExt", "hipsparseDcsrsm2_bufferSizeExt",
     c"hipsparseDcsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4521,7 +4521,7 @@ fn hipsparseDcsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsm2_bufferSizeExt, C_hipsparseCcsrsm2_bufferSizeExt, c"hipsparseCcsrsm2_bufferSizeExt", "hipsparseCcsrsm2_bufferSizeExt",
     c"hipsparseCcsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4560,7 +4560,7 @@ fn hipsparseCcsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsm2_bufferSizeExt, C_hipsparseZcsrsm2_bufferSizeExt, c"hipsparseZcsrsm2_bufferSizeExt", "hipsparseZcsrsm2_bufferSizeExt",
     c"hipsparseZcsrsm2_bufferSizeExt(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4599,7 +4599,7 @@ fn hipsparseZcsrsm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsm2_analysis, C_hipsparseScsrsm2_analysis, c"hipsparseScsrsm2_analysis", "hipsparseScsrsm2_analysis",
     c"hipsparseScsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_analysis performs the analysis step for \\ref hipsparseScsrsm2_solve\n\"hipsparseXcsrsm2_solve()\".\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nrhs, nnz, alpha,\n    descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B,\n    info or pBuffer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE,\n    transB == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -4637,7 +4637,7 @@ fn hipsparseScsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsm2_analysis, C_hipsparseDcsrsm2_analysis, c"hipsparseDcsrsm2_analysis", "hipsparseDcsrsm2_analysis",
     c"hipsparseDcsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4675,7 +4675,7 @@ fn hipsparseDcsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsm2_analysis, C_hipsparseCcsrsm2_analysis, c"hipsparseCcsrsm2_analysis", "hipsparseCcsrsm2_analysis",
     c"hipsparseCcsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4713,7 +4713,7 @@ fn hipsparseCcsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsm2_analysis, C_hipsparseZcsrsm2_analysis, c"hipsparseZcsrsm2_analysis", "hipsparseZcsrsm2_analysis",
     c"hipsparseZcsrsm2_analysis(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4751,7 +4751,7 @@ fn hipsparseZcsrsm2_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrsm2_solve, C_hipsparseScsrsm2_solve, c"hipsparseScsrsm2_solve", "hipsparseScsrsm2_solve",
     c"hipsparseScsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nSparse triangular system solve using CSR storage format\n\nhipsparseXcsrsm2_solve solves a sparse triangular linear system of a sparse\n\nhipsparseXcsrsm2_solve requires a user allocated temporary buffer. Its size is\nreturned by \\ref hipsparseScsrsm2_bufferSizeExt \"hipsparseXcsrsm2_bufferSizeExt()\".\nFurthermore, analysis meta data is required. It can be obtained by\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only transA != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE and\ntransB != \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE is supported.\n\n// A = ( 1.0  0.0  0.0  0.0 )\n//     ( 2.0  3.0  0.0  0.0 )\n//     ( 4.0  5.0  6.0  0.0 )\n//     ( 7.0  0.0  8.0  9.0 )\n\n// Number of rows and columns\nint m = 4;\nint n = 4;\n\n// Number of right-hand-sides\nint nrhs = 4;\n\n// Number of non-zeros\nint nnz = 9;\n\n// CSR row pointers\nint hcsrRowPtr[5] = {0, 1, 3, 6, 9};\n\n// CSR column indices\nint hcsrColInd[9] = {0, 0, 1, 0, 1, 2, 0, 2, 3};\n\n// CSR values\ndouble hcsrVal[9] = {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0};\n\n// Transposition of the matrix and rhs matrix\nhipsparseOperation_t transA = HIPSPARSE_OPERATION_NON_TRANSPOSE;\nhipsparseOperation_t transB = HIPSPARSE_OPERATION_NON_TRANSPOSE;\n\n// Solve policy\nhipsparseSolvePolicy_t solve_policy = HIPSPARSE_SOLVE_POLICY_NO_LEVEL;\n\n// Scalar alpha and beta\ndouble alpha = 1.0;\n\n// rhs and solution matrix\nint ldb = n;\n\ndouble hB[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};\n\n// Offload data to device\nint* dcsrRowPtr;\nint* dcsrColInd;\ndouble*        dcsrVal;\ndouble*        dB;\n\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(double) * nnz);\nhipMalloc((void**)&dB, sizeof(double) * n * nrhs);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(double) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dB, hB, sizeof(double) * n * nrhs, hipMemcpyHostToDevice);\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Matrix fill mode\nhipsparseSetMatFillMode(descr, HIPSPARSE_FILL_MODE_LOWER);\n\n// Matrix diagonal type\nhipsparseSetMatDiagType(descr, HIPSPARSE_DIAG_TYPE_NON_UNIT);\n\n// Matrix info structure\ncsrsm2Info_t info;\nhipsparseCreateCsrsm2Info(&info);\n\n// Obtain required buffer size\nsize_t buffer_size;\nhipsparseDcsrsm2_bufferSizeExt(handle,\n0,\ntransA,\ntransB,\nm,\nnrhs,\nnnz,\n&alpha,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ndB,\nldb,\ninfo,\nsolve_policy,\n&buffer_size);\n\n// Allocate temporary buffer\nvoid* dbuffer;\nhipMalloc(&dbuffer, buffer_size);\n\n// Perform analysis step\nhipsparseDcsrsm2_analysis(handle,\n0,\ntransA,\ntransB,\nm,\nnrhs,\nnnz,\n&alpha,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ndB,\nldb,\ninfo,\nsolve_policy,\ndbuffer);\n\n// Call dcsrsm to perform lower triangular solve LB = B\nhipsparseDcsrsm2_solve(handle,\n0,\ntransA,\ntransB,\nm,\nnrhs,\nnnz,\n&alpha,\ndescr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ndB,\nldb,\ninfo,\nsolve_policy,\ndbuffer);\n\n// Check for zero pivots\nint    pivot;\nhipsparseStatus_t status = hipsparseXcsrsm2_zeroPivot(handle, info, &pivot);\n\nif(status == HIPSPARSE_STATUS_ZERO_PIVOT)\n{\nstd::cout << \"Found zero pivot in matrix row \" << pivot << std::endl;\n}\n\n// Copy result back to host\nhipMemcpy(hB, dB, sizeof(double) * m * nrhs, hipMemcpyDeviceToHost);\n\n// Clear hipSPARSE\nhipsparseDestroyCsrsm2Info(info);\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\n// Clear device memory\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(dB);\nhipFree(dbuffer);\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nrhs, nnz, alpha,\n    descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B,\n    info or pBuffer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE,\n    transB == \\ref HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE or",
@@ -4789,7 +4789,7 @@ fn hipsparseScsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrsm2_solve, C_hipsparseDcsrsm2_solve, c"hipsparseDcsrsm2_solve", "hipsparseDcsrsm2_solve",
     c"hipsparseDcsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4827,7 +4827,7 @@ fn hipsparseDcsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrsm2_solve, C_hipsparseCcsrsm2_solve, c"hipsparseCcsrsm2_solve", "hipsparseCcsrsm2_solve",
     c"hipsparseCcsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4865,7 +4865,7 @@ fn hipsparseCcsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrsm2_solve, C_hipsparseZcsrsm2_solve, c"hipsparseZcsrsm2_solve", "hipsparseZcsrsm2_solve",
     c"hipsparseZcsrsm2_solve(handle, algo, transA, transB, m, nrhs, nnz, alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, B, ldb, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    transA\n    transB\n    m\n    nrhs\n    nnz\n    alpha\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    B\n    ldb\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4903,7 +4903,7 @@ fn hipsparseZcsrsm2_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, algo: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_transA, a_transB, a_m, a_nrhs, a_nnz, a_alpha, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_B, a_ldb, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgemmi, C_hipsparseSgemmi, c"hipsparseSgemmi", "hipsparseSgemmi",
     c"hipsparseSgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nDense matrix sparse matrix multiplication using CSC storage format\n\nhipsparseXgemmi multiplies the scalar \\f$\\alpha\\f$ with a dense \\f$m \\times k\\f$\nmatrix \\f$A\\f$ and the sparse \\f$k \\times n\\f$ matrix \\f$B\\f$, defined in CSC\nstorage format and adds the result to the dense \\f$m \\times n\\f$ matrix \\f$C\\f$ that\nis multiplied by the scalar \\f$\\beta\\f$, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// alpha and beta\nfloat alpha = 0.5f;\nfloat beta  = 0.25f;\n\nstd::vector<int> hcscColPtr = {0, 2, 5, 7, 8, 10};\nstd::vector<int> hcscRowInd = {0, 2, 0, 1, 3, 1, 3, 2, 0, 2};\nstd::vector<float> hcsc_val     = {1, 6, 2, 4, 9, 5, 2, 7, 3, 8};\n\nstd::vector<float> hA(nnz_A, 1.0f);\nstd::vector<float> hC(nnz_C, 1.0f);\n\nint *dcscColPtr;\nint *dcscRowInd;\nfloat *dcsc_val;\nhipMalloc((void**)&dcscColPtr, sizeof(int) * (n + 1));\nhipMalloc((void**)&dcscRowInd, sizeof(int) * nnz_B);\nhipMalloc((void**)&dcsc_val, sizeof(float) * nnz_B);\n\nhipMemcpy(dcscColPtr, hcscColPtr.data(), sizeof(int) * (n + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcscRowInd, hcscRowInd.data(), sizeof(int) * nnz_B, hipMemcpyHostToDevice);\nhipMemcpy(dcsc_val, hcsc_val.data(), sizeof(float) * nnz_B, hipMemcpyHostToDevice);\n\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\n// Allocate memory for the matrix A\nfloat* dA;\nhipMalloc((void**)&dA, sizeof(float) * nnz_A);\nhipMemcpy(dA, hA.data(), sizeof(float) * nnz_A, hipMemcpyHostToDevice);\n\n// Allocate memory for the resulting matrix C\nfloat* dC;\nhipMalloc((void**)&dC, sizeof(float) * nnz_C);\nhipMemcpy(dC, hC.data(), sizeof(float) * nnz_C, hipMemcpyHostToDevice);\n\n// Perform operation\nhipsparseSgemmi(handle,\nm,\nn,\nk,\nnnz_B,\n&alpha,\ndA,\nlda,\ndcsc_val,\ndcscColPtr,\ndcscRowInd,\n&beta,\ndC,\nldc);\n\n// Copy device to host\nhipMemcpy(hC.data(), dC, sizeof(float) * nnz_C, hipMemcpyDeviceToHost);\n\n// Destroy matrix descriptors and handles\nhipsparseDestroy(handle);\n\nhipFree(dcscColPtr);\nhipFree(dcscRowInd);\nhipFree(dcsc_val);\nhipFree(dA);\nhipFree(dC);\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnz,\n    lda, ldc, alpha, A, cscValB, cscColPtrB, cscRowIndB,\n    beta or C is invalid.",
@@ -4940,7 +4940,7 @@ fn hipsparseSgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgemmi, C_hipsparseDgemmi, c"hipsparseDgemmi", "hipsparseDgemmi",
     c"hipsparseDgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -4977,7 +4977,7 @@ fn hipsparseDgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgemmi, C_hipsparseCgemmi, c"hipsparseCgemmi", "hipsparseCgemmi",
     c"hipsparseCgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5014,7 +5014,7 @@ fn hipsparseCgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgemmi, C_hipsparseZgemmi, c"hipsparseZgemmi", "hipsparseZgemmi",
     c"hipsparseZgemmi(handle, m, n, k, nnz, alpha, A, lda, cscValB, cscColPtrB, cscRowIndB, beta, C, ldc)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    nnz\n    alpha\n    A\n    lda\n    cscValB\n    cscColPtrB\n    cscRowIndB\n    beta\n    C\n    ldc\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5051,7 +5051,7 @@ fn hipsparseZgemmi(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_nnz, a_alpha, a_A, a_lda, a_cscValB, a_cscColPtrB, a_cscRowIndB, a_beta, a_C, a_ldc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgeamNnz, C_hipsparseXcsrgeamNnz, c"hipsparseXcsrgeamNnz", "hipsparseXcsrgeamNnz",
     c"hipsparseXcsrgeamNnz(handle, m, n, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, descrC, csrRowPtrC, nnzTotalDevHostPtr)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeamNnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting matrix C. It is assumed that csrRowPtrC has been allocated with\nsize m+1. The desired index base in the output CSR matrix is set in the\n\nFor full code example, see \\ref hipsparseScsrgeam().\n\nNote: \nAs indicated, nnzTotalDevHostPtr can point either to host or device memory. This is controlled\nby setting the pointer mode. See \\ref hipsparseSetPointerMode().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, nnzB, descrA,\n    csrRowPtrA, csrColIndA, descrB, csrRowPtrB, csrColIndB, descrC,\n    csrRowPtrC or nnzTotalDevHostPtr is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -5087,7 +5087,7 @@ fn hipsparseXcsrgeamNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgeam, C_hipsparseScsrgeam, c"hipsparseScsrgeam", "hipsparseScsrgeam",
     c"hipsparseScsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeam multiplies the scalar \\f$\\alpha\\f$ with the sparse\n\nThis computation involves a multi step process. First the user must allocate csrRowPtrC\nto have size m+1. The user then calls \\ref hipsparseXcsrgeamNnz which fills in the csrRowPtrC\narray as well as computes the total number of nonzeros in C, nnzC. The user then allocates both\narrays csrColIndC and csrValC to have size nnzC and calls hipsparseXcsrgeam to complete\nthe computation. The desired index base in the output CSR matrix C is set in the\n\nNote: Both scalars \\f$\\alpha\\f$ and \\f$beta\\f$ have to be valid.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\n\nfloat alpha{1.0f};\nfloat beta{1.0f};\n\n// A, B, and C are m×n\n\n// A\n// 1 0 0 2\n// 3 4 0 0\n// 5 6 7 8\n// 0 0 9 0\nstd::vector<int> hcsrRowPtrA = {0, 2, 4, 8, 9};\nstd::vector<int> hcsrColIndA = {0, 3, 0, 1, 0, 1, 2, 3, 2};\nstd::vector<float> hcsrValA = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f};\n\n// B\n// 0 1 0 0\n// 1 0 1 0\n// 0 1 0 1\n// 0 0 1 0\nstd::vector<int> hcsrRowPtrB = {0, 1, 3, 5, 6};\nstd::vector<int> hcsrColIndB = {1, 0, 2, 1, 3, 2};\nstd::vector<float> hcsrValB = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};\n\n// Device memory management: Allocate and copy A, B\nint* dcsrRowPtrA;\nint* dcsrColIndA;\nfloat* dcsrValA;\nint* dcsrRowPtrB;\nint* dcsrColIndB;\nfloat* dcsrValB;\nint* dcsrRowPtrC;\nhipMalloc((void**)&dcsrRowPtrA, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndA, nnzA * sizeof(int));\nhipMalloc((void**)&dcsrValA, nnzA * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrB, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndB, nnzB * sizeof(int));\nhipMalloc((void**)&dcsrValB, nnzB * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrC, (m + 1) * sizeof(int));\n\nhipMemcpy(dcsrRowPtrA, hcsrRowPtrA.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndA, hcsrColIndA.data(), nnzA * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValA, hcsrValA.data(), nnzA * sizeof(float), hipMemcpyHostToDevice);\nhipMemcpy(dcsrRowPtrB, hcsrRowPtrB.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndB, hcsrColIndB.data(), nnzB * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValB, hcsrValB.data(), nnzB * sizeof(float), hipMemcpyHostToDevice);\n\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\nhipsparseMatDescr_t descrA;\nhipsparseCreateMatDescr(&descrA);\n\nhipsparseMatDescr_t descrB;\nhipsparseCreateMatDescr(&descrB);\n\nhipsparseMatDescr_t descrC;\nhipsparseCreateMatDescr(&descrC);\n\nint nnzC;\nhipsparseXcsrgeamNnz(handle,\nm,\nn,\ndescrA,\nnnzA,\ndcsrRowPtrA,\ndcsrColIndA,\ndescrB,\nnnzB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrC,\ndcsrRowPtrC,\n&nnzC);\n\nint* dcsrColIndC = nullptr;\nfloat* dcsrValC = nullptr;\nhipMalloc((void**)&dcsrColIndC, sizeof(int) * nnzC);\nhipMalloc((void**)&dcsrValC, sizeof(float) * nnzC);\n\nhipsparseScsrgeam(handle,\nm,\nn,\n&alpha,\ndescrA,\nnnzA,\ndcsrValA,\ndcsrRowPtrA,\ndcsrColIndA,\n&beta,\ndescrB,\nnnzB,\ndcsrValB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrC,\ndcsrValC,\ndcsrRowPtrC,\ndcsrColIndC);\n\nhipFree(dcsrRowPtrA);\nhipFree(dcsrColIndA);\nhipFree(dcsrValA);\nhipFree(dcsrRowPtrB);\nhipFree(dcsrColIndB);\nhipFree(dcsrValB);\nhipFree(dcsrRowPtrC);\nhipFree(dcsrColIndC);\nhipFree(dcsrValC);\n\nhipsparseDestroyMatDescr(descrA);\nhipsparseDestroyMatDescr(descrB);\nhipsparseDestroyMatDescr(descrC);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, nnzB,\n    alpha, descrA, csrValA, csrRowPtrA, csrColIndA, beta,\n    descrB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC,\n    csrRowPtrC or csrColIndC is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -5133,7 +5133,7 @@ fn hipsparseScsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgeam, C_hipsparseDcsrgeam, c"hipsparseDcsrgeam", "hipsparseDcsrgeam",
     c"hipsparseDcsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5179,7 +5179,7 @@ fn hipsparseDcsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgeam, C_hipsparseCcsrgeam, c"hipsparseCcsrgeam", "hipsparseCcsrgeam",
     c"hipsparseCcsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5225,7 +5225,7 @@ fn hipsparseCcsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgeam, C_hipsparseZcsrgeam, c"hipsparseZcsrgeam", "hipsparseZcsrgeam",
     c"hipsparseZcsrgeam(handle, m, n, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, beta, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    beta\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5271,7 +5271,7 @@ fn hipsparseZcsrgeam(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_beta, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgeam2_bufferSizeExt, C_hipsparseScsrgeam2_bufferSizeExt, c"hipsparseScsrgeam2_bufferSizeExt", "hipsparseScsrgeam2_bufferSizeExt",
     c"hipsparseScsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgeam2_bufferSizeExt returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseXcsrgeam2Nnz() and \\ref hipsparseScsrgeam2\n\"hipsparseXcsrgeam2()\". The temporary storage buffer must be allocated by the user.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, nnzB,\n    alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA,\n    beta, descrB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB,\n    descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, or\n    pBufferSizeInBytes is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -5319,7 +5319,7 @@ fn hipsparseScsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgeam2_bufferSizeExt, C_hipsparseDcsrgeam2_bufferSizeExt, c"hipsparseDcsrgeam2_bufferSizeExt", "hipsparseDcsrgeam2_bufferSizeExt",
     c"hipsparseDcsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5367,7 +5367,7 @@ fn hipsparseDcsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgeam2_bufferSizeExt, C_hipsparseCcsrgeam2_bufferSizeExt, c"hipsparseCcsrgeam2_bufferSizeExt", "hipsparseCcsrgeam2_bufferSizeExt",
     c"hipsparseCcsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5415,7 +5415,7 @@ fn hipsparseCcsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgeam2_bufferSizeExt, C_hipsparseZcsrgeam2_bufferSizeExt, c"hipsparseZcsrgeam2_bufferSizeExt", "hipsparseZcsrgeam2_bufferSizeExt",
     c"hipsparseZcsrgeam2_bufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5463,7 +5463,7 @@ fn hipsparseZcsrgeam2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgeam2Nnz, C_hipsparseXcsrgeam2Nnz, c"hipsparseXcsrgeam2Nnz", "hipsparseXcsrgeam2Nnz",
     c"hipsparseXcsrgeam2Nnz(handle, m, n, descrA, nnzA, csrSortedRowPtrA, csrSortedColIndA, descrB, nnzB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, workspace)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeam2Nnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting matrix C. It is assumed that csrRowPtrC has been allocated with\nsize m+1. The required buffer size can be obtained by\n\nNote: \nAs indicated, nnzTotalDevHostPtr can point either to host or device memory. This is controlled\nby setting the pointer mode. See \\ref hipsparseSetPointerMode().\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    nnzA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    descrB\n    nnzB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedRowPtrC\n    nnzTotalDevHostPtr\n    workspace\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, nnzB,\n    descrA, csrSortedRowPtrA, csrSortedColIndA, descrB, csrSortedRowPtrB,\n    csrSortedColIndB, descrC, csrSortedRowPtrC or nnzTotalDevHostPtr is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -5500,7 +5500,7 @@ fn hipsparseXcsrgeam2Nnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_nnzA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_descrB, a_nnzB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedRowPtrC, a_nnzTotalDevHostPtr, a_workspace) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgeam2, C_hipsparseScsrgeam2, c"hipsparseScsrgeam2", "hipsparseScsrgeam2",
     c"hipsparseScsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nSparse matrix sparse matrix addition using CSR storage format\n\nhipsparseXcsrgeam2 multiplies the scalar \\f$\\alpha\\f$ with the sparse\n\nThis computation involves a multi step process. First the user must call\n\nNote: Both scalars \\f$\\alpha\\f$ and \\f$beta\\f$ have to be valid.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\n\nfloat alpha{1.0f};\nfloat beta{1.0f};\n\n// A, B, and C are m×n\n\n// A\n// 1 0 0 2\n// 3 4 0 0\n// 5 6 7 8\n// 0 0 9 0\nstd::vector<int> hcsrRowPtrA = {0, 2, 4, 8, 9};\nstd::vector<int> hcsrColIndA = {0, 3, 0, 1, 0, 1, 2, 3, 2};\nstd::vector<float> hcsrValA = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f};\n\n// B\n// 0 1 0 0\n// 1 0 1 0\n// 0 1 0 1\n// 0 0 1 0\nstd::vector<int> hcsrRowPtrB = {0, 1, 3, 5, 6};\nstd::vector<int> hcsrColIndB = {1, 0, 2, 1, 3, 2};\nstd::vector<float> hcsrValB = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};\n\n// Device memory management: Allocate and copy A, B\nint* dcsrRowPtrA;\nint* dcsrColIndA;\nfloat* dcsrValA;\nint* dcsrRowPtrB;\nint* dcsrColIndB;\nfloat* dcsrValB;\nint* dcsrRowPtrC;\nhipMalloc((void**)&dcsrRowPtrA, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndA, nnzA * sizeof(int));\nhipMalloc((void**)&dcsrValA, nnzA * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrB, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndB, nnzB * sizeof(int));\nhipMalloc((void**)&dcsrValB, nnzB * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrC, (m + 1) * sizeof(int));\n\nhipMemcpy(dcsrRowPtrA, hcsrRowPtrA.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndA, hcsrColIndA.data(), nnzA * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValA, hcsrValA.data(), nnzA * sizeof(float), hipMemcpyHostToDevice);\nhipMemcpy(dcsrRowPtrB, hcsrRowPtrB.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndB, hcsrColIndB.data(), nnzB * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValB, hcsrValB.data(), nnzB * sizeof(float), hipMemcpyHostToDevice);\n\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\nhipsparseMatDescr_t descrA;\nhipsparseCreateMatDescr(&descrA);\n\nhipsparseMatDescr_t descrB;\nhipsparseCreateMatDescr(&descrB);\n\nhipsparseMatDescr_t descrC;\nhipsparseCreateMatDescr(&descrC);\n\nsize_t bufferSize;\nhipsparseScsrgeam2_bufferSizeExt(handle,\nm,\nn,\n&alpha,\ndescrA,\nnnzA,\ndcsrValA,\ndcsrRowPtrA,\ndcsrColIndA,\n&beta,\ndescrB,\nnnzB,\ndcsrValB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrC,\nnullptr,\ndcsrRowPtrC,\nnullptr,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint nnzC;\nhipsparseXcsrgeam2Nnz(handle,\nm,\nn,\ndescrA,\nnnzA,\ndcsrRowPtrA,\ndcsrColIndA,\ndescrB,\nnnzB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrC,\ndcsrRowPtrC,\n&nnzC,\ndbuffer);\n\nint* dcsrColIndC = nullptr;\nfloat* dcsrValC = nullptr;\nhipMalloc((void**)&dcsrColIndC, sizeof(int) * nnzC);\nhipMalloc((void**)&dcsrValC, sizeof(float) * nnzC);\n\nhipsparseScsrgeam2(handle,\nm,\nn,\n&alpha,\ndescrA,\nnnzA,\ndcsrValA,\ndcsrRowPtrA,\ndcsrColIndA,\n&beta,\ndescrB,\nnnzB,\ndcsrValB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrC,\ndcsrValC,\ndcsrRowPtrC,\ndcsrColIndC,\ndbuffer);\n\nhipFree(dcsrRowPtrA);\nhipFree(dcsrColIndA);\nhipFree(dcsrValA);\nhipFree(dcsrRowPtrB);\nhipFree(dcsrColIndB);\nhipFree(dcsrValB);\nhipFree(dcsrRowPtrC);\nhipFree(dcsrColIndC);\nhipFree(dcsrValC);\n\nhipFree(dbuffer);\n\nhipsparseDestroyMatDescr(descrA);\nhipsparseDestroyMatDescr(descrB);\nhipsparseDestroyMatDescr(descrC);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, nnzB,\n    alpha, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta,\n    descrB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC,\n    csrSortedRowPtrC, csrSortedColIndC or pBuffer is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -5547,7 +5547,7 @@ fn hipsparseScsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgeam2, C_hipsparseDcsrgeam2, c"hipsparseDcsrgeam2", "hipsparseDcsrgeam2",
     c"hipsparseDcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5594,7 +5594,7 @@ fn hipsparseDcsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgeam2, C_hipsparseCcsrgeam2, c"hipsparseCcsrgeam2", "hipsparseCcsrgeam2",
     c"hipsparseCcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5641,7 +5641,7 @@ fn hipsparseCcsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgeam2, C_hipsparseZcsrgeam2, c"hipsparseZcsrgeam2", "hipsparseZcsrgeam2",
     c"hipsparseZcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    alpha\n    descrA\n    nnzA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    beta\n    descrB\n    nnzB\n    csrSortedValB\n    csrSortedRowPtrB\n    csrSortedColIndB\n    descrC\n    csrSortedValC\n    csrSortedRowPtrC\n    csrSortedColIndC\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5688,7 +5688,7 @@ fn hipsparseZcsrgeam2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_alpha, a_descrA, a_nnzA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_beta, a_descrB, a_nnzB, a_csrSortedValB, a_csrSortedRowPtrB, a_csrSortedColIndB, a_descrC, a_csrSortedValC, a_csrSortedRowPtrC, a_csrSortedColIndC, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgemmNnz, C_hipsparseXcsrgemmNnz, c"hipsparseXcsrgemmNnz", "hipsparseXcsrgemmNnz",
     c"hipsparseXcsrgemmNnz(handle, transA, transB, m, n, k, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, descrC, csrRowPtrC, nnzTotalDevHostPtr)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemmNnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting multiplied matrix C. It is assumed that csrRowPtrC has been allocated\nwith size m+1. The desired index base in the output CSR matrix C is set in the\n\nNote: \nAs indicated, nnzTotalDevHostPtr can point either to host or device memory. This is controlled\nby setting the pointer mode. See \\ref hipsparseSetPointerMode().\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nPlease note, that for matrix products with more than 8192 intermediate products per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nNote: \nCurrently, only transA == transB == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is\nsupported.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnzA, nnzB, nnzC,\n    descrA, csrRowPtrA, csrColIndA, descrB, csrRowPtrB, csrColIndB,\n    descrC, csrRowPtrC or nnzTotalDevHostPtr is invalid.\n    HIPSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED\n    transA != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE,\n    transB != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE, or",
@@ -5727,7 +5727,7 @@ fn hipsparseXcsrgemmNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgemm, C_hipsparseScsrgemm, c"hipsparseScsrgemm", "hipsparseScsrgemm",
     c"hipsparseScsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm multiplies the sparse \\f$m \\times k\\f$ matrix \\f$op(A)\\f$, defined in\nCSR storage format with the sparse \\f$k \\times n\\f$ matrix \\f$op(B)\\f$, defined in CSR\nstorage format, and stores the result in the sparse \\f$m \\times n\\f$ matrix \\f$C\\f$,\ndefined in CSR storage format, such that\n\nThis computation involves a multi step process. First the user must allocate csrRowPtrC\nto have size m+1. The user then calls \\ref hipsparseXcsrgemmNnz which fills in the csrRowPtrC\narray as well as computes the total number of nonzeros in C, nnzC. The user then allocates both\narrays csrColIndC and csrValC to have size nnzC and calls hipsparseXcsrgemm to complete\nthe computation. The desired index base in the output CSR matrix C is set in the\n\nNote: Currently, only transA == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\nNote: Currently, only transB == \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE is supported.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\nNote: Please note, that for matrix products with more than 4096 non-zero entries per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nhipsparseOperation_t transA = HIPSPARSE_OPERATION_NON_TRANSPOSE;\nhipsparseOperation_t transB = HIPSPARSE_OPERATION_NON_TRANSPOSE;\n\n// A, B, and C are mxk, kxn, and m×n\n\n// A\n// 1 0 0\n// 3 4 0\n// 5 6 7\n// 0 0 9\nstd::vector<int> hcsrRowPtrA = {0, 1, 3, 6, 7};\nstd::vector<int> hcsrColIndA = {0, 0, 1, 0, 1, 2, 2};\nstd::vector<float> hcsrValA = {1.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 9.0f};\n\n// B\n// 0 1\n// 1 0\n// 0 1\nstd::vector<int> hcsrRowPtrB = {0, 1, 2, 3};\nstd::vector<int> hcsrColIndB = {1, 0, 1};\nstd::vector<float> hcsrValB = {1.0f, 1.0f, 1.0f};\n\n// Device memory management: Allocate and copy A, B\nint* dcsrRowPtrA;\nint* dcsrColIndA;\nfloat* dcsrValA;\nint* dcsrRowPtrB;\nint* dcsrColIndB;\nfloat* dcsrValB;\nint* dcsrRowPtrC;\nhipMalloc((void**)&dcsrRowPtrA, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndA, nnzA * sizeof(int));\nhipMalloc((void**)&dcsrValA, nnzA * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrB, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndB, nnzB * sizeof(int));\nhipMalloc((void**)&dcsrValB, nnzB * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrC, (m + 1) * sizeof(int));\n\nhipMemcpy(dcsrRowPtrA, hcsrRowPtrA.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndA, hcsrColIndA.data(), nnzA * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValA, hcsrValA.data(), nnzA * sizeof(float), hipMemcpyHostToDevice);\nhipMemcpy(dcsrRowPtrB, hcsrRowPtrB.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndB, hcsrColIndB.data(), nnzB * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValB, hcsrValB.data(), nnzB * sizeof(float), hipMemcpyHostToDevice);\n\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\nhipsparseMatDescr_t descrA;\nhipsparseCreateMatDescr(&descrA);\n\nhipsparseMatDescr_t descrB;\nhipsparseCreateMatDescr(&descrB);\n\nhipsparseMatDescr_t descrC;\nhipsparseCreateMatDescr(&descrC);\n\nint nnzC;\nhipsparseXcsrgemmNnz(handle,\ntransA,\ntransB,\nm,\nn,\nk,\ndescrA,\nnnzA,\ndcsrRowPtrA,\ndcsrColIndA,\ndescrB,\nnnzB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrC,\ndcsrRowPtrC,\n&nnzC);\n\nint* dcsrColIndC = nullptr;\nfloat* dcsrValC = nullptr;\nhipMalloc((void**)&dcsrColIndC, sizeof(int) * nnzC);\nhipMalloc((void**)&dcsrValC, sizeof(float) * nnzC);\n\nhipsparseScsrgemm(handle,\ntransA,\ntransB,\nm,\nn,\nk,\ndescrA,\nnnzA,\ndcsrValA,\ndcsrRowPtrA,\ndcsrColIndA,\ndescrB,\nnnzB,\ndcsrValB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrC,\ndcsrValC,\ndcsrRowPtrC,\ndcsrColIndC);\n\nhipFree(dcsrRowPtrA);\nhipFree(dcsrColIndA);\nhipFree(dcsrValA);\nhipFree(dcsrRowPtrB);\nhipFree(dcsrColIndB);\nhipFree(dcsrValB);\nhipFree(dcsrRowPtrC);\nhipFree(dcsrColIndC);\nhipFree(dcsrValC);\n\nhipsparseDestroyMatDescr(descrA);\nhipsparseDestroyMatDescr(descrB);\nhipsparseDestroyMatDescr(descrC);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnzA, nnzB,\n    descrA, csrValA, csrRowPtrA, csrColIndA, descrB, csrValB,\n    csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC\n    is invalid.\n    HIPSPARSE_STATUS_ALLOC_FAILED additional buffer for long rows could not be\n    allocated.\n    HIPSPARSE_STATUS_NOT_SUPPORTED\n    transA != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE,\n    transB != \\ref HIPSPARSE_OPERATION_NON_TRANSPOSE, or",
@@ -5772,7 +5772,7 @@ fn hipsparseScsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgemm, C_hipsparseDcsrgemm, c"hipsparseDcsrgemm", "hipsparseDcsrgemm",
     c"hipsparseDcsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5817,7 +5817,7 @@ fn hipsparseDcsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgemm, C_hipsparseCcsrgemm, c"hipsparseCcsrgemm", "hipsparseCcsrgemm",
     c"hipsparseCcsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5862,7 +5862,7 @@ fn hipsparseCcsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgemm, C_hipsparseZcsrgemm, c"hipsparseZcsrgemm", "hipsparseZcsrgemm",
     c"hipsparseZcsrgemm(handle, transA, transB, m, n, k, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    transA\n    transB\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5907,7 +5907,7 @@ fn hipsparseZcsrgemm(py: Python<'_>, handle: &Bound<'_, PyAny>, transA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_transA, a_transB, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgemm2_bufferSizeExt, C_hipsparseScsrgemm2_bufferSizeExt, c"hipsparseScsrgemm2_bufferSizeExt", "hipsparseScsrgemm2_bufferSizeExt",
     c"hipsparseScsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm2_bufferSizeExt returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseXcsrgemm2Nnz() and \\ref hipsparseScsrgemm2\n\"hipsparseXcsrgemm2()\". The temporary storage buffer must be allocated by the user.\n\nNote: \nPlease note, that for matrix products with more than 4096 non-zero entries per row,\nadditional temporary storage buffer is allocated by the algorithm.\n\nNote: \nPlease note, that for matrix products with more than 8192 intermediate products per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnzA, nnzB, nnz_D,\n    alpha, beta, descrA, csrRowPtrA, csrColIndA, descrB, csrRowPtrB,\n    csrColIndB, descrD, csrRowPtrD, csrColIndD, info or pBufferSizeInBytes\n    is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -5952,7 +5952,7 @@ fn hipsparseScsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgemm2_bufferSizeExt, C_hipsparseDcsrgemm2_bufferSizeExt, c"hipsparseDcsrgemm2_bufferSizeExt", "hipsparseDcsrgemm2_bufferSizeExt",
     c"hipsparseDcsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -5997,7 +5997,7 @@ fn hipsparseDcsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgemm2_bufferSizeExt, C_hipsparseCcsrgemm2_bufferSizeExt, c"hipsparseCcsrgemm2_bufferSizeExt", "hipsparseCcsrgemm2_bufferSizeExt",
     c"hipsparseCcsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6042,7 +6042,7 @@ fn hipsparseCcsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgemm2_bufferSizeExt, C_hipsparseZcsrgemm2_bufferSizeExt, c"hipsparseZcsrgemm2_bufferSizeExt", "hipsparseZcsrgemm2_bufferSizeExt",
     c"hipsparseZcsrgemm2_bufferSizeExt(handle, m, n, k, alpha, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrRowPtrD, csrColIndD, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6087,7 +6087,7 @@ fn hipsparseZcsrgemm2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrgemm2Nnz, C_hipsparseXcsrgemm2Nnz, c"hipsparseXcsrgemm2Nnz", "hipsparseXcsrgemm2Nnz",
     c"hipsparseXcsrgemm2Nnz(handle, m, n, k, descrA, nnzA, csrRowPtrA, csrColIndA, descrB, nnzB, csrRowPtrB, csrColIndB, descrD, nnzD, csrRowPtrD, csrColIndD, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, pBuffer)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm2Nnz computes the total CSR non-zero elements and the CSR row\noffsets, that point to the start of every row of the sparse CSR matrix, of the\nresulting multiplied matrix C. It is assumed that csrRowPtrC has been allocated\nwith size m+1. The required buffer size can be obtained by\n\nNote: \nAs indicated, nnzTotalDevHostPtr can point either to host or device memory. This is controlled\nby setting the pointer mode. See \\ref hipsparseSetPointerMode().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nPlease note, that for matrix products with more than 8192 intermediate products per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nNote: \nCurrently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\n\nArgs:\n    handle\n    m\n    n\n    k\n    descrA\n    nnzA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrRowPtrB\n    csrColIndB\n    descrD\n    nnzD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnzA, nnzB, nnzD,\n    descrA, csrRowPtrA, csrColIndA, descrB, csrRowPtrB, csrColIndB,\n    descrD, csrRowPtrD, csrColIndD, descrC, csrRowPtrC, nnzTotalDevHostPtr,\n    info or pBuffer is invalid.\n    HIPSPARSE_STATUS_ALLOC_FAILED additional buffer for long rows could not be\n    allocated.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -6132,7 +6132,7 @@ fn hipsparseXcsrgemm2Nnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_descrA, a_nnzA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrRowPtrB, a_csrColIndB, a_descrD, a_nnzD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrgemm2, C_hipsparseScsrgemm2, c"hipsparseScsrgemm2", "hipsparseScsrgemm2",
     c"hipsparseScsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nSparse matrix sparse matrix multiplication using CSR storage format\n\nhipsparseXcsrgemm2 multiplies the scalar \\f$\\alpha\\f$ with the sparse\n\nThis computation involves a multi step process. First the user must call\n\nNote: If \\f$\\alpha == 0\\f$, then \\f$C = \\beta \\cdot D\\f$ will be computed.\nNote: If \\f$\\beta == 0\\f$, then \\f$C = \\alpha \\cdot A \\cdot B\\f$ will be computed.\nNote: \\f$\\alpha == beta == 0\\f$ is invalid.\nNote: Currently, only \\ref HIPSPARSE_MATRIX_TYPE_GENERAL is supported.\nNote: This function is non blocking and executed asynchronously with respect to the\nhost. It may return before the actual computation has finished.\nNote: Please note, that for matrix products with more than 4096 non-zero entries per\nrow, additional temporary storage buffer is allocated by the algorithm.\n\nfloat alpha{1.0f};\nfloat beta{1.0f};\n\n// A, B, and C are mxk, kxn, and m×n\n\n// A\n// 1 0 0\n// 3 4 0\n// 5 6 7\n// 0 0 9\nstd::vector<int> hcsrRowPtrA = {0, 1, 3, 6, 7};\nstd::vector<int> hcsrColIndA = {0, 0, 1, 0, 1, 2, 2};\nstd::vector<float> hcsrValA = {1.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 9.0f};\n\n// B\n// 0 1\n// 1 0\n// 0 1\nstd::vector<int> hcsrRowPtrB = {0, 1, 2, 3};\nstd::vector<int> hcsrColIndB = {1, 0, 1};\nstd::vector<float> hcsrValB = {1.0f, 1.0f, 1.0f};\n\n// D\n// 0 1\n// 2 3\n// 4 5\n// 0 6\nstd::vector<int> hcsrRowPtrD = {0, 1, 3, 5, 6};\nstd::vector<int> hcsrColIndD = {1, 0, 1, 0, 1, 1};\nstd::vector<float> hcsrValD = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f};\n\n// Device memory management: Allocate and copy A, B\nint* dcsrRowPtrA;\nint* dcsrColIndA;\nfloat* dcsrValA;\nint* dcsrRowPtrB;\nint* dcsrColIndB;\nfloat* dcsrValB;\nint* dcsrRowPtrD;\nint* dcsrColIndD;\nfloat* dcsrValD;\nint* dcsrRowPtrC;\nhipMalloc((void**)&dcsrRowPtrA, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndA, nnzA * sizeof(int));\nhipMalloc((void**)&dcsrValA, nnzA * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrB, (k + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndB, nnzB * sizeof(int));\nhipMalloc((void**)&dcsrValB, nnzB * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrD, (m + 1) * sizeof(int));\nhipMalloc((void**)&dcsrColIndD, nnzD * sizeof(int));\nhipMalloc((void**)&dcsrValD, nnzD * sizeof(float));\nhipMalloc((void**)&dcsrRowPtrC, (m + 1) * sizeof(int));\n\nhipMemcpy(dcsrRowPtrA, hcsrRowPtrA.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndA, hcsrColIndA.data(), nnzA * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValA, hcsrValA.data(), nnzA * sizeof(float), hipMemcpyHostToDevice);\nhipMemcpy(dcsrRowPtrB, hcsrRowPtrB.data(), (k + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndB, hcsrColIndB.data(), nnzB * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValB, hcsrValB.data(), nnzB * sizeof(float), hipMemcpyHostToDevice);\nhipMemcpy(dcsrRowPtrD, hcsrRowPtrD.data(), (m + 1) * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndD, hcsrColIndD.data(), nnzD * sizeof(int), hipMemcpyHostToDevice);\nhipMemcpy(dcsrValD, hcsrValD.data(), nnzD * sizeof(float), hipMemcpyHostToDevice);\n\nhipsparseHandle_t handle;\nhipsparseCreate(&handle);\n\nhipsparseMatDescr_t descrA;\nhipsparseCreateMatDescr(&descrA);\n\nhipsparseMatDescr_t descrB;\nhipsparseCreateMatDescr(&descrB);\n\nhipsparseMatDescr_t descrC;\nhipsparseCreateMatDescr(&descrC);\n\nhipsparseMatDescr_t descrD;\nhipsparseCreateMatDescr(&descrD);\n\ncsrgemm2Info_t info;\nhipsparseCreateCsrgemm2Info(&info);\n\nsize_t bufferSize;\nhipsparseScsrgemm2_bufferSizeExt(handle,\nm,\nn,\nk,\n&alpha,\ndescrA,\nnnzA,\ndcsrRowPtrA,\ndcsrColIndA,\ndescrB,\nnnzB,\ndcsrRowPtrB,\ndcsrColIndB,\n&beta,\ndescrD,\nnnzD,\ndcsrRowPtrD,\ndcsrColIndD,\ninfo,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint nnzC;\nhipsparseXcsrgemm2Nnz(handle,\nm,\nn,\nk,\ndescrA,\nnnzA,\ndcsrRowPtrA,\ndcsrColIndA,\ndescrB,\nnnzB,\ndcsrRowPtrB,\ndcsrColIndB,\ndescrD,\nnnzD,\ndcsrRowPtrD,\ndcsrColIndD,\ndescrC,\ndcsrRowPtrC,\n&nnzC,\ninfo,\ndbuffer);\n\nint* dcsrColIndC = nullptr;\nfloat* dcsrValC = nullptr;\nhipMalloc((void**)&dcsrColIndC, sizeof(int) * nnzC);\nhipMalloc((void**)&dcsrValC, sizeof(float) * nnzC);\n\nhipsparseScsrgemm2(handle,\nm,\nn,\nk,\n&alpha,\ndescrA,\nnnzA,\ndcsrValA,\ndcsrRowPtrA,\ndcsrColIndA,\ndescrB,\nnnzB,\ndcsrValB,\ndcsrRowPtrB,\ndcsrColIndB,\n&beta,\ndescrD,\nnnzD,\ndcsrValD,\ndcsrRowPtrD,\ndcsrColIndD,\ndescrC,\ndcsrValC,\ndcsrRowPtrC,\ndcsrColIndC,\ninfo,\ndbuffer);\n\nhipFree(dcsrRowPtrA);\nhipFree(dcsrColIndA);\nhipFree(dcsrValA);\nhipFree(dcsrRowPtrB);\nhipFree(dcsrColIndB);\nhipFree(dcsrValB);\nhipFree(dcsrRowPtrC);\nhipFree(dcsrColIndC);\nhipFree(dcsrValC);\nhipFree(dcsrRowPtrD);\nhipFree(dcsrColIndD);\nhipFree(dcsrValD);\n\nhipFree(dbuffer);\n\nhipsparseDestroyMatDescr(descrA);\nhipsparseDestroyMatDescr(descrB);\nhipsparseDestroyMatDescr(descrC);\nhipsparseDestroyMatDescr(descrD);\nhipsparseDestroyCsrgemm2Info(info);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, k, nnzA, nnzB,\n    nnzD, alpha, beta, descrA, csrValA, csrRowPtrA, csrColIndA,\n    descrB, csrValB, csrRowPtrB, csrColIndB, descrD, csrValD,\n    csrRowPtrD, csrColIndD, csrValC, csrRowPtrC, csrColIndC, info\n    or pBuffer is invalid.\n    HIPSPARSE_STATUS_ALLOC_FAILED additional buffer for long rows could not be\n    allocated.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -6189,7 +6189,7 @@ fn hipsparseScsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrgemm2, C_hipsparseDcsrgemm2, c"hipsparseDcsrgemm2", "hipsparseDcsrgemm2",
     c"hipsparseDcsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6246,7 +6246,7 @@ fn hipsparseDcsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrgemm2, C_hipsparseCcsrgemm2, c"hipsparseCcsrgemm2", "hipsparseCcsrgemm2",
     c"hipsparseCcsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6303,7 +6303,7 @@ fn hipsparseCcsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrgemm2, C_hipsparseZcsrgemm2, c"hipsparseZcsrgemm2", "hipsparseZcsrgemm2",
     c"hipsparseZcsrgemm2(handle, m, n, k, alpha, descrA, nnzA, csrValA, csrRowPtrA, csrColIndA, descrB, nnzB, csrValB, csrRowPtrB, csrColIndB, beta, descrD, nnzD, csrValD, csrRowPtrD, csrColIndD, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    k\n    alpha\n    descrA\n    nnzA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    descrB\n    nnzB\n    csrValB\n    csrRowPtrB\n    csrColIndB\n    beta\n    descrD\n    nnzD\n    csrValD\n    csrRowPtrD\n    csrColIndD\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6360,7 +6360,7 @@ fn hipsparseZcsrgemm2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_k, a_alpha, a_descrA, a_nnzA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_descrB, a_nnzB, a_csrValB, a_csrRowPtrB, a_csrColIndB, a_beta, a_descrD, a_nnzD, a_csrValD, a_csrRowPtrD, a_csrColIndD, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsrilu02_zeroPivot, C_hipsparseXbsrilu02_zeroPivot, c"hipsparseXbsrilu02_zeroPivot", "hipsparseXbsrilu02_zeroPivot",
     c"hipsparseXbsrilu02_zeroPivot(handle, info, position)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during \\ref hipsparseSbsrilu02_analysis\n\"hipsparseXbsrilu02_analysis()\" or \\ref hipsparseSbsrilu02 \"hipsparseXbsrilu02()\"\ncomputation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position,\nusing same index base as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: \nIf a zero pivot is found, position \\f$=j\\f$ means that either the diagonal block\n\nNote: hipsparseXbsrilu02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info or position pointer is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -6380,7 +6380,7 @@ fn hipsparseXbsrilu02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02_numericBoost, C_hipsparseSbsrilu02_numericBoost, c"hipsparseSbsrilu02_numericBoost", "hipsparseSbsrilu02_numericBoost",
     c"hipsparseSbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_numericBoost enables the user to replace a numerical value in\nan incomplete LU factorization. tol is used to determine whether a numerical value\nis replaced by boost_val, such that \\f$A_{j,j} = \\text{boost_val}\\f$ if\n\nNote: The boost value is enabled by setting enable_boost to 1 or disabled by\nsetting enable_boost to 0.\n\nNote: tol and boost_val can be in host or device memory.\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info, tol or boost_val pointer\n    is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -6403,7 +6403,7 @@ fn hipsparseSbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02_numericBoost, C_hipsparseDbsrilu02_numericBoost, c"hipsparseDbsrilu02_numericBoost", "hipsparseDbsrilu02_numericBoost",
     c"hipsparseDbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6426,7 +6426,7 @@ fn hipsparseDbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02_numericBoost, C_hipsparseCbsrilu02_numericBoost, c"hipsparseCbsrilu02_numericBoost", "hipsparseCbsrilu02_numericBoost",
     c"hipsparseCbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6449,7 +6449,7 @@ fn hipsparseCbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02_numericBoost, C_hipsparseZbsrilu02_numericBoost, c"hipsparseZbsrilu02_numericBoost", "hipsparseZbsrilu02_numericBoost",
     c"hipsparseZbsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6472,7 +6472,7 @@ fn hipsparseZbsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02_bufferSize, C_hipsparseSbsrilu02_bufferSize, c"hipsparseSbsrilu02_bufferSize", "hipsparseSbsrilu02_bufferSize",
     c"hipsparseSbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_bufferSize returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseSbsrilu02_analysis \"hipsparseXbsrilu02_analysis()\"\nand \\ref hipsparseSbsrilu02 \"hipsparseXbsrilu02()\". The temporary storage buffer must be\nallocated by the user.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim, descrA,\n    bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, info or\n    pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -6503,7 +6503,7 @@ fn hipsparseSbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02_bufferSize, C_hipsparseDbsrilu02_bufferSize, c"hipsparseDbsrilu02_bufferSize", "hipsparseDbsrilu02_bufferSize",
     c"hipsparseDbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6534,7 +6534,7 @@ fn hipsparseDbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02_bufferSize, C_hipsparseCbsrilu02_bufferSize, c"hipsparseCbsrilu02_bufferSize", "hipsparseCbsrilu02_bufferSize",
     c"hipsparseCbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6565,7 +6565,7 @@ fn hipsparseCbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02_bufferSize, C_hipsparseZbsrilu02_bufferSize, c"hipsparseZbsrilu02_bufferSize", "hipsparseZbsrilu02_bufferSize",
     c"hipsparseZbsrilu02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6596,7 +6596,7 @@ fn hipsparseZbsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02_analysis, C_hipsparseSbsrilu02_analysis, c"hipsparseSbsrilu02_analysis", "hipsparseSbsrilu02_analysis",
     c"hipsparseSbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02_analysis performs the analysis step for \\ref hipsparseSbsrilu02\n\"hipsparseXbsrilu02()\".\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim, descrA,\n    bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, info or pBuffer pointer\n    is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -6627,7 +6627,7 @@ fn hipsparseSbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02_analysis, C_hipsparseDbsrilu02_analysis, c"hipsparseDbsrilu02_analysis", "hipsparseDbsrilu02_analysis",
     c"hipsparseDbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6658,7 +6658,7 @@ fn hipsparseDbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02_analysis, C_hipsparseCbsrilu02_analysis, c"hipsparseCbsrilu02_analysis", "hipsparseCbsrilu02_analysis",
     c"hipsparseCbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6689,7 +6689,7 @@ fn hipsparseCbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02_analysis, C_hipsparseZbsrilu02_analysis, c"hipsparseZbsrilu02_analysis", "hipsparseZbsrilu02_analysis",
     c"hipsparseZbsrilu02_analysis(handle, dirA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6720,7 +6720,7 @@ fn hipsparseZbsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsrilu02, C_hipsparseSbsrilu02, c"hipsparseSbsrilu02", "hipsparseSbsrilu02",
     c"hipsparseSbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using BSR storage\nformat\n\nhipsparseXbsrilu02 computes the incomplete LU factorization with 0 fill-ins and no\npivoting of a sparse \\f$mb \\times mb\\f$ BSR matrix \\f$A\\f$, such that\n\nhipsparseXbsrilu02 requires a user allocated temporary buffer. Its size is\nreturned by \\ref hipsparseSbsrilu02_bufferSize \"hipsparseXbsrilu02_bufferSize()\".\nFurthermore, analysis meta data is required. It can be obtained by\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim, descrA,\n    bsrSortedValA_valM, bsrSortedRowPtrA or bsrSortedColIndA pointer is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -6751,7 +6751,7 @@ fn hipsparseSbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsrilu02, C_hipsparseDbsrilu02, c"hipsparseDbsrilu02", "hipsparseDbsrilu02",
     c"hipsparseDbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6782,7 +6782,7 @@ fn hipsparseDbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsrilu02, C_hipsparseCbsrilu02, c"hipsparseCbsrilu02", "hipsparseCbsrilu02",
     c"hipsparseCbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6813,7 +6813,7 @@ fn hipsparseCbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsrilu02, C_hipsparseZbsrilu02, c"hipsparseZbsrilu02", "hipsparseZbsrilu02",
     c"hipsparseZbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedValA_valM, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrSortedValA_valM\n    bsrSortedRowPtrA\n    bsrSortedColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6844,7 +6844,7 @@ fn hipsparseZbsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrSortedValA_valM, a_bsrSortedRowPtrA, a_bsrSortedColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrilu02_zeroPivot, C_hipsparseXcsrilu02_zeroPivot, c"hipsparseXcsrilu02_zeroPivot", "hipsparseXcsrilu02_zeroPivot",
     c"hipsparseXcsrilu02_zeroPivot(handle, info, position)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during \\ref hipsparseScsrilu02 \"hipsparseXcsrilu02()\"\ncomputation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position, using same\nindex base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsrilu02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info or position pointer is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -6864,7 +6864,7 @@ fn hipsparseXcsrilu02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_numericBoost, C_hipsparseScsrilu02_numericBoost, c"hipsparseScsrilu02_numericBoost", "hipsparseScsrilu02_numericBoost",
     c"hipsparseScsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR storage\nformat\n\nhipsparseXcsrilu02_numericBoost enables the user to replace a numerical value in\nan incomplete LU factorization. tol is used to determine whether a numerical value\nis replaced by boost_val, such that \\f$A_{j,j} = \\text{boost_val}\\f$ if\n\nNote: The boost value is enabled by setting enable_boost to 1 or disabled by\nsetting enable_boost to 0.\n\nNote: tol and boost_val can be in host or device memory.\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info, tol or boost_val pointer\n    is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -6887,7 +6887,7 @@ fn hipsparseScsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_numericBoost, C_hipsparseDcsrilu02_numericBoost, c"hipsparseDcsrilu02_numericBoost", "hipsparseDcsrilu02_numericBoost",
     c"hipsparseDcsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6910,7 +6910,7 @@ fn hipsparseDcsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_numericBoost, C_hipsparseCcsrilu02_numericBoost, c"hipsparseCcsrilu02_numericBoost", "hipsparseCcsrilu02_numericBoost",
     c"hipsparseCcsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6933,7 +6933,7 @@ fn hipsparseCcsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_numericBoost, C_hipsparseZcsrilu02_numericBoost, c"hipsparseZcsrilu02_numericBoost", "hipsparseZcsrilu02_numericBoost",
     c"hipsparseZcsrilu02_numericBoost(handle, info, enable_boost, tol, boost_val)\n--\n\nArgs:\n    handle\n    info\n    enable_boost\n    tol\n    boost_val\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -6956,7 +6956,7 @@ fn hipsparseZcsrilu02_numericBoost(py: Python<'_>, handle: &Bound<'_, PyAny>, in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_enable_boost, a_tol, a_boost_val) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_bufferSize, C_hipsparseScsrilu02_bufferSize, c"hipsparseScsrilu02_bufferSize", "hipsparseScsrilu02_bufferSize",
     c"hipsparseScsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_bufferSize returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseScsrilu02_analysis \"hipsparseXcsrilu02_analysis()\"\nand \\ref hipsparseScsrilu02 \"hipsparseXcsrilu02()\". The temporary storage buffer\nmust be allocated by the user.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBufferSizeInBytes pointer\n    is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -6985,7 +6985,7 @@ fn hipsparseScsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_bufferSize, C_hipsparseDcsrilu02_bufferSize, c"hipsparseDcsrilu02_bufferSize", "hipsparseDcsrilu02_bufferSize",
     c"hipsparseDcsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7014,7 +7014,7 @@ fn hipsparseDcsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_bufferSize, C_hipsparseCcsrilu02_bufferSize, c"hipsparseCcsrilu02_bufferSize", "hipsparseCcsrilu02_bufferSize",
     c"hipsparseCcsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7043,7 +7043,7 @@ fn hipsparseCcsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_bufferSize, C_hipsparseZcsrilu02_bufferSize, c"hipsparseZcsrilu02_bufferSize", "hipsparseZcsrilu02_bufferSize",
     c"hipsparseZcsrilu02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7072,7 +7072,7 @@ fn hipsparseZcsrilu02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_bufferSizeExt, C_hipsparseScsrilu02_bufferSizeExt, c"hipsparseScsrilu02_bufferSizeExt", "hipsparseScsrilu02_bufferSizeExt",
     c"hipsparseScsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_bufferSizeExt returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseScsrilu02_analysis \"hipsparseXcsrilu02_analysis()\"\nand \\ref hipsparseScsrilu02 \"hipsparseXcsrilu02()\". The temporary storage buffer\nmust be allocated by the user.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBufferSizeInBytes pointer\n    is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -7101,7 +7101,7 @@ fn hipsparseScsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_bufferSizeExt, C_hipsparseDcsrilu02_bufferSizeExt, c"hipsparseDcsrilu02_bufferSizeExt", "hipsparseDcsrilu02_bufferSizeExt",
     c"hipsparseDcsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7130,7 +7130,7 @@ fn hipsparseDcsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_bufferSizeExt, C_hipsparseCcsrilu02_bufferSizeExt, c"hipsparseCcsrilu02_bufferSizeExt", "hipsparseCcsrilu02_bufferSizeExt",
     c"hipsparseCcsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7159,7 +7159,7 @@ fn hipsparseCcsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_bufferSizeExt, C_hipsparseZcsrilu02_bufferSizeExt, c"hipsparseZcsrilu02_bufferSizeExt", "hipsparseZcsrilu02_bufferSizeExt",
     c"hipsparseZcsrilu02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7188,7 +7188,7 @@ fn hipsparseZcsrilu02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02_analysis, C_hipsparseScsrilu02_analysis, c"hipsparseScsrilu02_analysis", "hipsparseScsrilu02_analysis",
     c"hipsparseScsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02_analysis performs the analysis step for \\ref hipsparseScsrilu02\n\"hipsparseXcsrilu02()\".\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -7217,7 +7217,7 @@ fn hipsparseScsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02_analysis, C_hipsparseDcsrilu02_analysis, c"hipsparseDcsrilu02_analysis", "hipsparseDcsrilu02_analysis",
     c"hipsparseDcsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7246,7 +7246,7 @@ fn hipsparseDcsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02_analysis, C_hipsparseCcsrilu02_analysis, c"hipsparseCcsrilu02_analysis", "hipsparseCcsrilu02_analysis",
     c"hipsparseCcsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7275,7 +7275,7 @@ fn hipsparseCcsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02_analysis, C_hipsparseZcsrilu02_analysis, c"hipsparseZcsrilu02_analysis", "hipsparseZcsrilu02_analysis",
     c"hipsparseZcsrilu02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7304,7 +7304,7 @@ fn hipsparseZcsrilu02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrilu02, C_hipsparseScsrilu02, c"hipsparseScsrilu02", "hipsparseScsrilu02",
     c"hipsparseScsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete LU factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsrilu02 computes the incomplete LU factorization with 0 fill-ins and no\npivoting of a sparse \\f$m \\times m\\f$ CSR matrix \\f$A\\f$, such that\n\nhipsparseXcsrilu02 requires a user allocated temporary buffer. Its size is returned\nby \\ref hipsparseScsrilu02_bufferSize \"hipsparseXcsrilu02_bufferSize()\" or\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA_valM,\n    csrSortedRowPtrA or csrSortedColIndA pointer is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -7333,7 +7333,7 @@ fn hipsparseScsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrilu02, C_hipsparseDcsrilu02, c"hipsparseDcsrilu02", "hipsparseDcsrilu02",
     c"hipsparseDcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7362,7 +7362,7 @@ fn hipsparseDcsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrilu02, C_hipsparseCcsrilu02, c"hipsparseCcsrilu02", "hipsparseCcsrilu02",
     c"hipsparseCcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7391,7 +7391,7 @@ fn hipsparseCcsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrilu02, C_hipsparseZcsrilu02, c"hipsparseZcsrilu02", "hipsparseZcsrilu02",
     c"hipsparseZcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7420,7 +7420,7 @@ fn hipsparseZcsrilu02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXbsric02_zeroPivot, C_hipsparseXbsric02_zeroPivot, c"hipsparseXbsric02_zeroPivot", "hipsparseXbsric02_zeroPivot",
     c"hipsparseXbsric02_zeroPivot(handle, info, position)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during \\ref hipsparseSbsric02_analysis\n\"hipsparseXbsric02_analysis()\" or \\ref hipsparseSbsric02 \"hipsparseXbsric02()\" computation.\nThe first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position, using same index\nbase as the BSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: \nIf a zero pivot is found, position=j means that either the diagonal block A(j,j)\nis missing (structural zero) or the diagonal block A(j,j) is not positive definite\n(numerical zero).\n\nNote: hipsparseXbsric02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info or position pointer is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -7440,7 +7440,7 @@ fn hipsparseXbsric02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsric02_bufferSize, C_hipsparseSbsric02_bufferSize, c"hipsparseSbsric02_bufferSize", "hipsparseSbsric02_bufferSize",
     c"hipsparseSbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02_bufferSize returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseSbsric02_analysis \"hipsparseXbsric02_analysis()\"\nand \\ref hipsparseSbsric02 \"hipsparseXbsric02()\". The temporary storage buffer must be\nallocated by the user.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim, descrA,\n    bsrValA, bsrRowPtrA, bsrColIndA, info or pBufferSizeInBytes pointer\n    is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -7471,7 +7471,7 @@ fn hipsparseSbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsric02_bufferSize, C_hipsparseDbsric02_bufferSize, c"hipsparseDbsric02_bufferSize", "hipsparseDbsric02_bufferSize",
     c"hipsparseDbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7502,7 +7502,7 @@ fn hipsparseDbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsric02_bufferSize, C_hipsparseCbsric02_bufferSize, c"hipsparseCbsric02_bufferSize", "hipsparseCbsric02_bufferSize",
     c"hipsparseCbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7533,7 +7533,7 @@ fn hipsparseCbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsric02_bufferSize, C_hipsparseZbsric02_bufferSize, c"hipsparseZbsric02_bufferSize", "hipsparseZbsric02_bufferSize",
     c"hipsparseZbsric02_bufferSize(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7564,7 +7564,7 @@ fn hipsparseZbsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsric02_analysis, C_hipsparseSbsric02_analysis, c"hipsparseSbsric02_analysis", "hipsparseSbsric02_analysis",
     c"hipsparseSbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02_analysis performs the analysis step for \\ref hipsparseSbsric02\n\"hipsparseXbsric02()\".\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim, descrA,\n    bsrValA, bsrRowPtrA, bsrColIndA, info or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -7595,7 +7595,7 @@ fn hipsparseSbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsric02_analysis, C_hipsparseDbsric02_analysis, c"hipsparseDbsric02_analysis", "hipsparseDbsric02_analysis",
     c"hipsparseDbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7626,7 +7626,7 @@ fn hipsparseDbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsric02_analysis, C_hipsparseCbsric02_analysis, c"hipsparseCbsric02_analysis", "hipsparseCbsric02_analysis",
     c"hipsparseCbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7657,7 +7657,7 @@ fn hipsparseCbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsric02_analysis, C_hipsparseZbsric02_analysis, c"hipsparseZbsric02_analysis", "hipsparseZbsric02_analysis",
     c"hipsparseZbsric02_analysis(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7688,7 +7688,7 @@ fn hipsparseZbsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsric02, C_hipsparseSbsric02, c"hipsparseSbsric02", "hipsparseSbsric02",
     c"hipsparseSbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using BSR\nstorage format\n\nhipsparseXbsric02 computes the incomplete Cholesky factorization with 0 fill-ins\nand no pivoting of a sparse \\f$mb \\times mb\\f$ BSR matrix \\f$A\\f$, such that\n\nhipsparseXbsric02 requires a user allocated temporary buffer. Its size is returned\nby \\ref hipsparseSbsric02_bufferSize \"hipsparseXbsric02_bufferSize()\". Furthermore,\nanalysis meta data is required. It can be obtained by \\ref hipsparseSbsric02_analysis\n\"hipsparseXbsric02_analysis()\". hipsparseXbsric02 reports the first zero pivot\n(either numerical or structural zero). The zero pivot status can be obtained by calling\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nnzb, blockDim, descrA,\n    bsrValA, bsrRowPtrA, or bsrColIndA pointer is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -7719,7 +7719,7 @@ fn hipsparseSbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsric02, C_hipsparseDbsric02, c"hipsparseDbsric02", "hipsparseDbsric02",
     c"hipsparseDbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7750,7 +7750,7 @@ fn hipsparseDbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsric02, C_hipsparseCbsric02, c"hipsparseCbsric02", "hipsparseCbsric02",
     c"hipsparseCbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7781,7 +7781,7 @@ fn hipsparseCbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsric02, C_hipsparseZbsric02, c"hipsparseZbsric02", "hipsparseZbsric02",
     c"hipsparseZbsric02(handle, dirA, mb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7812,7 +7812,7 @@ fn hipsparseZbsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsric02_zeroPivot, C_hipsparseXcsric02_zeroPivot, c"hipsparseXcsric02_zeroPivot", "hipsparseXcsric02_zeroPivot",
     c"hipsparseXcsric02_zeroPivot(handle, info, position)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_zeroPivot returns \\ref HIPSPARSE_STATUS_ZERO_PIVOT, if either a\nstructural or numerical zero has been found during \\ref hipsparseScsric02_analysis\n\"hipsparseXcsric02_analysis()\" or \\ref hipsparseScsric02 \"hipsparseXcsric02()\"\ncomputation. The first zero pivot \\f$j\\f$ at \\f$A_{j,j}\\f$ is stored in position,\nusing same index base as the CSR matrix.\n\nposition can be in host or device memory. If no zero pivot has been found,\nposition is set to -1 and \\ref HIPSPARSE_STATUS_SUCCESS is returned instead.\n\nNote: hipsparseXcsric02_zeroPivot is a blocking function. It might influence\nperformance negatively.\n\nArgs:\n    handle\n    info\n    position\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, info or position pointer is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_ZERO_PIVOT zero pivot has been found.",
@@ -7832,7 +7832,7 @@ fn hipsparseXcsric02_zeroPivot(py: Python<'_>, handle: &Bound<'_, PyAny>, info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_info, a_position) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02_bufferSize, C_hipsparseScsric02_bufferSize, c"hipsparseScsric02_bufferSize", "hipsparseScsric02_bufferSize",
     c"hipsparseScsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_bufferSize returns the size of the temporary storage buffer in bytes\nthat is required by \\ref hipsparseScsric02_analysis \"hipsparseXcsric02_analysis()\" and\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBufferSizeInBytes pointer is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -7861,7 +7861,7 @@ fn hipsparseScsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02_bufferSize, C_hipsparseDcsric02_bufferSize, c"hipsparseDcsric02_bufferSize", "hipsparseDcsric02_bufferSize",
     c"hipsparseDcsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7890,7 +7890,7 @@ fn hipsparseDcsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02_bufferSize, C_hipsparseCcsric02_bufferSize, c"hipsparseCcsric02_bufferSize", "hipsparseCcsric02_bufferSize",
     c"hipsparseCcsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7919,7 +7919,7 @@ fn hipsparseCcsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02_bufferSize, C_hipsparseZcsric02_bufferSize, c"hipsparseZcsric02_bufferSize", "hipsparseZcsric02_bufferSize",
     c"hipsparseZcsric02_bufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -7948,7 +7948,7 @@ fn hipsparseZcsric02_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02_bufferSizeExt, C_hipsparseScsric02_bufferSizeExt, c"hipsparseScsric02_bufferSizeExt", "hipsparseScsric02_bufferSizeExt",
     c"hipsparseScsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_bufferSizeExt returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseScsric02_analysis \"hipsparseXcsric02_analysis()\"\nand \\ref hipsparseScsric02 \"hipsparseXcsric02()\".\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBufferSizeInBytes pointer is\n    invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -7977,7 +7977,7 @@ fn hipsparseScsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02_bufferSizeExt, C_hipsparseDcsric02_bufferSizeExt, c"hipsparseDcsric02_bufferSizeExt", "hipsparseDcsric02_bufferSizeExt",
     c"hipsparseDcsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8006,7 +8006,7 @@ fn hipsparseDcsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02_bufferSizeExt, C_hipsparseCcsric02_bufferSizeExt, c"hipsparseCcsric02_bufferSizeExt", "hipsparseCcsric02_bufferSizeExt",
     c"hipsparseCcsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8035,7 +8035,7 @@ fn hipsparseCcsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02_bufferSizeExt, C_hipsparseZcsric02_bufferSizeExt, c"hipsparseZcsric02_bufferSizeExt", "hipsparseZcsric02_bufferSizeExt",
     c"hipsparseZcsric02_bufferSizeExt(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8064,7 +8064,7 @@ fn hipsparseZcsric02_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02_analysis, C_hipsparseScsric02_analysis, c"hipsparseScsric02_analysis", "hipsparseScsric02_analysis",
     c"hipsparseScsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02_analysis performs the analysis step for \\ref hipsparseScsric02\n\"hipsparseXcsric02()\".\n\nNote: \nIf the matrix sparsity pattern changes, the gathered information will become invalid.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA,\n    csrSortedRowPtrA, csrSortedColIndA, info or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -8093,7 +8093,7 @@ fn hipsparseScsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02_analysis, C_hipsparseDcsric02_analysis, c"hipsparseDcsric02_analysis", "hipsparseDcsric02_analysis",
     c"hipsparseDcsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8122,7 +8122,7 @@ fn hipsparseDcsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02_analysis, C_hipsparseCcsric02_analysis, c"hipsparseCcsric02_analysis", "hipsparseCcsric02_analysis",
     c"hipsparseCcsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8151,7 +8151,7 @@ fn hipsparseCcsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02_analysis, C_hipsparseZcsric02_analysis, c"hipsparseZcsric02_analysis", "hipsparseZcsric02_analysis",
     c"hipsparseZcsric02_analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8180,7 +8180,7 @@ fn hipsparseZcsric02_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsric02, C_hipsparseScsric02, c"hipsparseScsric02", "hipsparseScsric02",
     c"hipsparseScsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nIncomplete Cholesky factorization with 0 fill-ins and no pivoting using CSR\nstorage format\n\nhipsparseXcsric02 computes the incomplete Cholesky factorization with 0 fill-ins\nand no pivoting of a sparse \\f$m \\times m\\f$ CSR matrix \\f$A\\f$, such that\n\nhipsparseXcsric02 requires a user allocated temporary buffer. Its size is returned\nby \\ref hipsparseScsric02_bufferSize \"hipsparseXcsric02_bufferSize()\" or\n\nNote: \nThe sparse CSR matrix has to be sorted. This can be achieved by calling\nhipsparseXcsrsort().\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrSortedValA_valM,\n    csrSortedRowPtrA or csrSortedColIndA pointer is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -8209,7 +8209,7 @@ fn hipsparseScsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsric02, C_hipsparseDcsric02, c"hipsparseDcsric02", "hipsparseDcsric02",
     c"hipsparseDcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8238,7 +8238,7 @@ fn hipsparseDcsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsric02, C_hipsparseCcsric02, c"hipsparseCcsric02", "hipsparseCcsric02",
     c"hipsparseCcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8267,7 +8267,7 @@ fn hipsparseCcsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsric02, C_hipsparseZcsric02, c"hipsparseZcsric02", "hipsparseZcsric02",
     c"hipsparseZcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrSortedValA_valM\n    csrSortedRowPtrA\n    csrSortedColIndA\n    info\n    policy\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8296,7 +8296,7 @@ fn hipsparseZcsric02(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrSortedValA_valM, a_csrSortedRowPtrA, a_csrSortedColIndA, a_info, a_policy, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2_bufferSizeExt, C_hipsparseSgtsv2_bufferSizeExt, c"hipsparseSgtsv2_bufferSizeExt", "hipsparseSgtsv2_bufferSizeExt",
     c"hipsparseSgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nTridiagonal solver with pivoting\n\nhipsparseXgtsv2_bufferSize returns the size of the temporary storage buffer\nin bytes that is required by \\ref hipsparseSgtsv2 \"hipsparseXgtsv2()\". The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8326,7 +8326,7 @@ fn hipsparseSgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2_bufferSizeExt, C_hipsparseDgtsv2_bufferSizeExt, c"hipsparseDgtsv2_bufferSizeExt", "hipsparseDgtsv2_bufferSizeExt",
     c"hipsparseDgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, db, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    db\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8356,7 +8356,7 @@ fn hipsparseDgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_db, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2_bufferSizeExt, C_hipsparseCgtsv2_bufferSizeExt, c"hipsparseCgtsv2_bufferSizeExt", "hipsparseCgtsv2_bufferSizeExt",
     c"hipsparseCgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8386,7 +8386,7 @@ fn hipsparseCgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2_bufferSizeExt, C_hipsparseZgtsv2_bufferSizeExt, c"hipsparseZgtsv2_bufferSizeExt", "hipsparseZgtsv2_bufferSizeExt",
     c"hipsparseZgtsv2_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8416,7 +8416,7 @@ fn hipsparseZgtsv2_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2, C_hipsparseSgtsv2, c"hipsparseSgtsv2", "hipsparseSgtsv2",
     c"hipsparseSgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nTridiagonal solver with pivoting\n\nhipsparseXgtsv2 solves a tridiagonal system for multiple right hand sides using pivoting.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8445,7 +8445,7 @@ fn hipsparseSgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2, C_hipsparseDgtsv2, c"hipsparseDgtsv2", "hipsparseDgtsv2",
     c"hipsparseDgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8474,7 +8474,7 @@ fn hipsparseDgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2, C_hipsparseCgtsv2, c"hipsparseCgtsv2", "hipsparseCgtsv2",
     c"hipsparseCgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8503,7 +8503,7 @@ fn hipsparseCgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2, C_hipsparseZgtsv2, c"hipsparseZgtsv2", "hipsparseZgtsv2",
     c"hipsparseZgtsv2(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8532,7 +8532,7 @@ fn hipsparseZgtsv2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2_nopivot_bufferSizeExt, C_hipsparseSgtsv2_nopivot_bufferSizeExt, c"hipsparseSgtsv2_nopivot_bufferSizeExt", "hipsparseSgtsv2_nopivot_bufferSizeExt",
     c"hipsparseSgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nTridiagonal solver (no pivoting)\n\nhipsparseXgtsv2_nopivot_bufferSizeExt returns the size of the temporary storage\nbuffer in bytes that is required by \\ref hipsparseSgtsv2_nopivot \"hipsparseXgtsv2_nopivot()\".\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, ldb, dl, d, du,\n    B or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -8562,7 +8562,7 @@ fn hipsparseSgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2_nopivot_bufferSizeExt, C_hipsparseDgtsv2_nopivot_bufferSizeExt, c"hipsparseDgtsv2_nopivot_bufferSizeExt", "hipsparseDgtsv2_nopivot_bufferSizeExt",
     c"hipsparseDgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8592,7 +8592,7 @@ fn hipsparseDgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2_nopivot_bufferSizeExt, C_hipsparseCgtsv2_nopivot_bufferSizeExt, c"hipsparseCgtsv2_nopivot_bufferSizeExt", "hipsparseCgtsv2_nopivot_bufferSizeExt",
     c"hipsparseCgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8622,7 +8622,7 @@ fn hipsparseCgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2_nopivot_bufferSizeExt, C_hipsparseZgtsv2_nopivot_bufferSizeExt, c"hipsparseZgtsv2_nopivot_bufferSizeExt", "hipsparseZgtsv2_nopivot_bufferSizeExt",
     c"hipsparseZgtsv2_nopivot_bufferSizeExt(handle, m, n, dl, d, du, B, ldb, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8652,7 +8652,7 @@ fn hipsparseZgtsv2_nopivot_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2_nopivot, C_hipsparseSgtsv2_nopivot, c"hipsparseSgtsv2_nopivot", "hipsparseSgtsv2_nopivot",
     c"hipsparseSgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nTridiagonal solver (no pivoting)\n\nhipsparseXgtsv2_nopivot solves a tridiagonal linear system for multiple right-hand sides\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, ldb, dl, d,\n    du, B or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -8681,7 +8681,7 @@ fn hipsparseSgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2_nopivot, C_hipsparseDgtsv2_nopivot, c"hipsparseDgtsv2_nopivot", "hipsparseDgtsv2_nopivot",
     c"hipsparseDgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8710,7 +8710,7 @@ fn hipsparseDgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2_nopivot, C_hipsparseCgtsv2_nopivot, c"hipsparseCgtsv2_nopivot", "hipsparseCgtsv2_nopivot",
     c"hipsparseCgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8739,7 +8739,7 @@ fn hipsparseCgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2_nopivot, C_hipsparseZgtsv2_nopivot, c"hipsparseZgtsv2_nopivot", "hipsparseZgtsv2_nopivot",
     c"hipsparseZgtsv2_nopivot(handle, m, n, dl, d, du, B, ldb, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    dl\n    d\n    du\n    B\n    ldb\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8768,7 +8768,7 @@ fn hipsparseZgtsv2_nopivot(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_dl, a_d, a_du, a_B, a_ldb, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2StridedBatch_bufferSizeExt, C_hipsparseSgtsv2StridedBatch_bufferSizeExt, c"hipsparseSgtsv2StridedBatch_bufferSizeExt", "hipsparseSgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseSgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nStrided Batch tridiagonal solver (no pivoting)\n\nhipsparseXgtsv2StridedBatch_bufferSizeExt returns the size of the temporary storage\nbuffer in bytes that is required by \\ref hipsparseSgtsv2StridedBatch \"hipsparseXgtsv2StridedBatch()\".\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, batchCount, batchStride, dl,\n    d, du, x or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -8798,7 +8798,7 @@ fn hipsparseSgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2StridedBatch_bufferSizeExt, C_hipsparseDgtsv2StridedBatch_bufferSizeExt, c"hipsparseDgtsv2StridedBatch_bufferSizeExt", "hipsparseDgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseDgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8828,7 +8828,7 @@ fn hipsparseDgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2StridedBatch_bufferSizeExt, C_hipsparseCgtsv2StridedBatch_bufferSizeExt, c"hipsparseCgtsv2StridedBatch_bufferSizeExt", "hipsparseCgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseCgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8858,7 +8858,7 @@ fn hipsparseCgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2StridedBatch_bufferSizeExt, C_hipsparseZgtsv2StridedBatch_bufferSizeExt, c"hipsparseZgtsv2StridedBatch_bufferSizeExt", "hipsparseZgtsv2StridedBatch_bufferSizeExt",
     c"hipsparseZgtsv2StridedBatch_bufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8888,7 +8888,7 @@ fn hipsparseZgtsv2StridedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsv2StridedBatch, C_hipsparseSgtsv2StridedBatch, c"hipsparseSgtsv2StridedBatch", "hipsparseSgtsv2StridedBatch",
     c"hipsparseSgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nStrided Batch tridiagonal solver (no pivoting)\n\nhipsparseXgtsv2StridedBatch solves a batched tridiagonal linear system\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, batchCount, batchStride, dl, d,\n    du, x or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -8917,7 +8917,7 @@ fn hipsparseSgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsv2StridedBatch, C_hipsparseDgtsv2StridedBatch, c"hipsparseDgtsv2StridedBatch", "hipsparseDgtsv2StridedBatch",
     c"hipsparseDgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8946,7 +8946,7 @@ fn hipsparseDgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsv2StridedBatch, C_hipsparseCgtsv2StridedBatch, c"hipsparseCgtsv2StridedBatch", "hipsparseCgtsv2StridedBatch",
     c"hipsparseCgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -8975,7 +8975,7 @@ fn hipsparseCgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsv2StridedBatch, C_hipsparseZgtsv2StridedBatch, c"hipsparseZgtsv2StridedBatch", "hipsparseZgtsv2StridedBatch",
     c"hipsparseZgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    batchStride\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9004,7 +9004,7 @@ fn hipsparseZgtsv2StridedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_batchStride, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsvInterleavedBatch_bufferSizeExt, C_hipsparseSgtsvInterleavedBatch_bufferSizeExt, c"hipsparseSgtsvInterleavedBatch_bufferSizeExt", "hipsparseSgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseSgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nInterleaved Batch tridiagonal solver\n\nhipsparseXgtsvInterleavedBatch_bufferSizeExt returns the size of the temporary storage\nbuffer in bytes that is required by \\ref hipsparseSgtsvInterleavedBatch \"hipsparseXgtsvInterleavedBatch()\".\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, batchCount, dl, d, du,\n    x or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -9034,7 +9034,7 @@ fn hipsparseSgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsvInterleavedBatch_bufferSizeExt, C_hipsparseDgtsvInterleavedBatch_bufferSizeExt, c"hipsparseDgtsvInterleavedBatch_bufferSizeExt", "hipsparseDgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseDgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9064,7 +9064,7 @@ fn hipsparseDgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsvInterleavedBatch_bufferSizeExt, C_hipsparseCgtsvInterleavedBatch_bufferSizeExt, c"hipsparseCgtsvInterleavedBatch_bufferSizeExt", "hipsparseCgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseCgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9094,7 +9094,7 @@ fn hipsparseCgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsvInterleavedBatch_bufferSizeExt, C_hipsparseZgtsvInterleavedBatch_bufferSizeExt, c"hipsparseZgtsvInterleavedBatch_bufferSizeExt", "hipsparseZgtsvInterleavedBatch_bufferSizeExt",
     c"hipsparseZgtsvInterleavedBatch_bufferSizeExt(handle, algo, m, dl, d, du, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9124,7 +9124,7 @@ fn hipsparseZgtsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgtsvInterleavedBatch, C_hipsparseSgtsvInterleavedBatch, c"hipsparseSgtsvInterleavedBatch", "hipsparseSgtsvInterleavedBatch",
     c"hipsparseSgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nInterleaved Batch tridiagonal solver\n\nhipsparseXgtsvInterleavedBatch solves a batched tridiagonal linear system\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, batchCount, dl, d,\n    du, x or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -9153,7 +9153,7 @@ fn hipsparseSgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgtsvInterleavedBatch, C_hipsparseDgtsvInterleavedBatch, c"hipsparseDgtsvInterleavedBatch", "hipsparseDgtsvInterleavedBatch",
     c"hipsparseDgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9182,7 +9182,7 @@ fn hipsparseDgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgtsvInterleavedBatch, C_hipsparseCgtsvInterleavedBatch, c"hipsparseCgtsvInterleavedBatch", "hipsparseCgtsvInterleavedBatch",
     c"hipsparseCgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9211,7 +9211,7 @@ fn hipsparseCgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgtsvInterleavedBatch, C_hipsparseZgtsvInterleavedBatch, c"hipsparseZgtsvInterleavedBatch", "hipsparseZgtsvInterleavedBatch",
     c"hipsparseZgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    dl\n    d\n    du\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9240,7 +9240,7 @@ fn hipsparseZgtsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_dl, a_d, a_du, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgpsvInterleavedBatch_bufferSizeExt, C_hipsparseSgpsvInterleavedBatch_bufferSizeExt, c"hipsparseSgpsvInterleavedBatch_bufferSizeExt", "hipsparseSgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseSgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nInterleaved Batch pentadiagonal solver\n\nhipsparseXgpsvInterleavedBatch_bufferSizeExt returns the size of the temporary storage\nbuffer in bytes that is required by \\ref hipsparseSgpsvInterleavedBatch \"hipsparseXgpsvInterleavedBatch()\".\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, alg, batchCount, ds, dl,\n    d, du, dw, x or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -9274,7 +9274,7 @@ fn hipsparseSgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgpsvInterleavedBatch_bufferSizeExt, C_hipsparseDgpsvInterleavedBatch_bufferSizeExt, c"hipsparseDgpsvInterleavedBatch_bufferSizeExt", "hipsparseDgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseDgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9308,7 +9308,7 @@ fn hipsparseDgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgpsvInterleavedBatch_bufferSizeExt, C_hipsparseCgpsvInterleavedBatch_bufferSizeExt, c"hipsparseCgpsvInterleavedBatch_bufferSizeExt", "hipsparseCgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseCgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9342,7 +9342,7 @@ fn hipsparseCgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgpsvInterleavedBatch_bufferSizeExt, C_hipsparseZgpsvInterleavedBatch_bufferSizeExt, c"hipsparseZgpsvInterleavedBatch_bufferSizeExt", "hipsparseZgpsvInterleavedBatch_bufferSizeExt",
     c"hipsparseZgpsvInterleavedBatch_bufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9376,7 +9376,7 @@ fn hipsparseZgpsvInterleavedBatch_bufferSizeExt(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgpsvInterleavedBatch, C_hipsparseSgpsvInterleavedBatch, c"hipsparseSgpsvInterleavedBatch", "hipsparseSgpsvInterleavedBatch",
     c"hipsparseSgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nInterleaved Batch pentadiagonal solver\n\nhipsparseXgpsvInterleavedBatch solves a batched pentadiagonal linear system\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, alg, batchCount, ds,\n    dl, d, du, dw, x or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -9409,7 +9409,7 @@ fn hipsparseSgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgpsvInterleavedBatch, C_hipsparseDgpsvInterleavedBatch, c"hipsparseDgpsvInterleavedBatch", "hipsparseDgpsvInterleavedBatch",
     c"hipsparseDgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9442,7 +9442,7 @@ fn hipsparseDgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgpsvInterleavedBatch, C_hipsparseCgpsvInterleavedBatch, c"hipsparseCgpsvInterleavedBatch", "hipsparseCgpsvInterleavedBatch",
     c"hipsparseCgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9475,7 +9475,7 @@ fn hipsparseCgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgpsvInterleavedBatch, C_hipsparseZgpsvInterleavedBatch, c"hipsparseZgpsvInterleavedBatch", "hipsparseZgpsvInterleavedBatch",
     c"hipsparseZgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, pBuffer)\n--\n\nArgs:\n    handle\n    algo\n    m\n    ds\n    dl\n    d\n    du\n    dw\n    x\n    batchCount\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9508,7 +9508,7 @@ fn hipsparseZgpsvInterleavedBatch(py: Python<'_>, handle: &Bound<'_, PyAny>, alg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algo, a_m, a_ds, a_dl, a_d, a_du, a_dw, a_x, a_batchCount, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSnnz, C_hipsparseSnnz, c"hipsparseSnnz", "hipsparseSnnz",
     c"hipsparseSnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nhipsparseXnnz computes the number of nonzero elements per row or column and the total\nnumber of nonzero elements in a dense matrix.\n\nFor example, given the dense matrix:\n\nthen using dirA == \\ref HIPSPARSE_DIRECTION_ROW results in:\n\nwhile using dirA == \\ref HIPSPARSE_DIRECTION_COLUMN results in:\n\nThe array nnzPerRowColumn must be allocated by the user before calling hipsparseXnnz and\nhas length equal to m if dirA == \\ref HIPSPARSE_DIRECTION_ROW or n if\ndirA == \\ref HIPSPARSE_DIRECTION_COLUMN.\n\nFor a complete code example on its usage, see the example found with hipsparseSdense2csr().\n\nNote: \nAs indicated, nnzTotalDevHostPtr can point either to host or device memory. This is controlled\nby setting the pointer mode. See \\ref hipsparseSetPointerMode().\n\nNote: \nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, lda, A or nnzPerRowColumn or\n    nnzTotalDevHostPtr pointer is invalid.",
@@ -9536,7 +9536,7 @@ fn hipsparseSnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnnz, C_hipsparseDnnz, c"hipsparseDnnz", "hipsparseDnnz",
     c"hipsparseDnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9564,7 +9564,7 @@ fn hipsparseDnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCnnz, C_hipsparseCnnz, c"hipsparseCnnz", "hipsparseCnnz",
     c"hipsparseCnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9592,7 +9592,7 @@ fn hipsparseCnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZnnz, C_hipsparseZnnz, c"hipsparseZnnz", "hipsparseZnnz",
     c"hipsparseZnnz(handle, dirA, m, n, descrA, A, lda, nnzPerRowColumn, nnzTotalDevHostPtr)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    A\n    lda\n    nnzPerRowColumn\n    nnzTotalDevHostPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9620,7 +9620,7 @@ fn hipsparseZnnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_A, a_lda, a_nnzPerRowColumn, a_nnzTotalDevHostPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSdense2csr, C_hipsparseSdense2csr, c"hipsparseSdense2csr", "hipsparseSdense2csr",
     c"hipsparseSdense2csr(handle, m, n, descr, A, ld, nnzPerRow, csrVal, csrRowPtr, csrColInd)\n--\n\nhipsparseXdense2csr converts the matrix A in dense format into a sparse matrix in CSR format.\n\nGiven a dense, column ordered, matrix A with leading dimension ld where ld>=m,\nhipsparseXdense2csr converts the matrix to a sparse CSR format matrix. All the parameters\nare assumed to have been pre-allocated by the user and the arrays are filled in based on number\nof nonzeros per row, which can be pre-computed with \\ref hipsparseSnnz \"hipsparseXnnz()\". The\ndesired index base in the output CSR matrix is set in the \\ref hipsparseMatDescr_t. See\n\nAs an example, if using index base zero (i.e. the default) and the dense\nmatrix:\n\nThe conversion results in the CSR arrays:\n\nNote: \nIt is executed asynchronously with respect to the host and may return control to the\napplication on the host before the entire result is ready.\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Dense matrix in column order\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nfloat hdense_A[15] = {1.0f, 0.0f, 6.0f, 2.0f, 4.0f, 0.0f, 0.0f, 5.0f, 0.0f, 3.0f, 0.0f, 7.0f, 0.0f, 0.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\n\nfloat* ddense_A = nullptr;\nhipMalloc((void**)&ddense_A, sizeof(float) * m * n);\nhipMemcpy(ddense_A, hdense_A, sizeof(float) * m * n, hipMemcpyHostToDevice);\n\n// Allocate memory for the nnz_per_row_columns array\nint* dnnz_per_row;\nhipMalloc((void**)&dnnz_per_row, sizeof(int) * m);\n\nint nnz_A;\nhipsparseSnnz(handle, dir, m, n, descr, ddense_A, m, dnnz_per_row, &nnz_A);\n\n// Allocate sparse CSR matrix\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz_A);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz_A);\n\nhipsparseSdense2csr(handle, m, n, descr, ddense_A, m, dnnz_per_row, dcsrVal, dcsrRowPtr, dcsrColInd);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(dnnz_per_row);\nhipFree(ddense_A);\n\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerRow\n    csrVal\n    csrRowPtr\n    csrColInd\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, ld, A, nnzPerRow, csrVal csrRowPtr or csrColInd\n    pointer is invalid.",
@@ -9651,7 +9651,7 @@ fn hipsparseSdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerRow, a_csrVal, a_csrRowPtr, a_csrColInd) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDdense2csr, C_hipsparseDdense2csr, c"hipsparseDdense2csr", "hipsparseDdense2csr",
     c"hipsparseDdense2csr(handle, m, n, descr, A, ld, nnzPerRow, csrVal, csrRowPtr, csrColInd)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerRow\n    csrVal\n    csrRowPtr\n    csrColInd\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9682,7 +9682,7 @@ fn hipsparseDdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerRow, a_csrVal, a_csrRowPtr, a_csrColInd) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdense2csr, C_hipsparseCdense2csr, c"hipsparseCdense2csr", "hipsparseCdense2csr",
     c"hipsparseCdense2csr(handle, m, n, descr, A, ld, nnzPerRow, csrVal, csrRowPtr, csrColInd)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerRow\n    csrVal\n    csrRowPtr\n    csrColInd\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9713,7 +9713,7 @@ fn hipsparseCdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerRow, a_csrVal, a_csrRowPtr, a_csrColInd) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdense2csr, C_hipsparseZdense2csr, c"hipsparseZdense2csr", "hipsparseZdense2csr",
     c"hipsparseZdense2csr(handle, m, n, descr, A, ld, nnzPerRow, csrVal, csrRowPtr, csrColInd)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerRow\n    csrVal\n    csrRowPtr\n    csrColInd\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9744,7 +9744,7 @@ fn hipsparseZdense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerRow, a_csrVal, a_csrRowPtr, a_csrColInd) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csr_bufferSize, C_hipsparseSpruneDense2csr_bufferSize, c"hipsparseSpruneDense2csr_bufferSize", "hipsparseSpruneDense2csr_bufferSize",
     c"hipsparseSpruneDense2csr_bufferSize(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, pBufferSizeInBytes)\n--\n\nhipsparseXpruneDense2csr_bufferSize computes the the size of the user allocated temporary storage buffer\nused when converting a dense matrix to a pruned CSR matrix.\n\nSpecifically given an input dense column ordered matrix A, with leading dimension lda where lda>=m,\nthe resulting pruned sparse CSR matrix C is computed using:\n\nThe first step in this conversion is to determine the required user allocated buffer size\nusing hipsparseXpruneDense2csr_bufferSize() that will be passed to the subsequent steps of the conversion.\nOnce the buffer size has been determined the user must allocate it. This user allocated buffer is then passed\nto \\ref hipsparseSpruneDense2csrNnz \"hipsparseXpruneDense2csrNnz()\" and \\ref hipsparseSpruneDense2csr\n\"hipsparseXpruneDense2csr()\" to complete the conversion. The user is responsible to then free the buffer once\nthe conversion has been completed.\n\nSee hipsparseSpruneDense2csr() for a full code example.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -9777,7 +9777,7 @@ fn hipsparseSpruneDense2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csr_bufferSize, C_hipsparseDpruneDense2csr_bufferSize, c"hipsparseDpruneDense2csr_bufferSize", "hipsparseDpruneDense2csr_bufferSize",
     c"hipsparseDpruneDense2csr_bufferSize(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9810,7 +9810,7 @@ fn hipsparseDpruneDense2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csr_bufferSizeExt, C_hipsparseSpruneDense2csr_bufferSizeExt, c"hipsparseSpruneDense2csr_bufferSizeExt", "hipsparseSpruneDense2csr_bufferSizeExt",
     c"hipsparseSpruneDense2csr_bufferSizeExt(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9843,7 +9843,7 @@ fn hipsparseSpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csr_bufferSizeExt, C_hipsparseDpruneDense2csr_bufferSizeExt, c"hipsparseDpruneDense2csr_bufferSizeExt", "hipsparseDpruneDense2csr_bufferSizeExt",
     c"hipsparseDpruneDense2csr_bufferSizeExt(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9876,7 +9876,7 @@ fn hipsparseDpruneDense2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrNnz, C_hipsparseSpruneDense2csrNnz, c"hipsparseSpruneDense2csrNnz", "hipsparseSpruneDense2csrNnz",
     c"hipsparseSpruneDense2csrNnz(handle, m, n, A, lda, threshold, descr, csrRowPtr, nnzTotalDevHostPtr, buffer)\n--\n\nhipsparseXpruneDense2csrNnz function computes the number of nonzero elements per row and the total\nnumber of nonzero elements in a dense matrix once the elements less than the (non-negative) threshold are\npruned from the matrix.\n\nSpecifically given an input dense column ordered matrix A, with leading dimension lda where lda>=m,\nthe resulting pruned sparse CSR matrix C is computed using:\n\nFirst the user must determine the size of the required temporary buffer using the routine\n\nFor example, given the dense matrix:\n\nand the threshold value 5, the resulting matrix after pruning is:\n\nand corresponding row pointer array and non-zero count:\n\nThe above example assumes a zero index base for the output CSR matrix. We can set the desired index base\nin the output CSR matrix by setting it in the \\ref hipsparseMatDescr_t. See \\ref hipsparseSetMatIndexBase().\n\nFor a full code example on how to use this routine, see hipsparseSpruneDense2csr().\n\nNote: \nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, lda, A, threshold, descr, csrRowPtr\n    nnzTotalDevHostPtr or buffer pointer is invalid.",
@@ -9906,7 +9906,7 @@ fn hipsparseSpruneDense2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrNnz, C_hipsparseDpruneDense2csrNnz, c"hipsparseDpruneDense2csrNnz", "hipsparseDpruneDense2csrNnz",
     c"hipsparseDpruneDense2csrNnz(handle, m, n, A, lda, threshold, descr, csrRowPtr, nnzTotalDevHostPtr, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -9936,7 +9936,7 @@ fn hipsparseDpruneDense2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csr, C_hipsparseSpruneDense2csr, c"hipsparseSpruneDense2csr", "hipsparseSpruneDense2csr",
     c"hipsparseSpruneDense2csr(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, buffer)\n--\n\nhipsparseXpruneDense2csr converts the matrix A in dense format into a sparse matrix in CSR format\nwhile pruning values that are less than the (non-negative) threshold. All the parameters are assumed\nto have been pre-allocated by the user.\n\nSpecifically given an input dense column ordered matrix A, with leading dimension lda where lda>=m,\nthe resulting pruned sparse CSR matrix C is computed using:\n\nThe user first calls \\ref hipsparseSpruneDense2csr_bufferSize \"hipsparseXpruneDense2csr_bufferSize()\" to\ndetermine the size of the required user allocate temporary storage buffer. The user then allocates this\nbuffer. Next, the user allocates csrRowPtr to have m+1 elements and then calls\n\nFor example, performing these steps with the dense input matrix A:\n\nand the threshold value 5, results in the pruned matrix C:\n\nand corresponding CSR row, column, and values arrays:\n\nNote: \nThe routine hipsparseXpruneDense2csr() is executed asynchronously with respect to the host and may\nreturn control to the application on the host before the entire result is ready.\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Dense matrix in column order\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nfloat hdense_A[15] = {1.0f, 0.0f, 6.0f, 2.0f, 4.0f, 0.0f, 0.0f, 5.0f, 0.0f, 3.0f, 0.0f, 7.0f, 0.0f, 0.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint lda       = m;\nfloat threshold = 4.0f;\n\nfloat* ddense_A = nullptr;\nhipMalloc((void**)&ddense_A, sizeof(float) * lda * n);\nhipMemcpy(ddense_A, hdense_A, sizeof(float) * lda * n, hipMemcpyHostToDevice);\n\n// Allocate sparse CSR matrix\nint* dcsrRowPtr = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\n\nsize_t bufferSize;\nhipsparseSpruneDense2csr_bufferSize(handle, m, n, ddense_A, lda, &threshold, descr, nullptr, dcsrRowPtr, nullptr, &bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint nnz_A;\nhipsparseSpruneDense2csrNnz(handle, m, n, ddense_A, lda, &threshold, descr, dcsrRowPtr, &nnz_A, dbuffer);\n\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz_A);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz_A);\n\nhipsparseSpruneDense2csr(handle, m, n, ddense_A, lda, &threshold, descr, dcsrVal, dcsrRowPtr, dcsrColInd, dbuffer);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(ddense_A);\nhipFree(dbuffer);\n\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, lda, A, descr, threshold, csrVal\n    csrRowPtr, csrColInd, buffer pointer is invalid.",
@@ -9968,7 +9968,7 @@ fn hipsparseSpruneDense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csr, C_hipsparseDpruneDense2csr, c"hipsparseDpruneDense2csr", "hipsparseDpruneDense2csr",
     c"hipsparseDpruneDense2csr(handle, m, n, A, lda, threshold, descr, csrVal, csrRowPtr, csrColInd, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    threshold\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10000,7 +10000,7 @@ fn hipsparseDpruneDense2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_threshold, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSize, C_hipsparseSpruneDense2csrByPercentage_bufferSize, c"hipsparseSpruneDense2csrByPercentage_bufferSize", "hipsparseSpruneDense2csrByPercentage_bufferSize",
     c"hipsparseSpruneDense2csrByPercentage_bufferSize(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nhipsparseXpruneDense2csrByPercentage_bufferSize computes the size of the user allocated temporary\nstorage buffer used when converting a dense matrix to a pruned CSR matrix where the pruning is done\nbased on a percantage.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls\nhipsparseXpruneDense2csrByPercentage_bufferSize which determines the size of the\ntemporary storage buffer. Once determined, this buffer must be allocated by the user.\nNext the user allocates the csrRowPtr array to have m+1 elements and calls\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nOnce we have this threshold we prune values in the dense matrix A as in\n\nNote: \nIt is executed asynchronously with respect to the host and may return control to the\napplication on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE the handle or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -10033,7 +10033,7 @@ fn hipsparseSpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSize, C_hipsparseDpruneDense2csrByPercentage_bufferSize, c"hipsparseDpruneDense2csrByPercentage_bufferSize", "hipsparseDpruneDense2csrByPercentage_bufferSize",
     c"hipsparseDpruneDense2csrByPercentage_bufferSize(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10066,7 +10066,7 @@ fn hipsparseDpruneDense2csrByPercentage_bufferSize(py: Python<'_>, handle: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseSpruneDense2csrByPercentage_bufferSizeExt, c"hipsparseSpruneDense2csrByPercentage_bufferSizeExt", "hipsparseSpruneDense2csrByPercentage_bufferSizeExt",
     c"hipsparseSpruneDense2csrByPercentage_bufferSizeExt(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nThis function computes the size of the user allocated temporary storage buffer used\nwhen converting and pruning by percentage a dense matrix to a CSR matrix.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls\nhipsparseXpruneDense2csrByPercentage_bufferSizeExt which determines the size of the\ntemporary storage buffer. Once determined, this buffer must be allocated by the user.\nNext the user allocates the csrRowPtr array to have m+1 elements and calls\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nOnce we have this threshold we prune values in the dense matrix A as in\n\nNote: \nIt is executed asynchronously with respect to the host and may return control to the\napplication on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE the handle or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -10099,7 +10099,7 @@ fn hipsparseSpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrByPercentage_bufferSizeExt, C_hipsparseDpruneDense2csrByPercentage_bufferSizeExt, c"hipsparseDpruneDense2csrByPercentage_bufferSizeExt", "hipsparseDpruneDense2csrByPercentage_bufferSizeExt",
     c"hipsparseDpruneDense2csrByPercentage_bufferSizeExt(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10132,7 +10132,7 @@ fn hipsparseDpruneDense2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrNnzByPercentage, C_hipsparseSpruneDense2csrNnzByPercentage, c"hipsparseSpruneDense2csrNnzByPercentage", "hipsparseSpruneDense2csrNnzByPercentage",
     c"hipsparseSpruneDense2csrNnzByPercentage(handle, m, n, A, lda, percentage, descr, csrRowPtr, nnzTotalDevHostPtr, info, buffer)\n--\n\nThis function computes the number of nonzero elements per row and the total number of\nnonzero elements in a dense matrix when converting and pruning by percentage a dense\nmatrix to a CSR matrix.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nOnce we have this threshold we prune values in the dense matrix A as in\n\nNote: \nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, lda, percentage, A, descr, info, csrRowPtr\n    nnzTotalDevHostPtr or buffer pointer is invalid.",
@@ -10162,7 +10162,7 @@ fn hipsparseSpruneDense2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrNnzByPercentage, C_hipsparseDpruneDense2csrNnzByPercentage, c"hipsparseDpruneDense2csrNnzByPercentage", "hipsparseDpruneDense2csrNnzByPercentage",
     c"hipsparseDpruneDense2csrNnzByPercentage(handle, m, n, A, lda, percentage, descr, csrRowPtr, nnzTotalDevHostPtr, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrRowPtr\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10192,7 +10192,7 @@ fn hipsparseDpruneDense2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrRowPtr, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneDense2csrByPercentage, C_hipsparseSpruneDense2csrByPercentage, c"hipsparseSpruneDense2csrByPercentage", "hipsparseSpruneDense2csrByPercentage",
     c"hipsparseSpruneDense2csrByPercentage(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, buffer)\n--\n\nThis function computes the number of nonzero elements per row and the total number of\nnonzero elements in a dense matrix when converting and pruning by percentage a dense\nmatrix to a CSR matrix.\n\nWhen converting and pruning a dense matrix A to a CSR matrix by percentage the\nfollowing steps are performed. First the user calls \\ref hipsparseSpruneDense2csrByPercentage_bufferSize\n\"hipsparseXpruneDense2csrByPercentage_bufferSize()\" which determines the size of the\ntemporary storage buffer. Once determined, this buffer must be allocated by the user.\nNext the user allocates the csrRowPtr array to have m+1 elements and calls\n\nThe pruning by percentage works by first sorting the absolute values of the dense\nmatrix A. We then determine a position in this sorted array by\n\nOnce we have this threshold we prune values in the dense matrix A as in\n\nNote: \nThe routine does support asynchronous execution if the pointer mode is set to device.\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Dense matrix in column order\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nfloat hdense_A[15] = {1.0f, 0.0f, 6.0f, 2.0f, 4.0f, 0.0f, 0.0f, 5.0f, 0.0f, 3.0f, 0.0f, 7.0f, 0.0f, 0.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint lda       = m;\nfloat percentage = 70.0f;\n\nfloat* ddense_A = nullptr;\nhipMalloc((void**)&ddense_A, sizeof(float) * lda * n);\nhipMemcpy(ddense_A, hdense_A, sizeof(float) * lda * n, hipMemcpyHostToDevice);\n\n// Allocate sparse CSR matrix\nint* dcsrRowPtr = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\n\npruneInfo_t info;\nhipsparseCreatePruneInfo(&info);\n\nsize_t bufferSize;\nhipsparseSpruneDense2csrByPercentage_bufferSize(handle, m, n, ddense_A, lda, percentage, descr, nullptr, dcsrRowPtr, nullptr, info, &bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint nnz_A;\nhipsparseSpruneDense2csrNnzByPercentage(handle, m, n, ddense_A, lda, percentage, descr, dcsrRowPtr, &nnz_A, info, dbuffer);\n\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz_A);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz_A);\n\nhipsparseSpruneDense2csrByPercentage(handle, m, n, ddense_A, lda, percentage, descr, dcsrVal, dcsrRowPtr, dcsrColInd, info, dbuffer);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(ddense_A);\nhipFree(dbuffer);\n\nhipsparseDestroyPruneInfo(info);\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, lda, percentage, A, descr, info, csrVal\n    csrRowPtr, csrColInd or buffer pointer is invalid.",
@@ -10224,7 +10224,7 @@ fn hipsparseSpruneDense2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneDense2csrByPercentage, C_hipsparseDpruneDense2csrByPercentage, c"hipsparseDpruneDense2csrByPercentage", "hipsparseDpruneDense2csrByPercentage",
     c"hipsparseDpruneDense2csrByPercentage(handle, m, n, A, lda, percentage, descr, csrVal, csrRowPtr, csrColInd, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    A\n    lda\n    percentage\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10256,7 +10256,7 @@ fn hipsparseDpruneDense2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_A, a_lda, a_percentage, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSdense2csc, C_hipsparseSdense2csc, c"hipsparseSdense2csc", "hipsparseSdense2csc",
     c"hipsparseSdense2csc(handle, m, n, descr, A, ld, nnzPerColumn, cscVal, cscRowInd, cscColPtr)\n--\n\nhipsparseXdense2csc converts the matrix A in dense format into a sparse matrix in CSC format.\n\nGiven a dense, column ordered, matrix A with leading dimension ld where ld>=m,\nhipsparseXdense2csc converts the matrix to a sparse CSC format matrix.\nAll the parameters are assumed to have been pre-allocated by the user and the arrays\nare filled in based on number of nonzeros per row, which can be pre-computed with\n\nAs an example, if using index base zero (i.e. the default) and the dense\nmatrix:\n\nwhere the A values have column ordering with leading dimension ld=m:\n\nthe conversion results in the CSC arrays:\n\nThis function works very similar to \\ref hipsparseSdense2csr \"hipsparseXdense2csr()\".\n&  See hipsparseSdense2csr() for a code example.\n\nNote: \nIt is executed asynchronously with respect to the host and may return control to the\napplication on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerColumn\n    cscVal\n    cscRowInd\n    cscColPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, ld, A, nnzPerColumn or cscVal cscColPtr\n    or cscRowInd pointer is invalid.",
@@ -10287,7 +10287,7 @@ fn hipsparseSdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerColumn, a_cscVal, a_cscRowInd, a_cscColPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDdense2csc, C_hipsparseDdense2csc, c"hipsparseDdense2csc", "hipsparseDdense2csc",
     c"hipsparseDdense2csc(handle, m, n, descr, A, ld, nnzPerColumn, cscVal, cscRowInd, cscColPtr)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerColumn\n    cscVal\n    cscRowInd\n    cscColPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10318,7 +10318,7 @@ fn hipsparseDdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerColumn, a_cscVal, a_cscRowInd, a_cscColPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCdense2csc, C_hipsparseCdense2csc, c"hipsparseCdense2csc", "hipsparseCdense2csc",
     c"hipsparseCdense2csc(handle, m, n, descr, A, ld, nnzPerColumn, cscVal, cscRowInd, cscColPtr)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerColumn\n    cscVal\n    cscRowInd\n    cscColPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10349,7 +10349,7 @@ fn hipsparseCdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerColumn, a_cscVal, a_cscRowInd, a_cscColPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZdense2csc, C_hipsparseZdense2csc, c"hipsparseZdense2csc", "hipsparseZdense2csc",
     c"hipsparseZdense2csc(handle, m, n, descr, A, ld, nnzPerColumn, cscVal, cscRowInd, cscColPtr)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    A\n    ld\n    nnzPerColumn\n    cscVal\n    cscRowInd\n    cscColPtr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10380,7 +10380,7 @@ fn hipsparseZdense2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_A, a_ld, a_nnzPerColumn, a_cscVal, a_cscRowInd, a_cscColPtr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2dense, C_hipsparseScsr2dense, c"hipsparseScsr2dense", "hipsparseScsr2dense",
     c"hipsparseScsr2dense(handle, m, n, descr, csrVal, csrRowPtr, csrColInd, A, ld)\n--\n\nhipsparseXcsr2dense function converts the sparse matrix in CSR format into a dense matrix.\n\nGiven the input CSR matrix of size mxn, the routine writes the matrix to the dense array A such\nthat A has leading dimension ld and is column ordered. This means that A has size ldxn where\nld>=m. All the parameters are assumed to have been pre-allocated by the user. If the input CSR matrix\nhas index base of one, it must be set in the \\ref hipsparseMatDescr_t. See \\ref hipsparseSetMatIndexBase()\nprior to calling hipsparseXcsr2dense.\n\nFor example, consider the sparse CSR matrix:\n\nhipsparseXcsr2dense is used to convert to the dense matrix:\n\nwhere the values in the A array are column ordered:\n\nNote: \nIt is executed asynchronously with respect to the host and may return control to the application\non the host before the entire result is ready.\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Sparse matrix in CSR format\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcsrRowPtr[4] = {0, 3, 5, 8};\nint hcsrColInd[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcsrVal[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint ld        = 3;\nint nnz       = 8;\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nfloat* ddense_A = nullptr;\nhipMalloc((void**)&ddense_A, sizeof(float) * ld * n);\n\nhipsparseScsr2dense(handle, m, n, descr, dcsrVal, dcsrRowPtr, dcsrColInd, ddense_A, ld);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(ddense_A);\n\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, ld, A, csrVal, csrRowPtr or csrColInd\n    pointer is invalid.",
@@ -10409,7 +10409,7 @@ fn hipsparseScsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2dense, C_hipsparseDcsr2dense, c"hipsparseDcsr2dense", "hipsparseDcsr2dense",
     c"hipsparseDcsr2dense(handle, m, n, descr, csrVal, csrRowPtr, csrColInd, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10438,7 +10438,7 @@ fn hipsparseDcsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2dense, C_hipsparseCcsr2dense, c"hipsparseCcsr2dense", "hipsparseCcsr2dense",
     c"hipsparseCcsr2dense(handle, m, n, descr, csrVal, csrRowPtr, csrColInd, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10467,7 +10467,7 @@ fn hipsparseCcsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2dense, C_hipsparseZcsr2dense, c"hipsparseZcsr2dense", "hipsparseZcsr2dense",
     c"hipsparseZcsr2dense(handle, m, n, descr, csrVal, csrRowPtr, csrColInd, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10496,7 +10496,7 @@ fn hipsparseZcsr2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsc2dense, C_hipsparseScsc2dense, c"hipsparseScsc2dense", "hipsparseScsc2dense",
     c"hipsparseScsc2dense(handle, m, n, descr, cscVal, cscRowInd, cscColPtr, A, ld)\n--\n\nhipsparseXcsc2dense function converts the sparse matrix in CSC format into a dense matrix.\n\nGiven the input CSC matrix of size mxn, the routine writes the matrix to the dense array A such\nthat A has leading dimension ld and is column ordered. This means that A has size ldxn where\nld>=m. All the parameters are assumed to have been pre-allocated by the user. If the input CSC matrix\nhas index base of one, it must be set in the \\ref hipsparseMatDescr_t. See \\ref hipsparseSetMatIndexBase()\nprior to calling hipsparseXcsc2dense.\n\nFor example, consider the sparse CSC matrix:\n\nhipsparseXcsc2dense is used to convert to the dense matrix:\n\nwhere the values in the A array are column ordered:\n\nNote: \nIt is executed asynchronously with respect to the host and may return control to the application\non the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    descr\n    cscVal\n    cscRowInd\n    cscColPtr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, ld, A, cscVal cscColPtr\n    or cscRowInd pointer is invalid.",
@@ -10525,7 +10525,7 @@ fn hipsparseScsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_cscVal, a_cscRowInd, a_cscColPtr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsc2dense, C_hipsparseDcsc2dense, c"hipsparseDcsc2dense", "hipsparseDcsc2dense",
     c"hipsparseDcsc2dense(handle, m, n, descr, cscVal, cscRowInd, cscColPtr, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    cscVal\n    cscRowInd\n    cscColPtr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10554,7 +10554,7 @@ fn hipsparseDcsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_cscVal, a_cscRowInd, a_cscColPtr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsc2dense, C_hipsparseCcsc2dense, c"hipsparseCcsc2dense", "hipsparseCcsc2dense",
     c"hipsparseCcsc2dense(handle, m, n, descr, cscVal, cscRowInd, cscColPtr, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    cscVal\n    cscRowInd\n    cscColPtr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10583,7 +10583,7 @@ fn hipsparseCcsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_cscVal, a_cscRowInd, a_cscColPtr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsc2dense, C_hipsparseZcsc2dense, c"hipsparseZcsc2dense", "hipsparseZcsc2dense",
     c"hipsparseZcsc2dense(handle, m, n, descr, cscVal, cscRowInd, cscColPtr, A, ld)\n--\n\nArgs:\n    handle\n    m\n    n\n    descr\n    cscVal\n    cscRowInd\n    cscColPtr\n    A\n    ld\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10612,7 +10612,7 @@ fn hipsparseZcsc2dense(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descr, a_cscVal, a_cscRowInd, a_cscColPtr, a_A, a_ld) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsr2bsrNnz, C_hipsparseXcsr2bsrNnz, c"hipsparseXcsr2bsrNnz", "hipsparseXcsr2bsrNnz",
     c"hipsparseXcsr2bsrNnz(handle, dirA, m, n, descrA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrRowPtrC, bsrNnzb)\n--\n\nThis function computes the number of nonzero block columns per row and the total number of nonzero blocks in a sparse\nBSR matrix given a sparse CSR matrix as input.\n\nConsider the matrix:\n\nstored as a sparse CSR matrix. This function computes both the BSR row pointer array as well as the total number\nof non-zero blocks that results when converting the CSR matrix to the BSR format. Assuming a block dimension of 2,\nthe above matrix once converted to BSR format looks like:\n\nand the resulting BSR row pointer array and total non-zero blocks once hipsparseXcsr2bsrNnz has been called:\n\nIn general, when converting a CSR matrix of size m x n to a BSR matrix, the resulting BSR matrix will have size\nmb x nb where mb and nb equal:\n\nIn particular, it may be the case that blockDim does not divide evenly into m and/or n. In these cases, the\nCSR matrix is expanded in size in order to fit full BSR blocks. For example, using the original CSR matrix and block\ndimension 3 instead of 2, the function hipsparseXcsr2bsrNnz computes the BSR row pointer array and total number of\nnon-zero blocks for the BSR matrix:\n\nSee hipsparseScsr2bsr() for full code example.\n\nNote: \nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrRowPtrC\n    bsrNnzb\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, blockDim, csrRowPtrA, csrColIndA,\n    bsrRowPtrC or bsrNnzb pointer is invalid.",
@@ -10643,7 +10643,7 @@ fn hipsparseXcsr2bsrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrRowPtrC, a_bsrNnzb) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSnnz_compress, C_hipsparseSnnz_compress, c"hipsparseSnnz_compress", "hipsparseSnnz_compress",
     c"hipsparseSnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nGiven a sparse CSR matrix and a non-negative tolerance, this function computes how many entries would be left\nin each row of the matrix if elements less than the tolerance were removed. It also computes the total number\nof remaining elements in the matrix.\n\nSpecifically given an input sparse matrix A in CSR format, the resulting compressed sparse CSR matrix C is\ncomputed using:\n\nThe user first allocates nnzPerRow with size m elements. Then calling hipsparseXnnz_compress,\nthe function fills in the nnzPerRow array and sets the total number of nonzeros found in nnzC.\n\nSee hipsparseScsr2csr_compress() for full code example.\n\nNote: \nIn the case of complex matrices only the magnitude of the real part of tol is used.\n\n// Matrix descriptor\nhipsparseMatDescr_t descr_A;\nhipsparseCreateMatDescr(&descr_A);\n\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nfloat tol = 4.2f;\n\nint m     = 3;\nint n     = 5;\nint nnz_A = 8;\n\nint hcsrRowPtr_A[4] = {0, 3, 5, 8};\nfloat hcsrVal_A[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint* dcsrRowPtr_A = nullptr;\nfloat* dcsrVal_A = nullptr;\nhipMalloc((void**)&dcsrRowPtr_A, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrVal_A, sizeof(float) * nnz_A);\n\nhipMemcpy(dcsrRowPtr_A, hcsrRowPtr_A, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal_A, hcsrVal_A, sizeof(float) * nnz_A, hipMemcpyHostToDevice);\n\n// Allocate memory for the nnz_per_row array\nint* dnnz_per_row;\nhipMalloc((void**)&dnnz_per_row, sizeof(int) * m);\n\n// Call snnz_compress() which fills in nnz_per_row array and finds the number\n// of entries that will be in the compressed CSR matrix\nint nnz_C;\nhipsparseSnnz_compress(handle, m, descr_A, dcsrVal_A, dcsrRowPtr_A, dnnz_per_row, &nnz_C, tol);\n\nhipFree(dcsrRowPtr_A);\nhipFree(dcsrVal_A);\nhipFree(dnnz_per_row);\n\nhipsparseDestroyMatDescr(descr_A);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, tol, csrValA, csrRowPtrA, nnzPerRow or nnzC\n    pointer is invalid.",
@@ -10671,7 +10671,7 @@ fn hipsparseSnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnnz_compress, C_hipsparseDnnz_compress, c"hipsparseDnnz_compress", "hipsparseDnnz_compress",
     c"hipsparseDnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10699,7 +10699,7 @@ fn hipsparseDnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCnnz_compress, C_hipsparseCnnz_compress, c"hipsparseCnnz_compress", "hipsparseCnnz_compress",
     c"hipsparseCnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10727,7 +10727,7 @@ fn hipsparseCnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZnnz_compress, C_hipsparseZnnz_compress, c"hipsparseZnnz_compress", "hipsparseZnnz_compress",
     c"hipsparseZnnz_compress(handle, m, descrA, csrValA, csrRowPtrA, nnzPerRow, nnzC, tol)\n--\n\nArgs:\n    handle\n    m\n    descrA\n    csrValA\n    csrRowPtrA\n    nnzPerRow\n    nnzC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10755,7 +10755,7 @@ fn hipsparseZnnz_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_descrA, a_csrValA, a_csrRowPtrA, a_nnzPerRow, a_nnzC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsr2coo, C_hipsparseXcsr2coo, c"hipsparseXcsr2coo", "hipsparseXcsr2coo",
     c"hipsparseXcsr2coo(handle, csrRowPtr, nnz, m, cooRowInd, idxBase)\n--\n\nConvert a sparse CSR matrix into a sparse COO matrix\n\nhipsparseXcsr2coo converts the CSR array containing the row offsets, that point\nto the start of every row, into a COO array of row indices. All arrays are assumed\nto be allocated by the user prior to calling hipsparseXcsr2coo.\n\nFor example, given the CSR row pointer array (assuming zero index base):\n\nCalling hipsparseXcsr2coo() results in the COO row indices array:\n\nNote: \nIt can also be used to convert a CSC array containing the column offsets into a COO\narray of column indices.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    csrRowPtr\n    nnz\n    m\n    cooRowInd\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, csrRowPtr or cooRowInd\n    pointer is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.",
@@ -10779,7 +10779,7 @@ fn hipsparseXcsr2coo(py: Python<'_>, handle: &Bound<'_, PyAny>, csrRowPtr: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_csrRowPtr, a_nnz, a_m, a_cooRowInd, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2csc, C_hipsparseScsr2csc, c"hipsparseScsr2csc", "hipsparseScsr2csc",
     c"hipsparseScsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nConvert a sparse CSR matrix into a sparse CSC matrix\n\nhipsparseXcsr2csc converts a CSR matrix into a CSC matrix. hipsparseXcsr2csc\ncan also be used to convert a CSC matrix into a CSR matrix. copyValues decides\nwhether cscSortedVal is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nFor example given the matrix:\n\nRepresented using the sparse CSR format as:\n\nthis function converts to sparse CSC format:\n\nThe CSC arrays, cscSortedRowInd, cscSortedColPtr, and cscSortedVal must be allocated by the\nuser prior to calling hipsparseXcsr2csc().\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse matrix in CSR format\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcsrRowPtr[4] = {0, 3, 5, 8};\nint hcsrColInd[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcsrVal[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\nhipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;\nhipsparseAction_t action = HIPSPARSE_ACTION_NUMERIC;\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nint* dcscRowInd = nullptr;\nint* dcscColPtr = nullptr;\nfloat* dcsc_val   = nullptr;\nhipMalloc((void**)&dcscRowInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcscColPtr, sizeof(int) * (n + 1));\nhipMalloc((void**)&dcsc_val, sizeof(float) * nnz);\n\nhipsparseScsr2csc(handle, m, n, nnz, dcsrVal, dcsrRowPtr, dcsrColInd, dcsc_val, dcscRowInd, dcscColPtr, action, base);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\n\nhipFree(dcscRowInd);\nhipFree(dcscColPtr);\nhipFree(dcsc_val);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, csrSortedVal, csrSortedRowPtr,\n    csrSortedColInd, cscSortedVal, cscSortedRowInd or cscSortedColPtr pointer is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -10813,7 +10813,7 @@ fn hipsparseScsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2csc, C_hipsparseDcsr2csc, c"hipsparseDcsr2csc", "hipsparseDcsr2csc",
     c"hipsparseDcsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10847,7 +10847,7 @@ fn hipsparseDcsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2csc, C_hipsparseCcsr2csc, c"hipsparseCcsr2csc", "hipsparseCcsr2csc",
     c"hipsparseCcsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10881,7 +10881,7 @@ fn hipsparseCcsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2csc, C_hipsparseZcsr2csc, c"hipsparseZcsr2csc", "hipsparseZcsr2csc",
     c"hipsparseZcsr2csc(handle, m, n, nnz, csrSortedVal, csrSortedRowPtr, csrSortedColInd, cscSortedVal, cscSortedRowInd, cscSortedColPtr, copyValues, idxBase)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrSortedVal\n    csrSortedRowPtr\n    csrSortedColInd\n    cscSortedVal\n    cscSortedRowInd\n    cscSortedColPtr\n    copyValues\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -10915,7 +10915,7 @@ fn hipsparseZcsr2csc(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrSortedVal, a_csrSortedRowPtr, a_csrSortedColInd, a_cscSortedVal, a_cscSortedRowInd, a_cscSortedColPtr, a_copyValues, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsr2cscEx2_bufferSize, C_hipsparseCsr2cscEx2_bufferSize, c"hipsparseCsr2cscEx2_bufferSize", "hipsparseCsr2cscEx2_bufferSize",
     c"hipsparseCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, pBufferSizeInBytes)\n--\n\nThis function computes the size of the user allocated temporary storage buffer used\nwhen converting a sparse CSR matrix into a sparse CSC matrix.\n\nhipsparseCsr2cscEx2_bufferSize calculates the required user allocated temporary buffer needed\nby \\ref hipsparseCsr2cscEx2 to convert a CSR matrix into a CSC matrix. \\ref hipsparseCsr2cscEx2\ncan also be used to convert a CSC matrix into a CSR matrix. copyValues decides\nwhether cscVal is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    cscVal\n    cscColPtr\n    cscRowInd\n    valType\n    copyValues\n    idxBase\n    alg\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, csrRowPtr, csrColInd or\n    pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -10951,7 +10951,7 @@ fn hipsparseCsr2cscEx2_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_cscVal, a_cscColPtr, a_cscRowInd, a_valType, a_copyValues, a_idxBase, a_alg, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsr2cscEx2, C_hipsparseCsr2cscEx2, c"hipsparseCsr2cscEx2", "hipsparseCsr2cscEx2",
     c"hipsparseCsr2cscEx2(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, buffer)\n--\n\nConvert a sparse CSR matrix into a sparse CSC matrix\n\nhipsparseCsr2cscEx2 converts a CSR matrix into a CSC matrix. hipsparseCsr2cscEx2\ncan also be used to convert a CSC matrix into a CSR matrix. copyValues decides\nwhether cscVal is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse matrix in CSR format\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcsrRowPtr[4] = {0, 3, 5, 8};\nint hcsrColInd[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcsrVal[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\nhipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;\nhipsparseAction_t action = HIPSPARSE_ACTION_NUMERIC;\nhipsparseCsr2CscAlg_t alg = HIPSPARSE_CSR2CSC_ALG_DEFAULT;\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nint* dcscRowInd = nullptr;\nint* dcscColPtr = nullptr;\nfloat* dcsc_val   = nullptr;\nhipMalloc((void**)&dcscRowInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcscColPtr, sizeof(int) * (n + 1));\nhipMalloc((void**)&dcsc_val, sizeof(float) * nnz);\n\nsize_t bufferSize;\nhipsparseCsr2cscEx2_bufferSize(handle,\nm,\nn,\nnnz,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ndcsc_val,\ndcscColPtr,\ndcscRowInd,\nHIP_R_32F,\naction,\nbase,\nalg,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nhipsparseCsr2cscEx2(handle,\nm,\nn,\nnnz,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\ndcsc_val,\ndcscColPtr,\ndcscRowInd,\nHIP_R_32F,\naction,\nbase,\nalg,\ndbuffer);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\n\nhipFree(dcscRowInd);\nhipFree(dcscColPtr);\nhipFree(dcsc_val);\n\nhipFree(dbuffer);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    cscVal\n    cscColPtr\n    cscRowInd\n    valType\n    copyValues\n    idxBase\n    alg\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, csrRowPtr, csrColInd or\n    pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -10986,7 +10986,7 @@ fn hipsparseCsr2cscEx2(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_cscVal, a_cscColPtr, a_cscRowInd, a_valType, a_copyValues, a_idxBase, a_alg, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2hyb, C_hipsparseScsr2hyb, c"hipsparseScsr2hyb", "hipsparseScsr2hyb",
     c"hipsparseScsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nConvert a sparse CSR matrix into a sparse HYB matrix\n\nhipsparseXcsr2hyb converts a CSR matrix into a HYB matrix. It is assumed\nthat hyb has been initialized with \\ref hipsparseCreateHybMat().\n\nNote: \nThis function requires a significant amount of storage for the HYB matrix,\ndepending on the matrix structure.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Sparse matrix in CSR format\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcsrRowPtr[4] = {0, 3, 5, 8};\nint hcsrColInd[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcsrVal[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\nint userEllWidth = 2;\nhipsparseHybPartition_t partitionType = HIPSPARSE_HYB_PARTITION_AUTO;\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nhipsparseHybMat_t hyb;\nhipsparseCreateHybMat(&hyb);\n\nhipsparseScsr2hyb(handle, m, n, descr, dcsrVal, dcsrRowPtr, dcsrColInd, hyb, userEllWidth, partitionType);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\n\nhipsparseDestroyHybMat(hyb);\nhipsparseDestroyMatDescr(descr);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, userEllWidth, partitionType,\n    descrA, hybA, csrSortedValA, csrSortedRowPtrA or csrSortedColIndA pointer is invalid.\n    HIPSPARSE_STATUS_ALLOC_FAILED the buffer for the HYB matrix could not be\n    allocated.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -11015,7 +11015,7 @@ fn hipsparseScsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2hyb, C_hipsparseDcsr2hyb, c"hipsparseDcsr2hyb", "hipsparseDcsr2hyb",
     c"hipsparseDcsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11044,7 +11044,7 @@ fn hipsparseDcsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2hyb, C_hipsparseCcsr2hyb, c"hipsparseCcsr2hyb", "hipsparseCcsr2hyb",
     c"hipsparseCcsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11073,7 +11073,7 @@ fn hipsparseCcsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2hyb, C_hipsparseZcsr2hyb, c"hipsparseZcsr2hyb", "hipsparseZcsr2hyb",
     c"hipsparseZcsr2hyb(handle, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, hybA, userEllWidth, partitionType)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n    hybA\n    userEllWidth\n    partitionType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11102,7 +11102,7 @@ fn hipsparseZcsr2hyb(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA, a_hybA, a_userEllWidth, a_partitionType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsc_bufferSize, C_hipsparseSgebsr2gebsc_bufferSize, c"hipsparseSgebsr2gebsc_bufferSize", "hipsparseSgebsr2gebsc_bufferSize",
     c"hipsparseSgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nConvert a sparse GEBSR matrix into a sparse GEBSC matrix\n\nhipsparseXgebsr2gebsc_bufferSize returns the size of the temporary storage buffer\nrequired by \\ref hipsparseSgebsr2gebsc \"hipsparseXgebsr2gebsc()\" and is the first step\nin converting a sparse matrix in GEBSR format to a sparse matrix in GEBSC format. Once\nthe size of the temporary storage buffer has been determined, it must be allocated by the user.\n\nSee hipsparseSgebsr2gebsc() for a complete code example.\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, nnzb, bsrRowPtr, bsrColInd\n    or pBufferSizeInBytes pointer is invalid.\n    rocsparse_status_internal_error an internal error occurred.",
@@ -11132,7 +11132,7 @@ fn hipsparseSgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsc_bufferSize, C_hipsparseDgebsr2gebsc_bufferSize, c"hipsparseDgebsr2gebsc_bufferSize", "hipsparseDgebsr2gebsc_bufferSize",
     c"hipsparseDgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11162,7 +11162,7 @@ fn hipsparseDgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsc_bufferSize, C_hipsparseCgebsr2gebsc_bufferSize, c"hipsparseCgebsr2gebsc_bufferSize", "hipsparseCgebsr2gebsc_bufferSize",
     c"hipsparseCgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11192,7 +11192,7 @@ fn hipsparseCgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsc_bufferSize, C_hipsparseZgebsr2gebsc_bufferSize, c"hipsparseZgebsr2gebsc_bufferSize", "hipsparseZgebsr2gebsc_bufferSize",
     c"hipsparseZgebsr2gebsc_bufferSize(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11222,7 +11222,7 @@ fn hipsparseZgebsr2gebsc_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsc, C_hipsparseSgebsr2gebsc, c"hipsparseSgebsr2gebsc", "hipsparseSgebsr2gebsc",
     c"hipsparseSgebsr2gebsc(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, temp_buffer)\n--\n\nConvert a sparse GEBSR matrix into a sparse GEBSC matrix\n\nhipsparseXgebsr2gebsc converts a GEBSR matrix into a GEBSC matrix. hipsparseXgebsr2gebsc\ncan also be used to convert a GEBSC matrix into a GEBSR matrix. copyValues decides\nwhether bscVal is being filled during conversion (\\ref HIPSPARSE_ACTION_NUMERIC)\nor not (\\ref HIPSPARSE_ACTION_SYMBOLIC).\n\nhipsparseXgebsr2gebsc requires extra temporary storage buffer that has to be allocated\nby the user. Storage buffer size can be determined by \\ref hipsparseSgebsr2gebsc_bufferSize\n\"hipsparseXgebsr2gebsc_bufferSize()\".\n\nFor example, given the GEBSR matrix:\n\nrepresented with the arrays:\n\nthis function converts the matrix to GEBSC format:\n\nThe GEBSC arrays, bscRowInd, bscColPtr, and bscVal must be allocated by the user prior\nto calling hipsparseXgebsr2gebsc(). The bscRowInd array has size nnzb, the bscColPtr\narray has size nb+1, and the bscVal array has size nnzb*rowBlockDim*colBlockDim.\n\nNote: \nThe resulting matrix can also be seen as the transpose of the input matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse matrix in BSR format\n//     1 2 | 0 3 | 0 0\n//     0 4 | 5 0 | 0 1\n// A = 6 0 | 0 7 | 8 0\n//     ---------------\n//     0 0 | 3 0 | 2 2\n//     1 0 | 0 0 | 4 3\n//     7 2 | 0 0 | 1 4\nint hbsrRowPtr[3] = {0, 3, 6};\nint hbsrColInd[6] = {0, 1, 2, 0, 1, 2};\nfloat hbsrVal[36]  = {1.0f, 2.0f, 0.0f, 4.0f, 6.0f, 0.0f,\n0.0f, 3.0f, 5.0f, 0.0f, 0.0f, 7.0f,\n0.0f, 0.0f, 0.0f, 1.0f, 8.0f, 0.0f,\n0.0f, 0.0f, 1.0f, 0.0f, 7.0f, 2.0f,\n3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,\n2.0f, 2.0f, 4.0f, 3.0f, 1.0f, 4.0f};\n\nint m           = 6;\nint n           = 6;\nint rowBlockDim = 3;\nint colBlockDim = 2;\nint nnzb        = 6;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\nhipsparseAction_t    action = HIPSPARSE_ACTION_NUMERIC;\nhipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;\n\nint mb = (m + rowBlockDim - 1) / rowBlockDim;\nint nb = (n + colBlockDim - 1) / colBlockDim;\n\nint* dbsrRowPtr = nullptr;\nint* dbsrColInd = nullptr;\nfloat* dbsrVal = nullptr;\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(float) * rowBlockDim * colBlockDim * nnzb);\n\nhipMemcpy(dbsrRowPtr, hbsrRowPtr, sizeof(int) * (mb + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColInd, hbsrColInd, sizeof(int) * nnzb, hipMemcpyHostToDevice);\nhipMemcpy(dbsrVal, hbsrVal, sizeof(float) * rowBlockDim * colBlockDim * nnzb, hipMemcpyHostToDevice);\n\nint* dbscRowInd = nullptr;\nint* dbscColPtr = nullptr;\nfloat* dbscVal = nullptr;\nhipMalloc((void**)&dbscRowInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbscColPtr, sizeof(int) * (nb + 1));\nhipMalloc((void**)&dbscVal, sizeof(float) * rowBlockDim * colBlockDim * nnzb);\n\nsize_t bufferSize;\nhipsparseSgebsr2gebsc_bufferSize(handle,\nmb,\nnb,\nnnzb,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nrowBlockDim,\ncolBlockDim,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nhipsparseSgebsr2gebsc(handle,\nmb,\nnb,\nnnzb,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nrowBlockDim,\ncolBlockDim,\ndbscVal,\ndbscRowInd,\ndbscColPtr,\naction,\nbase,\ndbuffer);\n\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\n\nhipFree(dbscRowInd);\nhipFree(dbscColPtr);\nhipFree(dbscVal);\n\nhipFree(dbuffer);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    bscVal\n    bscRowInd\n    bscColPtr\n    copyValues\n    idxBase\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, nnzb, bsrVal,\n    bsrRowPtr, bsrColInd, bscVal, bscRowInd, bscColPtr or\n    temp_buffer pointer is invalid.\n    HIPSPARSE_STATUS_ARCH_MISMATCH the device is not supported.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -11259,7 +11259,7 @@ fn hipsparseSgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_bscVal, a_bscRowInd, a_bscColPtr, a_copyValues, a_idxBase, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsc, C_hipsparseDgebsr2gebsc, c"hipsparseDgebsr2gebsc", "hipsparseDgebsr2gebsc",
     c"hipsparseDgebsr2gebsc(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, temp_buffer)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    bscVal\n    bscRowInd\n    bscColPtr\n    copyValues\n    idxBase\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11296,7 +11296,7 @@ fn hipsparseDgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_bscVal, a_bscRowInd, a_bscColPtr, a_copyValues, a_idxBase, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsc, C_hipsparseCgebsr2gebsc, c"hipsparseCgebsr2gebsc", "hipsparseCgebsr2gebsc",
     c"hipsparseCgebsr2gebsc(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, temp_buffer)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    bscVal\n    bscRowInd\n    bscColPtr\n    copyValues\n    idxBase\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11333,7 +11333,7 @@ fn hipsparseCgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_bscVal, a_bscRowInd, a_bscColPtr, a_copyValues, a_idxBase, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsc, C_hipsparseZgebsr2gebsc, c"hipsparseZgebsr2gebsc", "hipsparseZgebsr2gebsc",
     c"hipsparseZgebsr2gebsc(handle, mb, nb, nnzb, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, temp_buffer)\n--\n\nArgs:\n    handle\n    mb\n    nb\n    nnzb\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    bscVal\n    bscRowInd\n    bscColPtr\n    copyValues\n    idxBase\n    temp_buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11370,7 +11370,7 @@ fn hipsparseZgebsr2gebsc(py: Python<'_>, handle: &Bound<'_, PyAny>, mb: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_mb, a_nb, a_nnzb, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_bscVal, a_bscRowInd, a_bscColPtr, a_copyValues, a_idxBase, a_temp_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2gebsr_bufferSize, C_hipsparseScsr2gebsr_bufferSize, c"hipsparseScsr2gebsr_bufferSize", "hipsparseScsr2gebsr_bufferSize",
     c"hipsparseScsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nConvert a sparse CSR matrix into a sparse GEBSR matrix\n\nhipsparseXcsr2gebsr_bufferSize returns the size of the temporary buffer that\nis required by \\ref hipsparseXcsr2gebsrNnz and \\ref hipsparseScsr2gebsr \"hipsparseXcsr2gebsr()\".\nOnce the temporary buffer size has been determined, it must be allocated by the user prior\nto calling \\ref hipsparseXcsr2gebsrNnz and \\ref hipsparseScsr2gebsr \"hipsparseXcsr2gebsr()\".\n\nSee hipsparseScsr2gebsr() for complete code example.\n\nNote: \nThe routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, rowBlockDim, colBlockDim, csrVal,\n    csrRowPtr, csrColInd or pBufferSizeInBytes pointer is invalid.",
@@ -11401,7 +11401,7 @@ fn hipsparseScsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2gebsr_bufferSize, C_hipsparseDcsr2gebsr_bufferSize, c"hipsparseDcsr2gebsr_bufferSize", "hipsparseDcsr2gebsr_bufferSize",
     c"hipsparseDcsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11432,7 +11432,7 @@ fn hipsparseDcsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2gebsr_bufferSize, C_hipsparseCcsr2gebsr_bufferSize, c"hipsparseCcsr2gebsr_bufferSize", "hipsparseCcsr2gebsr_bufferSize",
     c"hipsparseCcsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11463,7 +11463,7 @@ fn hipsparseCcsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2gebsr_bufferSize, C_hipsparseZcsr2gebsr_bufferSize, c"hipsparseZcsr2gebsr_bufferSize", "hipsparseZcsr2gebsr_bufferSize",
     c"hipsparseZcsr2gebsr_bufferSize(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, rowBlockDim, colBlockDim, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    rowBlockDim\n    colBlockDim\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11494,7 +11494,7 @@ fn hipsparseZcsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, dir
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_rowBlockDim, a_colBlockDim, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsr2gebsrNnz, C_hipsparseXcsr2gebsrNnz, c"hipsparseXcsr2gebsrNnz", "hipsparseXcsr2gebsrNnz",
     c"hipsparseXcsr2gebsrNnz(handle, dir, m, n, csr_descr, csrRowPtr, csrColInd, bsr_descr, bsrRowPtr, rowBlockDim, colBlockDim, bsrNnzDevhost, pbuffer)\n--\n\nThis function computes the number of nonzero block columns per row and the total number of nonzero blocks in a sparse\nGEBSR matrix given a sparse CSR matrix as input.\n\nThis is the second step in conveting a CSR matrix to a GEBSR matrix. The user must first call\n\nIn general, when converting a CSR matrix of size m x n to a GEBSR matrix, the resulting GEBSR matrix will have size\nmb x nb where mb and nb equal:\n\nFor example given a matrix:\n\nrepresented in CSR format with the arrays:\n\nthe bsrRowPtr array and total nonzero block count will be filled with:\n\nafter calling hipsparseXcsr2gebsrNnz with rowBlockDim=3 and colBlockDim=2.\n\nNote: \nAs indicated, bsrNnzDevhost can point either to host or device memory. This is controlled\nby setting the pointer mode. See \\ref hipsparseSetPointerMode().\n\nIt may be the case that rowBlockDim does not divide evenly into m and/or that colBlockDim does not divide\nevenly into n. In these cases, the CSR matrix is expanded in size in order to fit full GEBSR blocks. For example,\nusing the original CSR matrix but this time with rowBlockDim=2 and colBlockDim=3, the function\nhipsparseXcsr2gebsrNnz computes the GEBSR row pointer array and total number of non-zero blocks for the GEBSR matrix:\n\nSee hipsparseScsr2gebsr() for full code example.\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrRowPtr\n    csrColInd\n    bsr_descr\n    bsrRowPtr\n    rowBlockDim\n    colBlockDim\n    bsrNnzDevhost\n    pbuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, rowBlockDim, colBlockDim, csrRowPtr,\n    csrColInd, bsrRowPtr or bsrNnzDevhost pointer is invalid.",
@@ -11527,7 +11527,7 @@ fn hipsparseXcsr2gebsrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrRowPtr, a_csrColInd, a_bsr_descr, a_bsrRowPtr, a_rowBlockDim, a_colBlockDim, a_bsrNnzDevhost, a_pbuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2gebsr, C_hipsparseScsr2gebsr, c"hipsparseScsr2gebsr", "hipsparseScsr2gebsr",
     c"hipsparseScsr2gebsr(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, bsr_descr, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pbuffer)\n--\n\nConvert a sparse CSR matrix into a sparse GEBSR matrix\n\nhipsparseXcsr2gebsr converts a CSR matrix into a GEBSR matrix. It is assumed,\nthat bsrVal, bsrColInd and bsrRowPtr are allocated. Allocation size\nfor bsrRowPtr is computed as mb+1 where mb is the number of block rows in\nthe GEBSR matrix. The number of nonzero blocks in the resulting GEBSR matrix\nis computed using \\ref hipsparseXcsr2gebsrNnz which also fills in bsrRowPtr.\n\nIn more detail, hipsparseXcsr2gebsr is the third and final step on the conversion from CSR to GEBSR.\nThe user first determines the size of the required user allocated temporary storage buffer using\n\nBoth the temporary storage buffer and the GEBSR row pointer array are then passed to \\ref hipsparseXcsr2gebsrNnz\nwhich fills the GEBSR row pointer array bsrRowPtr and also computes the number of nonzero blocks,\nbsrNnzDevhost, that will exist in the GEBSR matrix. The user then allocates both the GEBSR column indices array\nbsrColInd with size bsrNnzDevhost as well as the GEBSR values array bsrVal with size\nbsrNnzDevhost*rowBlockDim*colBlockDim. Finally, with all arrays allocated, the conversion is completed by calling\nhipsparseXcsr2gebsr.\n\nFor example, assuming the matrix:\n\nrepresented in CSR format with the arrays:\n\nthen using rowBlockDim=3 and colBlockDim=2, the final GEBSR matrix is:\n\nand is represented with the arrays:\n\nThe above example assumes that the blocks are row ordered. If instead the blocks are column ordered, the bsrVal arrays\nbecomes:\n\nThe block order direction is determined by dir.\n\nIt may be the case that rowBlockDim does not divide evenly into m and/or that colBlockDim does not divide\nevenly into n. In these cases, the CSR matrix is expanded in size in order to fit full GEBSR blocks. For example,\nusing the original CSR matrix but this time with rowBlockDim=2 and colBlockDim=3, the resulting GEBSR matrix\nwould looks like:\n\nhipsparseMatDescr_t csr_descr;\nhipsparseCreateMatDescr(&csr_descr);\n\nhipsparseMatDescr_t bsr_descr;\nhipsparseCreateMatDescr(&bsr_descr);\n\n// Sparse matrix in CSR format\n//     1 2 0 3 0 0\n//     0 4 5 0 0 1\n// A = 6 0 0 7 8 0\n//     0 0 3 0 2 2\n//     1 0 0 0 4 3\n//     7 2 0 0 1 4\nint hcsrRowPtr[7] = {0, 3, 6, 9, 12, 15, 19};\nint hcsrColInd[19] = {0, 1, 3, 1, 2, 5, 0, 3, 4, 2, 4, 5, 0, 4, 5, 0, 1, 4, 5};\nfloat hcsrVal[19]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 1.0f, 6.0f, 7.0f, 8.0f, 3.0f, 2.0f, 2.0f,\n1.0f, 4.0f, 3.0f, 7.0f, 2.0f, 1.0f, 4.0f};\n\nint m           = 6;\nint n           = 6;\nint nnz         = 19;\nint rowBlockDim = 3;\nint colBlockDim = 2;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\nhipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;\n\nint mb = (m + rowBlockDim - 1) / rowBlockDim;\nint nb = (n + colBlockDim - 1) / colBlockDim;\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nint* dbsrRowPtr = nullptr;\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\n\nsize_t bufferSize;\nhipsparseScsr2gebsr_bufferSize(handle,\ndir,\nm,\nn,\ncsr_descr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\nrowBlockDim,\ncolBlockDim,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint nnzb;\nhipsparseXcsr2gebsrNnz(handle,\ndir,\nm,\nn,\ncsr_descr,\ndcsrRowPtr,\ndcsrColInd,\nbsr_descr,\ndbsrRowPtr,\nrowBlockDim,\ncolBlockDim,\n&nnzb,\ndbuffer);\n\nint* dbsrColInd = nullptr;\nfloat* dbsrVal = nullptr;\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(float) * rowBlockDim * colBlockDim * nnzb);\n\nhipsparseScsr2gebsr(handle,\ndir,\nm,\nn,\ncsr_descr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd,\nbsr_descr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nrowBlockDim,\ncolBlockDim,\ndbuffer);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\n\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\n\nhipFree(dbuffer);\n\nhipsparseDestroyMatDescr(csr_descr);\nhipsparseDestroyMatDescr(bsr_descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bsr_descr\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pbuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, rowBlockDim, colBlockDim, bsrVal,\n    bsrRowPtr, bsrColInd, csrVal, csrRowPtr or csrColInd pointer is invalid.",
@@ -11564,7 +11564,7 @@ fn hipsparseScsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bsr_descr, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pbuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2gebsr, C_hipsparseDcsr2gebsr, c"hipsparseDcsr2gebsr", "hipsparseDcsr2gebsr",
     c"hipsparseDcsr2gebsr(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, bsr_descr, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pbuffer)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bsr_descr\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pbuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11601,7 +11601,7 @@ fn hipsparseDcsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bsr_descr, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pbuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2gebsr, C_hipsparseCcsr2gebsr, c"hipsparseCcsr2gebsr", "hipsparseCcsr2gebsr",
     c"hipsparseCcsr2gebsr(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, bsr_descr, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pbuffer)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bsr_descr\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pbuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11638,7 +11638,7 @@ fn hipsparseCcsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bsr_descr, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pbuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2gebsr, C_hipsparseZcsr2gebsr, c"hipsparseZcsr2gebsr", "hipsparseZcsr2gebsr",
     c"hipsparseZcsr2gebsr(handle, dir, m, n, csr_descr, csrVal, csrRowPtr, csrColInd, bsr_descr, bsrVal, bsrRowPtr, bsrColInd, rowBlockDim, colBlockDim, pbuffer)\n--\n\nArgs:\n    handle\n    dir\n    m\n    n\n    csr_descr\n    csrVal\n    csrRowPtr\n    csrColInd\n    bsr_descr\n    bsrVal\n    bsrRowPtr\n    bsrColInd\n    rowBlockDim\n    colBlockDim\n    pbuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11675,7 +11675,7 @@ fn hipsparseZcsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dir: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dir, a_m, a_n, a_csr_descr, a_csrVal, a_csrRowPtr, a_csrColInd, a_bsr_descr, a_bsrVal, a_bsrRowPtr, a_bsrColInd, a_rowBlockDim, a_colBlockDim, a_pbuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2bsr, C_hipsparseScsr2bsr, c"hipsparseScsr2bsr", "hipsparseScsr2bsr",
     c"hipsparseScsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nConvert a sparse CSR matrix into a sparse BSR matrix\n\nhipsparseXcsr2bsr completes the conversion of a CSR matrix into a BSR matrix.\nIt is assumed, that bsrValC, bsrColIndC and bsrRowPtrC are allocated. The\nallocation size for bsrRowPtr is computed as mb+1 where mb is the number of\nblock rows in the BSR matrix defined as:\n\nThe allocation size for bsrColIndC, i.e. bsrNnzb, is computed using\n\nFor example, given the CSR matrix:\n\nThe resulting BSR matrix using block dimension 2 would look like:\n\nThe call to \\ref hipsparseXcsr2bsrNnz results in the BSR row pointer array:\n\nand the call to hipsparseXcsr2bsr completes the conversion resulting in the BSR column indices and values arrays:\n\nThe dirA parameter determines the order of the BSR block values. The example above uses row order. Using column ordering\nwould result instead in the BSR values array:\n\nNote: \nhipsparseXcsr2bsr requires extra temporary storage that is allocated internally if\nblockDim>16\n\n// Matrix descriptor\nhipsparseMatDescr_t csr_descr;\nhipsparseCreateMatDescr(&csr_descr);\n\nhipsparseMatDescr_t bsr_descr;\nhipsparseCreateMatDescr(&bsr_descr);\n\n// Sparse matrix in CSR format\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcsrRowPtr[4] = {0, 3, 5, 8};\nint hcsrColInd[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcsrVal[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\nint blockDim  = 3;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\n\nint mb = (m + blockDim - 1) / blockDim;\nint nb = (n + blockDim - 1) / blockDim;\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nint* dbsrRowPtr = nullptr;\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\n\nint nnzb;\nhipsparseXcsr2bsrNnz(handle, dir, m, n, csr_descr, dcsrRowPtr, dcsrColInd, blockDim, bsr_descr, dbsrRowPtr, &nnzb);\n\nint* dbsrColInd = nullptr;\nfloat* dbsrVal = nullptr;\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(float) * blockDim * blockDim * nnzb);\n\nhipsparseScsr2bsr(handle, dir, m, n, csr_descr, dcsrVal, dcsrRowPtr, dcsrColInd, blockDim, bsr_descr, dbsrVal, dbsrRowPtr, dbsrColInd);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\n\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\n\nhipsparseDestroyMatDescr(csr_descr);\nhipsparseDestroyMatDescr(bsr_descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, blockDim, bsrValC, bsrRowPtrC,\n    bsrColIndC, csrValA, csrRowPtrA or csrColIndA pointer is invalid.",
@@ -11710,7 +11710,7 @@ fn hipsparseScsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2bsr, C_hipsparseDcsr2bsr, c"hipsparseDcsr2bsr", "hipsparseDcsr2bsr",
     c"hipsparseDcsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11745,7 +11745,7 @@ fn hipsparseDcsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2bsr, C_hipsparseCcsr2bsr, c"hipsparseCcsr2bsr", "hipsparseCcsr2bsr",
     c"hipsparseCcsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11780,7 +11780,7 @@ fn hipsparseCcsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2bsr, C_hipsparseZcsr2bsr, c"hipsparseZcsr2bsr", "hipsparseZcsr2bsr",
     c"hipsparseZcsr2bsr(handle, dirA, m, n, descrA, csrValA, csrRowPtrA, csrColIndA, blockDim, descrC, bsrValC, bsrRowPtrC, bsrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    m\n    n\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    blockDim\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11815,7 +11815,7 @@ fn hipsparseZcsr2bsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_m, a_n, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_blockDim, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSbsr2csr, C_hipsparseSbsr2csr, c"hipsparseSbsr2csr", "hipsparseSbsr2csr",
     c"hipsparseSbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nConvert a sparse BSR matrix into a sparse CSR matrix\n\nhipsparseXbsr2csr converts a BSR matrix into a CSR matrix. It is assumed,\nthat csrValC, csrColIndC and csrRowPtrC are allocated. Allocation size\nfor csrRowPtrC is computed by the number of block rows multiplied by the block\ndimension plus one. Allocation for csrValC and csrColInd is computed by the\nthe number of blocks in the BSR matrix multiplied by the block dimension squared.\n\nFor example, given the BSR matrix using block dimension 2:\n\nThe resulting CSR matrix row pointer, column indices, and values arrays are:\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nhipsparseMatDescr_t csr_descr;\nhipsparseCreateMatDescr(&csr_descr);\n\nhipsparseMatDescr_t bsr_descr;\nhipsparseCreateMatDescr(&bsr_descr);\n\n// Sparse matrix in BSR format\n//     1 2 | 0 3 | 0 0\n//     0 4 | 5 0 | 0 1\n//     ---------------\n// A = 6 0 | 0 7 | 8 0\n//     0 0 | 3 0 | 2 2\n//     ---------------\n//     1 0 | 0 0 | 4 3\n//     7 2 | 0 0 | 1 4\nint hbsrRowPtr[4] = {0, 3, 6, 8};\nint hbsrColInd[8] = {0, 1, 2, 0, 1, 2, 0, 2};\nfloat hbsrVal[32]  = {1.0f, 2.0f, 0.0f, 4.0f,\n0.0f, 3.0f, 5.0f, 0.0f,\n0.0f, 0.0f, 0.0f, 1.0f,\n6.0f, 0.0f, 0.0f, 0.0f,\n0.0f, 7.0f, 3.0f, 0.0f,\n8.0f, 0.0f, 2.0f, 2.0f,\n1.0f, 0.0f, 7.0f, 2.0f,\n4.0f, 3.0f, 1.0f, 4.0f};\n\nint m        = 6;\nint n        = 6;\nint nnz      = 32;\nint mb       = 3;\nint nb       = 3;\nint nnzb     = 8;\nint blockDim = 2;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\n\nint* dbsrRowPtr = nullptr;\nint* dbsrColInd = nullptr;\nfloat* dbsrVal = nullptr;\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(float) * blockDim * blockDim * nnzb);\n\nhipMemcpy(dbsrRowPtr, hbsrRowPtr, sizeof(int) * (mb + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColInd, hbsrColInd, sizeof(int) * nnzb, hipMemcpyHostToDevice);\nhipMemcpy(dbsrVal, hbsrVal, sizeof(float) * blockDim * blockDim * nnzb, hipMemcpyHostToDevice);\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipsparseSbsr2csr(handle,\ndir,\nmb,\nnb,\nbsr_descr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nblockDim,\ncsr_descr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd);\n\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\n\nhipsparseDestroyMatDescr(csr_descr);\nhipsparseDestroyMatDescr(bsr_descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, blockDim, bsrValA,\n    bsrRowPtrA, bsrColIndA, csrValC, csrRowPtrC or csrColIndC pointer is invalid.",
@@ -11850,7 +11850,7 @@ fn hipsparseSbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDbsr2csr, C_hipsparseDbsr2csr, c"hipsparseDbsr2csr", "hipsparseDbsr2csr",
     c"hipsparseDbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11885,7 +11885,7 @@ fn hipsparseDbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCbsr2csr, C_hipsparseCbsr2csr, c"hipsparseCbsr2csr", "hipsparseCbsr2csr",
     c"hipsparseCbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11920,7 +11920,7 @@ fn hipsparseCbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZbsr2csr, C_hipsparseZbsr2csr, c"hipsparseZbsr2csr", "hipsparseZbsr2csr",
     c"hipsparseZbsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, blockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    blockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -11955,7 +11955,7 @@ fn hipsparseZbsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_blockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2csr, C_hipsparseSgebsr2csr, c"hipsparseSgebsr2csr", "hipsparseSgebsr2csr",
     c"hipsparseSgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nConvert a sparse GEBSR matrix into a sparse CSR matrix\n\nhipsparseXgebsr2csr converts a GEBSR matrix into a CSR matrix. It is assumed,\nthat csrValC, csrColIndC and csrRowPtrC are already allocated prior to\ncalling hipsparseXgebsr2csr. Allocation size for csrRowPtrC equals\nm+1 where:\n\nAllocation size for csrValC and csrColIndC is computed by the the number of blocks in the GEBSR\nmatrix, nnzb, multiplied by the product of the block dimensions, i.e. nnz=nnzb*rocBlockDim*colBlockDim.\n\nFor example, given the GEBSR matrix:\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nhipsparseMatDescr_t csr_descr;\nhipsparseCreateMatDescr(&csr_descr);\n\nhipsparseMatDescr_t bsr_descr;\nhipsparseCreateMatDescr(&bsr_descr);\n\n// Sparse matrix in GEBSR format\n//     1 2 | 0 3 | 0 0\n//     0 4 | 5 0 | 0 1\n// A = 6 0 | 0 7 | 8 0\n//     ---------------\n//     0 0 | 3 0 | 2 2\n//     1 0 | 0 0 | 4 3\n//     7 2 | 0 0 | 1 4\nint hbsrRowPtr[3] = {0, 3, 6};\nint hbsrColInd[6] = {0, 1, 2, 0, 1, 2};\nfloat hbsrVal[36]  = {1.0f, 2.0f, 0.0f, 4.0f, 6.0f, 0.0f,\n0.0f, 3.0f, 5.0f, 0.0f, 0.0f, 7.0f,\n0.0f, 0.0f, 0.0f, 1.0f, 8.0f, 0.0f,\n0.0f, 0.0f, 1.0f, 0.0f, 7.0f, 2.0f,\n3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,\n2.0f, 2.0f, 4.0f, 3.0f, 1.0f, 4.0f};\n\nint m        = 6;\nint n        = 6;\nint nnz      = 36;\nint mb       = 2;\nint nb       = 3;\nint nnzb     = 6;\nint rowBlockDim = 3;\nint colBlockDim = 2;\nhipsparseDirection_t dir = HIPSPARSE_DIRECTION_ROW;\n\nint* dbsrRowPtr = nullptr;\nint* dbsrColInd = nullptr;\nfloat* dbsrVal = nullptr;\nhipMalloc((void**)&dbsrRowPtr, sizeof(int) * (mb + 1));\nhipMalloc((void**)&dbsrColInd, sizeof(int) * nnzb);\nhipMalloc((void**)&dbsrVal, sizeof(float) * rowBlockDim * colBlockDim * nnzb);\n\nhipMemcpy(dbsrRowPtr, hbsrRowPtr, sizeof(int) * (mb + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColInd, hbsrColInd, sizeof(int) * nnzb, hipMemcpyHostToDevice);\nhipMemcpy(dbsrVal, hbsrVal, sizeof(float) * rowBlockDim * colBlockDim * nnzb, hipMemcpyHostToDevice);\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipsparseSgebsr2csr(handle,\ndir,\nmb,\nnb,\nbsr_descr,\ndbsrVal,\ndbsrRowPtr,\ndbsrColInd,\nrowBlockDim,\ncolBlockDim,\ncsr_descr,\ndcsrVal,\ndcsrRowPtr,\ndcsrColInd);\n\nhipFree(dbsrRowPtr);\nhipFree(dbsrColInd);\nhipFree(dbsrVal);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\n\nhipsparseDestroyMatDescr(csr_descr);\nhipsparseDestroyMatDescr(bsr_descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, block_dim, bsrValA,\n    bsrRowPtrA, bsrColIndA, csrValC, csrRowPtrC or csrColIndC pointer is invalid.",
@@ -11991,7 +11991,7 @@ fn hipsparseSgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2csr, C_hipsparseDgebsr2csr, c"hipsparseDgebsr2csr", "hipsparseDgebsr2csr",
     c"hipsparseDgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12027,7 +12027,7 @@ fn hipsparseDgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2csr, C_hipsparseCgebsr2csr, c"hipsparseCgebsr2csr", "hipsparseCgebsr2csr",
     c"hipsparseCgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12063,7 +12063,7 @@ fn hipsparseCgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2csr, C_hipsparseZgebsr2csr, c"hipsparseZgebsr2csr", "hipsparseZgebsr2csr",
     c"hipsparseZgebsr2csr(handle, dirA, mb, nb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDim, colBlockDim, descrC, csrValC, csrRowPtrC, csrColIndC)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDim\n    colBlockDim\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12099,7 +12099,7 @@ fn hipsparseZgebsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDim, a_colBlockDim, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2csr_compress, C_hipsparseScsr2csr_compress, c"hipsparseScsr2csr_compress", "hipsparseScsr2csr_compress",
     c"hipsparseScsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nConvert a sparse CSR matrix into a compressed sparse CSR matrix\n\nhipsparseXcsr2csr_compress converts a CSR matrix into a compressed CSR matrix by\nremoving entries in the input CSR matrix that are below a non-negative threshold tol:\n\nThe user must first call \\ref hipsparseSnnz_compress \"hipsparseXnnz_compress()\" to determine the number\nof nonzeros per row as well as the total number of nonzeros that will exist in resulting compressed CSR\nmatrix. The user then uses this information to allocate the column indices array csrColIndC and the\nvalues array csrValC. The user then calls hipsparseXcsr2csr_compress to complete the conversion.\n\nNote: \nIn the case of complex matrices only the magnitude of the real part of tol is used.\n\n// Matrix descriptor\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Sparse matrix in CSR format\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcsrRowPtrA[4] = {0, 3, 5, 8};\nint hcsrColIndA[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcsrValA[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m    = 3;\nint n    = 5;\nint nnzA = 8;\n\nfloat tol = 5.9f;\n\nint* dcsrRowPtrA = nullptr;\nint* dcsrColIndA = nullptr;\nfloat* dcsrValA = nullptr;\nhipMalloc((void**)&dcsrRowPtrA, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColIndA, sizeof(int) * nnzA);\nhipMalloc((void**)&dcsrValA, sizeof(float) * nnzA);\n\nhipMemcpy(dcsrRowPtrA, hcsrRowPtrA, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColIndA, hcsrColIndA, sizeof(int) * nnzA, hipMemcpyHostToDevice);\nhipMemcpy(dcsrValA, hcsrValA, sizeof(float) * nnzA, hipMemcpyHostToDevice);\n\n// Allocate memory for the nnz_per_row array\nint* dnnz_per_row;\nhipMalloc((void**)&dnnz_per_row, sizeof(int) * m);\n\n// Call snnz_compress() which fills in nnz_per_row array and finds the number\n// of entries that will be in the compressed CSR matrix\nint nnzC;\nhipsparseSnnz_compress(handle, m, descr, dcsrValA, dcsrRowPtrA, dnnz_per_row, &nnzC, tol);\n\nint* dcsrRowPtrC = nullptr;\nint* dcsrColIndC = nullptr;\nfloat* dcsrValC = nullptr;\nhipMalloc((void**)&dcsrRowPtrC, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColIndC, sizeof(int) * nnzC);\nhipMalloc((void**)&dcsrValC, sizeof(float) * nnzC);\n\nhipsparseScsr2csr_compress(handle,\nm,\nn,\ndescr,\ndcsrValA,\ndcsrColIndA,\ndcsrRowPtrA,\nnnzA,\ndnnz_per_row,\ndcsrValC,\ndcsrColIndC,\ndcsrRowPtrC,\ntol);\n\nhipFree(dcsrRowPtrA);\nhipFree(dcsrColIndA);\nhipFree(dcsrValA);\n\nhipFree(dcsrRowPtrC);\nhipFree(dcsrColIndC);\nhipFree(dcsrValC);\n\nhipFree(dnnz_per_row);\n\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, tol, csrValA, csrRowPtrA,\n    csrColIndA, csrValC, csrRowPtrC, csrColIndC or nnzPerRow pointer is invalid.",
@@ -12135,7 +12135,7 @@ fn hipsparseScsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2csr_compress, C_hipsparseDcsr2csr_compress, c"hipsparseDcsr2csr_compress", "hipsparseDcsr2csr_compress",
     c"hipsparseDcsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12171,7 +12171,7 @@ fn hipsparseDcsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2csr_compress, C_hipsparseCcsr2csr_compress, c"hipsparseCcsr2csr_compress", "hipsparseCcsr2csr_compress",
     c"hipsparseCcsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12207,7 +12207,7 @@ fn hipsparseCcsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2csr_compress, C_hipsparseZcsr2csr_compress, c"hipsparseZcsr2csr_compress", "hipsparseZcsr2csr_compress",
     c"hipsparseZcsr2csr_compress(handle, m, n, descrA, csrValA, csrColIndA, csrRowPtrA, nnzA, nnzPerRow, csrValC, csrColIndC, csrRowPtrC, tol)\n--\n\nArgs:\n    handle\n    m\n    n\n    descrA\n    csrValA\n    csrColIndA\n    csrRowPtrA\n    nnzA\n    nnzPerRow\n    csrValC\n    csrColIndC\n    csrRowPtrC\n    tol\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12243,7 +12243,7 @@ fn hipsparseZcsr2csr_compress(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_descrA, a_csrValA, a_csrColIndA, a_csrRowPtrA, a_nnzA, a_nnzPerRow, a_csrValC, a_csrColIndC, a_csrRowPtrC, a_tol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csr_bufferSize, C_hipsparseSpruneCsr2csr_bufferSize, c"hipsparseSpruneCsr2csr_bufferSize", "hipsparseSpruneCsr2csr_bufferSize",
     c"hipsparseSpruneCsr2csr_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, pBufferSizeInBytes)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csr_bufferSize returns the size of the temporary buffer that\nis required by hipsparseXpruneCsr2csrNnz and hipsparseXpruneCsr2csr. The\ntemporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -12281,7 +12281,7 @@ fn hipsparseSpruneCsr2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csr_bufferSize, C_hipsparseDpruneCsr2csr_bufferSize, c"hipsparseDpruneCsr2csr_bufferSize", "hipsparseDpruneCsr2csr_bufferSize",
     c"hipsparseDpruneCsr2csr_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12319,7 +12319,7 @@ fn hipsparseDpruneCsr2csr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csr_bufferSizeExt, C_hipsparseSpruneCsr2csr_bufferSizeExt, c"hipsparseSpruneCsr2csr_bufferSizeExt", "hipsparseSpruneCsr2csr_bufferSizeExt",
     c"hipsparseSpruneCsr2csr_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, pBufferSizeInBytes)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csr_bufferSizeExt returns the size of the temporary buffer that\nis required by \\ref hipsparseSpruneCsr2csrNnz \"hipsparseXpruneCsr2csrNnz()\" and\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -12357,7 +12357,7 @@ fn hipsparseSpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csr_bufferSizeExt, C_hipsparseDpruneCsr2csr_bufferSizeExt, c"hipsparseDpruneCsr2csr_bufferSizeExt", "hipsparseDpruneCsr2csr_bufferSizeExt",
     c"hipsparseDpruneCsr2csr_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12395,7 +12395,7 @@ fn hipsparseDpruneCsr2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrNnz, C_hipsparseSpruneCsr2csrNnz, c"hipsparseSpruneCsr2csrNnz", "hipsparseSpruneCsr2csrNnz",
     c"hipsparseSpruneCsr2csrNnz(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrRowPtrC, nnzTotalDevHostPtr, buffer)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrNnz computes the number of nonzero elements per row and the total\nnumber of nonzero elements in a sparse CSR matrix once elements less than the threshold are\npruned from the matrix.\n\nNote: The routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, threshold, descrA,\n    descrC, csrValA, csrRowPtrA, csrColIndA, csrRowPtrC, nnzTotalDevHostPtr\n    or buffer pointer is invalid.",
@@ -12430,7 +12430,7 @@ fn hipsparseSpruneCsr2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrNnz, C_hipsparseDpruneCsr2csrNnz, c"hipsparseDpruneCsr2csrNnz", "hipsparseDpruneCsr2csrNnz",
     c"hipsparseDpruneCsr2csrNnz(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrRowPtrC, nnzTotalDevHostPtr, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12465,7 +12465,7 @@ fn hipsparseDpruneCsr2csrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csr, C_hipsparseSpruneCsr2csr, c"hipsparseSpruneCsr2csr", "hipsparseSpruneCsr2csr",
     c"hipsparseSpruneCsr2csr(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, buffer)\n--\n\nConvert and prune sparse CSR matrix into a sparse CSR matrix\n\nThis function converts the sparse CSR matrix A into a sparse CSR matrix C by pruning values in A\nthat are less than the threshold. All the parameters are assumed to have been pre-allocated by the user.\nThe user first calls \\ref hipsparseSpruneCsr2csr_bufferSize \"hipsparseXpruneCsr2csr_bufferSize()\" to\ndetermine the size of the buffer used by \\ref hipsparseSpruneCsr2csrNnz \"hipsparseXpruneCsr2csrNnz()\"\nand hipsparseXpruneCsr2csr() which the user then allocates. The user then allocates csrRowPtrC to\nhave m+1 elements and then calls hipsparseXpruneCsr2csrNnz() which fills in the csrRowPtrC array\nstores then number of elements that are larger than the pruning threshold in nnzTotalDevHostPtr.\nThe user then calls hipsparseXpruneCsr2csr() to complete the conversion. It is executed asynchronously\nwith respect to the host and may return control to the application on the host before the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, threshold, descrA, descrC, csrValA,\n    csrRowPtrA, csrcolindA, csrvalC, csrrowptrC, csrcolIndC or buffer pointer is invalid.",
@@ -12502,7 +12502,7 @@ fn hipsparseSpruneCsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csr, C_hipsparseDpruneCsr2csr, c"hipsparseDpruneCsr2csr", "hipsparseDpruneCsr2csr",
     c"hipsparseDpruneCsr2csr(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, threshold, descrC, csrValC, csrRowPtrC, csrColIndC, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    threshold\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12539,7 +12539,7 @@ fn hipsparseDpruneCsr2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_threshold, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSize, C_hipsparseSpruneCsr2csrByPercentage_bufferSize, c"hipsparseSpruneCsr2csrByPercentage_bufferSize", "hipsparseSpruneCsr2csrByPercentage_bufferSize",
     c"hipsparseSpruneCsr2csrByPercentage_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBufferSizeInBytes)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrByPercentage_bufferSize returns the size of the temporary buffer that\nis required by \\ref hipsparseSpruneCsr2csrNnzByPercentage \"hipsparseXpruneCsr2csrNnzByPercentage()\".\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -12577,7 +12577,7 @@ fn hipsparseSpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSize, C_hipsparseDpruneCsr2csrByPercentage_bufferSize, c"hipsparseDpruneCsr2csrByPercentage_bufferSize", "hipsparseDpruneCsr2csrByPercentage_bufferSize",
     c"hipsparseDpruneCsr2csrByPercentage_bufferSize(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12615,7 +12615,7 @@ fn hipsparseDpruneCsr2csrByPercentage_bufferSize(py: Python<'_>, handle: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseSpruneCsr2csrByPercentage_bufferSizeExt, c"hipsparseSpruneCsr2csrByPercentage_bufferSizeExt", "hipsparseSpruneCsr2csrByPercentage_bufferSizeExt",
     c"hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBufferSizeInBytes)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrByPercentage_bufferSizeExt returns the size of the temporary buffer that\nis required by \\ref hipsparseSpruneCsr2csrNnzByPercentage \"hipsparseXpruneCsr2csrNnzByPercentage()\".\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -12653,7 +12653,7 @@ fn hipsparseSpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt, C_hipsparseDpruneCsr2csrByPercentage_bufferSizeExt, c"hipsparseDpruneCsr2csrByPercentage_bufferSizeExt", "hipsparseDpruneCsr2csrByPercentage_bufferSizeExt",
     c"hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12691,7 +12691,7 @@ fn hipsparseDpruneCsr2csrByPercentage_bufferSizeExt(py: Python<'_>, handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrNnzByPercentage, C_hipsparseSpruneCsr2csrNnzByPercentage, c"hipsparseSpruneCsr2csrNnzByPercentage", "hipsparseSpruneCsr2csrNnzByPercentage",
     c"hipsparseSpruneCsr2csrNnzByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, buffer)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nhipsparseXpruneCsr2csrNnzByPercentage computes the number of nonzero elements per row and the total\nnumber of nonzero elements in a sparse CSR matrix once elements less than the threshold are\npruned from the matrix.\n\nNote: The routine does support asynchronous execution if the pointer mode is set to device.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, percentage, descrA, descrC,\n    info, csrValA, csrRowPtrA, csrColIndA, csrRowPtrC, nnzTotalDevHostPtr or buffer\n    pointer is invalid.",
@@ -12726,7 +12726,7 @@ fn hipsparseSpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrNnzByPercentage, C_hipsparseDpruneCsr2csrNnzByPercentage, c"hipsparseDpruneCsr2csrNnzByPercentage", "hipsparseDpruneCsr2csrNnzByPercentage",
     c"hipsparseDpruneCsr2csrNnzByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrRowPtrC\n    nnzTotalDevHostPtr\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12761,7 +12761,7 @@ fn hipsparseDpruneCsr2csrNnzByPercentage(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrRowPtrC, a_nnzTotalDevHostPtr, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpruneCsr2csrByPercentage, C_hipsparseSpruneCsr2csrByPercentage, c"hipsparseSpruneCsr2csrByPercentage", "hipsparseSpruneCsr2csrByPercentage",
     c"hipsparseSpruneCsr2csrByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, buffer)\n--\n\nConvert and prune by percentage a sparse CSR matrix into a sparse CSR matrix\n\nThis function converts the sparse CSR matrix A into a sparse CSR matrix C by pruning values in A\nthat are less than the threshold. All the parameters are assumed to have been pre-allocated by the user.\nThe user first calls \\ref hipsparseSpruneCsr2csr_bufferSize \"hipsparseXpruneCsr2csr_bufferSize()\" to\ndetermine the size of the buffer used by \\ref hipsparseSpruneCsr2csrNnz \"hipsparseXpruneCsr2csrNnz()\" and\nhipsparseXpruneCsr2csr() which the user then allocates. The user then allocates csrRowPtrC to have\nm+1 elements and then calls \\ref hipsparseSpruneCsr2csrNnz \"hipsparseXpruneCsr2csrNnz()\" which fills\nin the csrRowPtrC array stores then number of elements that are larger than the pruning threshold\nin nnzTotalDevHostPtr. The user then calls hipsparseXpruneCsr2csr() to complete the conversion. It\nis executed asynchronously with respect to the host and may return control to the application on the host\nbefore the entire result is ready.\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnzA, percentage, descrA, descrC, info,\n    csrValA, csrRowPtrA, csrColIndA, csrValC, csrRowPtrC, csrColIndC or buffer pointer is\n    invalid.",
@@ -12798,7 +12798,7 @@ fn hipsparseSpruneCsr2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDpruneCsr2csrByPercentage, C_hipsparseDpruneCsr2csrByPercentage, c"hipsparseDpruneCsr2csrByPercentage", "hipsparseDpruneCsr2csrByPercentage",
     c"hipsparseDpruneCsr2csrByPercentage(handle, m, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, percentage, descrC, csrValC, csrRowPtrC, csrColIndC, info, buffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnzA\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    percentage\n    descrC\n    csrValC\n    csrRowPtrC\n    csrColIndC\n    info\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12835,7 +12835,7 @@ fn hipsparseDpruneCsr2csrByPercentage(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnzA, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_percentage, a_descrC, a_csrValC, a_csrRowPtrC, a_csrColIndC, a_info, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseShyb2csr, C_hipsparseShyb2csr, c"hipsparseShyb2csr", "hipsparseShyb2csr",
     c"hipsparseShyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nConvert a sparse HYB matrix into a sparse CSR matrix\n\nhipsparseXhyb2csr converts a HYB matrix into a CSR matrix.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descrA, hybA, csrSortedValA,\n    csrSortedRowPtrA or csrSortedColIndA pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -12860,7 +12860,7 @@ fn hipsparseShyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDhyb2csr, C_hipsparseDhyb2csr, c"hipsparseDhyb2csr", "hipsparseDhyb2csr",
     c"hipsparseDhyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12885,7 +12885,7 @@ fn hipsparseDhyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseChyb2csr, C_hipsparseChyb2csr, c"hipsparseChyb2csr", "hipsparseChyb2csr",
     c"hipsparseChyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12910,7 +12910,7 @@ fn hipsparseChyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZhyb2csr, C_hipsparseZhyb2csr, c"hipsparseZhyb2csr", "hipsparseZhyb2csr",
     c"hipsparseZhyb2csr(handle, descrA, hybA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA)\n--\n\nArgs:\n    handle\n    descrA\n    hybA\n    csrSortedValA\n    csrSortedRowPtrA\n    csrSortedColIndA\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -12935,7 +12935,7 @@ fn hipsparseZhyb2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, descrA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_descrA, a_hybA, a_csrSortedValA, a_csrSortedRowPtrA, a_csrSortedColIndA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoo2csr, C_hipsparseXcoo2csr, c"hipsparseXcoo2csr", "hipsparseXcoo2csr",
     c"hipsparseXcoo2csr(handle, cooRowInd, nnz, m, csrRowPtr, idxBase)\n--\n\nConvert a sparse COO matrix into a sparse CSR matrix\n\nhipsparseXcoo2csr converts the COO array containing the row indices into a\nCSR array of row offsets, that point to the start of every row.\nIt is assumed that the COO row index array is sorted and that all arrays have been allocated\nprior to calling hipsparseXcoo2csr.\n\nFor example, given the COO row indices array:\n\nthe resulting CSR row pointer array after calling hipsparseXcoo2csr is:\n\nNote: It can also be used, to convert a COO array containing the column indices into\na CSC array of column offsets, that point to the start of every column. Then, it is\nassumed that the COO column index array is sorted, instead.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse matrix in COO format\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcooRowInd[8] = {0, 0, 0, 1, 1, 2, 2, 2};\nint hcooColInd[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcooVal[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\nhipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;\n\nint* dcooRowInd = nullptr;\nint* dcooColInd = nullptr;\nhipMalloc((void**)&dcooRowInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcooColInd, sizeof(int) * nnz);\n\nhipMemcpy(dcooRowInd, hcooRowInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcooColInd, hcooColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\n\nint* dcsrRowPtr = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\n\nhipsparseXcoo2csr(handle, dcooRowInd, nnz, m, dcsrRowPtr, base);\n\nhipFree(dcooRowInd);\nhipFree(dcooColInd);\n\nhipFree(dcsrRowPtr);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    cooRowInd\n    nnz\n    m\n    csrRowPtr\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, cooRowInd or csrRowPtr\n    pointer is invalid.",
@@ -12959,7 +12959,7 @@ fn hipsparseXcoo2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, cooRowInd: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_cooRowInd, a_nnz, a_m, a_csrRowPtr, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateIdentityPermutation, C_hipsparseCreateIdentityPermutation, c"hipsparseCreateIdentityPermutation", "hipsparseCreateIdentityPermutation",
     c"hipsparseCreateIdentityPermutation(handle, n, p)\n--\n\nCreate the identity map\n\nhipsparseCreateIdentityPermutation stores the identity map in p, such that\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nint n = 10;\n\nint* dperm = nullptr;\nhipMalloc((void**)&dperm, sizeof(int) * n);\n\nhipsparseCreateIdentityPermutation(handle, n, dperm);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    n\n    p\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, n or p pointer is invalid.",
@@ -12979,7 +12979,7 @@ fn hipsparseCreateIdentityPermutation(py: Python<'_>, handle: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_n, a_p) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsort_bufferSizeExt, C_hipsparseXcsrsort_bufferSizeExt, c"hipsparseXcsrsort_bufferSizeExt", "hipsparseXcsrsort_bufferSizeExt",
     c"hipsparseXcsrsort_bufferSizeExt(handle, m, n, nnz, csrRowPtr, csrColInd, pBufferSizeInBytes)\n--\n\nSort a sparse CSR matrix\n\nhipsparseXcsrsort_bufferSizeExt returns the size of the temporary storage buffer\nin bytes required by hipsparseXcsrsort(). The temporary storage buffer must be allocated by\nthe user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrRowPtr\n    csrColInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, csrRowPtr, csrColInd or\n    pBufferSizeInBytes pointer is invalid.",
@@ -13005,7 +13005,7 @@ fn hipsparseXcsrsort_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrRowPtr, a_csrColInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcsrsort, C_hipsparseXcsrsort, c"hipsparseXcsrsort", "hipsparseXcsrsort",
     c"hipsparseXcsrsort(handle, m, n, nnz, descrA, csrRowPtr, csrColInd, P, pBuffer)\n--\n\nSort a sparse CSR matrix\n\nhipsparseXcsrsort sorts a matrix in CSR format. The sorted permutation vector\nP can be used to obtain sorted csrVal array. In this case, P must be\ninitialized as the identity permutation, see \\ref hipsparseCreateIdentityPermutation(). To\napply the permutation vector to the CSR values, see hipsparse \\ref hipsparseSgthr\n\"hipsparseXgthr()\".\n\nhipsparseXcsrsort requires extra temporary storage buffer that has to be allocated by\nthe user. Storage buffer size can be determined by hipsparseXcsrsort_bufferSizeExt().\n\nNote: \nP can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Sparse matrix in CSR format (columns unsorted)\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcsrRowPtr[4] = {0, 3, 5, 8};\nint hcsrColInd[8] = {3, 1, 0, 2, 1, 0, 4, 3};\nfloat hcsrVal[8]  = {3.0f, 2.0f, 1.0f, 5.0f, 4.0f, 6.0f, 8.0f, 7.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\n\nint* dcsrRowPtr = nullptr;\nint* dcsrColInd = nullptr;\nfloat* dcsrVal = nullptr;\nhipMalloc((void**)&dcsrRowPtr, sizeof(int) * (m + 1));\nhipMalloc((void**)&dcsrColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcsrVal, sizeof(float) * nnz);\n\nhipMemcpy(dcsrRowPtr, hcsrRowPtr, sizeof(int) * (m + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcsrColInd, hcsrColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcsrVal, hcsrVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nsize_t bufferSize;\nhipsparseXcsrsort_bufferSizeExt(handle,\nm,\nn,\nnnz,\ndcsrRowPtr,\ndcsrColInd,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint* dperm = nullptr;\nhipMalloc((void**)&dperm, sizeof(int) * nnz);\nhipsparseCreateIdentityPermutation(handle, nnz, dperm);\n\nhipsparseXcsrsort(handle,\nm,\nn,\nnnz,\ndescr,\ndcsrRowPtr,\ndcsrColInd,\ndperm,\ndbuffer);\n\nfloat* dcsrValSorted = nullptr;\nhipMalloc((void**)&dcsrValSorted, sizeof(float) * nnz);\nhipsparseSgthr(handle, nnz, dcsrVal, dcsrValSorted, dperm, HIPSPARSE_INDEX_BASE_ZERO);\n\nhipFree(dcsrRowPtr);\nhipFree(dcsrColInd);\nhipFree(dcsrVal);\nhipFree(dcsrValSorted);\n\nhipFree(dbuffer);\nhipFree(dperm);\n\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrRowPtr\n    csrColInd\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, descrA, csrRowPtr,\n    csrColInd or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -13033,7 +13033,7 @@ fn hipsparseXcsrsort(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrRowPtr, a_csrColInd, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcscsort_bufferSizeExt, C_hipsparseXcscsort_bufferSizeExt, c"hipsparseXcscsort_bufferSizeExt", "hipsparseXcscsort_bufferSizeExt",
     c"hipsparseXcscsort_bufferSizeExt(handle, m, n, nnz, cscColPtr, cscRowInd, pBufferSizeInBytes)\n--\n\nSort a sparse CSC matrix\n\nhipsparseXcscsort_bufferSizeExt returns the size of the temporary storage buffer\nin bytes required by hipsparseXcscsort(). The temporary storage buffer must be\nallocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cscColPtr\n    cscRowInd\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, cscColPtr, cscRowInd or\n    pBufferSizeInBytes pointer is invalid.",
@@ -13059,7 +13059,7 @@ fn hipsparseXcscsort_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cscColPtr, a_cscRowInd, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcscsort, C_hipsparseXcscsort, c"hipsparseXcscsort", "hipsparseXcscsort",
     c"hipsparseXcscsort(handle, m, n, nnz, descrA, cscColPtr, cscRowInd, P, pBuffer)\n--\n\nSort a sparse CSC matrix\n\nhipsparseXcscsort sorts a matrix in CSC format. The sorted permutation vector\nP can be used to obtain sorted cscVal array. In this case, P must be\ninitialized as the identity permutation, see \\ref hipsparseCreateIdentityPermutation(). To\napply the permutation vector to the CSC values, see hipsparse \\ref hipsparseSgthr\n\"hipsparseXgthr()\".\n\nhipsparseXcscsort requires extra temporary storage buffer that has to be allocated by\nthe user. Storage buffer size can be determined by \\ref hipsparseXcscsort_bufferSizeExt().\n\nNote: \nP can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nhipsparseMatDescr_t descr;\nhipsparseCreateMatDescr(&descr);\n\n// Sparse matrix in CSC format (unsorted row indices)\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcscRowInd[8] = {2, 0, 1, 0, 1, 2, 0, 2};\nint hcscColPtr[6] = {0, 2, 4, 5, 7, 8};\nfloat hcscVal[8]  = {6.0f, 1.0f, 4.0f, 2.0f, 5.0f, 7.0f, 3.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\n\nint* dcscRowInd = nullptr;\nint* dcscColPtr = nullptr;\nfloat* dcscVal = nullptr;\nhipMalloc((void**)&dcscRowInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcscColPtr, sizeof(int) * (n + 1));\nhipMalloc((void**)&dcscVal, sizeof(float) * nnz);\n\nhipMemcpy(dcscRowInd, hcscRowInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcscColPtr, hcscColPtr, sizeof(int) * (n + 1), hipMemcpyHostToDevice);\nhipMemcpy(dcscVal, hcscVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nsize_t bufferSize;\nhipsparseXcscsort_bufferSizeExt(handle,\nm,\nn,\nnnz,\ndcscColPtr,\ndcscRowInd,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint* dperm = nullptr;\nhipMalloc((void**)&dperm, sizeof(int) * nnz);\nhipsparseCreateIdentityPermutation(handle, nnz, dperm);\n\nhipsparseXcscsort(handle,\nm,\nn,\nnnz,\ndescr,\ndcscColPtr,\ndcscRowInd,\ndperm,\ndbuffer);\n\nfloat* dcscValSorted = nullptr;\nhipMalloc((void**)&dcscValSorted, sizeof(float) * nnz);\nhipsparseSgthr(handle, nnz, dcscVal, dcscValSorted, dperm, HIPSPARSE_INDEX_BASE_ZERO);\n\nhipFree(dcscRowInd);\nhipFree(dcscColPtr);\nhipFree(dcscVal);\nhipFree(dcscValSorted);\n\nhipFree(dbuffer);\nhipFree(dperm);\n\nhipsparseDestroyMatDescr(descr);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    cscColPtr\n    cscRowInd\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, descrA, cscColPtr,\n    cscRowInd or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.\n    HIPSPARSE_STATUS_NOT_SUPPORTED",
@@ -13087,7 +13087,7 @@ fn hipsparseXcscsort(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_cscColPtr, a_cscRowInd, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoosort_bufferSizeExt, C_hipsparseXcoosort_bufferSizeExt, c"hipsparseXcoosort_bufferSizeExt", "hipsparseXcoosort_bufferSizeExt",
     c"hipsparseXcoosort_bufferSizeExt(handle, m, n, nnz, cooRows, cooCols, pBufferSizeInBytes)\n--\n\nSort a sparse COO matrix\n\nhipsparseXcoosort_bufferSizeExt returns the size of the temporary storage buffer\nin bytes required by \\ref hipsparseXcoosortByRow() and \\ref hipsparseXcoosortByColumn().\nThe temporary storage buffer must be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cooRows\n    cooCols\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, cooRows,\n    cooCols or pBufferSizeInBytes pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -13113,7 +13113,7 @@ fn hipsparseXcoosort_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cooRows, a_cooCols, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoosortByRow, C_hipsparseXcoosortByRow, c"hipsparseXcoosortByRow", "hipsparseXcoosortByRow",
     c"hipsparseXcoosortByRow(handle, m, n, nnz, cooRows, cooCols, P, pBuffer)\n--\n\nSort a sparse COO matrix by row\n\nhipsparseXcoosortByRow sorts a matrix in COO format by row. The sorted\npermutation vector P can be used to obtain sorted cooVal array. In this\ncase, P must be initialized as the identity permutation, see\n\nhipsparseXcoosortByRow requires extra temporary storage buffer that has to be\nallocated by the user. Storage buffer size can be determined by\n\nNote: \nP can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse matrix in COO format (with unsorted row indices)\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcooRowInd[8] = {0, 2, 0, 1, 1, 0, 2, 2};\nint hcooColInd[8] = {0, 0, 1, 1, 2, 3, 3, 4};\nfloat hcooVal[8]   = {1.0f, 6.0f, 2.0f, 4.0f, 5.0f, 3.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\nhipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;\n\nint* dcooRowInd = nullptr;\nint* dcooColInd = nullptr;\nfloat* dcooVal = nullptr;\nhipMalloc((void**)&dcooRowInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcooColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcooVal, sizeof(float) * nnz);\n\nhipMemcpy(dcooRowInd, hcooRowInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcooColInd, hcooColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcooVal, hcooVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nsize_t bufferSize;\nhipsparseXcoosort_bufferSizeExt(handle, m, n, nnz, dcooRowInd, dcooColInd, &bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint* dperm = nullptr;\nhipMalloc((void**)&dperm, sizeof(int) * nnz);\nhipsparseCreateIdentityPermutation(handle, nnz, dperm);\n\nhipsparseXcoosortByRow(handle, m, n, nnz, dcooRowInd, dcooColInd, dperm, dbuffer);\n\nfloat* dcooValSorted = nullptr;\nhipMalloc((void**)&dcooValSorted, sizeof(float) * nnz);\nhipsparseSgthr(handle, nnz, dcooVal, dcooValSorted, dperm, base);\n\nhipFree(dcooRowInd);\nhipFree(dcooColInd);\nhipFree(dcooVal);\nhipFree(dcooValSorted);\nhipFree(dperm);\n\nhipFree(dbuffer);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cooRows\n    cooCols\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, cooRows,\n    cooCols or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -13140,7 +13140,7 @@ fn hipsparseXcoosortByRow(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cooRows, a_cooCols, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXcoosortByColumn, C_hipsparseXcoosortByColumn, c"hipsparseXcoosortByColumn", "hipsparseXcoosortByColumn",
     c"hipsparseXcoosortByColumn(handle, m, n, nnz, cooRows, cooCols, P, pBuffer)\n--\n\nSort a sparse COO matrix by column\n\nhipsparseXcoosortByColumn sorts a matrix in COO format by column. The sorted\npermutation vector P can be used to obtain sorted cooVal array. In this\ncase, P must be initialized as the identity permutation, see\n\nhipsparseXcoosortByColumn requires extra temporary storage buffer that has to be\nallocated by the user. Storage buffer size can be determined by\n\nNote: \nP can be NULL if a sorted permutation vector is not required.\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\n// Sparse matrix in COO format (with unsorted column indices)\n//     1 2 0 3 0\n// A = 0 4 5 0 0\n//     6 0 0 7 8\nint hcooRowInd[8] = {0, 0, 0, 1, 1, 2, 2, 2};\nint hcooColInd[8] = {0, 1, 3, 1, 2, 0, 3, 4};\nfloat hcooVal[8]   = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};\n\nint m         = 3;\nint n         = 5;\nint nnz       = 8;\nhipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;\n\nint* dcooRowInd = nullptr;\nint* dcooColInd = nullptr;\nfloat* dcooVal = nullptr;\nhipMalloc((void**)&dcooRowInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcooColInd, sizeof(int) * nnz);\nhipMalloc((void**)&dcooVal, sizeof(float) * nnz);\n\nhipMemcpy(dcooRowInd, hcooRowInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcooColInd, hcooColInd, sizeof(int) * nnz, hipMemcpyHostToDevice);\nhipMemcpy(dcooVal, hcooVal, sizeof(float) * nnz, hipMemcpyHostToDevice);\n\nsize_t bufferSize;\nhipsparseXcoosort_bufferSizeExt(handle, m, n, nnz, dcooRowInd, dcooColInd, &bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint* dperm = nullptr;\nhipMalloc((void**)&dperm, sizeof(int) * nnz);\nhipsparseCreateIdentityPermutation(handle, nnz, dperm);\n\nhipsparseXcoosortByColumn(handle, m, n, nnz, dcooRowInd, dcooColInd, dperm, dbuffer);\n\nfloat* dcooValSorted = nullptr;\nhipMalloc((void**)&dcooValSorted, sizeof(float) * nnz);\nhipsparseSgthr(handle, nnz, dcooVal, dcooValSorted, dperm, base);\n\nhipFree(dcooRowInd);\nhipFree(dcooColInd);\nhipFree(dcooVal);\nhipFree(dcooValSorted);\nhipFree(dperm);\n\nhipFree(dbuffer);\n\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    cooRows\n    cooCols\n    P\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, n, nnz, cooRows,\n    cooCols or pBuffer pointer is invalid.\n    HIPSPARSE_STATUS_INTERNAL_ERROR an internal error occurred.",
@@ -13167,7 +13167,7 @@ fn hipsparseXcoosortByColumn(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_cooRows, a_cooCols, a_P, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsr_bufferSize, C_hipsparseSgebsr2gebsr_bufferSize, c"hipsparseSgebsr2gebsr_bufferSize", "hipsparseSgebsr2gebsr_bufferSize",
     c"hipsparseSgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, pBufferSizeInBytes)\n--\n\nThis function computes the the size of the user allocated temporary storage buffer used when converting a sparse\nGEBSR matrix to another sparse GEBSR matrix.\n\nhipsparseXgebsr2gebsr_bufferSize returns the size of the temporary storage buffer that is required by\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, nnzb, rowBlockDimA, colBlockDimA,\n    rowBlockDimC, colBlockDimC, bsrRowPtrA, bsrColIndA, descrA or pBufferSizeInBytes pointer\n    is invalid.",
@@ -13201,7 +13201,7 @@ fn hipsparseSgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsr_bufferSize, C_hipsparseDgebsr2gebsr_bufferSize, c"hipsparseDgebsr2gebsr_bufferSize", "hipsparseDgebsr2gebsr_bufferSize",
     c"hipsparseDgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13235,7 +13235,7 @@ fn hipsparseDgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsr_bufferSize, C_hipsparseCgebsr2gebsr_bufferSize, c"hipsparseCgebsr2gebsr_bufferSize", "hipsparseCgebsr2gebsr_bufferSize",
     c"hipsparseCgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13269,7 +13269,7 @@ fn hipsparseCgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsr_bufferSize, C_hipsparseZgebsr2gebsr_bufferSize, c"hipsparseZgebsr2gebsr_bufferSize", "hipsparseZgebsr2gebsr_bufferSize",
     c"hipsparseZgebsr2gebsr_bufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    rowBlockDimC\n    colBlockDimC\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13303,7 +13303,7 @@ fn hipsparseZgebsr2gebsr_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_rowBlockDimC, a_colBlockDimC, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseXgebsr2gebsrNnz, C_hipsparseXgebsr2gebsrNnz, c"hipsparseXgebsr2gebsrNnz", "hipsparseXgebsr2gebsrNnz",
     c"hipsparseXgebsr2gebsrNnz(handle, dirA, mb, nb, nnzb, descrA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrRowPtrC, rowBlockDimC, colBlockDimC, nnzTotalDevHostPtr, buffer)\n--\n\nThis function is used when converting a GEBSR sparse matrix \\f$A\\f$ to another GEBSR sparse matrix \\f$C\\f$.\nSpecifically, this function determines the number of non-zero blocks that will exist in \\f$C\\f$ (stored using either a host\nor device pointer), and computes the row pointer array for \\f$C\\f$.\n\nThe routine does support asynchronous execution.\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrRowPtrC\n    rowBlockDimC\n    colBlockDimC\n    nnzTotalDevHostPtr\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, nnzb, rowBlockDimA, colBlockDimA, rowBlockDimC,\n    colBlockDimC, bsrRowPtrA, bsrColIndA, bsrRowPtrC, descrA, descrC, buffer pointer is invalid.",
@@ -13339,7 +13339,7 @@ fn hipsparseXgebsr2gebsrNnz(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrRowPtrC, a_rowBlockDimC, a_colBlockDimC, a_nnzTotalDevHostPtr, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSgebsr2gebsr, C_hipsparseSgebsr2gebsr, c"hipsparseSgebsr2gebsr", "hipsparseSgebsr2gebsr",
     c"hipsparseSgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nThis function converts the GEBSR sparse matrix \\f$A\\f$ to another GEBSR sparse matrix \\f$C\\f$.\n\nThe conversion uses three steps. First, the user calls \\ref hipsparseSgebsr2gebsr_bufferSize\n\"hipsparseXgebsr2gebsr_bufferSize()\" to determine the size of the required temporary storage buffer.\nThe user then allocates this buffer. Secondly, the user then allocates mbC+1 integers for the row\npointer array for \\f$C\\f$ where:\n\nIt may be the case that rowBlockDimC does not divide evenly into m and/or colBlockDim does not divide evenly\ninto n. In these cases, the GEBSR matrix is expanded in size in order to fit full GEBSR blocks. For example, if\nthe original GEBSR matrix A (using rowBlockDimA=2, colBlockDimA=3) looks like:\n\nthen if we specify rowBlockDimC=3 and colBlockDimC=2, our output GEBSR matrix C would be:\n\nhipsparseMatDescr_t descrA;\nhipsparseCreateMatDescr(&descrA);\n\nhipsparseMatDescr_t descrC;\nhipsparseCreateMatDescr(&descrC);\n\n// Sparse matrix in BSR format\n//     1 2 | 0 3 | 0 0\n//     0 4 | 5 0 | 0 1\n// A = 6 0 | 0 7 | 8 0\n//     ---------------\n//     0 0 | 3 0 | 2 2\n//     1 0 | 0 0 | 4 3\n//     7 2 | 0 0 | 1 4\nint hbsrRowPtrA[3] = {0, 3, 6};\nint hbsrColIndA[6] = {0, 1, 2, 0, 1, 2};\nfloat hbsrValA[36]  = {1.0f, 2.0f, 0.0f, 4.0f, 6.0f, 0.0f,\n0.0f, 3.0f, 5.0f, 0.0f, 0.0f, 7.0f,\n0.0f, 0.0f, 0.0f, 1.0f, 8.0f, 0.0f,\n0.0f, 0.0f, 1.0f, 0.0f, 7.0f, 2.0f,\n3.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,\n2.0f, 2.0f, 4.0f, 3.0f, 1.0f, 4.0f};\n\nint m           = 6;\nint n           = 6;\nint rowBlockDimA = 3;\nint colBlockDimA = 2;\nint rowBlockDimC = 2;\nint colBlockDimC = 2;\nhipsparseDirection_t dirA = HIPSPARSE_DIRECTION_ROW;\n\nint mbA   = (m + rowBlockDimA - 1) / rowBlockDimA;\nint nbA   = (n + colBlockDimA - 1) / colBlockDimA;\nint nnzbA = 6;\n\nint mbC   = (m + rowBlockDimC - 1) / rowBlockDimC;\nint nbC   = (n + colBlockDimC - 1) / colBlockDimC;\n\nint* dbsrRowPtrA = nullptr;\nint* dbsrColIndA = nullptr;\nfloat* dbsrValA = nullptr;\nhipMalloc((void**)&dbsrRowPtrA, sizeof(int) * (mbA + 1));\nhipMalloc((void**)&dbsrColIndA, sizeof(int) * nnzbA);\nhipMalloc((void**)&dbsrValA, sizeof(float) * rowBlockDimA * colBlockDimA * nnzbA);\n\nhipMemcpy(dbsrRowPtrA, hbsrRowPtrA, sizeof(int) * (mbA + 1), hipMemcpyHostToDevice);\nhipMemcpy(dbsrColIndA, hbsrColIndA, sizeof(int) * nnzbA, hipMemcpyHostToDevice);\nhipMemcpy(dbsrValA, hbsrValA, sizeof(float) * rowBlockDimA * colBlockDimA * nnzbA, hipMemcpyHostToDevice);\n\nint* dbsrRowPtrC = nullptr;\nhipMalloc((void**)&dbsrRowPtrC, sizeof(int) * (mbC + 1));\n\nsize_t bufferSize;\nhipsparseSgebsr2gebsr_bufferSize(handle,\ndirA,\nmbA,\nnbA,\nnnzbA,\ndescrA,\ndbsrValA,\ndbsrRowPtrA,\ndbsrColIndA,\nrowBlockDimA,\ncolBlockDimA,\nrowBlockDimC,\ncolBlockDimC,\n&bufferSize);\n\nvoid* dbuffer = nullptr;\nhipMalloc((void**)&dbuffer, bufferSize);\n\nint nnzbC;\nhipsparseXgebsr2gebsrNnz(handle,\ndirA,\nmbA,\nnbA,\nnnzbA,\ndescrA,\ndbsrRowPtrA,\ndbsrColIndA,\nrowBlockDimA,\ncolBlockDimA,\ndescrC,\ndbsrRowPtrC,\nrowBlockDimC,\ncolBlockDimC,\n&nnzbC,\ndbuffer);\n\nhipDeviceSynchronize();\n\nint* dbsrColIndC = nullptr;\nfloat* dbsrValC = nullptr;\nhipMalloc((void**)&dbsrColIndC, sizeof(int) * nnzbC);\nhipMalloc((void**)&dbsrValC, sizeof(float) * rowBlockDimC * colBlockDimC * nnzbC);\n\nhipsparseSgebsr2gebsr(handle,\ndirA,\nmbA,\nnbA,\nnnzbA,\ndescrA,\ndbsrValA,\ndbsrRowPtrA,\ndbsrColIndA,\nrowBlockDimA,\ncolBlockDimA,\ndescrC,\ndbsrValC,\ndbsrRowPtrC,\ndbsrColIndC,\nrowBlockDimC,\ncolBlockDimC,\ndbuffer);\n\nhipFree(dbsrRowPtrA);\nhipFree(dbsrColIndA);\nhipFree(dbsrValA);\n\nhipFree(dbsrRowPtrC);\nhipFree(dbsrColIndC);\nhipFree(dbsrValC);\n\nhipFree(dbuffer);\n\nhipsparseDestroyMatDescr(descrA);\nhipsparseDestroyMatDescr(descrC);\nhipsparseDestroy(handle);\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, mb, nb, nnzb, rowBlockDimA, colBlockDimA,\n    rowBlockDimC, colBlockDimC, bsrRowPtrA, bsrColIndA, bsrValA, bsrRowPtrC, bsrColIndC,\n    bsrValC, descrA, descrC or buffer pointer is invalid.",
@@ -13379,7 +13379,7 @@ fn hipsparseSgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDgebsr2gebsr, C_hipsparseDgebsr2gebsr, c"hipsparseDgebsr2gebsr", "hipsparseDgebsr2gebsr",
     c"hipsparseDgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13419,7 +13419,7 @@ fn hipsparseDgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCgebsr2gebsr, C_hipsparseCgebsr2gebsr, c"hipsparseCgebsr2gebsr", "hipsparseCgebsr2gebsr",
     c"hipsparseCgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13459,7 +13459,7 @@ fn hipsparseCgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZgebsr2gebsr, C_hipsparseZgebsr2gebsr, c"hipsparseZgebsr2gebsr", "hipsparseZgebsr2gebsr",
     c"hipsparseZgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrValA, bsrRowPtrA, bsrColIndA, rowBlockDimA, colBlockDimA, descrC, bsrValC, bsrRowPtrC, bsrColIndC, rowBlockDimC, colBlockDimC, buffer)\n--\n\nArgs:\n    handle\n    dirA\n    mb\n    nb\n    nnzb\n    descrA\n    bsrValA\n    bsrRowPtrA\n    bsrColIndA\n    rowBlockDimA\n    colBlockDimA\n    descrC\n    bsrValC\n    bsrRowPtrC\n    bsrColIndC\n    rowBlockDimC\n    colBlockDimC\n    buffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13499,7 +13499,7 @@ fn hipsparseZgebsr2gebsr(py: Python<'_>, handle: &Bound<'_, PyAny>, dirA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dirA, a_mb, a_nb, a_nnzb, a_descrA, a_bsrValA, a_bsrRowPtrA, a_bsrColIndA, a_rowBlockDimA, a_colBlockDimA, a_descrC, a_bsrValC, a_bsrRowPtrC, a_bsrColIndC, a_rowBlockDimC, a_colBlockDimC, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsru2csr_bufferSizeExt, C_hipsparseScsru2csr_bufferSizeExt, c"hipsparseScsru2csr_bufferSizeExt", "hipsparseScsru2csr_bufferSizeExt",
     c"hipsparseScsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nThis function calculates the amount of temporary storage in bytes required for\nhipsparseXcsru2csr() and hipsparseXcsr2csru().\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13528,7 +13528,7 @@ fn hipsparseScsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsru2csr_bufferSizeExt, C_hipsparseDcsru2csr_bufferSizeExt, c"hipsparseDcsru2csr_bufferSizeExt", "hipsparseDcsru2csr_bufferSizeExt",
     c"hipsparseDcsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13557,7 +13557,7 @@ fn hipsparseDcsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsru2csr_bufferSizeExt, C_hipsparseCcsru2csr_bufferSizeExt, c"hipsparseCcsru2csr_bufferSizeExt", "hipsparseCcsru2csr_bufferSizeExt",
     c"hipsparseCcsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13586,7 +13586,7 @@ fn hipsparseCcsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsru2csr_bufferSizeExt, C_hipsparseZcsru2csr_bufferSizeExt, c"hipsparseZcsru2csr_bufferSizeExt", "hipsparseZcsru2csr_bufferSizeExt",
     c"hipsparseZcsru2csr_bufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13615,7 +13615,7 @@ fn hipsparseZcsru2csr_bufferSizeExt(py: Python<'_>, handle: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsru2csr, C_hipsparseScsru2csr, c"hipsparseScsru2csr", "hipsparseScsru2csr",
     c"hipsparseScsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nThis function converts unsorted CSR format to sorted CSR format. The required\ntemporary storage has to be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13644,7 +13644,7 @@ fn hipsparseScsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsru2csr, C_hipsparseDcsru2csr, c"hipsparseDcsru2csr", "hipsparseDcsru2csr",
     c"hipsparseDcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13673,7 +13673,7 @@ fn hipsparseDcsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsru2csr, C_hipsparseCcsru2csr, c"hipsparseCcsru2csr", "hipsparseCcsru2csr",
     c"hipsparseCcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13702,7 +13702,7 @@ fn hipsparseCcsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsru2csr, C_hipsparseZcsru2csr, c"hipsparseZcsru2csr", "hipsparseZcsru2csr",
     c"hipsparseZcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13731,7 +13731,7 @@ fn hipsparseZcsru2csr(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsr2csru, C_hipsparseScsr2csru, c"hipsparseScsr2csru", "hipsparseScsr2csru",
     c"hipsparseScsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nThis function converts sorted CSR format to unsorted CSR format. The required\ntemporary storage has to be allocated by the user.\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13760,7 +13760,7 @@ fn hipsparseScsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsr2csru, C_hipsparseDcsr2csru, c"hipsparseDcsr2csru", "hipsparseDcsr2csru",
     c"hipsparseDcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13789,7 +13789,7 @@ fn hipsparseDcsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsr2csru, C_hipsparseCcsr2csru, c"hipsparseCcsr2csru", "hipsparseCcsr2csru",
     c"hipsparseCcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13818,7 +13818,7 @@ fn hipsparseCcsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsr2csru, C_hipsparseZcsr2csru, c"hipsparseZcsr2csru", "hipsparseZcsr2csru",
     c"hipsparseZcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, pBuffer)\n--\n\nArgs:\n    handle\n    m\n    n\n    nnz\n    descrA\n    csrVal\n    csrRowPtr\n    csrColInd\n    info\n    pBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13847,7 +13847,7 @@ fn hipsparseZcsr2csru(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_n, a_nnz, a_descrA, a_csrVal, a_csrRowPtr, a_csrColInd, a_info, a_pBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScsrcolor, C_hipsparseScsrcolor, c"hipsparseScsrcolor", "hipsparseScsrcolor",
     c"hipsparseScsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nColoring of the adjacency graph of the matrix \\f$A\\f$ stored in the CSR format.\n\nhipsparseXcsrcolor performs the coloring of the undirected graph represented by the (symmetric) sparsity\npattern of the matrix \\f$A\\f$ stored in CSR format. Graph coloring is a way of coloring the nodes of a graph\nsuch that no two adjacent nodes are of the same color. The fractionToColor is a parameter to only color\na given percentage of the graph nodes, the remaining uncolored nodes receive distinct new colors. The optional\nreordering array is a permutation array such that unknowns of the same color are grouped. The matrix \\f$A\\f$\nmust be stored as a general matrix with a symmetric sparsity pattern, and if the matrix \\f$A\\f$ is non-symmetric\nthen the user is responsible to provide the symmetric part \\f$\\frac{A+A^T}{2}\\f$.\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA,\n    fractionToColor, ncolors, coloring or info pointer is invalid.",
@@ -13882,7 +13882,7 @@ fn hipsparseScsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDcsrcolor, C_hipsparseDcsrcolor, c"hipsparseDcsrcolor", "hipsparseDcsrcolor",
     c"hipsparseDcsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13917,7 +13917,7 @@ fn hipsparseDcsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCcsrcolor, C_hipsparseCcsrcolor, c"hipsparseCcsrcolor", "hipsparseCcsrcolor",
     c"hipsparseCcsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13952,7 +13952,7 @@ fn hipsparseCcsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseZcsrcolor, C_hipsparseZcsrcolor, c"hipsparseZcsrcolor", "hipsparseZcsrcolor",
     c"hipsparseZcsrcolor(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, fractionToColor, ncolors, coloring, reordering, info)\n--\n\nArgs:\n    handle\n    m\n    nnz\n    descrA\n    csrValA\n    csrRowPtrA\n    csrColIndA\n    fractionToColor\n    ncolors\n    coloring\n    reordering\n    info\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -13987,7 +13987,7 @@ fn hipsparseZcsrcolor(py: Python<'_>, handle: &Bound<'_, PyAny>, m: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_m, a_nnz, a_descrA, a_csrValA, a_csrRowPtrA, a_csrColIndA, a_fractionToColor, a_ncolors, a_coloring, a_reordering, a_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateSpVec, C_hipsparseCreateSpVec, c"hipsparseCreateSpVec", "hipsparseCreateSpVec",
     c"hipsparseCreateSpVec(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType)\n--\n\nArgs:\n    spVecDescr\n    size\n    nnz\n    indices\n    values\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14011,7 +14011,7 @@ fn hipsparseCreateSpVec(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_size, a_nnz, a_indices, a_values, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateConstSpVec, C_hipsparseCreateConstSpVec, c"hipsparseCreateConstSpVec", "hipsparseCreateConstSpVec",
     c"hipsparseCreateConstSpVec(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType)\n--\n\nArgs:\n    spVecDescr\n    size\n    nnz\n    indices\n    values\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14035,7 +14035,7 @@ fn hipsparseCreateConstSpVec(py: Python<'_>, spVecDescr: rt::PtrArgMut, size: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_size, a_nnz, a_indices, a_values, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroySpVec, C_hipsparseDestroySpVec, c"hipsparseDestroySpVec", "hipsparseDestroySpVec",
     c"hipsparseDestroySpVec(spVecDescr)\n--\n\nArgs:\n    spVecDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14055,7 +14055,7 @@ fn hipsparseDestroySpVec(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(spVecDescr, false, "hipsparseDestroySpVec");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecGet, C_hipsparseSpVecGet, c"hipsparseSpVecGet", "hipsparseSpVecGet",
     c"hipsparseSpVecGet(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType)\n--\n\nArgs:\n    spVecDescr\n    size\n    nnz\n    indices\n    values\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14084,7 +14084,7 @@ fn hipsparseSpVecGet(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, size: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_size, a_nnz, a_indices, a_values, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstSpVecGet, C_hipsparseConstSpVecGet, c"hipsparseConstSpVecGet", "hipsparseConstSpVecGet",
     c"hipsparseConstSpVecGet(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType)\n--\n\nArgs:\n    spVecDescr\n    size\n    nnz\n    indices\n    values\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14113,7 +14113,7 @@ fn hipsparseConstSpVecGet(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, size: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_size, a_nnz, a_indices, a_values, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecGetIndexBase, C_hipsparseSpVecGetIndexBase, c"hipsparseSpVecGetIndexBase", "hipsparseSpVecGetIndexBase",
     c"hipsparseSpVecGetIndexBase(spVecDescr, idxBase)\n--\n\nArgs:\n    spVecDescr\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14132,7 +14132,7 @@ fn hipsparseSpVecGetIndexBase(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, idx
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecGetValues, C_hipsparseSpVecGetValues, c"hipsparseSpVecGetValues", "hipsparseSpVecGetValues",
     c"hipsparseSpVecGetValues(spVecDescr, values)\n--\n\nArgs:\n    spVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14150,7 +14150,7 @@ fn hipsparseSpVecGetValues(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstSpVecGetValues, C_hipsparseConstSpVecGetValues, c"hipsparseConstSpVecGetValues", "hipsparseConstSpVecGetValues",
     c"hipsparseConstSpVecGetValues(spVecDescr, values)\n--\n\nArgs:\n    spVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14168,7 +14168,7 @@ fn hipsparseConstSpVecGetValues(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVecSetValues, C_hipsparseSpVecSetValues, c"hipsparseSpVecSetValues", "hipsparseSpVecSetValues",
     c"hipsparseSpVecSetValues(spVecDescr, values)\n--\n\nArgs:\n    spVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14186,7 +14186,7 @@ fn hipsparseSpVecSetValues(py: Python<'_>, spVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCoo, C_hipsparseCreateCoo, c"hipsparseCreateCoo", "hipsparseCreateCoo",
     c"hipsparseCreateCoo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooRowInd\n    cooColInd\n    cooValues\n    cooIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14212,7 +14212,7 @@ fn hipsparseCreateCoo(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooRowInd, a_cooColInd, a_cooValues, a_cooIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateConstCoo, C_hipsparseCreateConstCoo, c"hipsparseCreateConstCoo", "hipsparseCreateConstCoo",
     c"hipsparseCreateConstCoo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooRowInd\n    cooColInd\n    cooValues\n    cooIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14238,7 +14238,7 @@ fn hipsparseCreateConstCoo(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooRowInd, a_cooColInd, a_cooValues, a_cooIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCooAoS, C_hipsparseCreateCooAoS, c"hipsparseCreateCooAoS", "hipsparseCreateCooAoS",
     c"hipsparseCreateCooAoS(spMatDescr, rows, cols, nnz, cooInd, cooValues, cooIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooInd\n    cooValues\n    cooIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14263,7 +14263,7 @@ fn hipsparseCreateCooAoS(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CI
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooInd, a_cooValues, a_cooIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsr, C_hipsparseCreateCsr, c"hipsparseCreateCsr", "hipsparseCreateCsr",
     c"hipsparseCreateCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    csrRowOffsets\n    csrColInd\n    csrValues\n    csrRowOffsetsType\n    csrColIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14290,7 +14290,7 @@ fn hipsparseCreateCsr(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_csrRowOffsets, a_csrColInd, a_csrValues, a_csrRowOffsetsType, a_csrColIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateConstCsr, C_hipsparseCreateConstCsr, c"hipsparseCreateConstCsr", "hipsparseCreateConstCsr",
     c"hipsparseCreateConstCsr(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    csrRowOffsets\n    csrColInd\n    csrValues\n    csrRowOffsetsType\n    csrColIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14317,7 +14317,7 @@ fn hipsparseCreateConstCsr(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_csrRowOffsets, a_csrColInd, a_csrValues, a_csrRowOffsetsType, a_csrColIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateCsc, C_hipsparseCreateCsc, c"hipsparseCreateCsc", "hipsparseCreateCsc",
     c"hipsparseCreateCsc(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cscColOffsets\n    cscRowInd\n    cscValues\n    cscColOffsetsType\n    cscRowIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14344,7 +14344,7 @@ fn hipsparseCreateCsc(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cscColOffsets, a_cscRowInd, a_cscValues, a_cscColOffsetsType, a_cscRowIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateConstCsc, C_hipsparseCreateConstCsc, c"hipsparseCreateConstCsc", "hipsparseCreateConstCsc",
     c"hipsparseCreateConstCsc(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cscColOffsets\n    cscRowInd\n    cscValues\n    cscColOffsetsType\n    cscRowIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14371,7 +14371,7 @@ fn hipsparseCreateConstCsc(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cscColOffsets, a_cscRowInd, a_cscValues, a_cscColOffsetsType, a_cscRowIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateBlockedEll, C_hipsparseCreateBlockedEll, c"hipsparseCreateBlockedEll", "hipsparseCreateBlockedEll",
     c"hipsparseCreateBlockedEll(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    ellBlockSize\n    ellCols\n    ellColInd\n    ellValue\n    ellIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14397,7 +14397,7 @@ fn hipsparseCreateBlockedEll(py: Python<'_>, spMatDescr: rt::PtrArgMut, rows: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_ellBlockSize, a_ellCols, a_ellColInd, a_ellValue, a_ellIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateConstBlockedEll, C_hipsparseCreateConstBlockedEll, c"hipsparseCreateConstBlockedEll", "hipsparseCreateConstBlockedEll",
     c"hipsparseCreateConstBlockedEll(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    ellBlockSize\n    ellCols\n    ellColInd\n    ellValue\n    ellIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14423,7 +14423,7 @@ fn hipsparseCreateConstBlockedEll(py: Python<'_>, spMatDescr: rt::PtrArgMut, row
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_ellBlockSize, a_ellCols, a_ellColInd, a_ellValue, a_ellIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroySpMat, C_hipsparseDestroySpMat, c"hipsparseDestroySpMat", "hipsparseDestroySpMat",
     c"hipsparseDestroySpMat(spMatDescr)\n--\n\nArgs:\n    spMatDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14443,7 +14443,7 @@ fn hipsparseDestroySpMat(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(spMatDescr, false, "hipsparseDestroySpMat");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooGet, C_hipsparseCooGet, c"hipsparseCooGet", "hipsparseCooGet",
     c"hipsparseCooGet(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, idxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooRowInd\n    cooColInd\n    cooValues\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14475,7 +14475,7 @@ fn hipsparseCooGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooRowInd, a_cooColInd, a_cooValues, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstCooGet, C_hipsparseConstCooGet, c"hipsparseConstCooGet", "hipsparseConstCooGet",
     c"hipsparseConstCooGet(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, idxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooRowInd\n    cooColInd\n    cooValues\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14507,7 +14507,7 @@ fn hipsparseConstCooGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooRowInd, a_cooColInd, a_cooValues, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooAoSGet, C_hipsparseCooAoSGet, c"hipsparseCooAoSGet", "hipsparseCooAoSGet",
     c"hipsparseCooAoSGet(spMatDescr, rows, cols, nnz, cooInd, cooValues, idxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cooInd\n    cooValues\n    idxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14538,7 +14538,7 @@ fn hipsparseCooAoSGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cooInd, a_cooValues, a_idxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsrGet, C_hipsparseCsrGet, c"hipsparseCsrGet", "hipsparseCsrGet",
     c"hipsparseCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    csrRowOffsets\n    csrColInd\n    csrValues\n    csrRowOffsetsType\n    csrColIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14572,7 +14572,7 @@ fn hipsparseCsrGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_csrRowOffsets, a_csrColInd, a_csrValues, a_csrRowOffsetsType, a_csrColIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstCsrGet, C_hipsparseConstCsrGet, c"hipsparseConstCsrGet", "hipsparseConstCsrGet",
     c"hipsparseConstCsrGet(spMatDescr, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    csrRowOffsets\n    csrColInd\n    csrValues\n    csrRowOffsetsType\n    csrColIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14606,7 +14606,7 @@ fn hipsparseConstCsrGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_csrRowOffsets, a_csrColInd, a_csrValues, a_csrRowOffsetsType, a_csrColIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCscGet, C_hipsparseCscGet, c"hipsparseCscGet", "hipsparseCscGet",
     c"hipsparseCscGet(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cscColOffsets\n    cscRowInd\n    cscValues\n    cscColOffsetsType\n    cscRowIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14640,7 +14640,7 @@ fn hipsparseCscGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cscColOffsets, a_cscRowInd, a_cscValues, a_cscColOffsetsType, a_cscRowIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstCscGet, C_hipsparseConstCscGet, c"hipsparseConstCscGet", "hipsparseConstCscGet",
     c"hipsparseConstCscGet(spMatDescr, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n    cscColOffsets\n    cscRowInd\n    cscValues\n    cscColOffsetsType\n    cscRowIndType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14674,7 +14674,7 @@ fn hipsparseConstCscGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz, a_cscColOffsets, a_cscRowInd, a_cscValues, a_cscColOffsetsType, a_cscRowIndType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseBlockedEllGet, C_hipsparseBlockedEllGet, c"hipsparseBlockedEllGet", "hipsparseBlockedEllGet",
     c"hipsparseBlockedEllGet(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    ellBlockSize\n    ellCols\n    ellColInd\n    ellValue\n    ellIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14707,7 +14707,7 @@ fn hipsparseBlockedEllGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_ellBlockSize, a_ellCols, a_ellColInd, a_ellValue, a_ellIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstBlockedEllGet, C_hipsparseConstBlockedEllGet, c"hipsparseConstBlockedEllGet", "hipsparseConstBlockedEllGet",
     c"hipsparseConstBlockedEllGet(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    ellBlockSize\n    ellCols\n    ellColInd\n    ellValue\n    ellIdxType\n    idxBase\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14740,7 +14740,7 @@ fn hipsparseConstBlockedEllGet(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, ro
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_ellBlockSize, a_ellCols, a_ellColInd, a_ellValue, a_ellIdxType, a_idxBase, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsrSetPointers, C_hipsparseCsrSetPointers, c"hipsparseCsrSetPointers", "hipsparseCsrSetPointers",
     c"hipsparseCsrSetPointers(spMatDescr, csrRowOffsets, csrColInd, csrValues)\n--\n\nArgs:\n    spMatDescr\n    csrRowOffsets\n    csrColInd\n    csrValues\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14760,7 +14760,7 @@ fn hipsparseCsrSetPointers(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, csrRow
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_csrRowOffsets, a_csrColInd, a_csrValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCscSetPointers, C_hipsparseCscSetPointers, c"hipsparseCscSetPointers", "hipsparseCscSetPointers",
     c"hipsparseCscSetPointers(spMatDescr, cscColOffsets, cscRowInd, cscValues)\n--\n\nArgs:\n    spMatDescr\n    cscColOffsets\n    cscRowInd\n    cscValues\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14780,7 +14780,7 @@ fn hipsparseCscSetPointers(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, cscCol
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_cscColOffsets, a_cscRowInd, a_cscValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooSetPointers, C_hipsparseCooSetPointers, c"hipsparseCooSetPointers", "hipsparseCooSetPointers",
     c"hipsparseCooSetPointers(spMatDescr, cooRowInd, cooColInd, cooValues)\n--\n\nArgs:\n    spMatDescr\n    cooRowInd\n    cooColInd\n    cooValues\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14800,7 +14800,7 @@ fn hipsparseCooSetPointers(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, cooRow
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_cooRowInd, a_cooColInd, a_cooValues) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetSize, C_hipsparseSpMatGetSize, c"hipsparseSpMatGetSize", "hipsparseSpMatGetSize",
     c"hipsparseSpMatGetSize(spMatDescr, rows, cols, nnz)\n--\n\nArgs:\n    spMatDescr\n    rows\n    cols\n    nnz\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14823,7 +14823,7 @@ fn hipsparseSpMatGetSize(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, rows: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_rows, a_cols, a_nnz) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetFormat, C_hipsparseSpMatGetFormat, c"hipsparseSpMatGetFormat", "hipsparseSpMatGetFormat",
     c"hipsparseSpMatGetFormat(spMatDescr, format)\n--\n\nArgs:\n    spMatDescr\n    format\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14842,7 +14842,7 @@ fn hipsparseSpMatGetFormat(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, format
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_format) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetIndexBase, C_hipsparseSpMatGetIndexBase, c"hipsparseSpMatGetIndexBase", "hipsparseSpMatGetIndexBase",
     c"hipsparseSpMatGetIndexBase(spMatDescr, idxBase)\n--\n\nArgs:\n    spMatDescr\n    idxBase\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14861,7 +14861,7 @@ fn hipsparseSpMatGetIndexBase(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, idx
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_idxBase) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetValues, C_hipsparseSpMatGetValues, c"hipsparseSpMatGetValues", "hipsparseSpMatGetValues",
     c"hipsparseSpMatGetValues(spMatDescr, values)\n--\n\nArgs:\n    spMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14879,7 +14879,7 @@ fn hipsparseSpMatGetValues(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstSpMatGetValues, C_hipsparseConstSpMatGetValues, c"hipsparseConstSpMatGetValues", "hipsparseConstSpMatGetValues",
     c"hipsparseConstSpMatGetValues(spMatDescr, values)\n--\n\nArgs:\n    spMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14897,7 +14897,7 @@ fn hipsparseConstSpMatGetValues(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatSetValues, C_hipsparseSpMatSetValues, c"hipsparseSpMatSetValues", "hipsparseSpMatSetValues",
     c"hipsparseSpMatSetValues(spMatDescr, values)\n--\n\nArgs:\n    spMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14915,7 +14915,7 @@ fn hipsparseSpMatSetValues(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetStridedBatch, C_hipsparseSpMatGetStridedBatch, c"hipsparseSpMatGetStridedBatch", "hipsparseSpMatGetStridedBatch",
     c"hipsparseSpMatGetStridedBatch(spMatDescr, batchCount)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14934,7 +14934,7 @@ fn hipsparseSpMatGetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatSetStridedBatch, C_hipsparseSpMatSetStridedBatch, c"hipsparseSpMatSetStridedBatch", "hipsparseSpMatSetStridedBatch",
     c"hipsparseSpMatSetStridedBatch(spMatDescr, batchCount)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14952,7 +14952,7 @@ fn hipsparseSpMatSetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCooSetStridedBatch, C_hipsparseCooSetStridedBatch, c"hipsparseCooSetStridedBatch", "hipsparseCooSetStridedBatch",
     c"hipsparseCooSetStridedBatch(spMatDescr, batchCount, batchStride)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n    batchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14971,7 +14971,7 @@ fn hipsparseCooSetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, ba
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount, a_batchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCsrSetStridedBatch, C_hipsparseCsrSetStridedBatch, c"hipsparseCsrSetStridedBatch", "hipsparseCsrSetStridedBatch",
     c"hipsparseCsrSetStridedBatch(spMatDescr, batchCount, offsetsBatchStride, columnsValuesBatchStride)\n--\n\nArgs:\n    spMatDescr\n    batchCount\n    offsetsBatchStride\n    columnsValuesBatchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -14991,7 +14991,7 @@ fn hipsparseCsrSetStridedBatch(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, ba
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_batchCount, a_offsetsBatchStride, a_columnsValuesBatchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatGetAttribute, C_hipsparseSpMatGetAttribute, c"hipsparseSpMatGetAttribute", "hipsparseSpMatGetAttribute",
     c"hipsparseSpMatGetAttribute(spMatDescr, attribute, data, dataSize)\n--\n\nArgs:\n    spMatDescr\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15011,7 +15011,7 @@ fn hipsparseSpMatGetAttribute(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, att
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_attribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMatSetAttribute, C_hipsparseSpMatSetAttribute, c"hipsparseSpMatSetAttribute", "hipsparseSpMatSetAttribute",
     c"hipsparseSpMatSetAttribute(spMatDescr, attribute, data, dataSize)\n--\n\nArgs:\n    spMatDescr\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15031,7 +15031,7 @@ fn hipsparseSpMatSetAttribute(py: Python<'_>, spMatDescr: &Bound<'_, PyAny>, att
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_spMatDescr, a_attribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateDnVec, C_hipsparseCreateDnVec, c"hipsparseCreateDnVec", "hipsparseCreateDnVec",
     c"hipsparseCreateDnVec(dnVecDescr, size, values, valueType)\n--\n\nArgs:\n    dnVecDescr\n    size\n    values\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15051,7 +15051,7 @@ fn hipsparseCreateDnVec(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_size, a_values, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateConstDnVec, C_hipsparseCreateConstDnVec, c"hipsparseCreateConstDnVec", "hipsparseCreateConstDnVec",
     c"hipsparseCreateConstDnVec(dnVecDescr, size, values, valueType)\n--\n\nArgs:\n    dnVecDescr\n    size\n    values\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15071,7 +15071,7 @@ fn hipsparseCreateConstDnVec(py: Python<'_>, dnVecDescr: rt::PtrArgMut, size: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_size, a_values, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyDnVec, C_hipsparseDestroyDnVec, c"hipsparseDestroyDnVec", "hipsparseDestroyDnVec",
     c"hipsparseDestroyDnVec(dnVecDescr)\n--\n\nArgs:\n    dnVecDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15091,7 +15091,7 @@ fn hipsparseDestroyDnVec(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(dnVecDescr, false, "hipsparseDestroyDnVec");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnVecGet, C_hipsparseDnVecGet, c"hipsparseDnVecGet", "hipsparseDnVecGet",
     c"hipsparseDnVecGet(dnVecDescr, size, values, valueType)\n--\n\nArgs:\n    dnVecDescr\n    size\n    values\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15113,7 +15113,7 @@ fn hipsparseDnVecGet(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, size: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_size, a_values, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstDnVecGet, C_hipsparseConstDnVecGet, c"hipsparseConstDnVecGet", "hipsparseConstDnVecGet",
     c"hipsparseConstDnVecGet(dnVecDescr, size, values, valueType)\n--\n\nArgs:\n    dnVecDescr\n    size\n    values\n    valueType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15135,7 +15135,7 @@ fn hipsparseConstDnVecGet(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, size: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_size, a_values, a_valueType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnVecGetValues, C_hipsparseDnVecGetValues, c"hipsparseDnVecGetValues", "hipsparseDnVecGetValues",
     c"hipsparseDnVecGetValues(dnVecDescr, values)\n--\n\nArgs:\n    dnVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15153,7 +15153,7 @@ fn hipsparseDnVecGetValues(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstDnVecGetValues, C_hipsparseConstDnVecGetValues, c"hipsparseConstDnVecGetValues", "hipsparseConstDnVecGetValues",
     c"hipsparseConstDnVecGetValues(dnVecDescr, values)\n--\n\nArgs:\n    dnVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15171,7 +15171,7 @@ fn hipsparseConstDnVecGetValues(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnVecSetValues, C_hipsparseDnVecSetValues, c"hipsparseDnVecSetValues", "hipsparseDnVecSetValues",
     c"hipsparseDnVecSetValues(dnVecDescr, values)\n--\n\nArgs:\n    dnVecDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15189,7 +15189,7 @@ fn hipsparseDnVecSetValues(py: Python<'_>, dnVecDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnVecDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateDnMat, C_hipsparseCreateDnMat, c"hipsparseCreateDnMat", "hipsparseCreateDnMat",
     c"hipsparseCreateDnMat(dnMatDescr, rows, cols, ld, values, valueType, order)\n--\n\nArgs:\n    dnMatDescr\n    rows\n    cols\n    ld\n    values\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15212,7 +15212,7 @@ fn hipsparseCreateDnMat(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_rows, a_cols, a_ld, a_values, a_valueType, a_order) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseCreateConstDnMat, C_hipsparseCreateConstDnMat, c"hipsparseCreateConstDnMat", "hipsparseCreateConstDnMat",
     c"hipsparseCreateConstDnMat(dnMatDescr, rows, cols, ld, values, valueType, order)\n--\n\nArgs:\n    dnMatDescr\n    rows\n    cols\n    ld\n    values\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15235,7 +15235,7 @@ fn hipsparseCreateConstDnMat(py: Python<'_>, dnMatDescr: rt::PtrArgMut, rows: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_rows, a_cols, a_ld, a_values, a_valueType, a_order) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDestroyDnMat, C_hipsparseDestroyDnMat, c"hipsparseDestroyDnMat", "hipsparseDestroyDnMat",
     c"hipsparseDestroyDnMat(dnMatDescr)\n--\n\nArgs:\n    dnMatDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15255,7 +15255,7 @@ fn hipsparseDestroyDnMat(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(dnMatDescr, false, "hipsparseDestroyDnMat");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatGet, C_hipsparseDnMatGet, c"hipsparseDnMatGet", "hipsparseDnMatGet",
     c"hipsparseDnMatGet(dnMatDescr, rows, cols, ld, values, valueType, order)\n--\n\nArgs:\n    dnMatDescr\n    rows\n    cols\n    ld\n    values\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15283,7 +15283,7 @@ fn hipsparseDnMatGet(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, rows: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_rows, a_cols, a_ld, a_values, a_valueType, a_order) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstDnMatGet, C_hipsparseConstDnMatGet, c"hipsparseConstDnMatGet", "hipsparseConstDnMatGet",
     c"hipsparseConstDnMatGet(dnMatDescr, rows, cols, ld, values, valueType, order)\n--\n\nArgs:\n    dnMatDescr\n    rows\n    cols\n    ld\n    values\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15311,7 +15311,7 @@ fn hipsparseConstDnMatGet(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, rows: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_rows, a_cols, a_ld, a_values, a_valueType, a_order) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatGetValues, C_hipsparseDnMatGetValues, c"hipsparseDnMatGetValues", "hipsparseDnMatGetValues",
     c"hipsparseDnMatGetValues(dnMatDescr, values)\n--\n\nArgs:\n    dnMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15329,7 +15329,7 @@ fn hipsparseDnMatGetValues(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseConstDnMatGetValues, C_hipsparseConstDnMatGetValues, c"hipsparseConstDnMatGetValues", "hipsparseConstDnMatGetValues",
     c"hipsparseConstDnMatGetValues(dnMatDescr, values)\n--\n\nArgs:\n    dnMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15347,7 +15347,7 @@ fn hipsparseConstDnMatGetValues(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatSetValues, C_hipsparseDnMatSetValues, c"hipsparseDnMatSetValues", "hipsparseDnMatSetValues",
     c"hipsparseDnMatSetValues(dnMatDescr, values)\n--\n\nArgs:\n    dnMatDescr\n    values\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15365,7 +15365,7 @@ fn hipsparseDnMatSetValues(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, values
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_values) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatGetStridedBatch, C_hipsparseDnMatGetStridedBatch, c"hipsparseDnMatGetStridedBatch", "hipsparseDnMatGetStridedBatch",
     c"hipsparseDnMatGetStridedBatch(dnMatDescr, batchCount, batchStride)\n--\n\nArgs:\n    dnMatDescr\n    batchCount\n    batchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15386,7 +15386,7 @@ fn hipsparseDnMatGetStridedBatch(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_batchCount, a_batchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDnMatSetStridedBatch, C_hipsparseDnMatSetStridedBatch, c"hipsparseDnMatSetStridedBatch", "hipsparseDnMatSetStridedBatch",
     c"hipsparseDnMatSetStridedBatch(dnMatDescr, batchCount, batchStride)\n--\n\nArgs:\n    dnMatDescr\n    batchCount\n    batchStride\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15405,7 +15405,7 @@ fn hipsparseDnMatSetStridedBatch(py: Python<'_>, dnMatDescr: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dnMatDescr, a_batchCount, a_batchStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseAxpby, C_hipsparseAxpby, c"hipsparseAxpby", "hipsparseAxpby",
     c"hipsparseAxpby(handle, alpha, vecX, beta, vecY)\n--\n\nArgs:\n    handle\n    alpha\n    vecX\n    beta\n    vecY\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15426,7 +15426,7 @@ fn hipsparseAxpby(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_vecX, a_beta, a_vecY) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseGather, C_hipsparseGather, c"hipsparseGather", "hipsparseGather",
     c"hipsparseGather(handle, vecY, vecX)\n--\n\nArgs:\n    handle\n    vecY\n    vecX\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15445,7 +15445,7 @@ fn hipsparseGather(py: Python<'_>, handle: &Bound<'_, PyAny>, vecY: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_vecY, a_vecX) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseScatter, C_hipsparseScatter, c"hipsparseScatter", "hipsparseScatter",
     c"hipsparseScatter(handle, vecX, vecY)\n--\n\nArgs:\n    handle\n    vecX\n    vecY\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15464,7 +15464,7 @@ fn hipsparseScatter(py: Python<'_>, handle: &Bound<'_, PyAny>, vecX: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_vecX, a_vecY) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseRot, C_hipsparseRot, c"hipsparseRot", "hipsparseRot",
     c"hipsparseRot(handle, c_coeff, s_coeff, vecX, vecY)\n--\n\nArgs:\n    handle\n    c_coeff\n    s_coeff\n    vecX\n    vecY\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15485,7 +15485,7 @@ fn hipsparseRot(py: Python<'_>, handle: &Bound<'_, PyAny>, c_coeff: rt::PtrArg, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_c_coeff, a_s_coeff, a_vecX, a_vecY) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSparseToDense_bufferSize, C_hipsparseSparseToDense_bufferSize, c"hipsparseSparseToDense_bufferSize", "hipsparseSparseToDense_bufferSize",
     c"hipsparseSparseToDense_bufferSize(handle, matA, matB, alg, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15507,7 +15507,7 @@ fn hipsparseSparseToDense_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSparseToDense, C_hipsparseSparseToDense, c"hipsparseSparseToDense", "hipsparseSparseToDense",
     c"hipsparseSparseToDense(handle, matA, matB, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15528,7 +15528,7 @@ fn hipsparseSparseToDense(py: Python<'_>, handle: &Bound<'_, PyAny>, matA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDenseToSparse_bufferSize, C_hipsparseDenseToSparse_bufferSize, c"hipsparseDenseToSparse_bufferSize", "hipsparseDenseToSparse_bufferSize",
     c"hipsparseDenseToSparse_bufferSize(handle, matA, matB, alg, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15550,7 +15550,7 @@ fn hipsparseDenseToSparse_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDenseToSparse_analysis, C_hipsparseDenseToSparse_analysis, c"hipsparseDenseToSparse_analysis", "hipsparseDenseToSparse_analysis",
     c"hipsparseDenseToSparse_analysis(handle, matA, matB, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15571,7 +15571,7 @@ fn hipsparseDenseToSparse_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, ma
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseDenseToSparse_convert, C_hipsparseDenseToSparse_convert, c"hipsparseDenseToSparse_convert", "hipsparseDenseToSparse_convert",
     c"hipsparseDenseToSparse_convert(handle, matA, matB, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    matA\n    matB\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15592,7 +15592,7 @@ fn hipsparseDenseToSparse_convert(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matA, a_matB, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVV_bufferSize, C_hipsparseSpVV_bufferSize, c"hipsparseSpVV_bufferSize", "hipsparseSpVV_bufferSize",
     c"hipsparseSpVV_bufferSize(handle, opX, vecX, vecY, result, computeType, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    opX\n    vecX\n    vecY\n    result\n    computeType\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15616,7 +15616,7 @@ fn hipsparseSpVV_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opX: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opX, a_vecX, a_vecY, a_result, a_computeType, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpVV, C_hipsparseSpVV, c"hipsparseSpVV", "hipsparseSpVV",
     c"hipsparseSpVV(handle, opX, vecX, vecY, result, computeType, externalBuffer)\n--\n\nArgs:\n    handle\n    opX\n    vecX\n    vecY\n    result\n    computeType\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15639,7 +15639,7 @@ fn hipsparseSpVV(py: Python<'_>, handle: &Bound<'_, PyAny>, opX: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opX, a_vecX, a_vecY, a_result, a_computeType, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMV_bufferSize, C_hipsparseSpMV_bufferSize, c"hipsparseSpMV_bufferSize", "hipsparseSpMV_bufferSize",
     c"hipsparseSpMV_bufferSize(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    vecX\n    beta\n    vecY\n    computeType\n    alg\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15666,7 +15666,7 @@ fn hipsparseSpMV_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_vecX, a_beta, a_vecY, a_computeType, a_alg, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMV_preprocess, C_hipsparseSpMV_preprocess, c"hipsparseSpMV_preprocess", "hipsparseSpMV_preprocess",
     c"hipsparseSpMV_preprocess(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    vecX\n    beta\n    vecY\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15692,7 +15692,7 @@ fn hipsparseSpMV_preprocess(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_vecX, a_beta, a_vecY, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMV, C_hipsparseSpMV, c"hipsparseSpMV", "hipsparseSpMV",
     c"hipsparseSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    vecX\n    beta\n    vecY\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15718,7 +15718,7 @@ fn hipsparseSpMV(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_vecX, a_beta, a_vecY, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMM_bufferSize, C_hipsparseSpMM_bufferSize, c"hipsparseSpMM_bufferSize", "hipsparseSpMM_bufferSize",
     c"hipsparseSpMM_bufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15746,7 +15746,7 @@ fn hipsparseSpMM_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMM_preprocess, C_hipsparseSpMM_preprocess, c"hipsparseSpMM_preprocess", "hipsparseSpMM_preprocess",
     c"hipsparseSpMM_preprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15773,7 +15773,7 @@ fn hipsparseSpMM_preprocess(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpMM, C_hipsparseSpMM, c"hipsparseSpMM", "hipsparseSpMM",
     c"hipsparseSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15800,7 +15800,7 @@ fn hipsparseSpMM(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_createDescr, C_hipsparseSpGEMM_createDescr, c"hipsparseSpGEMM_createDescr", "hipsparseSpGEMM_createDescr",
     c"hipsparseSpGEMM_createDescr()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    descr: hipsparseSpGEMMDescr",
@@ -15838,7 +15838,7 @@ fn hipsparseSpGEMM_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyR
     if __r as i64 == 0 {
         rt::life::destroyed(descr, false, "hipsparseSpGEMM_destroyDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_workEstimation, C_hipsparseSpGEMM_workEstimation, c"hipsparseSpGEMM_workEstimation", "hipsparseSpGEMM_workEstimation",
     c"hipsparseSpGEMM_workEstimation(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, bufferSize1, externalBuffer1)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n    bufferSize1\n    externalBuffer1\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15868,7 +15868,7 @@ fn hipsparseSpGEMM_workEstimation(py: Python<'_>, handle: &Bound<'_, PyAny>, opA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr, a_bufferSize1, a_externalBuffer1) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_compute, C_hipsparseSpGEMM_compute, c"hipsparseSpGEMM_compute", "hipsparseSpGEMM_compute",
     c"hipsparseSpGEMM_compute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, bufferSize2, externalBuffer2)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n    bufferSize2\n    externalBuffer2\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15898,7 +15898,7 @@ fn hipsparseSpGEMM_compute(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr, a_bufferSize2, a_externalBuffer2) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMM_copy, C_hipsparseSpGEMM_copy, c"hipsparseSpGEMM_copy", "hipsparseSpGEMM_copy",
     c"hipsparseSpGEMM_copy(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15925,7 +15925,7 @@ fn hipsparseSpGEMM_copy(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_workEstimation, C_hipsparseSpGEMMreuse_workEstimation, c"hipsparseSpGEMMreuse_workEstimation", "hipsparseSpGEMMreuse_workEstimation",
     c"hipsparseSpGEMMreuse_workEstimation(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize1, externalBuffer1)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    matA\n    matB\n    matC\n    alg\n    spgemmDescr\n    bufferSize1\n    externalBuffer1\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15952,7 +15952,7 @@ fn hipsparseSpGEMMreuse_workEstimation(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_matA, a_matB, a_matC, a_alg, a_spgemmDescr, a_bufferSize1, a_externalBuffer1) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_nnz, C_hipsparseSpGEMMreuse_nnz, c"hipsparseSpGEMMreuse_nnz", "hipsparseSpGEMMreuse_nnz",
     c"hipsparseSpGEMMreuse_nnz(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize2, externalBuffer2, bufferSize3, externalBuffer3, bufferSize4, externalBuffer4)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    matA\n    matB\n    matC\n    alg\n    spgemmDescr\n    bufferSize2\n    externalBuffer2\n    bufferSize3\n    externalBuffer3\n    bufferSize4\n    externalBuffer4\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -15985,7 +15985,7 @@ fn hipsparseSpGEMMreuse_nnz(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_matA, a_matB, a_matC, a_alg, a_spgemmDescr, a_bufferSize2, a_externalBuffer2, a_bufferSize3, a_externalBuffer3, a_bufferSize4, a_externalBuffer4) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_copy, C_hipsparseSpGEMMreuse_copy, c"hipsparseSpGEMMreuse_copy", "hipsparseSpGEMMreuse_copy",
     c"hipsparseSpGEMMreuse_copy(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize5, externalBuffer5)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    matA\n    matB\n    matC\n    alg\n    spgemmDescr\n    bufferSize5\n    externalBuffer5\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16012,7 +16012,7 @@ fn hipsparseSpGEMMreuse_copy(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_matA, a_matB, a_matC, a_alg, a_spgemmDescr, a_bufferSize5, a_externalBuffer5) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpGEMMreuse_compute, C_hipsparseSpGEMMreuse_compute, c"hipsparseSpGEMMreuse_compute", "hipsparseSpGEMMreuse_compute",
     c"hipsparseSpGEMMreuse_compute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    beta\n    matC\n    computeType\n    alg\n    spgemmDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16039,7 +16039,7 @@ fn hipsparseSpGEMMreuse_compute(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_beta, a_matC, a_computeType, a_alg, a_spgemmDescr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSDDMM_bufferSize, C_hipsparseSDDMM_bufferSize, c"hipsparseSDDMM_bufferSize", "hipsparseSDDMM_bufferSize",
     c"hipsparseSDDMM_bufferSize(handle, opA, opB, alpha, A, B, beta, C, computeType, alg, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    A\n    B\n    beta\n    C\n    computeType\n    alg\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16067,7 +16067,7 @@ fn hipsparseSDDMM_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_A, a_B, a_beta, a_C, a_computeType, a_alg, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSDDMM_preprocess, C_hipsparseSDDMM_preprocess, c"hipsparseSDDMM_preprocess", "hipsparseSDDMM_preprocess",
     c"hipsparseSDDMM_preprocess(handle, opA, opB, alpha, A, B, beta, C, computeType, alg, tempBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    A\n    B\n    beta\n    C\n    computeType\n    alg\n    tempBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16094,7 +16094,7 @@ fn hipsparseSDDMM_preprocess(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_A, a_B, a_beta, a_C, a_computeType, a_alg, a_tempBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSDDMM, C_hipsparseSDDMM, c"hipsparseSDDMM", "hipsparseSDDMM",
     c"hipsparseSDDMM(handle, opA, opB, alpha, A, B, beta, C, computeType, alg, tempBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    A\n    B\n    beta\n    C\n    computeType\n    alg\n    tempBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16121,7 +16121,7 @@ fn hipsparseSDDMM(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_A, a_B, a_beta, a_C, a_computeType, a_alg, a_tempBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_createDescr, C_hipsparseSpSV_createDescr, c"hipsparseSpSV_createDescr", "hipsparseSpSV_createDescr",
     c"hipsparseSpSV_createDescr()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    descr: hipsparseSpSVDescr",
@@ -16159,7 +16159,7 @@ fn hipsparseSpSV_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(descr, false, "hipsparseSpSV_destroyDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_bufferSize, C_hipsparseSpSV_bufferSize, c"hipsparseSpSV_bufferSize", "hipsparseSpSV_bufferSize",
     c"hipsparseSpSV_bufferSize(handle, opA, alpha, matA, x, y, computeType, alg, spsvDescr, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    x\n    y\n    computeType\n    alg\n    spsvDescr\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16186,7 +16186,7 @@ fn hipsparseSpSV_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_x, a_y, a_computeType, a_alg, a_spsvDescr, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_analysis, C_hipsparseSpSV_analysis, c"hipsparseSpSV_analysis", "hipsparseSpSV_analysis",
     c"hipsparseSpSV_analysis(handle, opA, alpha, matA, x, y, computeType, alg, spsvDescr, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    x\n    y\n    computeType\n    alg\n    spsvDescr\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16212,7 +16212,7 @@ fn hipsparseSpSV_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_x, a_y, a_computeType, a_alg, a_spsvDescr, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSV_solve, C_hipsparseSpSV_solve, c"hipsparseSpSV_solve", "hipsparseSpSV_solve",
     c"hipsparseSpSV_solve(handle, opA, alpha, matA, x, y, computeType, alg, spsvDescr)\n--\n\nArgs:\n    handle\n    opA\n    alpha\n    matA\n    x\n    y\n    computeType\n    alg\n    spsvDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16237,7 +16237,7 @@ fn hipsparseSpSV_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_alpha, a_matA, a_x, a_y, a_computeType, a_alg, a_spsvDescr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_createDescr, C_hipsparseSpSM_createDescr, c"hipsparseSpSM_createDescr", "hipsparseSpSM_createDescr",
     c"hipsparseSpSM_createDescr()\n--\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t: status\n    descr: hipsparseSpSMDescr",
@@ -16275,7 +16275,7 @@ fn hipsparseSpSM_destroyDescr(py: Python<'_>, descr: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(descr, false, "hipsparseSpSM_destroyDescr");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_bufferSize, C_hipsparseSpSM_bufferSize, c"hipsparseSpSM_bufferSize", "hipsparseSpSM_bufferSize",
     c"hipsparseSpSM_bufferSize(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr, pBufferSizeInBytes)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    matC\n    computeType\n    alg\n    spsmDescr\n    pBufferSizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16303,7 +16303,7 @@ fn hipsparseSpSM_bufferSize(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_matC, a_computeType, a_alg, a_spsmDescr, a_pBufferSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_analysis, C_hipsparseSpSM_analysis, c"hipsparseSpSM_analysis", "hipsparseSpSM_analysis",
     c"hipsparseSpSM_analysis(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    matC\n    computeType\n    alg\n    spsmDescr\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16330,7 +16330,7 @@ fn hipsparseSpSM_analysis(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_matC, a_computeType, a_alg, a_spsmDescr, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseSpSM_solve, C_hipsparseSpSM_solve, c"hipsparseSpSM_solve", "hipsparseSpSM_solve",
     c"hipsparseSpSM_solve(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr, externalBuffer)\n--\n\nArgs:\n    handle\n    opA\n    opB\n    alpha\n    matA\n    matB\n    matC\n    computeType\n    alg\n    spsmDescr\n    externalBuffer\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t: status",
@@ -16357,7 +16357,7 @@ fn hipsparseSpSM_solve(py: Python<'_>, handle: &Bound<'_, PyAny>, opA: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_opA, a_opB, a_alpha, a_matA, a_matB, a_matC, a_computeType, a_alg, a_spsmDescr, a_externalBuffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

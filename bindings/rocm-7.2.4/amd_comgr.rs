@@ -113,7 +113,7 @@ fn amd_comgr_status_string(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::cstr_result(py, o_status_string)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::cstr_result(py, o_status_string)?)])
 }
 rt::function!(F_amd_comgr_get_version, C_amd_comgr_get_version, c"amd_comgr_get_version", "amd_comgr_get_version",
     c"amd_comgr_get_version()\n--\n\nGet the version of the code object manager interface\nsupported.\n\nAn interface is backwards compatible with an implementation with an\nequal major version, and a greater than or equal minor version.\n\nReturns: a tuple of 3 item(s):\n    amd_comgr_status_s: always success\n    major: int\n    minor: int",
@@ -133,7 +133,7 @@ fn amd_comgr_get_version(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, 0)?, rt::Item::made(py, rt::obj(py, o_major)?), rt::Item::made(py, rt::obj(py, o_minor)?)])
 }
 rt::function!(F_amd_comgr_get_isa_count, C_amd_comgr_get_isa_count, c"amd_comgr_get_isa_count", "amd_comgr_get_isa_count",
     c"amd_comgr_get_isa_count()\n--\n\nReturn the number of isa names supported by this version of\nthe code object manager library.\n\nThe isa name specifies the instruction set architecture that should\nbe used in the actions that involve machine code generation or\ninspection.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    count: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
@@ -151,7 +151,7 @@ fn amd_comgr_get_isa_count(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_amd_comgr_get_isa_name, C_amd_comgr_get_isa_name, c"amd_comgr_get_isa_name", "amd_comgr_get_isa_name",
     c"amd_comgr_get_isa_name(index)\n--\n\nReturn the Nth isa name supported by this version of the\ncode object manager library.\n\nArgs:\n    index [in]: The index of the isa name to be returned. The\n        first isa name is index 0.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    isa_name: bytes\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    index is greater than the number of isa name supported by this\n    version of the code object manager library. isa_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
@@ -170,7 +170,7 @@ fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_index, a_isa_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::cstr_result(py, o_isa_name)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::cstr_result(py, o_isa_name)?)])
 }
 rt::function!(F_amd_comgr_get_isa_metadata, C_amd_comgr_get_isa_metadata, c"amd_comgr_get_isa_metadata", "amd_comgr_get_isa_metadata",
     c"amd_comgr_get_isa_metadata(isa_name)\n--\n\nGet a handle to the metadata of an isa name.\n\nThe structure of the returned metadata is isa name specific and versioned\nwith details specified in\nhttps://llvm.org/docs/AMDGPUUsage.html#code-object-metadata.\nIt can include information about the\nlimits for resources such as registers and memory addressing.\n\nArgs:\n    isa_name [in]: The isa name to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    metadata: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    name is NULL or is not an isa name supported by this version of the\n    code object manager library. metadata is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -228,7 +228,7 @@ fn amd_comgr_release_data(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<P
     if __r as i64 == 0 {
         rt::life::destroyed(data, false, "amd_comgr_release_data");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_data_kind, C_amd_comgr_get_data_kind, c"amd_comgr_get_data_kind", "amd_comgr_get_data_kind",
     c"amd_comgr_get_data_kind(data)\n--\n\nGet the kind of the data object.\n\nArgs:\n    data [in]: The data object to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    kind: amd_comgr_data_kind_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
@@ -247,7 +247,7 @@ fn amd_comgr_get_data_kind(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 2, o_kind as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 2, o_kind as i64)?])
 }
 rt::function!(F_amd_comgr_set_data, C_amd_comgr_set_data, c"amd_comgr_set_data", "amd_comgr_set_data",
     c"amd_comgr_set_data(data, size, bytes)\n--\n\nSet the data content of a data object to the specified\nbytes.\n\nAny previous value of the data object is overwritten. Any metadata\nassociated with the data object is also replaced which invalidates\nall metadata handles to the old metadata.\n\nWarning: This function mutates the data object; see codeobjectmanager\nfor restrictions.\n\nArgs:\n    data [in]: The data object to update.\n    size [in]: The number of bytes in the data specified by bytes.\n    bytes [in]: The bytes to set the data object to. The bytes are\n        copied into the data object and can be freed after the call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -266,7 +266,7 @@ fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CInt<u6
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_set_data_from_file_slice, C_amd_comgr_set_data_from_file_slice, c"amd_comgr_set_data_from_file_slice", "amd_comgr_set_data_from_file_slice",
     c"amd_comgr_set_data_from_file_slice(data, file_descriptor, offset, size)\n--\n\nFor the given open posix file descriptor, map a slice of the\nfile into the data object. The slice is specified by offset and size.\nInternally this API calls amd_comgr_set_data and resets data object's\ncurrent state.\n\nWarning: This function mutates the data object; see codeobjectmanager\nfor restrictions.\n\nArgs:\n    data [in,out]: The data object to update.\n    file_descriptor [in]: The native file descriptor for an open file.\n        The file_descriptor must not be passed into a system I/O function\n        by any other thread while this function is executing.  The offset in\n        the file descriptor may be updated based on the requested size and\n        underlying platform. The file_descriptor may be closed immediately\n        after this function returns.\n    offset [in]: position relative to the start of the file\n        specifying the beginning of the slice in file_descriptor.\n    size [in]: Size in bytes of the slice.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The operation is successful.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid or\n    the map operation failed.",
@@ -286,7 +286,7 @@ fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, f
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_file_descriptor, a_offset, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_set_data_name, C_amd_comgr_set_data_name, c"amd_comgr_set_data_name", "amd_comgr_set_data_name",
     c"amd_comgr_set_data_name(data, name)\n--\n\nSet the name associated with a data object.\n\nWhen compiling, the full name of an include directive is used to\nreference the contents of the include data object with the same\nname. The name may also be used for other data objects in log and\ndiagnostic output.\n\nWarning: This function mutates the data object; see codeobjectmanager\nfor restrictions.\n\nArgs:\n    data [in]: The data object to update.\n    name [in]: A null terminated string that specifies the name to\n        use for the data object. If NULL then the name is set to the empty\n        string.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -304,7 +304,7 @@ fn amd_comgr_set_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_data, C_amd_comgr_get_data, c"amd_comgr_get_data", "amd_comgr_get_data",
     c"amd_comgr_get_data(data, size, bytes)\n--\n\nGet the data contents, and/or the size of the data\nassociated with a data object.\n\nArgs:\n    data [in]: The data object to query.\n    size [in,out]: On entry, the size of bytes. On return, if bytes\n        is NULL, set to the size of the data object contents.\n    bytes [out]: If not NULL, then the first size bytes of the\n        data object contents is copied. If NULL, no data is copied, and\n        only size is updated (useful in order to find the size of buffer\n        required to copy the data).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -325,7 +325,7 @@ fn amd_comgr_get_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_bytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_data_name, C_amd_comgr_get_data_name, c"amd_comgr_get_data_name", "amd_comgr_get_data_name",
     c"amd_comgr_get_data_name(data, size, name)\n--\n\nGet the data object name and/or name length.\n\nArgs:\n    data [in]: The data object to query.\n    size [in,out]: On entry, the size of name. On return, the size of\n        the data object name including the terminating null character.\n    name [out]: If not NULL, then the first size characters of the\n        data object name are copied. If name is NULL, only size is updated\n        (useful in order to find the size of buffer required to copy the name).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -346,7 +346,7 @@ fn amd_comgr_get_data_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_data_isa_name, C_amd_comgr_get_data_isa_name, c"amd_comgr_get_data_isa_name", "amd_comgr_get_data_isa_name",
     c"amd_comgr_get_data_isa_name(data, size, isa_name)\n--\n\nGet the data object isa name and/or isa name length.\n\nArgs:\n    data [in]: The data object to query.\n    size [in,out]: On entry, the size of isa_name. On return, if @p\n        isa_name is NULL, set to the size of the isa name including the terminating\n        null character.\n    isa_name [out]: If not NULL, then the first size characters\n        of the isa name are copied. If NULL, no isa name is copied, and\n        only size is updated (useful in order to find the size of buffer\n        required to copy the isa name).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF, or is not an isa specific\n    kind. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -367,7 +367,7 @@ fn amd_comgr_get_data_isa_name(py: Python<'_>, data: &Bound<'_, PyAny>, size: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_isa_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_create_symbolizer_info, C_amd_comgr_create_symbolizer_info, c"amd_comgr_create_symbolizer_info", "amd_comgr_create_symbolizer_info",
     c"amd_comgr_create_symbolizer_info(code_object, print_symbol_callback)\n--\n\nCreate a symbolizer info object.\n\nArgs:\n    code_object [in]: A data object denoting a code object for which\n        symbolization should be performed. The kind of this object must be\n        ::AMD_COMGR_DATA_KIND_RELOCATABLE, ::AMD_COMGR_DATA_KIND_EXECUTABLE,\n        or ::AMD_COMGR_DATA_KIND_BYTES.\n    print_symbol_callback [in]: Function called by a successfull\n        symbolize query. symbol is a null-terminated string containing the\n        symbolization of the address and user_data is an arbitary user data.\n        The callback does not own symbol, and it cannot be referenced once\n        the callback returns.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    symbolizer_info: amd_comgr_symbolizer_info_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT if code_object is\n    invalid or print_symbol_callback is null.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create symbolizer_info as out of resources.",
@@ -407,7 +407,7 @@ fn amd_comgr_destroy_symbolizer_info(py: Python<'_>, symbolizer_info: &Bound<'_,
     if __r as i64 == 0 {
         rt::life::destroyed(symbolizer_info, false, "amd_comgr_destroy_symbolizer_info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_symbolize, C_amd_comgr_symbolize, c"amd_comgr_symbolize", "amd_comgr_symbolize",
     c"amd_comgr_symbolize(symbolizer_info, address, is_code, user_data)\n--\n\nSymbolize an address.\n\nThe address is symbolized using the symbol definitions of the\ncode_object specified when the symbolizer_info was created.\nThe print_symbol_callback callback function specified when the\nsymbolizer_info was created is called passing the\nsymbolization result as symbol and user_data value.\n\nIf symbolization is not possible ::AMD_COMGR_STATUS_SUCCESS is returned and\nthe string passed to the symbol argument of the print_symbol_callback\nspecified when the symbolizer_info was created contains the text\n\"<invalid>\" or \"??\". This is consistent with `llvm-symbolizer` utility.\n\nArgs:\n    symbolizer_info [in]: A handle to symbolizer info object which should be\n        used to symbolize the address.\n    address [in]: An unrelocated ELF address to which symbolization\n        query should be performed.\n    is_code [in]: if true, the symbolizer symbolize the address as code\n        and the symbolization result contains filename, function name, line number\n        and column number, else the symbolizer symbolize the address as data and\n        the symbolizaion result contains symbol name, symbol's starting address\n        and symbol size.\n    user_data [in]: Arbitrary user-data passed to print_symbol_callback\n        callback as described for symbolizer_info argument.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    symbolizer_info is an invalid data object.",
@@ -427,7 +427,7 @@ fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, addre
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbolizer_info, a_address, a_is_code, a_user_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_data_metadata, C_amd_comgr_get_data_metadata, c"amd_comgr_get_data_metadata", "amd_comgr_get_data_metadata",
     c"amd_comgr_get_data_metadata(data)\n--\n\nGet a handle to the metadata of a data object.\n\nArgs:\n    data [in]: The data object to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    metadata: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    data is an invalid data object, or has kind @p\n    AMD_COMGR_DATA_KIND_UNDEF. metadata is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -466,7 +466,7 @@ fn amd_comgr_destroy_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> Py
     if __r as i64 == 0 {
         rt::life::destroyed(metadata, false, "amd_comgr_destroy_metadata");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_create_data_set, C_amd_comgr_create_data_set, c"amd_comgr_create_data_set", "amd_comgr_create_data_set",
     c"amd_comgr_create_data_set()\n--\n\nCreate a data set object.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    data_set: amd_comgr_data_set_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to create the data\n    set object as out of resources.",
@@ -504,7 +504,7 @@ fn amd_comgr_destroy_data_set(py: Python<'_>, data_set: &Bound<'_, PyAny>) -> Py
     if __r as i64 == 0 {
         rt::life::destroyed(data_set, false, "amd_comgr_destroy_data_set");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_data_set_add, C_amd_comgr_data_set_add, c"amd_comgr_data_set_add", "amd_comgr_data_set_add",
     c"amd_comgr_data_set_add(data_set, data)\n--\n\nAdd a data object to a data set object if it is not already added.\n\nThe reference count of the data object is incremented.\n\nArgs:\n    data_set [in]: A handle to the data set object to be updated.\n    data [in]: A handle to the data object to be added. If data_set\n        already has the specified handle present, then it is not added. The order\n        that data objects are added is preserved.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data is an invalid data object; has undef kind; has\n    include kind but does not have a name.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update data set\n    object as out of resources.",
@@ -522,7 +522,7 @@ fn amd_comgr_data_set_add(py: Python<'_>, data_set: &Bound<'_, PyAny>, data: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_data_set_remove, C_amd_comgr_data_set_remove, c"amd_comgr_data_set_remove", "amd_comgr_data_set_remove",
     c"amd_comgr_data_set_remove(data_set, data_kind)\n--\n\nRemove all data objects of a specified kind from a data set object.\n\nThe reference count of the removed data objects is decremented.\n\nArgs:\n    data_set [in]: A handle to the data set object to be updated.\n    data_kind [in]: The data kind of the data objects to be removed. If @p\n        AMD_COMGR_DATA_KIND_UNDEF is specified then all data objects are removed.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update data set\n    object as out of resources.",
@@ -540,7 +540,7 @@ fn amd_comgr_data_set_remove(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_k
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_data_count, C_amd_comgr_action_data_count, c"amd_comgr_action_data_count", "amd_comgr_action_data_count",
     c"amd_comgr_action_data_count(data_set, data_kind)\n--\n\nReturn the number of data objects of a specified data kind that are\nadded to a data set object.\n\nArgs:\n    data_set [in]: A handle to the data set object to be queried.\n    data_kind [in]: The data kind of the data objects to be counted.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    count: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind or @p\n    AMD_COMGR_DATA_KIND_UNDEF. count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set\n    object as out of resources.",
@@ -560,7 +560,7 @@ fn amd_comgr_action_data_count(py: Python<'_>, data_set: &Bound<'_, PyAny>, data
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data_set, a_data_kind, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_amd_comgr_action_data_get_data, C_amd_comgr_action_data_get_data, c"amd_comgr_action_data_get_data", "amd_comgr_action_data_get_data",
     c"amd_comgr_action_data_get_data(data_set, data_kind, index)\n--\n\nReturn the Nth data object of a specified data kind that is added to a\ndata set object.\n\nThe reference count of the returned data object is incremented.\n\nArgs:\n    data_set [in]: A handle to the data set object to be queried.\n    data_kind [in]: The data kind of the data object to be returned.\n    index [in]: The index of the data object of data kind @data_kind to be\n        returned. The first data object is index 0. The order of data objects matches\n        the order that they were added to the data set object.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    data: amd_comgr_data_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data_set is an invalid\n    data set object. data_kind is an invalid data kind or @p\n    AMD_COMGR_DATA_KIND_UNDEF. index is greater than the number of data\n    objects of kind data_kind. data is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query data set\n    object as out of resources.",
@@ -619,7 +619,7 @@ fn amd_comgr_destroy_action_info(py: Python<'_>, action_info: &Bound<'_, PyAny>)
     if __r as i64 == 0 {
         rt::life::destroyed(action_info, false, "amd_comgr_destroy_action_info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_isa_name, C_amd_comgr_action_info_set_isa_name, c"amd_comgr_action_info_set_isa_name", "amd_comgr_action_info_set_isa_name",
     c"amd_comgr_action_info_set_isa_name(action_info, isa_name)\n--\n\nSet the isa name of an action info object.\n\nWhen an action info object is created it has no isa name. Some\nactions require that the action info object has an isa name\ndefined.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    isa_name [in]: A null terminated string that is the isa name. If NULL\n        or the empty string then the isa name is cleared. The isa name is defined as\n        the Code Object Target Identification string, described at\n        https://llvm.org/docs/AMDGPUUsage.html#code-object-target-identification\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. isa_name is not an\n    isa name supported by this version of the code object manager\n    library.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
@@ -637,7 +637,7 @@ fn amd_comgr_action_info_set_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_isa_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_isa_name, C_amd_comgr_action_info_get_isa_name, c"amd_comgr_action_info_get_isa_name", "amd_comgr_action_info_get_isa_name",
     c"amd_comgr_action_info_get_isa_name(action_info, size, isa_name)\n--\n\nGet the isa name and/or isa name length.\n\nArgs:\n    action_info [in]: The action info object to query.\n    size [in,out]: On entry, the size of isa_name. On return, if @p\n        isa_name is NULL, set to the size of the isa name including the terminating\n        null character.\n    isa_name [out]: If not NULL, then the first size characters of the\n        isa name are copied into isa_name. If the isa name is not set then an\n        empty string is copied into isa_name. If NULL, no name is copied, and\n        only size is updated (useful in order to find the size of buffer required\n        to copy the name).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -658,7 +658,7 @@ fn amd_comgr_action_info_get_isa_name(py: Python<'_>, action_info: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_isa_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_language, C_amd_comgr_action_info_set_language, c"amd_comgr_action_info_set_language", "amd_comgr_action_info_set_language",
     c"amd_comgr_action_info_set_language(action_info, language)\n--\n\nSet the source language of an action info object.\n\nWhen an action info object is created it has no language defined\nwhich is represented by @p\nAMD_COMGR_LANGUAGE_NONE. Some actions require that\nthe action info object has a source language defined.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    language [in]: The language to set. If @p\n        AMD_COMGR_LANGUAGE_NONE then the language is cleared.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. language is an\n    invalid language.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
@@ -676,7 +676,7 @@ fn amd_comgr_action_info_set_language(py: Python<'_>, action_info: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_language) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_language, C_amd_comgr_action_info_get_language, c"amd_comgr_action_info_get_language", "amd_comgr_action_info_get_language",
     c"amd_comgr_action_info_get_language(action_info, language)\n--\n\nGet the language for an action info object.\n\nArgs:\n    action_info [in]: The action info object to query.\n    language [out]: The language of the action info opject. @p\n        AMD_COMGR_LANGUAGE_NONE if not defined,\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. language is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -695,7 +695,7 @@ fn amd_comgr_action_info_get_language(py: Python<'_>, action_info: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_language) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_option_list, C_amd_comgr_action_info_set_option_list, c"amd_comgr_action_info_set_option_list", "amd_comgr_action_info_set_option_list",
     c"amd_comgr_action_info_set_option_list(action_info, options, count)\n--\n\nSet the options array of an action info object.\n\nThis overrides any option strings or arrays previously set by calls to this\nfunction.\n\nAn action_info object which had its options set with this function can\nonly have its option inspected with @p\namd_comgr_action_info_get_option_list_count and @p\namd_comgr_action_info_get_option_list_item.\n\nArgs:\n    action_info [in]: A handle to the action info object to be updated.\n    options [in]: An array of null terminated strings. May be NULL if @p\n        count is zero, which will result in an empty options array.\n    count [in]: The number of null terminated strings in options.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, or options is NULL and count is non-zero.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to update action\n    info object as out of resources.",
@@ -715,7 +715,7 @@ fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_options, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_option_list_count, C_amd_comgr_action_info_get_option_list_count, c"amd_comgr_action_info_get_option_list_count", "amd_comgr_action_info_get_option_list_count",
     c"amd_comgr_action_info_get_option_list_count(action_info)\n--\n\nReturn the number of options in the options array.\n\nThe action_info object must have had its options set with @p\namd_comgr_action_info_set_option_list.\n\nArgs:\n    action_info [in]: The action info object to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    count: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The options of action_info were never\n    set, or not set with amd_comgr_action_info_set_option_list.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, or count is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query the data\n    object as out of resources.",
@@ -734,7 +734,7 @@ fn amd_comgr_action_info_get_option_list_count(py: Python<'_>, action_info: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_amd_comgr_action_info_get_option_list_item, C_amd_comgr_action_info_get_option_list_item, c"amd_comgr_action_info_get_option_list_item", "amd_comgr_action_info_get_option_list_item",
     c"amd_comgr_action_info_get_option_list_item(action_info, index, size, option)\n--\n\nReturn the Nth option string in the options array and/or that\noption's length.\n\nThe action_info object must have had its options set with @p\namd_comgr_action_info_set_option_list.\n\nArgs:\n    action_info [in]: The action info object to query.\n    index [in]: The index of the option to be returned. The first option\n        index is 0. The order is the same as the options when they were added in @p\n        amd_comgr_action_info_set_option_list.\n    size [in,out]: On entry, the size of option. On return, if @option\n        is NULL, set to the size of the Nth option string including the terminating\n        null character.\n    option [out]: If not NULL, then the first size characters of the Nth\n        option string are copied into option. If NULL, no option string is\n        copied, and only size is updated (useful in order to find the size of\n        buffer required to copy the option string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The options of action_info were never\n    set, or not set with amd_comgr_action_info_set_option_list.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT action_info is an\n    invalid action info object, index is invalid, or size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to query the data\n    object as out of resources.",
@@ -756,7 +756,7 @@ fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_option) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_bundle_entry_ids, C_amd_comgr_action_info_set_bundle_entry_ids, c"amd_comgr_action_info_set_bundle_entry_ids", "amd_comgr_action_info_set_bundle_entry_ids",
     c"amd_comgr_action_info_set_bundle_entry_ids(action_info, bundle_entry_ids, count)\n--\n\nSet the bundle entry IDs of an action info object.\n\nWhen an action info object is created it has no bundle entry IDs. Some\nactions require that the action info object has bundle entry IDs\ndefined.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    bundle_entry_ids [in]: An array of strings containing one or more\n        bundle entry ID strings. If NULL then the bundle entry ID strings are\n        cleared. These IDs are described at\n        https://clang.llvm.org/docs/ClangOffloadBundler.html#bundle-entry-id\n    count\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. contains an invalid\n    bundle ID not supported by this version of the code object manager\n    library.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
@@ -776,7 +776,7 @@ fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_bundle_entry_ids, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_bundle_entry_id_count, C_amd_comgr_action_info_get_bundle_entry_id_count, c"amd_comgr_action_info_get_bundle_entry_id_count", "amd_comgr_action_info_get_bundle_entry_id_count",
     c"amd_comgr_action_info_get_bundle_entry_id_count(action_info, count)\n--\n\nGet number of bundle entry IDs\n\nArgs:\n    action_info [in]: The action info object to query.\n    count [out]: The number of bundle entry IDs availible. This value\n        can be used as an upper bound to the Index provided to the corresponding\n        amd_comgr_get_bundle_entry_id() call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -795,7 +795,7 @@ fn amd_comgr_action_info_get_bundle_entry_id_count(py: Python<'_>, action_info: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_bundle_entry_id, C_amd_comgr_action_info_get_bundle_entry_id, c"amd_comgr_action_info_get_bundle_entry_id", "amd_comgr_action_info_get_bundle_entry_id",
     c"amd_comgr_action_info_get_bundle_entry_id(action_info, index, size, bundle_entry_id)\n--\n\nFetch the Nth specific bundle entry ID or that ID's length.\n\nArgs:\n    action_info [in]: The action info object to query.\n    index [in]: The index of the bundle entry ID to be returned.\n    size [in,out]: For out, the size of bundle_entry_id. For in,\n        if @bundle_entry_id is NULL, set to the size of the Nth ID string including\n        the terminating null character.\n    bundle_entry_id [out]: If not NULL, then the first size characters of\n        the Nth bundle entry ID string are copied into bundle_entry_id. If NULL,\n        no bundle entry ID is copied, and only size is updated (useful in order\n        to find the size of the buffer requried to copy the bundle_entry_id string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -817,7 +817,7 @@ fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_index, a_size, a_bundle_entry_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_vfs, C_amd_comgr_action_info_set_vfs, c"amd_comgr_action_info_set_vfs", "amd_comgr_action_info_set_vfs",
     c"amd_comgr_action_info_set_vfs(action_info, should_use_vfs)\n--\n\nSet whether the specified action should use an\nin-memory virtual file system (VFS).\n\nWarning: Environment variable AMD_COMGR_SAVE_TEMPS may override options\nset by this API and AMD_COMGR_USE_VFS. If AMD_COMGR_SAVE_TEMPS is set\nto \"1\", all actions are performed using the real file system irrespective of\nthe value of should_use_vfs AMD_COMGR_USE_VFS;\n\nWarning: Environment variable AMD_COMGR_USE_VFS may override options\nset by this API. If AMD_COMGR_USE_VFS is set to \"1\", all actions\nare performed using VFS. If AMD_COMGR_USE_VFS is set to \"0\",\nnone of the actions are performed using VFS.\n\nIf AMD_COMGR_USE_VFS is unset, this API can be used to selectively\nturn VFS usage on/off for specified actions.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    should_use_vfs [in]: A boolean that directs the choice to\n        use the VFS.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.",
@@ -835,7 +835,7 @@ fn amd_comgr_action_info_set_vfs(py: Python<'_>, action_info: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_should_use_vfs) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_device_lib_linking, C_amd_comgr_action_info_set_device_lib_linking, c"amd_comgr_action_info_set_device_lib_linking", "amd_comgr_action_info_set_device_lib_linking",
     c"amd_comgr_action_info_set_device_lib_linking(action_info, should_link_device_libs)\n--\n\nSet the device library linking behavior of an action info object.\n\nDevice library linking can be either enforced or omitted for compilation\nactions.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    should_link_device_libs [in]: A boolean that directs the choice to\n        link the device libraries.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.",
@@ -853,7 +853,7 @@ fn amd_comgr_action_info_set_device_lib_linking(py: Python<'_>, action_info: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_should_link_device_libs) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_working_directory_path, C_amd_comgr_action_info_set_working_directory_path, c"amd_comgr_action_info_set_working_directory_path", "amd_comgr_action_info_set_working_directory_path",
     c"amd_comgr_action_info_set_working_directory_path(action_info, path)\n--\n\nSet the working directory of an action info object.\n\nWhen an action info object is created it has an empty working\ndirectory. Some actions use the working directory to resolve\nrelative file paths.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    path [in]: A null terminated string that is the working\n        directory path. If NULL or the empty string then the working\n        directory is cleared.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action info object as out of resources.",
@@ -871,7 +871,7 @@ fn amd_comgr_action_info_set_working_directory_path(py: Python<'_>, action_info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_path) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_working_directory_path, C_amd_comgr_action_info_get_working_directory_path, c"amd_comgr_action_info_get_working_directory_path", "amd_comgr_action_info_get_working_directory_path",
     c"amd_comgr_action_info_get_working_directory_path(action_info, size, path)\n--\n\nGet the working directory path and/or working directory path\nlength of an action info object.\n\nArgs:\n    action_info [in]: The action info object to query.\n    size [in,out]: On entry, the size of path. On return, if path is\n        NULL, set to the size of the working directory path including the\n        terminating null character.\n    path [out]: If not NULL, then the first size characters of\n        the working directory path is copied. If the working directory path\n        is not set then an empty string is copied. If NULL, the working\n        directory path is not copied, and only size is updated (useful\n        in order to find the size of buffer required to copy the working\n        directory path).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -892,7 +892,7 @@ fn amd_comgr_action_info_get_working_directory_path(py: Python<'_>, action_info:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_size, a_path) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_set_logging, C_amd_comgr_action_info_set_logging, c"amd_comgr_action_info_set_logging", "amd_comgr_action_info_set_logging",
     c"amd_comgr_action_info_set_logging(action_info, logging)\n--\n\nSet whether logging is enabled for an action info object.\n\nArgs:\n    action_info [in]: A handle to the action info object to be\n        updated.\n    logging [in]: Whether logging should be enabled or disable.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object.",
@@ -910,7 +910,7 @@ fn amd_comgr_action_info_set_logging(py: Python<'_>, action_info: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_logging) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_action_info_get_logging, C_amd_comgr_action_info_get_logging, c"amd_comgr_action_info_get_logging", "amd_comgr_action_info_get_logging",
     c"amd_comgr_action_info_get_logging(action_info, logging)\n--\n\nGet whether logging is enabled for an action info object.\n\nArgs:\n    action_info [in]: The action info object to query.\n    logging [out]: Whether logging is enabled.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    action_info is an invalid action info object. logging is NULL.",
@@ -929,7 +929,7 @@ fn amd_comgr_action_info_get_logging(py: Python<'_>, action_info: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_action_info, a_logging) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_do_action, C_amd_comgr_do_action, c"amd_comgr_do_action", "amd_comgr_do_action",
     c"amd_comgr_do_action(kind, info, input, result)\n--\n\nPerform an action.\n\nEach action ignores any data objects in input that it does not\nuse. If logging is enabled in @info then result will have a log\ndata object added. Any diagnostic data objects produced by the\naction will be added to result. See the description of each\naction in amd_comgr_action_kind_t.\n\nArgs:\n    kind [in]: The action to perform.\n    info [in]: The action info to use when performing the action.\n    input [in]: The input data objects to the kind action.\n    result [out]: Any data objects are removed before performing\n        the action which then adds all data objects produced by the action.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR An error was\n    reported when executing the action.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    kind is an invalid action kind. input_data or result_data are\n    invalid action data object handles. See the description of each\n    action in amd_comgr_action_kind_t for other\n    conditions that result in this status.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -949,7 +949,7 @@ fn amd_comgr_do_action(py: Python<'_>, kind: &Bound<'_, PyAny>, info: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_kind, a_info, a_input, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_metadata_kind, C_amd_comgr_get_metadata_kind, c"amd_comgr_get_metadata_kind", "amd_comgr_get_metadata_kind",
     c"amd_comgr_get_metadata_kind(metadata)\n--\n\nGet the kind of the metadata node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    kind: amd_comgr_metadata_kind_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node. kind is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to create the data object as out of resources.",
@@ -968,7 +968,7 @@ fn amd_comgr_get_metadata_kind(py: Python<'_>, metadata: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_kind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 4, o_kind as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 4, o_kind as i64)?])
 }
 rt::function!(F_amd_comgr_get_metadata_string, C_amd_comgr_get_metadata_string, c"amd_comgr_get_metadata_string", "amd_comgr_get_metadata_string",
     c"amd_comgr_get_metadata_string(metadata, size, string)\n--\n\nGet the string and/or string length from a metadata string\nnode.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    size [in,out]: On entry, the size of string. On return, if @p\n        string is NULL, set to the size of the string including the terminating null\n        character.\n    string [out]: If not NULL, then the first size characters\n        of the string are copied. If NULL, no string is copied, and only @p\n        size is updated (useful in order to find the size of buffer required\n        to copy the string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or does not have kind @p\n    AMD_COMGR_METADATA_KIND_STRING. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -989,7 +989,7 @@ fn amd_comgr_get_metadata_string(py: Python<'_>, metadata: &Bound<'_, PyAny>, si
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size, a_string) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_metadata_map_size, C_amd_comgr_get_metadata_map_size, c"amd_comgr_get_metadata_map_size", "amd_comgr_get_metadata_map_size",
     c"amd_comgr_get_metadata_map_size(metadata)\n--\n\nGet the map size from a metadata map node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    size: int\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update the data object as out of resources.",
@@ -1008,7 +1008,7 @@ fn amd_comgr_get_metadata_map_size(py: Python<'_>, metadata: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size)?)])
 }
 rt::function!(F_amd_comgr_iterate_map_metadata, C_amd_comgr_iterate_map_metadata, c"amd_comgr_iterate_map_metadata", "amd_comgr_iterate_map_metadata",
     c"amd_comgr_iterate_map_metadata(metadata, callback, user_data)\n--\n\nIterate over the elements a metadata map node.\n\nWarning: The metadata nodes which are passed to the callback are not owned\nby the callback, and are freed just after the callback returns. The callback\nmust not save any references to its parameters between iterations.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    callback [in]: The function to call for each entry in the map. The\n        entry's key is passed in key, the entry's value is passed in value, and\n        user_data is passed as user_data. If the function returns with a status\n        other than AMD_COMGR_STATUS_SUCCESS then iteration is stopped.\n    user_data [in]: The value to pass to each invocation of @p\n        callback. Allows context to be passed into the call back function.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR An error was\n    reported by callback.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. callback is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to iterate the metadata as out of resources.",
@@ -1027,7 +1027,7 @@ fn amd_comgr_iterate_map_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, c
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_callback, a_user_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_metadata_lookup, C_amd_comgr_metadata_lookup, c"amd_comgr_metadata_lookup", "amd_comgr_metadata_lookup",
     c"amd_comgr_metadata_lookup(metadata, key)\n--\n\nUse a string key to lookup an element of a metadata map\nnode and return the entry value.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    key [in]: A null terminated string that is the key to lookup.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    value: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The map has no entry\n    with a string key with the value key.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node, or not of kind @p\n    AMD_COMGR_METADATA_KIND_MAP. key or value is\n    NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to lookup metadata as out of resources.",
@@ -1066,7 +1066,7 @@ fn amd_comgr_get_metadata_list_size(py: Python<'_>, metadata: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_metadata, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size)?)])
 }
 rt::function!(F_amd_comgr_index_list_metadata, C_amd_comgr_index_list_metadata, c"amd_comgr_index_list_metadata", "amd_comgr_index_list_metadata",
     c"amd_comgr_index_list_metadata(metadata, index)\n--\n\nReturn the Nth metadata node of a list metadata node.\n\nArgs:\n    metadata [in]: The metadata node to query.\n    index [in]: The index being requested. The first list element\n        is index 0.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    value: amd_comgr_metadata_node_s\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT @p\n    metadata is an invalid metadata node or not of kind @p\n    AMD_COMGR_METADATA_INFO_LIST. index is greater\n    than the number of list elements. value is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to update action data object as out of resources.",
@@ -1105,7 +1105,7 @@ fn amd_comgr_iterate_symbols(py: Python<'_>, data: &Bound<'_, PyAny>, callback: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_callback, a_user_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_symbol_lookup, C_amd_comgr_symbol_lookup, c"amd_comgr_symbol_lookup", "amd_comgr_symbol_lookup",
     c"amd_comgr_symbol_lookup(data, name, symbol)\n--\n\nLookup a symbol in a machine code object by name.\n\nFor a AMD_COMGR_DATA_KIND_RELOCATABLE the symbols in the ELF symtab section\nare inspected. For a AMD_COMGR_DATA_KIND_EXECUTABLE the symbols in the ELF\ndynsymtab are inspected.\n\nArgs:\n    data [in]: The data object to query.\n    name [in]: A null terminated string that is the symbol name to lookup.\n    symbol [out]: The symbol with the name.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The machine code object has no symbol\n    with name.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is an invalid data\n    object, or not of kind AMD_COMGR_DATA_KIND_RELOCATABLE or\n    AMD_COMGR_DATA_KIND_EXECUTABLE.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to lookup symbol as out of resources.",
@@ -1125,7 +1125,7 @@ fn amd_comgr_symbol_lookup(py: Python<'_>, data: &Bound<'_, PyAny>, name: rt::CS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_name, a_symbol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_symbol_get_info, C_amd_comgr_symbol_get_info, c"amd_comgr_symbol_get_info", "amd_comgr_symbol_get_info",
     c"amd_comgr_symbol_get_info(symbol, attribute, value)\n--\n\nQuery information about a machine code object symbol.\n\nArgs:\n    symbol [in]: The symbol to query.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined. The\n        type of value returned is specified by amd_comgr_symbol_info_t.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has\n    been executed successfully.\n    ::AMD_COMGR_STATUS_ERROR The symbol does not have the requested @p\n    attribute.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT symbol is an invalid\n    symbol. attribute is an invalid value. value is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES\n    Unable to query symbol as out of resources.",
@@ -1144,7 +1144,7 @@ fn amd_comgr_symbol_get_info(py: Python<'_>, symbol: &Bound<'_, PyAny>, attribut
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_symbol, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_create_disassembly_info, C_amd_comgr_create_disassembly_info, c"amd_comgr_create_disassembly_info", "amd_comgr_create_disassembly_info",
     c"amd_comgr_create_disassembly_info(isa_name, read_memory_callback, print_instruction_callback, print_address_annotation_callback)\n--\n\nCreate a disassembly info object.\n\nArgs:\n    isa_name [in]: A null terminated string that is the isa name of the\n        target to disassemble for. The isa name is defined as the Code Object Target\n        Identification string, described at\n        https://llvm.org/docs/AMDGPUUsage.html#code-object-target-identification\n    read_memory_callback [in]: Function called to request size bytes\n        from the program address space at from be read into to. The requested\n        size is never zero. Returns the number of bytes which could be read, with\n        the guarantee that no additional bytes will be available in any subsequent\n        call.\n    print_instruction_callback [in]: Function called after a successful\n        disassembly. instruction is a null terminated string containing the\n        disassembled instruction. The callback does not own instruction, and it\n        cannot be referenced once the callback returns.\n    print_address_annotation_callback [in]: Function called after @c\n        print_instruction_callback returns, once for each instruction operand which\n        was resolved to an absolute address. address is the absolute address in\n        the program address space. It is intended to append a symbolic\n        form of the address, perhaps as a comment, after the instruction disassembly\n        produced by @c print_instruction_callback.\n\nReturns: a tuple of 2 item(s):\n    amd_comgr_status_s: status\n    disassembly_info: amd_comgr_disassembly_info_s\n    ::AMD_COMGR_STATUS_SUCCESS The disassembly info object was created.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT isa_name is NULL or\n    invalid; or read_memory_callback, print_instruction_callback,\n    or print_address_annotation_callback is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to create the\n    disassembly info object as out of resources.",
@@ -1186,7 +1186,7 @@ fn amd_comgr_destroy_disassembly_info(py: Python<'_>, disassembly_info: &Bound<'
     if __r as i64 == 0 {
         rt::life::destroyed(disassembly_info, false, "amd_comgr_destroy_disassembly_info");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_disassemble_instruction, C_amd_comgr_disassemble_instruction, c"amd_comgr_disassemble_instruction", "amd_comgr_disassemble_instruction",
     c"amd_comgr_disassemble_instruction(disassembly_info, address, user_data, size)\n--\n\nDisassemble a single instruction.\n\nArgs:\n    disassembly_info\n    address [in]: The address of the first byte of the instruction in the\n        program address space.\n    user_data [in]: Arbitrary user-data passed to each callback function\n        during disassembly.\n    size [out]: The number of bytes consumed to decode the\n        instruction, or consumed while failing to decode an invalid instruction.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The disassembly was successful.\n    ::AMD_COMGR_STATUS_ERROR The disassembly failed.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT disassembly_info is\n    invalid or size is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Unable to disassemble the\n    instruction as out of resources.",
@@ -1207,7 +1207,7 @@ fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_disassembly_info, a_address, a_user_data, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_demangle_symbol_name, C_amd_comgr_demangle_symbol_name, c"amd_comgr_demangle_symbol_name", "amd_comgr_demangle_symbol_name",
     c"amd_comgr_demangle_symbol_name(mangled_symbol_name, demangled_symbol_name)\n--\n\nDemangle a symbol name.\n\nNote: If the mangled_symbol_name cannot be demangled, it will be copied\nwithout changes to the demangled_symbol_name and AMD_COMGR_STATUS_SUCCESS\nis returned.\n\nArgs:\n    mangled_symbol_name [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_BYTES containing the mangled symbol name.\n    demangled_symbol_name [out]: A handle to the data object of kind @p\n        AMD_COMGR_DATA_KIND_BYTES created and set to contain the demangled symbol\n        name in case of successful completion. The handle must be released using\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT mangled_symbol_name is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_BYTES or\n    demangled_symbol_name is NULL.\n    ::AMD_COMGR_STATUS_ERROR_OUT_OF_RESOURCES Out of resources.",
@@ -1226,7 +1226,7 @@ fn amd_comgr_demangle_symbol_name(py: Python<'_>, mangled_symbol_name: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mangled_symbol_name, a_demangled_symbol_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_populate_mangled_names, C_amd_comgr_populate_mangled_names, c"amd_comgr_populate_mangled_names", "amd_comgr_populate_mangled_names",
     c"amd_comgr_populate_mangled_names(data, count)\n--\n\nFetch mangled symbol names from a code object.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC\n    count [out]: The number of mangled names retrieved. This value\n        can be used as an upper bound to the Index provided to the corresponding\n        amd_comgr_get_mangled_name() call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_EXECUTABLE or\n    AMD_COMGR_DATA_KIND_BC.",
@@ -1245,7 +1245,7 @@ fn amd_comgr_populate_mangled_names(py: Python<'_>, data: &Bound<'_, PyAny>, cou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_get_mangled_name, C_amd_comgr_get_mangled_name, c"amd_comgr_get_mangled_name", "amd_comgr_get_mangled_name",
     c"amd_comgr_get_mangled_name(data, index, size, mangled_name)\n--\n\nFetch the Nth specific mangled name from a set of populated names or\nthat name's length.\n\nThe data must have had its mangled names populated with @p\namd_comgr_populate_mangled_names.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC used to\n        identify which set of mangled names to retrive from.\n    index [in]: The index of the mangled name to be returned.\n    size [in,out]: For out, the size of mangled_name. For in,\n        if @mangled_name is NULL, set to the size of the Nth option string including\n        the terminating null character.\n    mangled_name [out]: If not NULL, then the first size characters of\n        the Nth mangled name string are copied into mangled_name. If NULL, no\n        mangled name string is copied, and only size is updated (useful in order\n        to find the size of the buffer requried to copy the mangled_name string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR data has not been used to\n    populate a set of mangled names, or index is greater than the count of\n    mangled names for that data object",
@@ -1267,7 +1267,7 @@ fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_index, a_size, a_mangled_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_populate_name_expression_map, C_amd_comgr_populate_name_expression_map, c"amd_comgr_populate_name_expression_map", "amd_comgr_populate_name_expression_map",
     c"amd_comgr_populate_name_expression_map(data, count)\n--\n\nPopulate a name expression map from a given code object.\n\nUsed to map stub names *__amdgcn_name_expr_* in bitcodes and code\nobjects generated by hip runtime to an associated (unmangled) name\nexpression and (mangled) symbol name.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC\n    count [out]: The number of name expressions mapped. This value\n        can be used as an upper bound to the Index provided to the corresponding\n        amd_comgr_map_name_expression_to_symbol_name() call.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is\n    an invalid data object or not of kind AMD_COMGR_DATA_KIND_EXECUTABLE or\n    AMD_COMGR_DATA_KIND_BC.\n    ::AMD_COMGR_STATUS_ERROR LLVM API failure, which should be\n    accompanied by an LLVM error message to stderr",
@@ -1286,7 +1286,7 @@ fn amd_comgr_populate_name_expression_map(py: Python<'_>, data: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_map_name_expression_to_symbol_name, C_amd_comgr_map_name_expression_to_symbol_name, c"amd_comgr_map_name_expression_to_symbol_name", "amd_comgr_map_name_expression_to_symbol_name",
     c"amd_comgr_map_name_expression_to_symbol_name(data, size, name_expression, symbol_name)\n--\n\nFetch a related symbol name for a given name expression;\nor that name's length.\n\nThe data must have had its name expression map populated with @p\namd_comgr_populate_name_expression_map.\n\nArgs:\n    data [in]: A data object of kind @p\n        AMD_COMGR_DATA_KIND_EXECUTABLE or AMD_COMGR_DATA_KIND_BC used to\n        identify which map of name expressions to retrieve from.\n    size [in,out]: For out, the size of symbol_name. For in,\n        if @symbol_name is NULL, set to the size of the Nth option string including\n        the terminating null character.\n    name_expression [in]: A character array of a name expression. This name\n        is used as the key to the name expression map in order to locate the desired\n    symbol_name [out]: If not NULL, then the first size characters of\n        the symbol name string mapped from @name_expression are copied into @p\n        symbol_name. If NULL, no symbol name string is copied, and only size is\n        updated (useful in order to find the size of the buffer required to copy the\n        symbol_name string).\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function executed successfully.\n    ::AMD_COMGR_STATUS_ERROR data object is not valid (NULL or not of\n    type bitcode or code object)\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT name_expression is not\n    present in the name expression map.",
@@ -1308,7 +1308,7 @@ fn amd_comgr_map_name_expression_to_symbol_name(py: Python<'_>, data: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_size, a_name_expression, a_symbol_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_lookup_code_object, C_amd_comgr_lookup_code_object, c"amd_comgr_lookup_code_object", "amd_comgr_lookup_code_object",
     c"amd_comgr_lookup_code_object(data, info_list, info_list_size)\n--\n\nArgs:\n    data [in]: The data object for bundled code object. This should be\n        of kind AMD_COMGR_DATA_KIND_FATBIN or AMD_COMGR_DATA_KIND_EXECUTABLE or\n        AMD_COMGR_DATA_KIND_BYTES. The API interprets the data object of kind\n        AMD_COMGR_DATA_KIND_FATBIN as a clang offload bundle and of kind\n        AMD_COMGR_DATA_KIND_EXECUTABLE as an executable shared object. For a data\n        object of type AMD_COMGR_DATA_KIND_BYTES the API first inspects the data\n        passed to determine if it is a fatbin or an executable and performs\n        the lookup.\n    info_list [in,out]: A list of code object information structure\n        initialized with null terminated target id strings. If the target id\n        is matched in the code object bundle the corresponding code object\n        information is updated with offset and size of the code object. If the\n        target id is not found the offset and size are set to 0.\n    info_list_size\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The code object bundle header is incorrect\n    or reading bundle entries failed.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is not of\n    kind AMD_COMGR_DATA_KIND_FATBIN, or AMD_COMGR_DATA_KIND_BYTES or\n    AMD_COMGR_DATA_KIND_EXECUTABLE or either info_list is NULL.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT if the data has\n    invalid data.",
@@ -1328,7 +1328,7 @@ fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_li
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_info_list, a_info_list_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_amd_comgr_map_elf_virtual_address_to_code_object_offset, C_amd_comgr_map_elf_virtual_address_to_code_object_offset, c"amd_comgr_map_elf_virtual_address_to_code_object_offset", "amd_comgr_map_elf_virtual_address_to_code_object_offset",
     c"amd_comgr_map_elf_virtual_address_to_code_object_offset(data, elf_virtual_address, code_object_offset, slice_size, nobits)\n--\n\nFor bits regions: the size in bytes, starting from the provided virtual\naddress up to either the end of the segment, or the start of a NOBITS region.\nIn this case, slice size represents the number of contiguous readable\naddresses following the provided address.\n\nArgs:\n    data [in]: The data object to be inspected for the given ELF virtual\n        address. This should be of kind AMD_COMGR_DATA_KIND_EXECUTABLE.\n    elf_virtual_address [in]: The address used to calculate the code object\n        offset.\n    code_object_offset [out]: The code object offset returned to the caller\n        based on the given ELF virtual address.\n    slice_size [out]: For nobits regions: the size in bytes, starting from\n        the provided virtual address up to the end of the segment. In this case, the\n        slice size represents the number of contiguous unreadable addresses following\n        the provided address.\n    nobits [out]: Set to true if the code object offset points to a location\n        in a data region that does not occupy bytes in the ELF file, as described\n        above.\n\nReturns: a tuple of 1 item(s):\n    amd_comgr_status_s: status\n    ::AMD_COMGR_STATUS_SUCCESS The function has been executed\n    successfully.\n    ::AMD_COMGR_STATUS_ERROR The provided code object has an invalid\n    header due to a mismatch in magic, class, data, version, abi, type, or\n    machine.\n    ::AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT data is not of\n    kind AMD_COMGR_DATA_KIND_EXECUTABLE or invalid, or that the provided @p\n    elf_virtual_address is not within the ranges covered by the object's\n    load-type program headers.",
@@ -1352,7 +1352,7 @@ fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_data, a_elf_virtual_address, a_code_object_offset, a_slice_size, a_nobits) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -404,7 +404,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 12).
@@ -622,7 +622,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoD on HIP's hipMemcpyHtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -644,7 +644,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoH on HIP's hipMemcpyDtoH, with cuda-python's calling convention (cuda-bindings 12).
@@ -666,7 +666,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoD on HIP's hipMemcpyDtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -687,7 +687,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoA on HIP's hipMemcpyDtoA, with cuda-python's calling convention (cuda-bindings 12).
@@ -709,7 +709,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyAtoD on HIP's hipMemcpyAtoD, with cuda-python's calling convention (cuda-bindings 12).
@@ -731,7 +731,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3D on HIP's hipDrvMemcpy3D, with cuda-python's calling convention (cuda-bindings 12).
@@ -752,7 +752,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoDAsync on HIP's hipMemcpyHtoDAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -775,7 +775,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoHAsync on HIP's hipMemcpyDtoHAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -798,7 +798,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoDAsync on HIP's hipMemcpyDtoDAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -820,7 +820,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3DAsync on HIP's hipDrvMemcpy3DAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -842,7 +842,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyBatchAsync on HIP's hipMemcpyBatchAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -929,7 +929,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16 on HIP's hipMemsetD16, with cuda-python's calling convention (cuda-bindings 12).
@@ -950,7 +950,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32 on HIP's hipMemsetD32, with cuda-python's calling convention (cuda-bindings 12).
@@ -971,7 +971,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D8 on HIP's hipMemsetD2D8, with cuda-python's calling convention (cuda-bindings 12).
@@ -994,7 +994,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D16 on HIP's hipMemsetD2D16, with cuda-python's calling convention (cuda-bindings 12).
@@ -1017,7 +1017,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D32 on HIP's hipMemsetD2D32, with cuda-python's calling convention (cuda-bindings 12).
@@ -1040,7 +1040,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8Async on HIP's hipMemsetD8Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -1062,7 +1062,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16Async on HIP's hipMemsetD16Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -1084,7 +1084,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32Async on HIP's hipMemsetD32Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -1106,7 +1106,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D8Async on HIP's hipMemsetD2D8Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -1130,7 +1130,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D16Async on HIP's hipMemsetD2D16Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -1154,7 +1154,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D32Async on HIP's hipMemsetD2D32Async, with cuda-python's calling convention (cuda-bindings 12).
@@ -1178,7 +1178,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 12).
@@ -1251,7 +1251,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 12).
@@ -1295,7 +1295,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemCreate on HIP's hipMemCreate, with cuda-python's calling convention (cuda-bindings 12).
@@ -1344,7 +1344,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1390,7 +1390,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemSetAccess on HIP's hipMemSetAccess, with cuda-python's calling convention (cuda-bindings 12).
@@ -1413,7 +1413,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAccess on HIP's hipMemGetAccess, with cuda-python's calling convention (cuda-bindings 12).
@@ -1548,7 +1548,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1592,7 +1592,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1752,7 +1752,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 12).
@@ -1774,7 +1774,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1796,7 +1796,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamAttachMemAsync on HIP's hipStreamAttachMemAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1818,7 +1818,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamGetAttribute on HIP's hipStreamGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -1864,7 +1864,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 12).
@@ -1910,7 +1910,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1935,7 +1935,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -1960,7 +1960,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -1981,7 +1981,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -2004,7 +2004,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -2027,7 +2027,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue32 on HIP's hipStreamWriteValue32, with cuda-python's calling convention (cuda-bindings 12).
@@ -2049,7 +2049,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue64 on HIP's hipStreamWriteValue64, with cuda-python's calling convention (cuda-bindings 12).
@@ -2071,7 +2071,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamBatchMemOp on HIP's hipStreamBatchMemOp, with cuda-python's calling convention (cuda-bindings 12).
@@ -2127,7 +2127,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernelEx on HIP's hipDrvLaunchKernelEx, with cuda-python's calling convention (cuda-bindings 12).
@@ -2180,7 +2180,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -2278,7 +2278,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddMemcpyNode on HIP's hipDrvGraphAddMemcpyNode, with cuda-python's calling convention (cuda-bindings 12).
@@ -2351,7 +2351,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2571,7 +2571,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -2661,7 +2661,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecMemcpyNodeSetParams on HIP's hipDrvGraphExecMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2685,7 +2685,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -2731,7 +2731,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 12).
@@ -2781,7 +2781,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -2804,7 +2804,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 12).
@@ -2930,7 +2930,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuTexRefGetAddress on HIP's hipTexRefGetAddress, with cuda-python's calling convention (cuda-bindings 12).
@@ -3238,7 +3238,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 12).
@@ -3284,7 +3284,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -3309,7 +3309,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 12).
@@ -3334,7 +3334,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 12).
@@ -3355,7 +3355,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 12).
@@ -3379,7 +3379,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernelExC on HIP's hipLaunchKernelExC, with cuda-python's calling convention (cuda-bindings 12).
@@ -3426,7 +3426,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchCooperativeKernelMultiDevice on HIP's hipLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 12).
@@ -3796,7 +3796,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 12).
@@ -4184,7 +4184,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -4403,7 +4403,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 12).
@@ -4475,7 +4475,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 12).
@@ -4498,7 +4498,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetDriverEntryPoint, with cuda-python's calling convention (cuda-bindings 12).
@@ -4821,7 +4821,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAddressRange on HIP's hipMemGetAddressRange, with cuda-python's calling convention (cuda-bindings 13).
@@ -5039,7 +5039,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoD on HIP's hipMemcpyHtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -5061,7 +5061,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoH on HIP's hipMemcpyDtoH, with cuda-python's calling convention (cuda-bindings 13).
@@ -5083,7 +5083,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoD on HIP's hipMemcpyDtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -5104,7 +5104,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoA on HIP's hipMemcpyDtoA, with cuda-python's calling convention (cuda-bindings 13).
@@ -5126,7 +5126,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyAtoD on HIP's hipMemcpyAtoD, with cuda-python's calling convention (cuda-bindings 13).
@@ -5148,7 +5148,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3D on HIP's hipDrvMemcpy3D, with cuda-python's calling convention (cuda-bindings 13).
@@ -5169,7 +5169,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyHtoDAsync on HIP's hipMemcpyHtoDAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5192,7 +5192,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoHAsync on HIP's hipMemcpyDtoHAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5215,7 +5215,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyDtoDAsync on HIP's hipMemcpyDtoDAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5237,7 +5237,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpy3DAsync on HIP's hipDrvMemcpy3DAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5259,7 +5259,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemcpyBatchAsync on HIP's hipMemcpyBatchAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5346,7 +5346,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16 on HIP's hipMemsetD16, with cuda-python's calling convention (cuda-bindings 13).
@@ -5367,7 +5367,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32 on HIP's hipMemsetD32, with cuda-python's calling convention (cuda-bindings 13).
@@ -5388,7 +5388,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D8 on HIP's hipMemsetD2D8, with cuda-python's calling convention (cuda-bindings 13).
@@ -5411,7 +5411,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D16 on HIP's hipMemsetD2D16, with cuda-python's calling convention (cuda-bindings 13).
@@ -5434,7 +5434,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D32 on HIP's hipMemsetD2D32, with cuda-python's calling convention (cuda-bindings 13).
@@ -5457,7 +5457,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD8Async on HIP's hipMemsetD8Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -5479,7 +5479,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD16Async on HIP's hipMemsetD16Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -5501,7 +5501,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD32Async on HIP's hipMemsetD32Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -5523,7 +5523,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D8Async on HIP's hipMemsetD2D8Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -5547,7 +5547,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D16Async on HIP's hipMemsetD2D16Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -5571,7 +5571,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemsetD2D32Async on HIP's hipMemsetD2D32Async, with cuda-python's calling convention (cuda-bindings 13).
@@ -5595,7 +5595,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuArrayGetDescriptor on HIP's hipArrayGetDescriptor, with cuda-python's calling convention (cuda-bindings 13).
@@ -5668,7 +5668,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemAddressReserve on HIP's hipMemAddressReserve, with cuda-python's calling convention (cuda-bindings 13).
@@ -5712,7 +5712,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemCreate on HIP's hipMemCreate, with cuda-python's calling convention (cuda-bindings 13).
@@ -5761,7 +5761,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemMapArrayAsync on HIP's hipMemMapArrayAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -5807,7 +5807,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemSetAccess on HIP's hipMemSetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -5830,7 +5830,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemGetAccess on HIP's hipMemGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -5966,7 +5966,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemAllocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6010,7 +6010,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6195,7 +6195,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 13).
@@ -6217,7 +6217,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuPointerSetAttribute on HIP's hipPointerSetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6239,7 +6239,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -6285,7 +6285,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamGetAttribute on HIP's hipStreamGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -6331,7 +6331,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuExternalMemoryGetMappedBuffer on HIP's hipExternalMemoryGetMappedBuffer, with cuda-python's calling convention (cuda-bindings 13).
@@ -6377,7 +6377,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6402,7 +6402,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -6427,7 +6427,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -6448,7 +6448,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue32 on HIP's hipStreamWaitValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -6471,7 +6471,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWaitValue64 on HIP's hipStreamWaitValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -6494,7 +6494,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue32 on HIP's hipStreamWriteValue32, with cuda-python's calling convention (cuda-bindings 13).
@@ -6516,7 +6516,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamWriteValue64 on HIP's hipStreamWriteValue64, with cuda-python's calling convention (cuda-bindings 13).
@@ -6538,7 +6538,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuStreamBatchMemOp on HIP's hipStreamBatchMemOp, with cuda-python's calling convention (cuda-bindings 13).
@@ -6591,7 +6591,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchKernelEx on HIP's hipDrvLaunchKernelEx, with cuda-python's calling convention (cuda-bindings 13).
@@ -6644,7 +6644,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuLaunchCooperativeKernelMultiDevice on HIP's hipModuleLaunchCooperativeKernelMultiDevice, with cuda-python's calling convention (cuda-bindings 13).
@@ -6742,7 +6742,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddMemcpyNode on HIP's hipDrvGraphAddMemcpyNode, with cuda-python's calling convention (cuda-bindings 13).
@@ -6815,7 +6815,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphMemsetNodeGetParams on HIP's hipGraphMemsetNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -7035,7 +7035,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -7062,7 +7062,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -7089,7 +7089,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -7179,7 +7179,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecMemcpyNodeSetParams on HIP's hipDrvGraphExecMemcpyNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -7203,7 +7203,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphKernelNodeGetAttribute on HIP's hipGraphKernelNodeGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -7249,7 +7249,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphAddNode on HIP's hipGraphAddNode, with cuda-python's calling convention (cuda-bindings 13).
@@ -7300,7 +7300,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -7323,7 +7323,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuOccupancyMaxPotentialBlockSize on HIP's hipModuleOccupancyMaxPotentialBlockSize, with cuda-python's calling convention (cuda-bindings 13).
@@ -7449,7 +7449,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cuTexRefGetAddress on HIP's hipTexRefGetAddress, with cuda-python's calling convention (cuda-bindings 13).
@@ -7757,7 +7757,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaStreamUpdateCaptureDependencies on HIP's hipStreamUpdateCaptureDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -7827,7 +7827,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaSignalExternalSemaphoresAsync on HIP's hipSignalExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -7852,7 +7852,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaWaitExternalSemaphoresAsync on HIP's hipWaitExternalSemaphoresAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -7877,7 +7877,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaDestroyExternalSemaphore on HIP's hipDestroyExternalSemaphore, with cuda-python's calling convention (cuda-bindings 13).
@@ -7898,7 +7898,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernel on HIP's hipLaunchKernel, with cuda-python's calling convention (cuda-bindings 13).
@@ -7922,7 +7922,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaLaunchKernelExC on HIP's hipLaunchKernelExC, with cuda-python's calling convention (cuda-bindings 13).
@@ -7969,7 +7969,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaFuncGetAttributes on HIP's hipFuncGetAttributes, with cuda-python's calling convention (cuda-bindings 13).
@@ -8286,7 +8286,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaMemAdvise on HIP's hipMemAdvise, with cuda-python's calling convention (cuda-bindings 13).
@@ -8308,7 +8308,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaMallocAsync on HIP's hipMallocAsync, with cuda-python's calling convention (cuda-bindings 13).
@@ -8352,7 +8352,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAttribute on HIP's hipMemPoolGetAttribute, with cuda-python's calling convention (cuda-bindings 13).
@@ -8397,7 +8397,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaMemPoolGetAccess on HIP's hipMemPoolGetAccess, with cuda-python's calling convention (cuda-bindings 13).
@@ -8781,7 +8781,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphMemcpyNodeGetParams on HIP's hipGraphMemcpyNodeGetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -9000,7 +9000,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphAddDependencies on HIP's hipGraphAddDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -9027,7 +9027,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphRemoveDependencies on HIP's hipGraphRemoveDependencies, with cuda-python's calling convention (cuda-bindings 13).
@@ -9054,7 +9054,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphInstantiate on HIP's hipGraphInstantiateWithFlags, with cuda-python's calling convention (cuda-bindings 13).
@@ -9127,7 +9127,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGraphExecNodeSetParams on HIP's hipGraphExecNodeSetParams, with cuda-python's calling convention (cuda-bindings 13).
@@ -9150,7 +9150,7 @@ pub mod hip {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 6, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 6, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 6, __r as i64)?])
     }
 
     /// CUDA's cudaGetDriverEntryPoint on HIP's hipGetDriverEntryPoint, with cuda-python's calling convention (cuda-bindings 13).

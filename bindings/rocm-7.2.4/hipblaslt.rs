@@ -68,7 +68,7 @@ fn hipblasLtGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_version) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version)?)])
 }
 rt::function!(F_hipblasLtGetGitRevision, C_hipblasLtGetGitRevision, c"hipblasLtGetGitRevision", "hipblasLtGetGitRevision",
     c"hipblasLtGetGitRevision(handle, rev)\n--\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t",
@@ -86,7 +86,7 @@ fn hipblasLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtGetArchName, C_hipblasLtGetArchName, c"hipblasLtGetArchName", "hipblasLtGetArchName",
     c"hipblasLtGetArchName(archName)\n--\n\nArgs:\n    archName\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t",
@@ -103,7 +103,7 @@ fn hipblasLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_archName) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtCreate, C_hipblasLtCreate, c"hipblasLtCreate", "hipblasLtCreate",
     c"hipblasLtCreate()\n--\n\nCreate a hipblaslt handle\n\nThis function initializes the hipBLASLt library and creates a handle to an\nopaque structure holding the hipBLASLt library context. It allocates light\nhardware resources on the host and device, and must be called prior to making\nany other hipBLASLt library calls. The hipBLASLt library context is tied to\nthe current ROCm device. To use the library on multiple devices, one\nhipBLASLt handle should be created for each device.\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    handle: Pointer\n    HIPBLAS_STATUS_SUCCESS The allocation completed successfully.\n    HIPBLAS_STATUS_INVALID_VALUE handle == NULL.",
@@ -141,7 +141,7 @@ fn hipblasLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipblasLtDestroy");
     }
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixLayoutCreate, C_hipblasLtMatrixLayoutCreate, c"hipblasLtMatrixLayoutCreate", "hipblasLtMatrixLayoutCreate",
     c"hipblasLtMatrixLayoutCreate(type, rows, cols, ld)\n--\n\nCreate a matrix layout descriptor\n\nThis function creates a matrix layout descriptor by allocating the memory\nneeded to hold its opaque structure.\n\nArgs:\n    type\n    rows\n    cols\n    ld\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    matLayout: hipblasLtMatrixLayout_t\n    HIPBLAS_STATUS_SUCCESS If the descriptor was created successfully.\n    HIPBLAS_STATUS_ALLOC_FAILED If the memory could not be allocated.",
@@ -183,7 +183,7 @@ fn hipblasLtMatrixLayoutDestroy(py: Python<'_>, matLayout: &Bound<'_, PyAny>) ->
     if __r as i64 == 0 {
         rt::life::destroyed(matLayout, false, "hipblasLtMatrixLayoutDestroy");
     }
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixLayoutSetAttribute, C_hipblasLtMatrixLayoutSetAttribute, c"hipblasLtMatrixLayoutSetAttribute", "hipblasLtMatrixLayoutSetAttribute",
     c"hipblasLtMatrixLayoutSetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
@@ -203,7 +203,7 @@ fn hipblasLtMatrixLayoutSetAttribute(py: Python<'_>, matLayout: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout, a_attr, a_buf, a_sizeInBytes) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixLayoutGetAttribute, C_hipblasLtMatrixLayoutGetAttribute, c"hipblasLtMatrixLayoutGetAttribute", "hipblasLtMatrixLayoutGetAttribute",
     c"hipblasLtMatrixLayoutGetAttribute(matLayout, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix descriptor.\n\nArgs:\n    matLayout\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
@@ -225,7 +225,7 @@ fn hipblasLtMatrixLayoutGetAttribute(py: Python<'_>, matLayout: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matLayout, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sizeWritten)?)])
 }
 rt::function!(F_hipblasLtMatmulDescCreate, C_hipblasLtMatmulDescCreate, c"hipblasLtMatmulDescCreate", "hipblasLtMatmulDescCreate",
     c"hipblasLtMatmulDescCreate(computeType, scaleType)\n--\n\nCreate a matrix multiply descriptor\n\nThis function creates a matrix multiply descriptor by allocating the memory\nneeded to hold its opaque structure.\n\nArgs:\n    computeType\n    scaleType\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    matmulDesc: hipblasLtMatmulDesc_t\n    HIPBLAS_STATUS_SUCCESS If the descriptor was created successfully.\n    HIPBLAS_STATUS_ALLOC_FAILED If the memory could not be allocated.",
@@ -265,7 +265,7 @@ fn hipblasLtMatmulDescDestroy(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>) -> 
     if __r as i64 == 0 {
         rt::life::destroyed(matmulDesc, false, "hipblasLtMatmulDescDestroy");
     }
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulDescSetAttribute, C_hipblasLtMatmulDescSetAttribute, c"hipblasLtMatmulDescSetAttribute", "hipblasLtMatmulDescSetAttribute",
     c"hipblasLtMatmulDescSetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nSet attribute to a matrix multiply descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
@@ -285,7 +285,7 @@ fn hipblasLtMatmulDescSetAttribute(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc, a_attr, a_buf, a_sizeInBytes) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulDescGetAttribute, C_hipblasLtMatmulDescGetAttribute, c"hipblasLtMatmulDescGetAttribute", "hipblasLtMatmulDescGetAttribute",
     c"hipblasLtMatmulDescGetAttribute(matmulDesc, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a matrix multiply descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply descriptor.\n\nArgs:\n    matmulDesc\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
@@ -307,7 +307,7 @@ fn hipblasLtMatmulDescGetAttribute(py: Python<'_>, matmulDesc: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_matmulDesc, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sizeWritten)?)])
 }
 rt::function!(F_hipblasLtMatmulPreferenceCreate, C_hipblasLtMatmulPreferenceCreate, c"hipblasLtMatmulPreferenceCreate", "hipblasLtMatmulPreferenceCreate",
     c"hipblasLtMatmulPreferenceCreate()\n--\n\nCreate a preference descriptor\n\nThis function creates a matrix multiply heuristic search preferences\ndescriptor by allocating the memory needed to hold its opaque structure.\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    pref: hipblasLtMatmulPreference_t\n    HIPBLAS_STATUS_SUCCESS         If the descriptor was created\n    successfully. \\retval HIPBLAS_STATUS_ALLOC_FAILED    If memory could not be\n    allocated.",
@@ -345,7 +345,7 @@ fn hipblasLtMatmulPreferenceDestroy(py: Python<'_>, pref: &Bound<'_, PyAny>) -> 
     if __r as i64 == 0 {
         rt::life::destroyed(pref, false, "hipblasLtMatmulPreferenceDestroy");
     }
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulPreferenceSetAttribute, C_hipblasLtMatmulPreferenceSetAttribute, c"hipblasLtMatmulPreferenceSetAttribute", "hipblasLtMatmulPreferenceSetAttribute",
     c"hipblasLtMatmulPreferenceSetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nSet attribute to a preference descriptor\n\nThis function sets the value of the specified attribute belonging to a\npreviously created matrix multiply preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS If the attribute was set successfully..\n    HIPBLAS_STATUS_INVALID_VALUE If buf is NULL or sizeInBytes\n    doesn't match the size of the internal storage for the selected attribute.",
@@ -365,7 +365,7 @@ fn hipblasLtMatmulPreferenceSetAttribute(py: Python<'_>, pref: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pref, a_attr, a_buf, a_sizeInBytes) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatmulPreferenceGetAttribute, C_hipblasLtMatmulPreferenceGetAttribute, c"hipblasLtMatmulPreferenceGetAttribute", "hipblasLtMatmulPreferenceGetAttribute",
     c"hipblasLtMatmulPreferenceGetAttribute(pref, attr, buf, sizeInBytes)\n--\n\nQuery attribute from a preference descriptor\n\nThis function returns the value of the queried attribute belonging to a\npreviously created matrix multiply heuristic search preferences descriptor.\n\nArgs:\n    pref\n    attr\n    buf\n    sizeInBytes\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_SUCCESS       If attribute's value was successfully\n    written to user memory. \\retval HIPBLAS_STATUS_INVALID_VALUE If \\p\n    sizeInBytes is 0 and sizeWritten is NULL, or if sizeInBytes is non-zero\n    and buf is NULL, or sizeInBytes doesn't match size of internal storage\n    for the selected attribute.",
@@ -387,7 +387,7 @@ fn hipblasLtMatmulPreferenceGetAttribute(py: Python<'_>, pref: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pref, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sizeWritten)?)])
 }
 rt::function!(F_hipblasLtMatmulAlgoGetHeuristic, C_hipblasLtMatmulAlgoGetHeuristic, c"hipblasLtMatmulAlgoGetHeuristic", "hipblasLtMatmulAlgoGetHeuristic",
     c"hipblasLtMatmulAlgoGetHeuristic(handle, matmulDesc, Adesc, Bdesc, Cdesc, Ddesc, pref, requestedAlgoCount, heuristicResultsArray)\n--\n\nRetrieve the possible algorithms\n\nThis function retrieves the possible algorithms for the matrix multiply\noperation hipblasLtMatmul() function with the given input matrices A, B and\nC, and the output matrix D. The output is placed in heuristicResultsArray[]\nin the order of increasing estimated compute time. Note that the wall duration\nincreases if the requestedAlgoCount increases.\n\nArgs:\n    handle\n    matmulDesc\n    Adesc\n    Bdesc\n    Cdesc\n    Ddesc\n    pref\n    requestedAlgoCount\n    heuristicResultsArray\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    returnAlgoCount: int\n    HIPBLAS_STATUS_SUCCESS           If query was successful. Inspect\n    heuristicResultsArray[0 to (returnAlgoCount -1)].state for the status of the\n    results. \\retval HIPBLAS_STATUS_NOT_SUPPORTED     If no heuristic function\n    available for current configuration. \\retval HIPBLAS_STATUS_INVALID_VALUE If\n    requestedAlgoCount is less or equal to zero.",
@@ -415,7 +415,7 @@ fn hipblasLtMatmulAlgoGetHeuristic(py: Python<'_>, handle: &Bound<'_, PyAny>, ma
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDesc, a_Adesc, a_Bdesc, a_Cdesc, a_Ddesc, a_pref, a_requestedAlgoCount, a_heuristicResultsArray, a_returnAlgoCount) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnAlgoCount)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_returnAlgoCount)?)])
 }
 rt::function!(F_hipblasLtMatmul, C_hipblasLtMatmul, c"hipblasLtMatmul", "hipblasLtMatmul",
     c"hipblasLtMatmul(handle, matmulDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes, stream)\n--\n\nRetrieve the possible algorithms\n\nThis function computes the matrix multiplication of matrices A and B to\nproduce the output matrix D, according to the following operation: D = \\p\nalpha*( A *B) + beta*( C ), where A, B, and C are input\nmatrices, and alpha and beta are input scalars. Note: This function\nsupports both in-place matrix multiplication (C == D and Cdesc == Ddesc) and\nout-of-place matrix multiplication (C != D, both matrices must have the same\ndata type, number of rows, number of columns, batch size, and memory order).\nIn the out-of-place case, the leading dimension of C can be different from\nthe leading dimension of D. Specifically the leading dimension of C can be 0\nto achieve row or column broadcast. If Cdesc is omitted, this function\nassumes it to be equal to Ddesc.\n\nArgs:\n    handle\n    matmulDesc\n    alpha\n    A\n    Adesc\n    B\n    Bdesc\n    beta\n    C\n    Cdesc\n    D\n    Ddesc\n    algo\n    workspace\n    workspaceSizeInBytes\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_SUCCESS           If the operation completed\n    successfully. \\retval HIPBLAS_STATUS_EXECUTION_FAILED  If HIP reported an\n    execution error from the device. \\retval HIPBLAS_STATUS_ARCH_MISMATCH     If\n    the configured operation cannot be run using the selected device. \\retval\n    HIPBLAS_STATUS_NOT_SUPPORTED     If the current implementation on the\n    selected device doesn't support the configured operation. \\retval\n    HIPBLAS_STATUS_INVALID_VALUE     If the parameters are unexpectedly NULL, in\n    conflict or in an impossible configuration. For example, when\n    workspaceSizeInBytes is less than workspace required by the configured algo.\n    HIBLAS_STATUS_NOT_INITIALIZED    If hipBLASLt handle has not been\n    initialized.",
@@ -448,7 +448,7 @@ fn hipblasLtMatmul(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDesc: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDesc, a_alpha, a_A, a_Adesc, a_B, a_Bdesc, a_beta, a_C, a_Cdesc, a_D, a_Ddesc, a_algo, a_workspace, a_workspaceSizeInBytes, a_stream) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixTransformDescCreate, C_hipblasLtMatrixTransformDescCreate, c"hipblasLtMatrixTransformDescCreate", "hipblasLtMatrixTransformDescCreate",
     c"hipblasLtMatrixTransformDescCreate(scaleType)\n--\n\nCreate new matrix transform operation descriptor.\n\nArgs:\n    scaleType\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    transformDesc: hipblasLtMatrixTransformDesc_t\n    HIPBLAS_STATUS_ALLOC_FAILED  if memory could not be allocated\n    HIPBLAS_STATUS_SUCCESS       if desciptor was created successfully",
@@ -487,7 +487,7 @@ fn hipblasLtMatrixTransformDescDestroy(py: Python<'_>, transformDesc: &Bound<'_,
     if __r as i64 == 0 {
         rt::life::destroyed(transformDesc, false, "hipblasLtMatrixTransformDescDestroy");
     }
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixTransformDescSetAttribute, C_hipblasLtMatrixTransformDescSetAttribute, c"hipblasLtMatrixTransformDescSetAttribute", "hipblasLtMatrixTransformDescSetAttribute",
     c"hipblasLtMatrixTransformDescSetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nSet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [in]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_INVALID_VALUE  if buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute was set successfully",
@@ -507,7 +507,7 @@ fn hipblasLtMatrixTransformDescSetAttribute(py: Python<'_>, transformDesc: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc, a_attr, a_buf, a_sizeInBytes) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipblasLtMatrixTransformDescGetAttribute, C_hipblasLtMatrixTransformDescGetAttribute, c"hipblasLtMatrixTransformDescGetAttribute", "hipblasLtMatrixTransformDescGetAttribute",
     c"hipblasLtMatrixTransformDescGetAttribute(transformDesc, attr, buf, sizeInBytes)\n--\n\nMatrix transform operation getter\nGet matrix transform operation descriptor attribute.\n\nArgs:\n    transformDesc [in]: The descriptor\n    attr [in]: The attribute\n    buf [out]: memory address containing the new value\n    sizeInBytes [in]: size of buf buffer for verification (in bytes)\n\nReturns: a tuple of 2 item(s):\n    hipblasStatus_t\n    sizeWritten: int\n    HIPBLAS_STATUS_INVALID_VALUE  if sizeInBytes is 0 and sizeWritten is NULL, or if  sizeInBytes is non-zero\n    and buf is NULL or sizeInBytes doesn't match size of internal storage for\n    selected attribute\n    HIPBLAS_STATUS_SUCCESS        if attribute's value was successfully written to user memory",
@@ -529,7 +529,7 @@ fn hipblasLtMatrixTransformDescGetAttribute(py: Python<'_>, transformDesc: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_transformDesc, a_attr, a_buf, a_sizeInBytes, a_sizeWritten) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeWritten)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sizeWritten)?)])
 }
 rt::function!(F_hipblasLtMatrixTransform, C_hipblasLtMatrixTransform, c"hipblasLtMatrixTransform", "hipblasLtMatrixTransform",
     c"hipblasLtMatrixTransform(lightHandle, transformDesc, alpha, A, Adesc, beta, B, Bdesc, C, Cdesc, stream)\n--\n\nMatrix layout conversion helper\n\nMatrix layout conversion helper (C = alpha * op(A) + beta * op(B)),\ncan be used to change memory order of data or to scale and shift the values.\n\nArgs:\n    lightHandle [in]: Pointer to the allocated hipBLASLt handle for the\n        hipBLASLt context. See \\ref hipblasLtHandle_t .\n    transformDesc [in]: Pointer to allocated matrix transform descriptor.\n    alpha [in]: Pointer to scalar alpha, either pointer to host or device address.\n    A [in]: Pointer to matrix A, must be pointer to device address.\n    Adesc [in]: Pointer to layout for input matrix A.\n    beta [in]: Pointer to scalar beta, either pointer to host or device address.\n    B [in]: Pointer to layout for matrix B, must be pointer to device address\n    Bdesc [in]: Pointer to layout for inputmatrix B.\n    C [in]: Pointer to matrix C, must be pointer to device address\n    Cdesc [out]: Pointer to layout for output matrix C.\n    stream [in]: The HIP stream where all the GPU work will be submitted.\n\nReturns: a tuple of 1 item(s):\n    hipblasStatus_t\n    HIPBLAS_STATUS_NOT_INITIALIZED   if hipBLASLt handle has not been initialized\n    HIPBLAS_STATUS_INVALID_VALUE     if parameters are in conflict or in an impossible configuration; e.g.\n    when A is not NULL, but Adesc is NULL\n    HIPBLAS_STATUS_NOT_SUPPORTED     if current implementation on selected device doesn't support configured\n    operation\n    HIPBLAS_STATUS_ARCH_MISMATCH     if configured operation cannot be run using selected device\n    HIPBLAS_STATUS_EXECUTION_FAILED  if HIP reported execution error from the device\n    HIPBLAS_STATUS_SUCCESS           if the operation completed successfully",
@@ -556,7 +556,7 @@ fn hipblasLtMatrixTransform(py: Python<'_>, lightHandle: &Bound<'_, PyAny>, tran
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_lightHandle, a_transformDesc, a_alpha, a_A, a_Adesc, a_beta, a_B, a_Bdesc, a_C, a_Cdesc, a_stream) });
-    rt::shared_tuple(py, [super::hipblas::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipblas::TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -165,7 +165,7 @@ fn hipfftExtPlanScaleFactor(py: Python<'_>, plan: &Bound<'_, PyAny>, scalefactor
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_scalefactor) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftMakePlan1d, C_hipfftMakePlan1d, c"hipfftMakePlan1d", "hipfftMakePlan1d",
     c"hipfftMakePlan1d(plan, nx, type, batch)\n--\n\nInitialize a new one-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: FFT length.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to compute.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -187,7 +187,7 @@ fn hipfftMakePlan1d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftMakePlan2d, C_hipfftMakePlan2d, c"hipfftMakePlan2d", "hipfftMakePlan2d",
     c"hipfftMakePlan2d(plan, nx, ny, type)\n--\n\nInitialize a new two-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\nTwo-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in y-direction (j index) vary the\nfastest.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: Number of elements in the x-direction (slow index).\n    ny [in]: Number of elements in the y-direction (fast index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -209,7 +209,7 @@ fn hipfftMakePlan2d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftMakePlan3d, C_hipfftMakePlan3d, c"hipfftMakePlan3d", "hipfftMakePlan3d",
     c"hipfftMakePlan3d(plan, nx, ny, nz, type)\n--\n\nInitialize a new two-dimensional FFT plan.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle.\nThree-dimensional data should be stored in C ordering (row-major\nformat), so that indexes in z-direction (k index) vary the\nfastest.\n\nArgs:\n    plan [in]: Handle of the FFT plan.\n    nx [in]: Number of elements in the x-direction (slowest index).\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction (fastest index).\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -232,7 +232,7 @@ fn hipfftMakePlan3d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftMakePlanMany, C_hipfftMakePlanMany, c"hipfftMakePlanMany", "hipfftMakePlanMany",
     c"hipfftMakePlanMany(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nInitialize a new batched rank-dimensional FFT plan with advanced data layout.\n\nAssumes that the plan has been created already, and\nmodifies the plan associated with the plan handle. The number\nof elements to transform in each direction of the input data\nin the FFT plan is specified in n.\n\nThe batch parameter tells hipFFT how many transforms to perform.\nThe distance between the first elements of two consecutive batches\nof the input and output data are specified with the idist and odist\nparameters.\n\nThe inembed and onembed parameters define the input and output data\nlayouts. The number of elements in the data is assumed to be larger\nthan the number of elements in the transform. Strided data layouts\nare also supported. Strides along the fastest direction in the input\nand output data are specified via the istride and ostride parameters.\n\nIf both inembed and onembed parameters are set to NULL, all the\nadvanced data layout parameters are ignored and reverted to default\nvalues, i.e., the batched transform is performed with non-strided data\naccess and the number of data/transform elements are assumed to be\nequivalent.\n\nArgs:\n    plan [out]: Pointer to the FFT plan handle.\n    rank [in]: Dimension of transform (1, 2, or 3).\n    n [in]: Number of elements to transform in the x/y/z directions.\n    inembed [in]: Number of elements in the input data in the x/y/z directions.\n    istride [in]: Distance between two successive elements in the input data.\n    idist [in]: Distance between input batches.\n    onembed [in]: Number of elements in the output data in the x/y/z directions.\n    ostride [in]: Distance between two successive elements in the output data.\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -264,7 +264,7 @@ fn hipfftMakePlanMany(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<i3
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftMakePlanMany64, C_hipfftMakePlanMany64, c"hipfftMakePlanMany64", "hipfftMakePlanMany64",
     c"hipfftMakePlanMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nArgs:\n    plan\n    rank\n    n\n    inembed\n    istride\n    idist\n    onembed\n    ostride\n    odist\n    type\n    batch\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -296,7 +296,7 @@ fn hipfftMakePlanMany64(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftEstimate1d, C_hipfftEstimate1d, c"hipfftEstimate1d", "hipfftEstimate1d",
     c"hipfftEstimate1d(nx, type, batch)\n--\n\nReturn an estimate of the work area size required for a 1D plan.\n\nArgs:\n    nx [in]: Number of elements in the x-direction.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -317,7 +317,7 @@ fn hipfftEstimate1d(py: Python<'_>, nx: rt::CInt<i32>, r#type: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftEstimate2d, C_hipfftEstimate2d, c"hipfftEstimate2d", "hipfftEstimate2d",
     c"hipfftEstimate2d(nx, ny, type)\n--\n\nReturn an estimate of the work area size required for a 2D plan.\n\nArgs:\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -338,7 +338,7 @@ fn hipfftEstimate2d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, r#type
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_ny, a_type, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftEstimate3d, C_hipfftEstimate3d, c"hipfftEstimate3d", "hipfftEstimate3d",
     c"hipfftEstimate3d(nx, ny, nz, type)\n--\n\nReturn an estimate of the work area size required for a 3D plan.\n\nArgs:\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -360,7 +360,7 @@ fn hipfftEstimate3d(py: Python<'_>, nx: rt::CInt<i32>, ny: rt::CInt<i32>, nz: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_nx, a_ny, a_nz, a_type, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftEstimateMany, C_hipfftEstimateMany, c"hipfftEstimateMany", "hipfftEstimateMany",
     c"hipfftEstimateMany(rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nReturn an estimate of the work area size required for a rank-dimensional plan.\n\nArgs:\n    rank [in]: Dimension of FFT transform (1, 2, or 3).\n    n [in]: Number of elements in the x/y/z directions.\n    inembed\n    istride\n    idist [in]: Distance between input batches.\n    onembed\n    ostride\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -391,7 +391,7 @@ fn hipfftEstimateMany(py: Python<'_>, rank: rt::CInt<i32>, n: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftGetSize1d, C_hipfftGetSize1d, c"hipfftGetSize1d", "hipfftGetSize1d",
     c"hipfftGetSize1d(plan, nx, type, batch)\n--\n\nReturn size of the work area size required for a 1D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -413,7 +413,7 @@ fn hipfftGetSize1d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftGetSize2d, C_hipfftGetSize2d, c"hipfftGetSize2d", "hipfftGetSize2d",
     c"hipfftGetSize2d(plan, nx, ny, type)\n--\n\nReturn size of the work area size required for a 2D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -435,7 +435,7 @@ fn hipfftGetSize2d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, n
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_type, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftGetSize3d, C_hipfftGetSize3d, c"hipfftGetSize3d", "hipfftGetSize3d",
     c"hipfftGetSize3d(plan, nx, ny, nz, type)\n--\n\nReturn size of the work area size required for a 3D plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    nx [in]: Number of elements in the x-direction.\n    ny [in]: Number of elements in the y-direction.\n    nz [in]: Number of elements in the z-direction.\n    type [in]: FFT type.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -458,7 +458,7 @@ fn hipfftGetSize3d(py: Python<'_>, plan: &Bound<'_, PyAny>, nx: rt::CInt<i32>, n
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_nx, a_ny, a_nz, a_type, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftGetSizeMany, C_hipfftGetSizeMany, c"hipfftGetSizeMany", "hipfftGetSizeMany",
     c"hipfftGetSizeMany(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nReturn size of the work area size required for a rank-dimensional plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    rank [in]: Dimension of FFT transform (1, 2, or 3).\n    n [in]: Number of elements in the x/y/z directions.\n    inembed\n    istride\n    idist [in]: Distance between input batches.\n    onembed\n    ostride\n    odist [in]: Distance between output batches.\n    type [in]: FFT type.\n    batch [in]: Number of batched transforms to perform.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -490,7 +490,7 @@ fn hipfftGetSizeMany(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftGetSizeMany64, C_hipfftGetSizeMany64, c"hipfftGetSizeMany64", "hipfftGetSizeMany64",
     c"hipfftGetSizeMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch)\n--\n\nArgs:\n    plan\n    rank\n    n\n    inembed\n    istride\n    idist\n    onembed\n    ostride\n    odist\n    type\n    batch\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -522,7 +522,7 @@ fn hipfftGetSizeMany64(py: Python<'_>, plan: &Bound<'_, PyAny>, rank: rt::CInt<i
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_rank, a_n, a_inembed, a_istride, a_idist, a_onembed, a_ostride, a_odist, a_type, a_batch, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftGetSize, C_hipfftGetSize, c"hipfftGetSize", "hipfftGetSize",
     c"hipfftGetSize(plan)\n--\n\nReturn size of the work area size required for a rank-dimensional plan.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n\nReturns: a tuple of 2 item(s):\n    hipfftResult_t: status\n    workSize: int",
@@ -541,7 +541,7 @@ fn hipfftGetSize(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_workSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSize)?)])
 }
 rt::function!(F_hipfftSetAutoAllocation, C_hipfftSetAutoAllocation, c"hipfftSetAutoAllocation", "hipfftSetAutoAllocation",
     c"hipfftSetAutoAllocation(plan, autoAllocate)\n--\n\nSet the plan's auto-allocation flag.  The plan will allocate its own workarea.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    autoAllocate [in]: 0 to disable auto-allocation, non-zero to enable.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -559,7 +559,7 @@ fn hipfftSetAutoAllocation(py: Python<'_>, plan: &Bound<'_, PyAny>, autoAllocate
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_autoAllocate) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftSetWorkArea, C_hipfftSetWorkArea, c"hipfftSetWorkArea", "hipfftSetWorkArea",
     c"hipfftSetWorkArea(plan, workArea)\n--\n\nSet the plan's work area.\n\nArgs:\n    plan [in]: Pointer to the FFT plan.\n    workArea [in]: Pointer to the work area (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -577,7 +577,7 @@ fn hipfftSetWorkArea(py: Python<'_>, plan: &Bound<'_, PyAny>, workArea: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_workArea) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftExecC2C, C_hipfftExecC2C, c"hipfftExecC2C", "hipfftExecC2C",
     c"hipfftExecC2C(plan, idata, odata, direction)\n--\n\nExecute a (float) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -599,7 +599,7 @@ fn hipfftExecC2C(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftExecR2C, C_hipfftExecR2C, c"hipfftExecR2C", "hipfftExecR2C",
     c"hipfftExecR2C(plan, idata, odata)\n--\n\nExecute a (float) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -620,7 +620,7 @@ fn hipfftExecR2C(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftExecC2R, C_hipfftExecC2R, c"hipfftExecC2R", "hipfftExecC2R",
     c"hipfftExecC2R(plan, idata, odata)\n--\n\nExecute a (float) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -641,7 +641,7 @@ fn hipfftExecC2R(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftExecZ2Z, C_hipfftExecZ2Z, c"hipfftExecZ2Z", "hipfftExecZ2Z",
     c"hipfftExecZ2Z(plan, idata, odata, direction)\n--\n\nExecute a (double) complex-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n    direction [in]: Either `HIPFFT_FORWARD` or `HIPFFT_BACKWARD`.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -663,7 +663,7 @@ fn hipfftExecZ2Z(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata, a_direction) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftExecD2Z, C_hipfftExecD2Z, c"hipfftExecD2Z", "hipfftExecD2Z",
     c"hipfftExecD2Z(plan, idata, odata)\n--\n\nExecute a (double) real-to-complex FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -684,7 +684,7 @@ fn hipfftExecD2Z(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftExecZ2D, C_hipfftExecZ2D, c"hipfftExecZ2D", "hipfftExecZ2D",
     c"hipfftExecZ2D(plan, idata, odata)\n--\n\nExecute a (double) complex-to-real FFT.\n\nIf the input and output buffers are equal, an in-place\ntransform is performed.\n\nArgs:\n    plan [in]: The FFT plan.\n    idata [in]: Input data (on device).\n    odata [out]: Output data (on device).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -705,7 +705,7 @@ fn hipfftExecZ2D(py: Python<'_>, plan: &Bound<'_, PyAny>, idata: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_idata, a_odata) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftSetStream, C_hipfftSetStream, c"hipfftSetStream", "hipfftSetStream",
     c"hipfftSetStream(plan, stream)\n--\n\nSet HIP stream to execute plan on.\n\nAssociates a HIP stream with a hipFFT plan.  All kernels\nlaunched by this plan are associated with the provided stream.\n\nArgs:\n    plan [in]: The FFT plan.\n    stream [in]: The HIP stream.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -723,7 +723,7 @@ fn hipfftSetStream(py: Python<'_>, plan: &Bound<'_, PyAny>, stream: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_plan, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftDestroy, C_hipfftDestroy, c"hipfftDestroy", "hipfftDestroy",
     c"hipfftDestroy(plan)\n--\n\nDestroy and deallocate an existing plan.\n\nArgs:\n    plan [in]: Handle of the FFT plan to be destroyed.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -743,7 +743,7 @@ fn hipfftDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     if __r as i64 == 0 {
         rt::life::destroyed(plan, false, "hipfftDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftGetVersion, C_hipfftGetVersion, c"hipfftGetVersion", "hipfftGetVersion",
     c"hipfftGetVersion(version)\n--\n\nGet rocFFT/cuFFT version.\n\nArgs:\n    version [out]: cuFFT/rocFFT version (returned value).\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -761,7 +761,7 @@ fn hipfftGetVersion(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipfftGetProperty, C_hipfftGetProperty, c"hipfftGetProperty", "hipfftGetProperty",
     c"hipfftGetProperty(type, value)\n--\n\nGet library property.\n\nArgs:\n    type [in]: Property type.\n    value [out]: Returned value.\n\nReturns: a tuple of 1 item(s):\n    hipfftResult_t: status",
@@ -780,7 +780,7 @@ fn hipfftGetProperty(py: Python<'_>, r#type: &Bound<'_, PyAny>, value: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_type, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

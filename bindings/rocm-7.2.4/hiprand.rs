@@ -98,7 +98,7 @@ fn hiprandDestroyGenerator(py: Python<'_>, generator: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(generator, false, "hiprandDestroyGenerator");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerate, C_hiprandGenerate, c"hiprandGenerate", "hiprandGenerate",
     c"hiprandGenerate(generator, output_data, n)\n--\n\nGenerates uniformly distributed 32-bit unsigned integers.\n\nGenerates n uniformly distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^32, including 0 and\nexcluding 2^32.\n\nNote: generator must be not be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 32-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -118,7 +118,7 @@ fn hiprandGenerate(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateChar, C_hiprandGenerateChar, c"hiprandGenerateChar", "hiprandGenerateChar",
     c"hiprandGenerateChar(generator, output_data, n)\n--\n\nGenerates uniformly distributed 8-bit unsigned integers.\n\nGenerates n uniformly distributed 8-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^8, including 0 and\nexcluding 2^8.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 8-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -138,7 +138,7 @@ fn hiprandGenerateChar(py: Python<'_>, generator: &Bound<'_, PyAny>, output_data
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateShort, C_hiprandGenerateShort, c"hiprandGenerateShort", "hiprandGenerateShort",
     c"hiprandGenerateShort(generator, output_data, n)\n--\n\nGenerates uniformly distributed 16-bit unsigned integers.\n\nGenerates n uniformly distributed 16-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^16, including 0 and\nexcluding 2^16.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 16-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -158,7 +158,7 @@ fn hiprandGenerateShort(py: Python<'_>, generator: &Bound<'_, PyAny>, output_dat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateLongLong, C_hiprandGenerateLongLong, c"hiprandGenerateLongLong", "hiprandGenerateLongLong",
     c"hiprandGenerateLongLong(generator, output_data, n)\n--\n\nGenerates uniformly distributed 64-bit unsigned integers.\n\nGenerates n uniformly distributed 64-bit unsigned integers and\nsaves them to output_data.\n\nGenerated numbers are between 0 and 2^64, including 0 and\nexcluding 2^64.\n\nNote: generator must be of type HIPRAND_RNG_QUASI_SOBOL64\nor HIPRAND_RNG_QUASI_SCRAMBLED_SOBOL64.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 64-bit unsigned integers to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -178,7 +178,7 @@ fn hiprandGenerateLongLong(py: Python<'_>, generator: &Bound<'_, PyAny>, output_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateUniform, C_hiprandGenerateUniform, c"hiprandGenerateUniform", "hiprandGenerateUniform",
     c"hiprandGenerateUniform(generator, output_data, n)\n--\n\nGenerates uniformly distributed floats.\n\nGenerates n uniformly distributed 32-bit floating-point values\nand saves them to output_data.\n\nGenerated numbers are between 0.0f and 1.0f, excluding 0.0f and\nincluding 1.0f.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -198,7 +198,7 @@ fn hiprandGenerateUniform(py: Python<'_>, generator: &Bound<'_, PyAny>, output_d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateUniformDouble, C_hiprandGenerateUniformDouble, c"hiprandGenerateUniformDouble", "hiprandGenerateUniformDouble",
     c"hiprandGenerateUniformDouble(generator, output_data, n)\n--\n\nGenerates uniformly distributed double-precision floating-point values.\n\nGenerates n uniformly distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nNote: When generator is of type: HIPRAND_RNG_PSEUDO_MRG32K3A,\nHIPRAND_RNG_PSEUDO_MTGP32, HIPRAND_RNG_QUASI_SOBOL32, or\nHIPRAND_RNG_QUASI_SCRAMBLED_SOBOL32 then the returned double\nvalues are generated from only 32 random bits\neach (one <tt>unsigned int</tt> value per one generated double).\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -218,7 +218,7 @@ fn hiprandGenerateUniformDouble(py: Python<'_>, generator: &Bound<'_, PyAny>, ou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateUniformHalf, C_hiprandGenerateUniformHalf, c"hiprandGenerateUniformHalf", "hiprandGenerateUniformHalf",
     c"hiprandGenerateUniformHalf(generator, output_data, n)\n--\n\nGenerates uniformly distributed half-precision floating-point values.\n\nGenerates n uniformly distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nGenerated numbers are between 0.0 and 1.0, excluding 0.0 and\nincluding 1.0.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of halfs to generate\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -238,7 +238,7 @@ fn hiprandGenerateUniformHalf(py: Python<'_>, generator: &Bound<'_, PyAny>, outp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateNormal, C_hiprandGenerateNormal, c"hiprandGenerateNormal", "hiprandGenerateNormal",
     c"hiprandGenerateNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed floats.\n\nGenerates n normally distributed 32-bit floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n    mean: Mean value of normal distribution\n    stddev: Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -260,7 +260,7 @@ fn hiprandGenerateNormal(py: Python<'_>, generator: &Bound<'_, PyAny>, output_da
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateNormalDouble, C_hiprandGenerateNormalDouble, c"hiprandGenerateNormalDouble", "hiprandGenerateNormalDouble",
     c"hiprandGenerateNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed doubles.\n\nGenerates n normally distributed 64-bit double-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of doubles to generate\n    mean: Mean value of normal distribution\n    stddev: Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -282,7 +282,7 @@ fn hiprandGenerateNormalDouble(py: Python<'_>, generator: &Bound<'_, PyAny>, out
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateNormalHalf, C_hiprandGenerateNormalHalf, c"hiprandGenerateNormalHalf", "hiprandGenerateNormalHalf",
     c"hiprandGenerateNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates normally distributed halfs.\n\nGenerates n normally distributed 16-bit half-precision floating-point\nnumbers and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of halfs to generate\n    mean: Mean value of normal distribution\n    stddev: Standard deviation value of normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -304,7 +304,7 @@ fn hiprandGenerateNormalHalf(py: Python<'_>, generator: &Bound<'_, PyAny>, outpu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateLogNormal, C_hiprandGenerateLogNormal, c"hiprandGenerateLogNormal", "hiprandGenerateLogNormal",
     c"hiprandGenerateLogNormal(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed floats.\n\nGenerates n log-normally distributed 32-bit floating-point values\nand saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of floats to generate\n    mean: Mean value of log normal distribution\n    stddev: Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(float2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -326,7 +326,7 @@ fn hiprandGenerateLogNormal(py: Python<'_>, generator: &Bound<'_, PyAny>, output
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateLogNormalDouble, C_hiprandGenerateLogNormalDouble, c"hiprandGenerateLogNormalDouble", "hiprandGenerateLogNormalDouble",
     c"hiprandGenerateLogNormalDouble(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed doubles.\n\nGenerates n log-normally distributed 64-bit double-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of doubles to generate\n    mean: Mean value of log normal distribution\n    stddev: Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(double2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -348,7 +348,7 @@ fn hiprandGenerateLogNormalDouble(py: Python<'_>, generator: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateLogNormalHalf, C_hiprandGenerateLogNormalHalf, c"hiprandGenerateLogNormalHalf", "hiprandGenerateLogNormalHalf",
     c"hiprandGenerateLogNormalHalf(generator, output_data, n, mean, stddev)\n--\n\nGenerates log-normally distributed halfs.\n\nGenerates n log-normally distributed 16-bit half-precision floating-point\nvalues and saves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of halfs to generate\n    mean: Mean value of log normal distribution\n    stddev: Standard deviation value of log normal distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not even, output_data is not\n    aligned to sizeof(half2) bytes, or n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -370,7 +370,7 @@ fn hiprandGenerateLogNormalHalf(py: Python<'_>, generator: &Bound<'_, PyAny>, ou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_mean, a_stddev) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGeneratePoisson, C_hiprandGeneratePoisson, c"hiprandGeneratePoisson", "hiprandGeneratePoisson",
     c"hiprandGeneratePoisson(generator, output_data, n, lambda_)\n--\n\nGenerates Poisson-distributed 32-bit unsigned integers.\n\nGenerates n Poisson-distributed 32-bit unsigned integers and\nsaves them to output_data.\n\nArgs:\n    generator: Generator to use\n    output_data: Pointer to memory to store generated numbers\n    n: Number of 32-bit unsigned integers to generate\n    lambda: lambda for the Poisson distribution\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if generator failed to launch kernel \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \\n\n    - HIPRAND_STATUS_LENGTH_NOT_MULTIPLE if n is not a multiple of the dimension\n    of used quasi-random generator \\n\n    - HIPRAND_STATUS_SUCCESS if random numbers were successfully generated \\n",
@@ -391,7 +391,7 @@ fn hiprandGeneratePoisson(py: Python<'_>, generator: &Bound<'_, PyAny>, output_d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_output_data, a_n, a_lambda) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGenerateSeeds, C_hiprandGenerateSeeds, c"hiprandGenerateSeeds", "hiprandGenerateSeeds",
     c"hiprandGenerateSeeds(generator)\n--\n\nInitializes the generator's state on GPU or host.\n\nInitializes the generator's state on GPU or host.\n\nIf hiprandGenerateSeeds() was not called for a generator, it will be\nautomatically called by functions which generates random numbers like\nhiprandGenerate(), hiprandGenerateUniform(), hiprandGenerateNormal() etc.\n\nArgs:\n    generator: Generator to initialize\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was never created \\n\n    - HIPRAND_STATUS_PREEXISTING_FAILURE if there was an existing error from\n    a previous kernel launch \\n\n    - HIPRAND_STATUS_LAUNCH_FAILURE if the kernel launch failed for any reason \\n\n    - HIPRAND_STATUS_SUCCESS if the seeds were generated successfully \\n",
@@ -408,7 +408,7 @@ fn hiprandGenerateSeeds(py: Python<'_>, generator: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandSetStream, C_hiprandSetStream, c"hiprandSetStream", "hiprandSetStream",
     c"hiprandSetStream(generator, stream)\n--\n\nSets the current stream for kernel launches.\n\nSets the current stream for all kernel launches of the generator.\nAll functions will use this stream.\n\nArgs:\n    generator: Generator to modify\n    stream: Stream to use or NULL for default stream\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if stream was set successfully \\n",
@@ -426,7 +426,7 @@ fn hiprandSetStream(py: Python<'_>, generator: &Bound<'_, PyAny>, stream: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandSetPseudoRandomGeneratorSeed, C_hiprandSetPseudoRandomGeneratorSeed, c"hiprandSetPseudoRandomGeneratorSeed", "hiprandSetPseudoRandomGeneratorSeed",
     c"hiprandSetPseudoRandomGeneratorSeed(generator, seed)\n--\n\nSets the seed of a pseudo-random number generator.\n\nSets the seed of the pseudo-random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: Pseudo-random number generator\n    seed: New seed value\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is a quasi random number generator \\n\n    - HIPRAND_STATUS_SUCCESS if seed was set successfully \\n",
@@ -444,7 +444,7 @@ fn hiprandSetPseudoRandomGeneratorSeed(py: Python<'_>, generator: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_seed) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandSetGeneratorOffset, C_hiprandSetGeneratorOffset, c"hiprandSetGeneratorOffset", "hiprandSetGeneratorOffset",
     c"hiprandSetGeneratorOffset(generator, offset)\n--\n\nSets the offset of a random number generator.\n\nSets the absolute offset of the random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's seed.\n\nAbsolute offset cannot be set if generator's type is\nHIPRAND_RNG_PSEUDO_MTGP32 or HIPRAND_RNG_PSEUDO_MT19937.\n\nArgs:\n    generator: Random number generator\n    offset: New absolute offset\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_SUCCESS if offset was successfully set \\n\n    - HIPRAND_STATUS_TYPE_ERROR if generator's type is HIPRAND_RNG_PSEUDO_MTGP32\n    or HIPRAND_RNG_PSEUDO_MT19937 \\n",
@@ -462,7 +462,7 @@ fn hiprandSetGeneratorOffset(py: Python<'_>, generator: &Bound<'_, PyAny>, offse
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_offset) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandSetGeneratorOrdering, C_hiprandSetGeneratorOrdering, c"hiprandSetGeneratorOrdering", "hiprandSetGeneratorOrdering",
     c"hiprandSetGeneratorOrdering(generator, order)\n--\n\nSets the ordering of a random number generator.\n\nSets the ordering of the results of a random number generator.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's seed.\n\nThe ordering choices for pseudorandom sequences are\nHIPRAND_ORDERING_PSEUDO_DEFAULT and\nHIPRAND_ORDERING_PSEUDO_LEGACY.\nThe default ordering is HIPRAND_ORDERING_PSEUDO_DEFAULT, which is equal to\nHIPRAND_ORDERING_PSEUDO_LEGACY for now.\n\nFor quasirandom sequences there is only one ordering, HIPRAND_ORDERING_QUASI_DEFAULT.\n\nArgs:\n    generator: Random number generator\n    order: New ordering of results\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_INITIALIZED if the generator was not initialized \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if the ordering is not valid \\n\n    - HIPRAND_STATUS_SUCCESS if the ordering was successfully set \\n\n    - HIPRAND_STATUS_TYPE_ERROR if generator's type is not valid",
@@ -480,7 +480,7 @@ fn hiprandSetGeneratorOrdering(py: Python<'_>, generator: &Bound<'_, PyAny>, ord
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_order) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandSetQuasiRandomGeneratorDimensions, C_hiprandSetQuasiRandomGeneratorDimensions, c"hiprandSetQuasiRandomGeneratorDimensions", "hiprandSetQuasiRandomGeneratorDimensions",
     c"hiprandSetQuasiRandomGeneratorDimensions(generator, dimensions)\n--\n\nSet the number of dimensions of a quasi-random number generator.\n\nSet the number of dimensions of a quasi-random number generator.\nSupported values of dimensions are 1 to 20000.\n\n- This operation resets the generator's internal state.\n- This operation does not change the generator's offset.\n\nArgs:\n    generator: Quasi-random number generator\n    dimensions: Number of dimensions\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_NOT_CREATED if the generator wasn't created \\n\n    - HIPRAND_STATUS_TYPE_ERROR if the generator is not a quasi-random number generator \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if dimensions is out of range \\n\n    - HIPRAND_STATUS_SUCCESS if the number of dimensions was set successfully \\n",
@@ -498,7 +498,7 @@ fn hiprandSetQuasiRandomGeneratorDimensions(py: Python<'_>, generator: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_generator, a_dimensions) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGetVersion, C_hiprandGetVersion, c"hiprandGetVersion", "hiprandGetVersion",
     c"hiprandGetVersion()\n--\n\nReturns the version number of the cuRAND or rocRAND library.\n\nReturns in version the version number of the underlying cuRAND or\nrocRAND library.\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    version: int\n    - HIPRAND_STATUS_OUT_OF_RANGE if version is NULL \\n\n    - HIPRAND_STATUS_SUCCESS if the version number was successfully returned \\n",
@@ -516,7 +516,7 @@ fn hiprandGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?, rt::obj(py, o_version)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version)?)])
 }
 rt::function!(F_hiprandCreatePoissonDistribution, C_hiprandCreatePoissonDistribution, c"hiprandCreatePoissonDistribution", "hiprandCreatePoissonDistribution",
     c"hiprandCreatePoissonDistribution(lambda_)\n--\n\nConstruct the histogram for a Poisson distribution.\n\nConstruct the histogram for the Poisson distribution with lambda lambda.\n\nArgs:\n    lambda: lambda for the Poisson distribution\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    discrete_distribution: rocrand_discrete_distribution_st\n    - HIPRAND_STATUS_ALLOCATION_FAILED if memory could not be allocated \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if discrete_distribution pointer was null \\n\n    - HIPRAND_STATUS_OUT_OF_RANGE if lambda is non-positive \\n\n    - HIPRAND_STATUS_SUCCESS if the histogram was constructed successfully \\n",
@@ -555,7 +555,7 @@ fn hiprandDestroyDistribution(py: Python<'_>, discrete_distribution: &Bound<'_, 
     if __r as i64 == 0 {
         rt::life::destroyed(discrete_distribution, false, "hiprandDestroyDistribution");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGetDirectionVectors32, C_hiprandGetDirectionVectors32, c"hiprandGetDirectionVectors32", "hiprandGetDirectionVectors32",
     c"hiprandGetDirectionVectors32(set)\n--\n\nRetrieves the Sobol 32 direction vector array specified by set.\n\nArgs:\n    set: Specifies which hipRAND vector set for quasirandom generators to retrieve.\n\nReturns: a tuple of 2 item(s):\n    hiprandStatus\n    vectors: Pointer\n    - HIPRAND_STATUS_OUT_OF_RANGE if set is invalid \\n\n    - HIPRAND_STATUS_SUCCESS if vectors was set successfully \\n",
@@ -610,7 +610,7 @@ fn hiprandGetScrambleConstants32(py: Python<'_>, constants: rt::PtrArgMut) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_constants) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 rt::function!(F_hiprandGetScrambleConstants64, C_hiprandGetScrambleConstants64, c"hiprandGetScrambleConstants64", "hiprandGetScrambleConstants64",
     c"hiprandGetScrambleConstants64(constants)\n--\n\nRetrieves the scramble constants for 64-bit scrambled Sobol generation.\n\nArgs:\n    constants: Pointer to the constants pointer.\n\nReturns: a tuple of 1 item(s):\n    hiprandStatus\n    - HIPRAND_STATUS_SUCCESS if the pointer was set successfully",
@@ -627,7 +627,7 @@ fn hiprandGetScrambleConstants64(py: Python<'_>, constants: rt::PtrArgMut) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_constants) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 4, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 4, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

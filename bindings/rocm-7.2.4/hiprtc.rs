@@ -55,7 +55,7 @@ fn hiprtcGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_result) };
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_hiprtcVersion, C_hiprtcVersion, c"hiprtcVersion", "hiprtcVersion",
     c"hiprtcVersion()\n--\n\nSets the parameters as major and minor version.\n\nReturns: a tuple of 3 item(s):\n    hiprtcResult\n    major: int\n    minor: int\n    #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_SUCCESS",
@@ -75,7 +75,7 @@ fn hiprtcVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_major, a_minor) };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_major)?), rt::Item::made(py, rt::obj(py, o_minor)?)])
 }
 rt::function!(F_hiprtcAddNameExpression, C_hiprtcAddNameExpression, c"hiprtcAddNameExpression", "hiprtcAddNameExpression",
     c"hiprtcAddNameExpression(prog, name_expression)\n--\n\nAdds the given name exprssion to the runtime compilation program.\n\nIf const char pointer is NULL, it will return #HIPRTC_ERROR_INVALID_INPUT.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
@@ -93,7 +93,7 @@ fn hiprtcAddNameExpression(py: Python<'_>, prog: &Bound<'_, PyAny>, name_express
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcCompileProgram, C_hiprtcCompileProgram, c"hiprtcCompileProgram", "hiprtcCompileProgram",
     c"hiprtcCompileProgram(prog, numOptions, options)\n--\n\nCompiles the given runtime compilation program.\n\nIf the compiler failed to build the runtime compilation program,\nit will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    numOptions [in]: number of compiler options.\n    options [in]: compiler options as const array of strins.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
@@ -116,7 +116,7 @@ fn hiprtcCompileProgram(py: Python<'_>, prog: &Bound<'_, PyAny>, numOptions: rt:
         let _serial = LIB.serial_guard();
         unsafe { __f(a_prog, a_numOptions, a_options) }
     });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcCreateProgram, C_hiprtcCreateProgram, c"hiprtcCreateProgram", "hiprtcCreateProgram",
     c"hiprtcCreateProgram(src, name, numHeaders, headers, includeNames)\n--\n\nCreates an instance of hiprtcProgram with the given input parameters,\nand sets the output hiprtcProgram prog with it.\n\nAny invalide input parameter, it will return #HIPRTC_ERROR_INVALID_INPUT\nor #HIPRTC_ERROR_INVALID_PROGRAM.\n\nIf failed to create the program, it will return #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE.\n\nSee: hiprtcResult\n\nArgs:\n    src [in]: const char pointer to the program source.\n    name [in]: const char pointer to the program name.\n    numHeaders [in]: number of headers.\n    headers [in]: array of strings pointing to headers.\n    includeNames [in]: array of strings pointing to names included in program source.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    prog: _hiprtcProgram\n    #HIPRTC_SUCCESS",
@@ -162,7 +162,7 @@ fn hiprtcDestroyProgram(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
     if __r as i64 == 0 {
         rt::life::destroyed(prog, true, "hiprtcDestroyProgram");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcGetLoweredName, C_hiprtcGetLoweredName, c"hiprtcGetLoweredName", "hiprtcGetLoweredName",
     c"hiprtcGetLoweredName(prog, name_expression)\n--\n\nGets the lowered (mangled) name from an instance of hiprtcProgram with the given input\nparameters, and sets the output lowered_name with it.\n\nIf any invalide nullptr input parameters, it will return #HIPRTC_ERROR_INVALID_INPUT\n\nIf name_expression is not found, it will return #HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID\n\nIf failed to get lowered_name from the program, it will return #HIPRTC_ERROR_COMPILATION.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    name_expression [in]: const char pointer to the name expression.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    lowered_name: bytes\n    #HIPRTC_SUCCESS",
@@ -182,7 +182,7 @@ fn hiprtcGetLoweredName(py: Python<'_>, prog: &Bound<'_, PyAny>, name_expression
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_name_expression, a_lowered_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::cstr_result(py, o_lowered_name)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::cstr_result(py, o_lowered_name)?)])
 }
 rt::function!(F_hiprtcGetProgramLog, C_hiprtcGetProgramLog, c"hiprtcGetProgramLog", "hiprtcGetProgramLog",
     c"hiprtcGetProgramLog(prog, log)\n--\n\nGets the log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    log [out]: memory pointer to the generated log.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
@@ -205,7 +205,7 @@ fn hiprtcGetProgramLog(py: Python<'_>, prog: &Bound<'_, PyAny>, log: rt::PtrArgM
         if let (Some(__b), Some(__q)) = (n_log, q_log) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "log", "hiprtcGetProgramLogSize()")?; }
         Ok(unsafe { __f(a_prog, a_log) })
     })?;
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcGetProgramLogSize, C_hiprtcGetProgramLogSize, c"hiprtcGetProgramLogSize", "hiprtcGetProgramLogSize",
     c"hiprtcGetProgramLogSize(prog)\n--\n\nGets the size of log generated by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    logSizeRet: int\n    #HIPRTC_SUCCESS",
@@ -224,7 +224,7 @@ fn hiprtcGetProgramLogSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_logSizeRet) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_logSizeRet)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_logSizeRet)?)])
 }
 rt::function!(F_hiprtcGetCode, C_hiprtcGetCode, c"hiprtcGetCode", "hiprtcGetCode",
     c"hiprtcGetCode(prog, code)\n--\n\nGets the pointer of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    code [out]: char pointer to binary.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS",
@@ -247,7 +247,7 @@ fn hiprtcGetCode(py: Python<'_>, prog: &Bound<'_, PyAny>, code: rt::PtrArgMut) -
         if let (Some(__b), Some(__q)) = (n_code, q_code) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "code", "hiprtcGetCodeSize()")?; }
         Ok(unsafe { __f(a_prog, a_code) })
     })?;
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcGetCodeSize, C_hiprtcGetCodeSize, c"hiprtcGetCodeSize", "hiprtcGetCodeSize",
     c"hiprtcGetCodeSize(prog)\n--\n\nGets the size of compilation binary by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    codeSizeRet: int\n    #HIPRTC_SUCCESS",
@@ -266,7 +266,7 @@ fn hiprtcGetCodeSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_codeSizeRet) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_codeSizeRet)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_codeSizeRet)?)])
 }
 rt::function!(F_hiprtcGetBitcode, C_hiprtcGetBitcode, c"hiprtcGetBitcode", "hiprtcGetBitcode",
     c"hiprtcGetBitcode(prog, bitcode)\n--\n\nGets the pointer of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n    bitcode [out]: char pointer to bitcode.\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    HIPRTC_SUCCESS",
@@ -289,7 +289,7 @@ fn hiprtcGetBitcode(py: Python<'_>, prog: &Bound<'_, PyAny>, bitcode: rt::PtrArg
         if let (Some(__b), Some(__q)) = (n_bitcode, q_bitcode) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "bitcode", "hiprtcGetBitcodeSize()")?; }
         Ok(unsafe { __f(a_prog, a_bitcode) })
     })?;
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcGetBitcodeSize, C_hiprtcGetBitcodeSize, c"hiprtcGetBitcodeSize", "hiprtcGetBitcodeSize",
     c"hiprtcGetBitcodeSize(prog)\n--\n\nGets the size of compiled bitcode by the runtime compilation program instance.\n\nSee: hiprtcResult\n\nArgs:\n    prog [in]: runtime compilation program instance.\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    bitcode_size: int\n    #HIPRTC_SUCCESS",
@@ -308,7 +308,7 @@ fn hiprtcGetBitcodeSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_bitcode_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?, rt::obj(py, o_bitcode_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?, rt::Item::made(py, rt::obj(py, o_bitcode_size)?)])
 }
 rt::function!(F_hiprtcLinkCreate, C_hiprtcLinkCreate, c"hiprtcLinkCreate", "hiprtcLinkCreate",
     c"hiprtcLinkCreate(num_options, option_ptr, option_vals_pptr)\n--\n\nCreates the link instance via hiprtc APIs.\n\nSee: hiprtcResult\n\nArgs:\n    num_options [in]: Number of options\n    option_ptr [in]: Array of options\n    option_vals_pptr [in]: Array of option values cast to void*\n\nReturns: a tuple of 2 item(s):\n    hiprtcResult\n    hip_link_state_ptr: ihiprtcLinkState\n    #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT, #HIPRTC_ERROR_INVALID_OPTION",
@@ -356,7 +356,7 @@ fn hiprtcLinkAddFile(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>, input_ty
         let _serial = LIB.serial_guard();
         unsafe { __f(a_hip_link_state, a_input_type, a_file_path, a_num_options, a_options_ptr, a_option_values) }
     });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcLinkAddData, C_hiprtcLinkAddData, c"hiprtcLinkAddData", "hiprtcLinkAddData",
     c"hiprtcLinkAddData(hip_link_state, input_type, image, image_size, name, num_options, options_ptr, option_values)\n--\n\nCompletes the linking of the given program.\n\nIf adding the file fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n    input_type [in]: Type of the input data or bitcode\n    image [in]: Input data which is null terminated\n    image_size [in]: Size of the input data\n    name [in]: Optional name for this input\n    num_options [in]: Size of the options\n    options_ptr [in]: Array of options applied to this input\n    option_values [in]: Array of option values cast to void*\n\nReturns: a tuple of 1 item(s):\n    hiprtcResult\n    #HIPRTC_SUCCESS, #HIPRTC_ERROR_INVALID_INPUT\n    #HIPRTC_ERROR_PROGRAM_CREATION_FAILURE",
@@ -384,7 +384,7 @@ fn hiprtcLinkAddData(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>, input_ty
         let _serial = LIB.serial_guard();
         unsafe { __f(a_hip_link_state, a_input_type, a_image, a_image_size, a_name, a_num_options, a_options_ptr, a_option_values) }
     });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 rt::function!(F_hiprtcLinkComplete, C_hiprtcLinkComplete, c"hiprtcLinkComplete", "hiprtcLinkComplete",
     c"hiprtcLinkComplete(hip_link_state)\n--\n\nCompletes the linking of the given program.\n\nIf adding the data fails, it will\n\nSee: hiprtcResult\n\nArgs:\n    hip_link_state [in]: hiprtc link state\n\nReturns: a tuple of 3 item(s):\n    hiprtcResult\n    bin_out: Pointer\n    size_out: int\n    #HIPRTC_SUCCESS\n    #HIPRTC_ERROR_LINKING",
@@ -428,7 +428,7 @@ fn hiprtcLinkDestroy(py: Python<'_>, hip_link_state: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(hip_link_state, false, "hiprtcLinkDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 5, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 5, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

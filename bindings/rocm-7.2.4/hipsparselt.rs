@@ -86,7 +86,7 @@ fn hipsparseLtGetVersion(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_version) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version)?)])
 }
 rt::function!(F_hipsparseLtGetProperty, C_hipsparseLtGetProperty, c"hipsparseLtGetProperty", "hipsparseLtGetProperty",
     c"hipsparseLtGetProperty(propertyType)\n--\n\nRetrive the value of the requested property.\n\nhipsparseLtGetProperty return the value of the requested property.\n\nArgs:\n    propertyType\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    value: int\n    HIPSPARSE_STATUS_SUCCESS",
@@ -105,7 +105,7 @@ fn hipsparseLtGetProperty(py: Python<'_>, propertyType: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_propertyType, a_value) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_value)?)])
 }
 rt::function!(F_hipsparseLtGetGitRevision, C_hipsparseLtGetGitRevision, c"hipsparseLtGetGitRevision", "hipsparseLtGetGitRevision",
     c"hipsparseLtGetGitRevision(handle, rev)\n--\n\nArgs:\n    handle\n    rev\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t",
@@ -123,7 +123,7 @@ fn hipsparseLtGetGitRevision(py: Python<'_>, handle: &Bound<'_, PyAny>, rev: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rev) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtGetArchName, C_hipsparseLtGetArchName, c"hipsparseLtGetArchName", "hipsparseLtGetArchName",
     c"hipsparseLtGetArchName(archName)\n--\n\nArgs:\n    archName\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t",
@@ -140,7 +140,7 @@ fn hipsparseLtGetArchName(py: Python<'_>, archName: rt::CStrArrayArg) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_archName) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtInit, C_hipsparseLtInit, c"hipsparseLtInit", "hipsparseLtInit",
     c"hipsparseLtInit(handle)\n--\n\nCreate a hipsparselt handle\n\nhipsparseLtInit creates the hipSPARSELt library context. It must be\ninitialized before any other hipSPARSELt API function is invoked and must be passed to\nall subsequent library function calls. The handle should be destroyed at the end\nusing hipsparseLtDestroy_handle().\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the initialization succeeded.\n    HIPSPARSE_STATUS_INVALID_VALUE handle is invalid.",
@@ -158,7 +158,7 @@ fn hipsparseLtInit(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtDestroy, C_hipsparseLtDestroy, c"hipsparseLtDestroy", "hipsparseLtDestroy",
     c"hipsparseLtDestroy(handle)\n--\n\nDestroy a hipsparselt handle\n\nhipsparseLtDestroy destroys the hipSPARSELt library context and releases all\nresources used by the hipSPARSELt library.\n\nArgs:\n    handle\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle is invalid.",
@@ -179,7 +179,7 @@ fn hipsparseLtDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyO
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "hipsparseLtDestroy");
     }
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtDenseDescriptorInit, C_hipsparseLtDenseDescriptorInit, c"hipsparseLtDenseDescriptorInit", "hipsparseLtDenseDescriptorInit",
     c"hipsparseLtDenseDescriptorInit(handle, matDescr, rows, cols, ld, alignment, valueType, order)\n--\n\nCreate a descriptor for dense matrix\n\nhipsparseLtDenseDescriptorInit creates a matrix descriptor It initializes\nIt should be destroyed at the end using \\ref hipsparseLtMatDescriptorDestroy().\n\nArgs:\n    handle\n    matDescr\n    rows\n    cols\n    ld\n    alignment\n    valueType\n    order\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.",
@@ -205,7 +205,7 @@ fn hipsparseLtDenseDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_rows, a_cols, a_ld, a_alignment, a_valueType, a_order) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtStructuredDescriptorInit, C_hipsparseLtStructuredDescriptorInit, c"hipsparseLtStructuredDescriptorInit", "hipsparseLtStructuredDescriptorInit",
     c"hipsparseLtStructuredDescriptorInit(handle, matDescr, rows, cols, ld, alignment, valueType, order, sparsity)\n--\n\nCreate a descriptor for structured matrix\n\nhipsparseLtStructuredDescriptorInit creates a matrix descriptor It initializes\nIt should be destroyed at the end using \\ref hipsparseLtMatDescriptorDestroy().\n\nArgs:\n    handle\n    matDescr\n    rows\n    cols\n    ld\n    alignment\n    valueType\n    order\n    sparsity\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, descr , rows , cols , ld  is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED rows , cols , ld , alignment , valueType or order is not supported.",
@@ -232,7 +232,7 @@ fn hipsparseLtStructuredDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_rows, a_cols, a_ld, a_alignment, a_valueType, a_order, a_sparsity) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatDescriptorDestroy, C_hipsparseLtMatDescriptorDestroy, c"hipsparseLtMatDescriptorDestroy", "hipsparseLtMatDescriptorDestroy",
     c"hipsparseLtMatDescriptorDestroy(matDescr)\n--\n\nDestroy a matrix descriptor\n\nhipsparseLtMatDescriptorDestroy destroys a matrix descriptor and releases all\nresources used by the descriptor\n\nArgs:\n    matDescr\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE descr is invalid.",
@@ -253,7 +253,7 @@ fn hipsparseLtMatDescriptorDestroy(py: Python<'_>, matDescr: &Bound<'_, PyAny>) 
     if __r as i64 == 0 {
         rt::life::destroyed(matDescr, false, "hipsparseLtMatDescriptorDestroy");
     }
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatDescSetAttribute, C_hipsparseLtMatDescSetAttribute, c"hipsparseLtMatDescSetAttribute", "hipsparseLtMatDescSetAttribute",
     c"hipsparseLtMatDescSetAttribute(handle, matDescr, matAttribute, data, dataSize)\n--\n\nSpecify the matrix attribute of a matrix descriptor\n\nhipsparseLtMatDescSetAttribute sets the value of the specified attribute belonging\nto matrix descr such as number of batches and their stride.\n\nArgs:\n    handle\n    matDescr\n    matAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , data or dataSize is invalid.",
@@ -276,7 +276,7 @@ fn hipsparseLtMatDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_matAttribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatDescGetAttribute, C_hipsparseLtMatDescGetAttribute, c"hipsparseLtMatDescGetAttribute", "hipsparseLtMatDescGetAttribute",
     c"hipsparseLtMatDescGetAttribute(handle, matDescr, matAttribute, data, dataSize)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseLtMatDescGetAttribute returns the matrix attribute of a matrix descriptor\n\nArgs:\n    handle\n    matDescr\n    matAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , descr , data or dataSize is invalid.",
@@ -299,7 +299,7 @@ fn hipsparseLtMatDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, mat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matDescr, a_matAttribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulDescriptorInit, C_hipsparseLtMatmulDescriptorInit, c"hipsparseLtMatmulDescriptorInit", "hipsparseLtMatmulDescriptorInit",
     c"hipsparseLtMatmulDescriptorInit(handle, matmulDescr, opA, opB, matA, matB, matC, matD, computeType)\n--\n\nInitializes the matrix multiplication descriptor.\n\nhipsparseLtMatmulDescriptorInit creates a matrix multiplication descriptor.\n\nArgs:\n    handle\n    matmulDescr\n    opA\n    opB\n    matA\n    matB\n    matC\n    matD\n    computeType\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , opA , opB , matA , matB , matC , matD or computeType ,is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED opA , opB or computeType is invalid.",
@@ -330,7 +330,7 @@ fn hipsparseLtMatmulDescriptorInit(py: Python<'_>, handle: &Bound<'_, PyAny>, ma
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_opA, a_opB, a_matA, a_matB, a_matC, a_matD, a_computeType) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulDescSetAttribute, C_hipsparseLtMatmulDescSetAttribute, c"hipsparseLtMatmulDescSetAttribute", "hipsparseLtMatmulDescSetAttribute",
     c"hipsparseLtMatmulDescSetAttribute(handle, matmulDescr, matmulAttribute, data, dataSize)\n--\n\nSpecify the matrix attribute of a matrix descriptor\n\nhipsparseLtMatmulDescSetAttribute sets the value of the specified attribute belonging\nto matrix descr such as number of batches and their stride.\n\nArgs:\n    handle\n    matmulDescr\n    matmulAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.",
@@ -353,7 +353,7 @@ fn hipsparseLtMatmulDescSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_matmulAttribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulDescGetAttribute, C_hipsparseLtMatmulDescGetAttribute, c"hipsparseLtMatmulDescGetAttribute", "hipsparseLtMatmulDescGetAttribute",
     c"hipsparseLtMatmulDescGetAttribute(handle, matmulDescr, matmulAttribute, data, dataSize)\n--\n\nGet the matrix type of a matrix descriptor\n\nhipsparseLtMatmulDescGetAttribute returns the matrix attribute of a matrix descriptor\n\nArgs:\n    handle\n    matmulDescr\n    matmulAttribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matDescr , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED hipsparseLtMatmulDescAttribute_t is not supported.",
@@ -376,7 +376,7 @@ fn hipsparseLtMatmulDescGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_matmulAttribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulAlgSelectionInit, C_hipsparseLtMatmulAlgSelectionInit, c"hipsparseLtMatmulAlgSelectionInit", "hipsparseLtMatmulAlgSelectionInit",
     c"hipsparseLtMatmulAlgSelectionInit(handle, algSelection, matmulDescr, alg)\n--\n\nInitializes the algorithm selection descriptor\n\nhipsparseLtMatmulAlgSelectionInit creates a algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    matmulDescr\n    alg\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr or algSelection is invalid.",
@@ -399,7 +399,7 @@ fn hipsparseLtMatmulAlgSelectionInit(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_matmulDescr, a_alg) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulAlgSetAttribute, C_hipsparseLtMatmulAlgSetAttribute, c"hipsparseLtMatmulAlgSetAttribute", "hipsparseLtMatmulAlgSetAttribute",
     c"hipsparseLtMatmulAlgSetAttribute(handle, algSelection, attribute, data, dataSize)\n--\n\nSpecify the algorithm attribute of a algorithm selection descriptor\n\nhipsparseLtMatmulAlgSetAttribute sets the value of the specified attribute\nbelonging to algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.",
@@ -422,7 +422,7 @@ fn hipsparseLtMatmulAlgSetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, a
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_attribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulAlgGetAttribute, C_hipsparseLtMatmulAlgGetAttribute, c"hipsparseLtMatmulAlgGetAttribute", "hipsparseLtMatmulAlgGetAttribute",
     c"hipsparseLtMatmulAlgGetAttribute(handle, algSelection, attribute, data, dataSize)\n--\n\nGet the specific algorithm attribute from algorithm selection descriptor\n\nhipsparseLtMatmulAlgGetAttribute returns the value of the queried attribute belonging\nto algorithm selection descriptor.\n\nArgs:\n    handle\n    algSelection\n    attribute\n    data\n    dataSize\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle ,  algSelection , attribute , data or dataSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED attribute is not supported.",
@@ -445,7 +445,7 @@ fn hipsparseLtMatmulAlgGetAttribute(py: Python<'_>, handle: &Bound<'_, PyAny>, a
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_algSelection, a_attribute, a_data, a_dataSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulGetWorkspace, C_hipsparseLtMatmulGetWorkspace, c"hipsparseLtMatmulGetWorkspace", "hipsparseLtMatmulGetWorkspace",
     c"hipsparseLtMatmulGetWorkspace(handle, plan)\n--\n\nDetermines the required workspace size.\n\nhipsparseLtMatmulGetWorkspace determines the required workspace size\nassociated to the selected algorithm.\n\nArgs:\n    handle\n    plan\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    workspaceSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , algSelection or workspaceSize is invalid.",
@@ -467,7 +467,7 @@ fn hipsparseLtMatmulGetWorkspace(py: Python<'_>, handle: &Bound<'_, PyAny>, plan
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_workspaceSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workspaceSize)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workspaceSize)?)])
 }
 rt::function!(F_hipsparseLtMatmulPlanInit, C_hipsparseLtMatmulPlanInit, c"hipsparseLtMatmulPlanInit", "hipsparseLtMatmulPlanInit",
     c"hipsparseLtMatmulPlanInit(handle, plan, matmulDescr, algSelection)\n--\n\nInitializes the matrix multiplication plan descriptor\n\nhipsparseLtMatmulPlanInit creates a matrix multiplication plan descriptor.\nIt should be destroyed at the end using \\ref hipsparseLtMatmulPlanDestroy.\n\nArgs:\n    handle\n    plan\n    matmulDescr\n    algSelection\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , matmulDescr , algSelection or workspaceSize is invalid. \\ref HIPSPARSELT_MAT_NUM_BATCHES from matrix A to D are inconisistent",
@@ -491,7 +491,7 @@ fn hipsparseLtMatmulPlanInit(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_matmulDescr, a_algSelection) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmulPlanDestroy, C_hipsparseLtMatmulPlanDestroy, c"hipsparseLtMatmulPlanDestroy", "hipsparseLtMatmulPlanDestroy",
     c"hipsparseLtMatmulPlanDestroy(plan)\n--\n\nDestroy a matrix multiplication plan descriptor\n\nhipsparseLtMatmulPlanDestroy releases the resources used by an instance\nof the matrix multiplication plan. This function is the last call with a specific plan\ninstance.\n\nArgs:\n    plan\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE plan is invalid.",
@@ -512,7 +512,7 @@ fn hipsparseLtMatmulPlanDestroy(py: Python<'_>, plan: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(plan, false, "hipsparseLtMatmulPlanDestroy");
     }
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtMatmul, C_hipsparseLtMatmul, c"hipsparseLtMatmul", "hipsparseLtMatmul",
     c"hipsparseLtMatmul(handle, plan, alpha, d_A, d_B, beta, d_C, d_D, workspace, numStreams)\n--\n\nSparse matrix dense matrix multiplication\n\nhipsparseLtMatmul computes the matrix multiplication of matrices A and B to\nproduce the output matrix D, according to the following operation:\n\nNote: \nThis function is non blocking and executed asynchronously with respect to the host.\nIt may return before the actual computation has finished.\n\nNote: \nCurrently, only supports the case where D has the same shape of C.\n\nArgs:\n    handle\n    plan\n    alpha\n    d_A\n    d_B\n    beta\n    d_C\n    d_D\n    workspace\n    numStreams\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    streams: ihipStream_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle or plan is invalid.\n    HIPSPARSE_STATUS_INVALID_VALUE handle, plan alpha, d_A, d_B, beta, d_C , d_D , workspace streams or numStreams is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problme is not supported.",
@@ -596,7 +596,7 @@ fn hipsparseLtSpMMAPrune(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulDescr:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_d_in, a_d_out, a_pruneAlg, a_stream) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtSpMMAPruneCheck, C_hipsparseLtSpMMAPruneCheck, c"hipsparseLtSpMMAPruneCheck", "hipsparseLtSpMMAPruneCheck",
     c"hipsparseLtSpMMAPruneCheck(handle, matmulDescr, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    matmulDescr\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , matmulDescr , d_in or d_valid is invalid.",
@@ -620,7 +620,7 @@ fn hipsparseLtSpMMAPruneCheck(py: Python<'_>, handle: &Bound<'_, PyAny>, matmulD
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_matmulDescr, a_d_in, a_d_valid, a_stream) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_d_valid)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_d_valid)?)])
 }
 rt::function!(F_hipsparseLtSpMMAPrune2, C_hipsparseLtSpMMAPrune2, c"hipsparseLtSpMMAPrune2", "hipsparseLtSpMMAPrune2",
     c"hipsparseLtSpMMAPrune2(handle, sparseMatDescr, isSparseA, op, d_in, d_out, pruneAlg, stream)\n--\n\nPurnes a dense matrix.\n\nhipsparseLtSpMMAPrune2 prunes a dense matrix d_in according to the specified\nalgorithm pruneAlg, HIPSPARSELT_PRUNE_SPMMA_TILE or HIPSPARSELT_PRUNE_SPMMA_STRIP.\n\nNote: \nThe function requires no extra storage.\n\nNote: \nThis function supports asynchronous execution with respect to stream.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    d_out\n    pruneAlg\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in  or d_out is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
@@ -646,7 +646,7 @@ fn hipsparseLtSpMMAPrune2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMatDe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_isSparseA, a_op, a_d_in, a_d_out, a_pruneAlg, a_stream) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtSpMMAPruneCheck2, C_hipsparseLtSpMMAPruneCheck2, c"hipsparseLtSpMMAPruneCheck2", "hipsparseLtSpMMAPruneCheck2",
     c"hipsparseLtSpMMAPruneCheck2(handle, sparseMatDescr, isSparseA, op, d_in, stream)\n--\n\nchecks the correctness of the pruning structure for a given matrix.\n\nhipsparseLtSpMMAPruneCheck2 checks the correctness of the pruning structure for a given matrix.\nContents in the given matrix must be sparsity 2:4.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_in\n    stream\n\nReturns: a tuple of 2 item(s):\n    hipsparseStatus_t\n    d_valid: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_in or d_valid is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
@@ -672,7 +672,7 @@ fn hipsparseLtSpMMAPruneCheck2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparse
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_isSparseA, a_op, a_d_in, a_d_valid, a_stream) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_d_valid)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_d_valid)?)])
 }
 rt::function!(F_hipsparseLtSpMMACompressedSize, C_hipsparseLtSpMMACompressedSize, c"hipsparseLtSpMMACompressedSize", "hipsparseLtSpMMACompressedSize",
     c"hipsparseLtSpMMACompressedSize(handle, plan)\n--\n\nprovide the size of the compressed matrix.\n\nHIPSPARSE_STATUS_INVALID_VALUE provides the size of the compressed matrix\nto be allocated before calling \\ref hipsparseLtSpMMACompress() or \\ref hipsparseLtSpMMACompress2().\n\nArgs:\n    handle\n    plan\n\nReturns: a tuple of 3 item(s):\n    hipsparseStatus_t\n    compressedSize: int\n    compressBufferSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , compressedSize or compressBufferSize is invalid.",
@@ -696,7 +696,7 @@ fn hipsparseLtSpMMACompressedSize(py: Python<'_>, handle: &Bound<'_, PyAny>, pla
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_compressedSize, a_compressBufferSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_compressedSize)?, rt::obj(py, o_compressBufferSize)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_compressedSize)?), rt::Item::made(py, rt::obj(py, o_compressBufferSize)?)])
 }
 rt::function!(F_hipsparseLtSpMMACompress, C_hipsparseLtSpMMACompress, c"hipsparseLtSpMMACompress", "hipsparseLtSpMMACompress",
     c"hipsparseLtSpMMACompress(handle, plan, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    plan\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , plan , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
@@ -720,7 +720,7 @@ fn hipsparseLtSpMMACompress(py: Python<'_>, handle: &Bound<'_, PyAny>, plan: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_plan, a_d_dense, a_d_compressed, a_d_compressBuffer, a_stream) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hipsparseLtSpMMACompressedSize2, C_hipsparseLtSpMMACompressedSize2, c"hipsparseLtSpMMACompressedSize2", "hipsparseLtSpMMACompressedSize2",
     c"hipsparseLtSpMMACompressedSize2(handle, sparseMatDescr)\n--\n\nprovide the size of the compressed matrix.\n\nhipsparseLtSpMMACompressedSize2 provides the size of the compressed matrix\nto be allocated before calling \\ref hipsparseLtSpMMACompress or \\ref hipsparseLtSpMMACompress2\n\nArgs:\n    handle\n    sparseMatDescr\n\nReturns: a tuple of 3 item(s):\n    hipsparseStatus_t\n    compressedSize: int\n    compressBufferSize: int\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_NOT_INITIALIZED handle , sparseMatDescr , compressedSize or compressBufferSize is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
@@ -744,7 +744,7 @@ fn hipsparseLtSpMMACompressedSize2(py: Python<'_>, handle: &Bound<'_, PyAny>, sp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_compressedSize, a_compressBufferSize) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_compressedSize)?, rt::obj(py, o_compressBufferSize)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_compressedSize)?), rt::Item::made(py, rt::obj(py, o_compressBufferSize)?)])
 }
 rt::function!(F_hipsparseLtSpMMACompress2, C_hipsparseLtSpMMACompress2, c"hipsparseLtSpMMACompress2", "hipsparseLtSpMMACompress2",
     c"hipsparseLtSpMMACompress2(handle, sparseMatDescr, isSparseA, op, d_dense, d_compressed, d_compressBuffer, stream)\n--\n\ncompresses a dense matrix to structured matrix.\n\nhipsparseLtSpMMACompress2 compresses a dense matrix d_dense.\nThe compressed matrix is intended to be used as the first/second operand A/B\nin the \\ref hipsparseLtMatmul() function.\n\nArgs:\n    handle\n    sparseMatDescr\n    isSparseA\n    op\n    d_dense\n    d_compressed\n    d_compressBuffer\n    stream\n\nReturns: a tuple of 1 item(s):\n    hipsparseStatus_t\n    HIPSPARSE_STATUS_SUCCESS the operation completed successfully.\n    HIPSPARSE_STATUS_INVALID_VALUE handle , sparseMatDescr , op , d_dense or d_compressed is invalid.\n    HIPSPARSE_STATUS_NOT_SUPPORTED the problem is not support",
@@ -770,7 +770,7 @@ fn hipsparseLtSpMMACompress2(py: Python<'_>, handle: &Bound<'_, PyAny>, sparseMa
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_sparseMatDescr, a_isSparseA, a_op, a_d_dense, a_d_compressed, a_d_compressBuffer, a_stream) });
-    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [super::hipsparse::TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

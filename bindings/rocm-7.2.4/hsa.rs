@@ -344,7 +344,7 @@ fn hsa_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_init, C_hsa_init, c"hsa_init", "hsa_init",
     c"hsa_init()\n--\n\nInitialize the HSA runtime.\n\nInitializes the HSA runtime if it is not already initialized, and\nincreases the reference counter associated with the HSA runtime for the\ncurrent process. Invocation of any HSA function other than ::hsa_init results\nin undefined behavior if the current HSA runtime reference counter is less\nthan one.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_REFCOUNT_OVERFLOW The HSA runtime reference\n    count reaches INT32_MAX.",
@@ -360,7 +360,7 @@ fn hsa_init(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_shut_down, C_hsa_shut_down, c"hsa_shut_down", "hsa_shut_down",
     c"hsa_shut_down()\n--\n\nShut down the HSA runtime.\n\nDecreases the reference count of the HSA runtime instance. When the\nreference count reaches 0, the HSA runtime is no longer considered valid\nbut the application might call ::hsa_init to initialize the HSA runtime\nagain.\n\nOnce the reference count of the HSA runtime reaches 0, all the resources\nassociated with it (queues, signals, agent information, etc.) are\nconsidered invalid and any attempt to reference them in subsequent API calls\nresults in undefined behavior. When the reference count reaches 0, the HSA\nruntime may release resources associated with it.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
@@ -376,7 +376,7 @@ fn hsa_shut_down(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_system_get_info, C_hsa_system_get_info, c"hsa_system_get_info", "hsa_system_get_info",
     c"hsa_system_get_info(attribute, value)\n--\n\nGet the current value of a system attribute.\n\nArgs:\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    system attribute, or value is NULL.",
@@ -394,7 +394,7 @@ fn hsa_system_get_info(py: Python<'_>, attribute: &Bound<'_, PyAny>, value: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_extension_get_name, C_hsa_extension_get_name, c"hsa_extension_get_name", "hsa_extension_get_name",
     c"hsa_extension_get_name(extension, name)\n--\n\nQuery the name of a given extension.\n\nArgs:\n    extension [in]: Extension identifier. If the extension is not supported\n        by the implementation (see ::HSA_SYSTEM_INFO_EXTENSIONS), the behavior\n        is undefined.\n    name [out]: Pointer to a memory location where the HSA runtime stores\n        the extension name. The extension name is a NUL-terminated string.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or name is NULL.",
@@ -412,7 +412,7 @@ fn hsa_extension_get_name(py: Python<'_>, extension: rt::CInt<u16>, name: rt::CS
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_name) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_system_extension_supported, C_hsa_system_extension_supported, c"hsa_system_extension_supported", "hsa_system_extension_supported",
     c"hsa_system_extension_supported(extension, version_major, version_minor)\n--\n\nDeprecated: \n\nQuery if a given version of an extension is supported by the HSA\nimplementation.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number.\n    version_minor [in]: Minor version number.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or result is NULL.",
@@ -433,7 +433,7 @@ fn hsa_system_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, vers
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_version_minor, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, (o_result as u8) != 0)?)])
 }
 rt::function!(F_hsa_system_major_extension_supported, C_hsa_system_major_extension_supported, c"hsa_system_major_extension_supported", "hsa_system_major_extension_supported",
     c"hsa_system_major_extension_supported(extension, version_major)\n--\n\nQuery if a given version of an extension is supported by the HSA\nimplementation. All minor versions from 0 up to the returned version_minor\nmust be supported by the implementation.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    version_minor: int\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or version_minor is NULL, or result is NULL.",
@@ -455,7 +455,7 @@ fn hsa_system_major_extension_supported(py: Python<'_>, extension: rt::CInt<u16>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_version_minor, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version_minor)?, rt::obj(py, (o_result as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version_minor)?), rt::Item::made(py, rt::obj(py, (o_result as u8) != 0)?)])
 }
 rt::function!(F_hsa_system_get_extension_table, C_hsa_system_get_extension_table, c"hsa_system_get_extension_table", "hsa_system_get_extension_table",
     c"hsa_system_get_extension_table(extension, version_major, version_minor, table)\n--\n\nDeprecated: \n\nRetrieve the function pointers corresponding to a given version of an\nextension. Portable applications are expected to invoke the extension API\nusing the returned function pointers\n\nThe application is responsible for verifying that the given version\nof the extension is supported by the HSA implementation (see\n::hsa_system_extension_supported). If the given combination of extension,\nmajor version, and minor version is not supported by the implementation, the\nbehavior is undefined.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number for which to retrieve the\n        function pointer table.\n    version_minor [in]: Minor version number for which to retrieve the\n        function pointer table.\n    table [out]: Pointer to an application-allocated function pointer table\n        that is populated by the HSA runtime. Must not be NULL. The memory associated\n        with table can be reused or freed after the function returns.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or table is NULL.",
@@ -475,7 +475,7 @@ fn hsa_system_get_extension_table(py: Python<'_>, extension: rt::CInt<u16>, vers
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_version_minor, a_table) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_system_get_major_extension_table, C_hsa_system_get_major_extension_table, c"hsa_system_get_major_extension_table", "hsa_system_get_major_extension_table",
     c"hsa_system_get_major_extension_table(extension, version_major, table_length, table)\n--\n\nRetrieve the function pointers corresponding to a given major version\nof an extension. Portable applications are expected to invoke the extension\nAPI using the returned function pointers.\n\nThe application is responsible for verifying that the given major\nversion of the extension is supported by the HSA implementation (see\n::hsa_system_major_extension_supported). If the given combination of extension\nand major version is not supported by the implementation, the behavior is\nundefined. Additionally if the length doesn't allow space for a full minor\nversion, it is implementation defined if only some of the function pointers for\nthat minor version get written.\n\nArgs:\n    extension [in]: Extension identifier.\n    version_major [in]: Major version number for which to retrieve the\n        function pointer table.\n    table_length [in]: Size in bytes of the function pointer table to be\n        populated. The implementation will not write more than this many bytes to the\n        table.\n    table [out]: Pointer to an application-allocated function pointer table\n        that is populated by the HSA runtime. Must not be NULL. The memory associated\n        with table can be reused or freed after the function returns.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or table is NULL.",
@@ -495,7 +495,7 @@ fn hsa_system_get_major_extension_table(py: Python<'_>, extension: rt::CInt<u16>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_version_major, a_table_length, a_table) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_agent_get_info, C_hsa_agent_get_info, c"hsa_agent_get_info", "hsa_agent_get_info",
     c"hsa_agent_get_info(agent, attribute, value)\n--\n\nGet the current value of an attribute for a given agent.\n\nArgs:\n    agent [in]: A valid agent.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    agent attribute, or value is NULL.",
@@ -514,7 +514,7 @@ fn hsa_agent_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, attribute: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_iterate_agents, C_hsa_iterate_agents, c"hsa_iterate_agents", "hsa_iterate_agents",
     c"hsa_iterate_agents(callback, data)\n--\n\nIterate over the available agents, and invoke an\napplication-defined callback on every iteration.\n\nArgs:\n    callback [in]: Callback to be invoked once per agent. The HSA\n        runtime passes two arguments to the callback: the agent and the\n        application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_iterate_agents returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -532,7 +532,7 @@ fn hsa_iterate_agents(py: Python<'_>, callback: rt::PtrArgMut, data: rt::PtrArgM
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_agent_get_exception_policies, C_hsa_agent_get_exception_policies, c"hsa_agent_get_exception_policies", "hsa_agent_get_exception_policies",
     c"hsa_agent_get_exception_policies(agent, profile)\n--\n\nDeprecated: Use ::hsa_isa_get_exception_policies for a given intruction set\narchitecture supported by the agent instead. If more than one ISA is\nsupported by the agent, this function uses the first value returned by\n::hsa_agent_iterate_isas.\n\nRetrieve the exception policy support for a given combination of\nagent and profile\n\nArgs:\n    agent [in]: Agent.\n    profile [in]: Profile.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is not a valid\n    profile, or mask is NULL.",
@@ -552,7 +552,7 @@ fn hsa_agent_get_exception_policies(py: Python<'_>, agent: &Bound<'_, PyAny>, pr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_profile, a_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_mask)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_mask)?)])
 }
 rt::function!(F_hsa_cache_get_info, C_hsa_cache_get_info, c"hsa_cache_get_info", "hsa_cache_get_info",
     c"hsa_cache_get_info(cache, attribute, value)\n--\n\nGet the current value of an attribute for a given cache object.\n\nArgs:\n    cache [in]: Cache.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CACHE The cache is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    instruction set architecture attribute, or value is\n    NULL.",
@@ -571,7 +571,7 @@ fn hsa_cache_get_info(py: Python<'_>, cache: &Bound<'_, PyAny>, attribute: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_cache, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_agent_iterate_caches, C_hsa_agent_iterate_caches, c"hsa_agent_iterate_caches", "hsa_agent_iterate_caches",
     c"hsa_agent_iterate_caches(agent, callback, data)\n--\n\nIterate over the memory caches of a given agent, and\ninvoke an application-defined callback on every iteration.\n\nCaches are visited in ascending order according to the value of the\n::HSA_CACHE_INFO_LEVEL attribute.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked once per cache that is present in\n        the agent.  The HSA runtime passes two arguments to the callback: the cache\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        that value is returned.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -590,7 +590,7 @@ fn hsa_agent_iterate_caches(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_agent_extension_supported, C_hsa_agent_extension_supported, c"hsa_agent_extension_supported", "hsa_agent_extension_supported",
     c"hsa_agent_extension_supported(extension, agent, version_major, version_minor)\n--\n\nDeprecated: \n\nQuery if a given version of an extension is supported by an agent\n\nArgs:\n    extension [in]: Extension identifier.\n    agent [in]: Agent.\n    version_major [in]: Major version number.\n    version_minor [in]: Minor version number.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or result is NULL.",
@@ -612,7 +612,7 @@ fn hsa_agent_extension_supported(py: Python<'_>, extension: rt::CInt<u16>, agent
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_agent, a_version_major, a_version_minor, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, (o_result as u8) != 0)?)])
 }
 rt::function!(F_hsa_agent_major_extension_supported, C_hsa_agent_major_extension_supported, c"hsa_agent_major_extension_supported", "hsa_agent_major_extension_supported",
     c"hsa_agent_major_extension_supported(extension, agent, version_major)\n--\n\nQuery if a given version of an extension is supported by an agent. All\nminor versions from 0 up to the returned version_minor must be supported.\n\nArgs:\n    extension [in]: Extension identifier.\n    agent [in]: Agent.\n    version_major [in]: Major version number.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    version_minor: int\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT extension is not a valid\n    extension, or version_minor is NULL, or result is NULL.",
@@ -635,7 +635,7 @@ fn hsa_agent_major_extension_supported(py: Python<'_>, extension: rt::CInt<u16>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extension, a_agent, a_version_major, a_version_minor, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version_minor)?, rt::obj(py, (o_result as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version_minor)?), rt::Item::made(py, rt::obj(py, (o_result as u8) != 0)?)])
 }
 rt::function!(F_hsa_signal_create, C_hsa_signal_create, c"hsa_signal_create", "hsa_signal_create",
     c"hsa_signal_create(initial_value, num_consumers, consumers, signal)\n--\n\nCreate a signal.\n\nArgs:\n    initial_value [in]: Initial value of the signal.\n    num_consumers [in]: Size of consumers. A value of 0 indicates that\n        any agent might wait on the signal.\n    consumers [in]: List of agents that might consume (wait on) the\n        signal. If num_consumers is 0, this argument is ignored; otherwise, the\n        HSA runtime might use the list to optimize the handling of the signal\n        object. If an agent not listed in consumers waits on the returned\n        signal, the behavior is undefined. The memory associated with consumers\n        can be reused or freed after the function returns.\n    signal [out]: Pointer to a memory location where the HSA runtime will\n        store the newly created signal handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT signal is NULL, @p\n    num_consumers is greater than 0 but consumers is NULL, or consumers\n    contains duplicates.",
@@ -657,7 +657,7 @@ fn hsa_signal_create(py: Python<'_>, initial_value: rt::CInt<i64>, num_consumers
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_initial_value, a_num_consumers, a_consumers, a_signal) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_signal_destroy, C_hsa_signal_destroy, c"hsa_signal_destroy", "hsa_signal_destroy",
     c"hsa_signal_destroy(signal)\n--\n\nDestroy a signal previous created by ::hsa_signal_create.\n\nArgs:\n    signal [in]: Signal.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The handle in signal is 0.",
@@ -677,7 +677,7 @@ fn hsa_signal_destroy(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResult<PyO
     if __r as i64 == 0 {
         rt::life::destroyed(signal, false, "hsa_signal_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_signal_load_scacquire, C_hsa_signal_load_scacquire, c"hsa_signal_load_scacquire", "hsa_signal_load_scacquire",
     c"hsa_signal_load_scacquire(signal)\n--\n\nAtomically read the current value of a signal.\n\nArgs:\n    signal [in]: Signal.\n\nReturns: a tuple of 1 item(s):\n    int\n    Value of the signal.",
@@ -694,7 +694,7 @@ fn hsa_signal_load_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_load_relaxed, C_hsa_signal_load_relaxed, c"hsa_signal_load_relaxed", "hsa_signal_load_relaxed",
     c"hsa_signal_load_relaxed(signal)\n--\n\nArgs:\n    signal\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -711,7 +711,7 @@ fn hsa_signal_load_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_load_acquire, C_hsa_signal_load_acquire, c"hsa_signal_load_acquire", "hsa_signal_load_acquire",
     c"hsa_signal_load_acquire(signal)\n--\n\nDeprecated: Renamed as ::hsa_signal_load_scacquire.\n\nArgs:\n    signal\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -728,7 +728,7 @@ fn hsa_signal_load_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_store_relaxed, C_hsa_signal_store_relaxed, c"hsa_signal_store_relaxed", "hsa_signal_store_relaxed",
     c"hsa_signal_store_relaxed(signal, value)\n--\n\nAtomically set the value of a signal.\n\nIf the value of the signal is changed, all the agents waiting\non signal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal.\n    value [in]: New signal value.",
@@ -836,7 +836,7 @@ fn hsa_signal_exchange_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, va
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_exchange_acq_rel, C_hsa_signal_exchange_acq_rel, c"hsa_signal_exchange_acq_rel", "hsa_signal_exchange_acq_rel",
     c"hsa_signal_exchange_acq_rel(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_exchange_scacq_screl.\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -854,7 +854,7 @@ fn hsa_signal_exchange_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_exchange_scacquire, C_hsa_signal_exchange_scacquire, c"hsa_signal_exchange_scacquire", "hsa_signal_exchange_scacquire",
     c"hsa_signal_exchange_scacquire(signal, value)\n--\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -872,7 +872,7 @@ fn hsa_signal_exchange_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, valu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_exchange_acquire, C_hsa_signal_exchange_acquire, c"hsa_signal_exchange_acquire", "hsa_signal_exchange_acquire",
     c"hsa_signal_exchange_acquire(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_exchange_scacquire.\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -890,7 +890,7 @@ fn hsa_signal_exchange_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_exchange_relaxed, C_hsa_signal_exchange_relaxed, c"hsa_signal_exchange_relaxed", "hsa_signal_exchange_relaxed",
     c"hsa_signal_exchange_relaxed(signal, value)\n--\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -908,7 +908,7 @@ fn hsa_signal_exchange_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_exchange_screlease, C_hsa_signal_exchange_screlease, c"hsa_signal_exchange_screlease", "hsa_signal_exchange_screlease",
     c"hsa_signal_exchange_screlease(signal, value)\n--\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -926,7 +926,7 @@ fn hsa_signal_exchange_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, valu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_exchange_release, C_hsa_signal_exchange_release, c"hsa_signal_exchange_release", "hsa_signal_exchange_release",
     c"hsa_signal_exchange_release(signal, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_exchange_screlease.\n\nArgs:\n    signal\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -944,7 +944,7 @@ fn hsa_signal_exchange_release(py: Python<'_>, signal: &Bound<'_, PyAny>, value:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_cas_scacq_screl, C_hsa_signal_cas_scacq_screl, c"hsa_signal_cas_scacq_screl", "hsa_signal_cas_scacq_screl",
     c"hsa_signal_cas_scacq_screl(signal, expected, value)\n--\n\nAtomically set the value of a signal if the observed value is equal to\nthe expected value. The observed value is returned regardless of whether the\nreplacement was done.\n\nIf the value of the signal is changed, all the agents waiting\non signal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue\n        doorbell signal, the behavior is undefined.\n    expected [in]: Value to compare with.\n    value [in]: New value.\n\nReturns: a tuple of 1 item(s):\n    int\n    Observed value of the signal.",
@@ -963,7 +963,7 @@ fn hsa_signal_cas_scacq_screl(py: Python<'_>, signal: &Bound<'_, PyAny>, expecte
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_cas_acq_rel, C_hsa_signal_cas_acq_rel, c"hsa_signal_cas_acq_rel", "hsa_signal_cas_acq_rel",
     c"hsa_signal_cas_acq_rel(signal, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_cas_scacq_screl.\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -982,7 +982,7 @@ fn hsa_signal_cas_acq_rel(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_cas_scacquire, C_hsa_signal_cas_scacquire, c"hsa_signal_cas_scacquire", "hsa_signal_cas_scacquire",
     c"hsa_signal_cas_scacquire(signal, expected, value)\n--\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1001,7 +1001,7 @@ fn hsa_signal_cas_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, expected:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_cas_acquire, C_hsa_signal_cas_acquire, c"hsa_signal_cas_acquire", "hsa_signal_cas_acquire",
     c"hsa_signal_cas_acquire(signal, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_cas_scacquire.\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1020,7 +1020,7 @@ fn hsa_signal_cas_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_cas_relaxed, C_hsa_signal_cas_relaxed, c"hsa_signal_cas_relaxed", "hsa_signal_cas_relaxed",
     c"hsa_signal_cas_relaxed(signal, expected, value)\n--\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1039,7 +1039,7 @@ fn hsa_signal_cas_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_cas_screlease, C_hsa_signal_cas_screlease, c"hsa_signal_cas_screlease", "hsa_signal_cas_screlease",
     c"hsa_signal_cas_screlease(signal, expected, value)\n--\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1058,7 +1058,7 @@ fn hsa_signal_cas_screlease(py: Python<'_>, signal: &Bound<'_, PyAny>, expected:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_cas_release, C_hsa_signal_cas_release, c"hsa_signal_cas_release", "hsa_signal_cas_release",
     c"hsa_signal_cas_release(signal, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_signal_cas_screlease.\n\nArgs:\n    signal\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1077,7 +1077,7 @@ fn hsa_signal_cas_release(py: Python<'_>, signal: &Bound<'_, PyAny>, expected: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_add_scacq_screl, C_hsa_signal_add_scacq_screl, c"hsa_signal_add_scacq_screl", "hsa_signal_add_scacq_screl",
     c"hsa_signal_add_scacq_screl(signal, value)\n--\n\nAtomically increment the value of a signal by a given amount.\n\nIf the value of the signal is changed, all the agents waiting on\nsignal for which value satisfies their wait condition are awakened.\n\nArgs:\n    signal [in]: Signal. If signal is a queue doorbell signal, the\n        behavior is undefined.\n    value [in]: Value to add to the value of the signal.",
@@ -1728,7 +1728,7 @@ fn hsa_signal_wait_scacquire(py: Python<'_>, signal: &Bound<'_, PyAny>, conditio
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_condition, a_compare_value, a_timeout_hint, a_wait_state_hint) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_wait_relaxed, C_hsa_signal_wait_relaxed, c"hsa_signal_wait_relaxed", "hsa_signal_wait_relaxed",
     c"hsa_signal_wait_relaxed(signal, condition, compare_value, timeout_hint, wait_state_hint)\n--\n\nArgs:\n    signal\n    condition\n    compare_value\n    timeout_hint\n    wait_state_hint\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1749,7 +1749,7 @@ fn hsa_signal_wait_relaxed(py: Python<'_>, signal: &Bound<'_, PyAny>, condition:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_condition, a_compare_value, a_timeout_hint, a_wait_state_hint) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_wait_acquire, C_hsa_signal_wait_acquire, c"hsa_signal_wait_acquire", "hsa_signal_wait_acquire",
     c"hsa_signal_wait_acquire(signal, condition, compare_value, timeout_hint, wait_state_hint)\n--\n\nDeprecated: Renamed as ::hsa_signal_wait_scacquire.\n\nArgs:\n    signal\n    condition\n    compare_value\n    timeout_hint\n    wait_state_hint\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1770,7 +1770,7 @@ fn hsa_signal_wait_acquire(py: Python<'_>, signal: &Bound<'_, PyAny>, condition:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_condition, a_compare_value, a_timeout_hint, a_wait_state_hint) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_signal_group_create, C_hsa_signal_group_create, c"hsa_signal_group_create", "hsa_signal_group_create",
     c"hsa_signal_group_create(num_signals, signals, num_consumers, consumers, signal_group)\n--\n\nCreate a signal group.\n\nArgs:\n    num_signals [in]: Number of elements in signals. Must not be 0.\n    signals [in]: List of signals in the group. The list must not contain\n        any repeated elements. Must not be NULL.\n    num_consumers [in]: Number of elements in consumers. Must not be 0.\n    consumers [in]: List of agents that might consume (wait on) the signal\n        group. The list must not contain repeated elements, and must be a subset of\n        the set of agents that are allowed to wait on all the signals in the\n        group. If an agent not listed in consumers waits on the returned group,\n        the behavior is undefined. The memory associated with consumers can be\n        reused or freed after the function returns. Must not be NULL.\n    signal_group [out]: Pointer to newly created signal group. Must not be\n        NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_signals is 0, signals\n    is NULL, num_consumers is 0, consumers is NULL, or signal_group is\n    NULL.",
@@ -1794,7 +1794,7 @@ fn hsa_signal_group_create(py: Python<'_>, num_signals: rt::CInt<u32>, signals: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_num_signals, a_signals, a_num_consumers, a_consumers, a_signal_group) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_signal_group_destroy, C_hsa_signal_group_destroy, c"hsa_signal_group_destroy", "hsa_signal_group_destroy",
     c"hsa_signal_group_destroy(signal_group)\n--\n\nDestroy a signal group previous created by ::hsa_signal_group_create.\n\nArgs:\n    signal_group [in]: Signal group.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP signal_group is invalid.",
@@ -1814,7 +1814,7 @@ fn hsa_signal_group_destroy(py: Python<'_>, signal_group: &Bound<'_, PyAny>) -> 
     if __r as i64 == 0 {
         rt::life::destroyed(signal_group, false, "hsa_signal_group_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_signal_group_wait_any_scacquire, C_hsa_signal_group_wait_any_scacquire, c"hsa_signal_group_wait_any_scacquire", "hsa_signal_group_wait_any_scacquire",
     c"hsa_signal_group_wait_any_scacquire(signal_group, conditions, compare_values, wait_state_hint, signal)\n--\n\nWait until the value of at least one of the signals in a signal group\nsatisfies its associated condition.\n\nThe function is guaranteed to return if the value of at least one of\nthe signals in the group satisfies its associated condition at some point in\ntime during the wait, but the signal value returned to the application may no\nlonger satisfy the condition. The application must ensure that signals in the\ngroup are used in such way that wait wakeup conditions are not invalidated\nbefore dependent threads have woken up.\n\nWhen this operation internally loads the value of the passed signal, it uses\nthe memory order indicated in the function name.\n\nArgs:\n    signal_group [in]: Signal group.\n    conditions [in]: List of conditions. Each condition, and the value at\n        the same index in compare_values, is used to compare the value of the\n        signal at that index in signal_group (the signal passed by the application\n        to ::hsa_signal_group_create at that particular index). The size of @p\n        conditions must not be smaller than the number of signals in signal_group;\n        any extra elements are ignored. Must not be NULL.\n    compare_values [in]: List of comparison values.  The size of @p\n        compare_values must not be smaller than the number of signals in @p\n        signal_group; any extra elements are ignored. Must not be NULL.\n    wait_state_hint [in]: Hint used by the application to indicate the\n        preferred waiting state. The actual waiting state is decided by the HSA runtime\n        and may not match the provided hint. A value of ::HSA_WAIT_STATE_ACTIVE may\n        improve the latency of response to a signal update by avoiding rescheduling\n        overhead.\n    signal [out]: Signal in the group that satisfied the associated\n        condition. If several signals satisfied their condition, the function can\n        return any of those signals. Must not be NULL.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    value: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP signal_group is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT conditions is NULL, @p\n    compare_values is NULL, signal is NULL, or value is NULL.",
@@ -1840,7 +1840,7 @@ fn hsa_signal_group_wait_any_scacquire(py: Python<'_>, signal_group: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal_group, a_conditions, a_compare_values, a_wait_state_hint, a_signal, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_value)?)])
 }
 rt::function!(F_hsa_signal_group_wait_any_relaxed, C_hsa_signal_group_wait_any_relaxed, c"hsa_signal_group_wait_any_relaxed", "hsa_signal_group_wait_any_relaxed",
     c"hsa_signal_group_wait_any_relaxed(signal_group, conditions, compare_values, wait_state_hint, signal)\n--\n\nArgs:\n    signal_group\n    conditions\n    compare_values\n    wait_state_hint\n    signal\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    value: int",
@@ -1866,7 +1866,7 @@ fn hsa_signal_group_wait_any_relaxed(py: Python<'_>, signal_group: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal_group, a_conditions, a_compare_values, a_wait_state_hint, a_signal, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_value)?)])
 }
 rt::function!(F_hsa_queue_create, C_hsa_queue_create, c"hsa_queue_create", "hsa_queue_create",
     c"hsa_queue_create(agent, size, type, callback, data, private_segment_size, group_segment_size)\n--\n\nCreate a user mode queue.\n\nThe HSA runtime creates the queue structure, the underlying packet\nbuffer, the completion signal, and the write and read indexes. The initial\nvalue of the write and read indexes is 0. The type of every packet in the\nbuffer is initialized to ::HSA_PACKET_TYPE_INVALID.\n\nThe application should only rely on the error code returned to determine if\nthe queue is valid.\n\nArgs:\n    agent [in]: Agent where to create the queue.\n    size [in]: Number of packets the queue is expected to\n        hold. Must be a power of 2 between 1 and the value of\n        ::HSA_AGENT_INFO_QUEUE_MAX_SIZE in agent. The size of the newly\n        created queue is the maximum of size and the value of\n        ::HSA_AGENT_INFO_QUEUE_MIN_SIZE in agent.\n    type [in]: Type of the queue, a bitwise OR of hsa_queue_type_t values.\n        If the value of ::HSA_AGENT_INFO_QUEUE_TYPE in agent is ::HSA_QUEUE_TYPE_SINGLE,\n        then type must also be ::HSA_QUEUE_TYPE_SINGLE.\n    callback [in]: Callback invoked by the HSA runtime for every\n        asynchronous event related to the newly created queue. May be NULL. The HSA\n        runtime passes three arguments to the callback: a code identifying the event\n        that triggered the invocation, a pointer to the queue where the event\n        originated, and the application data.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n    private_segment_size [in]: Hint indicating the maximum\n        expected private segment usage per work-item, in bytes. There may\n        be performance degradation if the application places a kernel\n        dispatch packet in the queue and the corresponding private segment\n        usage exceeds private_segment_size. If the application does not\n        want to specify any particular value for this argument, @p\n        private_segment_size must be UINT32_MAX. If the queue does not\n        support kernel dispatch packets, this argument is ignored.\n    group_segment_size [in]: Hint indicating the maximum expected\n        group segment usage per work-group, in bytes. There may be\n        performance degradation if the application places a kernel dispatch\n        packet in the queue and the corresponding group segment usage\n        exceeds group_segment_size. If the application does not want to\n        specify any particular value for this argument, @p\n        group_segment_size must be UINT32_MAX. If the queue does not\n        support kernel dispatch packets, this argument is ignored.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    queue: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE_CREATION agent does not\n    support queues of the given type.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is not a power of two,\n    size is 0, type is an invalid queue type, or queue is NULL.",
@@ -1935,7 +1935,7 @@ fn hsa_queue_destroy(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(queue, false, "hsa_queue_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_queue_inactivate, C_hsa_queue_inactivate, c"hsa_queue_inactivate", "hsa_queue_inactivate",
     c"hsa_queue_inactivate(queue)\n--\n\nInactivate a queue.\n\nInactivating the queue aborts any pending executions and prevent any\nnew packets from being processed. Any more packets written to the queue once\nit is inactivated will be ignored by the packet processor.\n\nArgs:\n    queue [in]: Pointer to a queue.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.",
@@ -1953,7 +1953,7 @@ fn hsa_queue_inactivate(py: Python<'_>, queue: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_queue_load_read_index_acquire, C_hsa_queue_load_read_index_acquire, c"hsa_queue_load_read_index_acquire", "hsa_queue_load_read_index_acquire",
     c"hsa_queue_load_read_index_acquire(queue)\n--\n\nDeprecated: Renamed as ::hsa_queue_load_read_index_scacquire.\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1971,7 +1971,7 @@ fn hsa_queue_load_read_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_load_read_index_scacquire, C_hsa_queue_load_read_index_scacquire, c"hsa_queue_load_read_index_scacquire", "hsa_queue_load_read_index_scacquire",
     c"hsa_queue_load_read_index_scacquire(queue)\n--\n\nAtomically load the read index of a queue.\n\nArgs:\n    queue [in]: Pointer to a queue.\n\nReturns: a tuple of 1 item(s):\n    int\n    Read index of the queue pointed by queue.",
@@ -1989,7 +1989,7 @@ fn hsa_queue_load_read_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_load_read_index_relaxed, C_hsa_queue_load_read_index_relaxed, c"hsa_queue_load_read_index_relaxed", "hsa_queue_load_read_index_relaxed",
     c"hsa_queue_load_read_index_relaxed(queue)\n--\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2007,7 +2007,7 @@ fn hsa_queue_load_read_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_load_write_index_acquire, C_hsa_queue_load_write_index_acquire, c"hsa_queue_load_write_index_acquire", "hsa_queue_load_write_index_acquire",
     c"hsa_queue_load_write_index_acquire(queue)\n--\n\nDeprecated: Renamed as ::hsa_queue_load_write_index_scacquire.\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2025,7 +2025,7 @@ fn hsa_queue_load_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_load_write_index_scacquire, C_hsa_queue_load_write_index_scacquire, c"hsa_queue_load_write_index_scacquire", "hsa_queue_load_write_index_scacquire",
     c"hsa_queue_load_write_index_scacquire(queue)\n--\n\nAtomically load the write index of a queue.\n\nArgs:\n    queue [in]: Pointer to a queue.\n\nReturns: a tuple of 1 item(s):\n    int\n    Write index of the queue pointed by queue.",
@@ -2043,7 +2043,7 @@ fn hsa_queue_load_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_load_write_index_relaxed, C_hsa_queue_load_write_index_relaxed, c"hsa_queue_load_write_index_relaxed", "hsa_queue_load_write_index_relaxed",
     c"hsa_queue_load_write_index_relaxed(queue)\n--\n\nArgs:\n    queue\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2061,7 +2061,7 @@ fn hsa_queue_load_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_store_write_index_relaxed, C_hsa_queue_store_write_index_relaxed, c"hsa_queue_store_write_index_relaxed", "hsa_queue_store_write_index_relaxed",
     c"hsa_queue_store_write_index_relaxed(queue, value)\n--\n\nAtomically set the write index of a queue.\n\nIt is recommended that the application uses this function to update\nthe write index when there is a single agent submitting work to the queue\n(the queue type is ::HSA_QUEUE_TYPE_SINGLE).\n\nArgs:\n    queue [in]: Pointer to a queue.\n    value [in]: Value to assign to the write index.",
@@ -2138,7 +2138,7 @@ fn hsa_queue_cas_write_index_acq_rel(py: Python<'_>, queue: &Bound<'_, PyAny>, e
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_cas_write_index_scacq_screl, C_hsa_queue_cas_write_index_scacq_screl, c"hsa_queue_cas_write_index_scacq_screl", "hsa_queue_cas_write_index_scacq_screl",
     c"hsa_queue_cas_write_index_scacq_screl(queue, expected, value)\n--\n\nAtomically set the write index of a queue if the observed value is\nequal to the expected value. The application can inspect the returned value\nto determine if the replacement was done.\n\nArgs:\n    queue [in]: Pointer to a queue.\n    expected [in]: Expected value.\n    value [in]: Value to assign to the write index if expected matches\n        the observed write index. Must be greater than expected.\n\nReturns: a tuple of 1 item(s):\n    int\n    Previous value of the write index.",
@@ -2158,7 +2158,7 @@ fn hsa_queue_cas_write_index_scacq_screl(py: Python<'_>, queue: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_cas_write_index_acquire, C_hsa_queue_cas_write_index_acquire, c"hsa_queue_cas_write_index_acquire", "hsa_queue_cas_write_index_acquire",
     c"hsa_queue_cas_write_index_acquire(queue, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_cas_write_index_scacquire.\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2178,7 +2178,7 @@ fn hsa_queue_cas_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>, e
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_cas_write_index_scacquire, C_hsa_queue_cas_write_index_scacquire, c"hsa_queue_cas_write_index_scacquire", "hsa_queue_cas_write_index_scacquire",
     c"hsa_queue_cas_write_index_scacquire(queue, expected, value)\n--\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2198,7 +2198,7 @@ fn hsa_queue_cas_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_cas_write_index_relaxed, C_hsa_queue_cas_write_index_relaxed, c"hsa_queue_cas_write_index_relaxed", "hsa_queue_cas_write_index_relaxed",
     c"hsa_queue_cas_write_index_relaxed(queue, expected, value)\n--\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2218,7 +2218,7 @@ fn hsa_queue_cas_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, e
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_cas_write_index_release, C_hsa_queue_cas_write_index_release, c"hsa_queue_cas_write_index_release", "hsa_queue_cas_write_index_release",
     c"hsa_queue_cas_write_index_release(queue, expected, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_cas_write_index_screlease.\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2238,7 +2238,7 @@ fn hsa_queue_cas_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, e
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_cas_write_index_screlease, C_hsa_queue_cas_write_index_screlease, c"hsa_queue_cas_write_index_screlease", "hsa_queue_cas_write_index_screlease",
     c"hsa_queue_cas_write_index_screlease(queue, expected, value)\n--\n\nArgs:\n    queue\n    expected\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2258,7 +2258,7 @@ fn hsa_queue_cas_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_expected, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_add_write_index_acq_rel, C_hsa_queue_add_write_index_acq_rel, c"hsa_queue_add_write_index_acq_rel", "hsa_queue_add_write_index_acq_rel",
     c"hsa_queue_add_write_index_acq_rel(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_add_write_index_scacq_screl.\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2277,7 +2277,7 @@ fn hsa_queue_add_write_index_acq_rel(py: Python<'_>, queue: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_add_write_index_scacq_screl, C_hsa_queue_add_write_index_scacq_screl, c"hsa_queue_add_write_index_scacq_screl", "hsa_queue_add_write_index_scacq_screl",
     c"hsa_queue_add_write_index_scacq_screl(queue, value)\n--\n\nAtomically increment the write index of a queue by an offset.\n\nArgs:\n    queue [in]: Pointer to a queue.\n    value [in]: Value to add to the write index.\n\nReturns: a tuple of 1 item(s):\n    int\n    Previous value of the write index.",
@@ -2296,7 +2296,7 @@ fn hsa_queue_add_write_index_scacq_screl(py: Python<'_>, queue: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_add_write_index_acquire, C_hsa_queue_add_write_index_acquire, c"hsa_queue_add_write_index_acquire", "hsa_queue_add_write_index_acquire",
     c"hsa_queue_add_write_index_acquire(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_add_write_index_scacquire.\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2315,7 +2315,7 @@ fn hsa_queue_add_write_index_acquire(py: Python<'_>, queue: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_add_write_index_scacquire, C_hsa_queue_add_write_index_scacquire, c"hsa_queue_add_write_index_scacquire", "hsa_queue_add_write_index_scacquire",
     c"hsa_queue_add_write_index_scacquire(queue, value)\n--\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2334,7 +2334,7 @@ fn hsa_queue_add_write_index_scacquire(py: Python<'_>, queue: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_add_write_index_relaxed, C_hsa_queue_add_write_index_relaxed, c"hsa_queue_add_write_index_relaxed", "hsa_queue_add_write_index_relaxed",
     c"hsa_queue_add_write_index_relaxed(queue, value)\n--\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2353,7 +2353,7 @@ fn hsa_queue_add_write_index_relaxed(py: Python<'_>, queue: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_add_write_index_release, C_hsa_queue_add_write_index_release, c"hsa_queue_add_write_index_release", "hsa_queue_add_write_index_release",
     c"hsa_queue_add_write_index_release(queue, value)\n--\n\nDeprecated: Renamed as ::hsa_queue_add_write_index_screlease.\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2372,7 +2372,7 @@ fn hsa_queue_add_write_index_release(py: Python<'_>, queue: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_add_write_index_screlease, C_hsa_queue_add_write_index_screlease, c"hsa_queue_add_write_index_screlease", "hsa_queue_add_write_index_screlease",
     c"hsa_queue_add_write_index_screlease(queue, value)\n--\n\nArgs:\n    queue\n    value\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -2391,7 +2391,7 @@ fn hsa_queue_add_write_index_screlease(py: Python<'_>, queue: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_hsa_queue_store_read_index_relaxed, C_hsa_queue_store_read_index_relaxed, c"hsa_queue_store_read_index_relaxed", "hsa_queue_store_read_index_relaxed",
     c"hsa_queue_store_read_index_relaxed(queue, value)\n--\n\nAtomically set the read index of a queue.\n\nModifications of the read index are not allowed and result in\nundefined behavior if the queue is associated with an agent for which\nonly the corresponding packet processor is permitted to update the read\nindex.\n\nArgs:\n    queue [in]: Pointer to a queue.\n    value [in]: Value to assign to the read index.",
@@ -2467,7 +2467,7 @@ fn hsa_region_get_info(py: Python<'_>, region: &Bound<'_, PyAny>, attribute: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_region, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_agent_iterate_regions, C_hsa_agent_iterate_regions, c"hsa_agent_iterate_regions", "hsa_agent_iterate_regions",
     c"hsa_agent_iterate_regions(agent, callback, data)\n--\n\nIterate over the memory regions associated with a given agent, and\ninvoke an application-defined callback on every iteration.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked once per region that is\n        accessible from the agent.  The HSA runtime passes two arguments to the\n        callback, the region and the application data.  If callback returns a\n        status other than ::HSA_STATUS_SUCCESS for a particular iteration, the\n        traversal stops and ::hsa_agent_iterate_regions returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -2486,7 +2486,7 @@ fn hsa_agent_iterate_regions(py: Python<'_>, agent: &Bound<'_, PyAny>, callback:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_memory_allocate, C_hsa_memory_allocate, c"hsa_memory_allocate", "hsa_memory_allocate",
     c"hsa_memory_allocate(region, size)\n--\n\nAllocate a block of memory in a given region.\n\nArgs:\n    region [in]: Region where to allocate memory from. The region must have\n        the ::HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED flag set.\n    size [in]: Allocation size, in bytes. Must not be zero. This value is\n        rounded up to the nearest multiple of ::HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE\n        in region.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    ptr: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_REGION The region is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The host is not allowed to\n    allocate memory in region, or size is greater than the value of\n    HSA_REGION_INFO_ALLOC_MAX_SIZE in region.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or size is 0.",
@@ -2523,7 +2523,7 @@ fn hsa_memory_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_memory_copy, C_hsa_memory_copy, c"hsa_memory_copy", "hsa_memory_copy",
     c"hsa_memory_copy(dst, src, size)\n--\n\nCopy a block of memory from the location pointed to by src to the\nmemory block pointed to by dst.\n\nArgs:\n    dst [out]: Buffer where the content is to be copied. If dst is in\n        coarse-grained memory, the copied data is only visible to the agent currently\n        assigned (::hsa_memory_assign_agent) to dst.\n    src [in]: A valid pointer to the source of data to be copied. The source\n        buffer must not overlap with the destination buffer. If the source buffer is\n        in coarse-grained memory then it must be assigned to an agent, from which the\n        data will be retrieved.\n    size [in]: Number of bytes to copy. If size is 0, no copy is\n        performed and the function returns success. Copying a number of bytes larger\n        than the size of the buffers pointed by dst or src results in undefined\n        behavior.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination\n    pointers are NULL.",
@@ -2542,7 +2542,7 @@ fn hsa_memory_copy(py: Python<'_>, dst: rt::PtrArgMut, src: rt::PtrArg, size: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_src, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_memory_assign_agent, C_hsa_memory_assign_agent, c"hsa_memory_assign_agent", "hsa_memory_assign_agent",
     c"hsa_memory_assign_agent(ptr, agent, access)\n--\n\nChange the ownership of a global, coarse-grained buffer.\n\nThe contents of a coarse-grained buffer are visible to an agent\nonly after ownership has been explicitely transferred to that agent. Once the\noperation completes, the previous owner cannot longer access the data in the\nbuffer.\n\nAn implementation of the HSA runtime is allowed, but not required, to change\nthe physical location of the buffer when ownership is transferred to a\ndifferent agent. In general the application must not assume this\nbehavior. The virtual location (address) of the passed buffer is never\nmodified.\n\nArgs:\n    ptr [in]: Base address of a global buffer. The pointer must match an\n        address previously returned by ::hsa_memory_allocate. The size of the buffer\n        affected by the ownership change is identical to the size of that previous\n        allocation. If ptr points to a fine-grained global buffer, no operation is\n        performed and the function returns success. If ptr does not point to\n        global memory, the behavior is undefined.\n    agent [in]: Agent that becomes the owner of the buffer. The\n        application is responsible for ensuring that agent has access to the\n        region that contains the buffer. It is allowed to change ownership to an\n        agent that is already the owner of the buffer, with the same or different\n        access permissions.\n    access [in]: Access permissions requested for the new owner.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or access is\n    not a valid access value.",
@@ -2561,7 +2561,7 @@ fn hsa_memory_assign_agent(py: Python<'_>, ptr: rt::PtrArgMut, agent: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_agent, a_access) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_memory_register, C_hsa_memory_register, c"hsa_memory_register", "hsa_memory_register",
     c"hsa_memory_register(ptr, size)\n--\n\nRegister a global, fine-grained buffer.\n\nRegistering a buffer serves as an indication to the HSA runtime that\nthe memory might be accessed from a kernel agent other than the\nhost. Registration is a performance hint that allows the HSA runtime\nimplementation to know which buffers will be accessed by some of the kernel\nagents ahead of time.\n\nRegistration is only recommended for buffers in the global segment that have\nnot been allocated using the HSA allocator (::hsa_memory_allocate), but an OS\nallocator instead. Registering an OS-allocated buffer in the base profile is\nequivalent to a no-op.\n\nRegistrations should not overlap.\n\nArgs:\n    ptr [in]: A buffer in global, fine-grained memory. If a NULL pointer is\n        passed, no operation is performed. If the buffer has been allocated using\n        ::hsa_memory_allocate, or has already been registered, no operation is\n        performed.\n    size [in]: Requested registration size in bytes. A size of 0 is\n        only allowed if ptr is NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 but ptr\n    is not NULL.",
@@ -2579,7 +2579,7 @@ fn hsa_memory_register(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_memory_deregister, C_hsa_memory_deregister, c"hsa_memory_deregister", "hsa_memory_deregister",
     c"hsa_memory_deregister(ptr, size)\n--\n\nDeregister memory previously registered using ::hsa_memory_register.\n\nIf the memory interval being deregistered does not match a previous\nregistration (start and end addresses), the behavior is undefined.\n\nArgs:\n    ptr [in]: A pointer to the base of the buffer to be deregistered. If\n        a NULL pointer is passed, no operation is performed.\n    size [in]: Size of the buffer to be deregistered.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
@@ -2597,7 +2597,7 @@ fn hsa_memory_deregister(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt<u64>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_isa_from_name, C_hsa_isa_from_name, c"hsa_isa_from_name", "hsa_isa_from_name",
     c"hsa_isa_from_name(name, isa)\n--\n\nRetrieve a reference to an instruction set architecture handle out of\na symbolic name.\n\nArgs:\n    name [in]: Vendor-specific name associated with a a particular\n        instruction set architecture. name must start with the vendor name and a\n        colon (for example, \"AMD:\"). The rest of the name is vendor-specific. Must be\n        a NUL-terminated string.\n    isa [out]: Memory location where the HSA runtime stores the ISA handle\n        corresponding to the given name. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA_NAME The given name does not\n    correspond to any instruction set architecture.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT name is NULL, or isa is\n    NULL.",
@@ -2616,7 +2616,7 @@ fn hsa_isa_from_name(py: Python<'_>, name: rt::CStrArg, isa: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_name, a_isa) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_agent_iterate_isas, C_hsa_agent_iterate_isas, c"hsa_agent_iterate_isas", "hsa_agent_iterate_isas",
     c"hsa_agent_iterate_isas(agent, callback, data)\n--\n\nIterate over the instruction sets supported by the given agent, and\ninvoke an application-defined callback on every iteration. The iterator is\ndeterministic: if an agent supports several instruction set architectures,\nthey are traversed in the same order in every invocation of this function.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked once per instruction set\n        architecture.  The HSA runtime passes two arguments to the callback: the\n        ISA and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        that status value is returned.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -2635,7 +2635,7 @@ fn hsa_agent_iterate_isas(py: Python<'_>, agent: &Bound<'_, PyAny>, callback: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_isa_get_info, C_hsa_isa_get_info, c"hsa_isa_get_info", "hsa_isa_get_info",
     c"hsa_isa_get_info(isa, attribute, index, value)\n--\n\nDeprecated: The concept of call convention has been deprecated. If the\napplication wants to query the value of an attribute for a given instruction\nset architecture, use ::hsa_isa_get_info_alt instead. If the application\nwants to query an attribute that is specific to a given combination of ISA\nand wavefront, use ::hsa_wavefront_get_info.\n\nGet the current value of an attribute for a given instruction set\narchitecture (ISA).\n\nArgs:\n    isa [in]: A valid instruction set architecture.\n    attribute [in]: Attribute to query.\n    index [in]: Call convention index. Used only for call convention\n        attributes, otherwise ignored. Must have a value between 0 (inclusive) and\n        the value of the attribute ::HSA_ISA_INFO_CALL_CONVENTION_COUNT (not\n        inclusive) in isa.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_INDEX The index is out of range.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    instruction set architecture attribute, or value is\n    NULL.",
@@ -2655,7 +2655,7 @@ fn hsa_isa_get_info(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_attribute, a_index, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_isa_get_info_alt, C_hsa_isa_get_info_alt, c"hsa_isa_get_info_alt", "hsa_isa_get_info_alt",
     c"hsa_isa_get_info_alt(isa, attribute, value)\n--\n\nGet the current value of an attribute for a given instruction set\narchitecture (ISA).\n\nArgs:\n    isa [in]: A valid instruction set architecture.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    instruction set architecture attribute, or value is\n    NULL.",
@@ -2674,7 +2674,7 @@ fn hsa_isa_get_info_alt(py: Python<'_>, isa: &Bound<'_, PyAny>, attribute: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_isa_get_exception_policies, C_hsa_isa_get_exception_policies, c"hsa_isa_get_exception_policies", "hsa_isa_get_exception_policies",
     c"hsa_isa_get_exception_policies(isa, profile)\n--\n\nRetrieve the exception policy support for a given combination of\ninstruction set architecture and profile.\n\nArgs:\n    isa [in]: A valid instruction set architecture.\n    profile [in]: Profile.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is not a valid\n    profile, or mask is NULL.",
@@ -2694,7 +2694,7 @@ fn hsa_isa_get_exception_policies(py: Python<'_>, isa: &Bound<'_, PyAny>, profil
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_profile, a_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_mask)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_mask)?)])
 }
 rt::function!(F_hsa_isa_get_round_method, C_hsa_isa_get_round_method, c"hsa_isa_get_round_method", "hsa_isa_get_round_method",
     c"hsa_isa_get_round_method(isa, fp_type, flush_mode)\n--\n\nRetrieve the round method (single or double) used to implement the\nfloating-point multiply add instruction (mad) for a given combination of\ninstruction set architecture, floating-point type, and flush to zero\nmodifier.\n\nArgs:\n    isa [in]: Instruction set architecture.\n    fp_type [in]: Floating-point type.\n    flush_mode [in]: Flush to zero modifier.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    round_method: hsa_round_method_t\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT fp_type is not a valid\n    floating-point type, or flush_mode is not a valid flush to zero modifier,\n    or round_method is NULL.",
@@ -2715,7 +2715,7 @@ fn hsa_isa_get_round_method(py: Python<'_>, isa: &Bound<'_, PyAny>, fp_type: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_fp_type, a_flush_mode, a_round_method) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 29, o_round_method as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 29, o_round_method as i64)?])
 }
 rt::function!(F_hsa_wavefront_get_info, C_hsa_wavefront_get_info, c"hsa_wavefront_get_info", "hsa_wavefront_get_info",
     c"hsa_wavefront_get_info(wavefront, attribute, value)\n--\n\nGet the current value of a wavefront attribute.\n\nArgs:\n    wavefront [in]: A wavefront.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_WAVEFRONT The wavefront is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    wavefront attribute, or value is NULL.",
@@ -2734,7 +2734,7 @@ fn hsa_wavefront_get_info(py: Python<'_>, wavefront: &Bound<'_, PyAny>, attribut
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_wavefront, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_isa_iterate_wavefronts, C_hsa_isa_iterate_wavefronts, c"hsa_isa_iterate_wavefronts", "hsa_isa_iterate_wavefronts",
     c"hsa_isa_iterate_wavefronts(isa, callback, data)\n--\n\nIterate over the different wavefronts supported by an instruction set\narchitecture, and invoke an application-defined callback on every iteration.\n\nArgs:\n    isa [in]: Instruction set architecture.\n    callback [in]: Callback to be invoked once per wavefront that is\n        supported by the agent. The HSA runtime passes two arguments to the callback:\n        the wavefront handle and the application data.  If callback returns a\n        status other than ::HSA_STATUS_SUCCESS for a particular iteration, the\n        traversal stops and that value is returned.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA The instruction set architecture is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -2753,7 +2753,7 @@ fn hsa_isa_iterate_wavefronts(py: Python<'_>, isa: &Bound<'_, PyAny>, callback: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_isa, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_isa_compatible, C_hsa_isa_compatible, c"hsa_isa_compatible", "hsa_isa_compatible",
     c"hsa_isa_compatible(code_object_isa, agent_isa)\n--\n\nDeprecated: Use ::hsa_agent_iterate_isas to query which instructions set\narchitectures are supported by a given agent.\n\nCheck if the instruction set architecture of a code object can be\nexecuted on an agent associated with another architecture.\n\nArgs:\n    code_object_isa [in]: Instruction set architecture associated with a\n        code object.\n    agent_isa [in]: Instruction set architecture associated with an agent.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ISA code_object_isa or agent_isa are\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
@@ -2773,7 +2773,7 @@ fn hsa_isa_compatible(py: Python<'_>, code_object_isa: &Bound<'_, PyAny>, agent_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object_isa, a_agent_isa, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, (o_result as u8) != 0)?)])
 }
 rt::function!(F_hsa_code_object_reader_create_from_file, C_hsa_code_object_reader_create_from_file, c"hsa_code_object_reader_create_from_file", "hsa_code_object_reader_create_from_file",
     c"hsa_code_object_reader_create_from_file(file, code_object_reader)\n--\n\nCreate a code object reader to operate on a file.\n\nThe file is owned and managed by the application; the lifetime of the file\ndescriptor must exceed that of any associated code object reader.\n\nArgs:\n    file [in]: File descriptor. The file must have been opened by\n        application with at least read permissions prior calling this function. The\n        file must contain a vendor-specific code object.\n    code_object_reader [out]: Memory location to store the newly created\n        code object reader handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_FILE file is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT code_object_reader is NULL.",
@@ -2792,7 +2792,7 @@ fn hsa_code_object_reader_create_from_file(py: Python<'_>, file: rt::CInt<i32>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_file, a_code_object_reader) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_reader_create_from_memory, C_hsa_code_object_reader_create_from_memory, c"hsa_code_object_reader_create_from_memory", "hsa_code_object_reader_create_from_memory",
     c"hsa_code_object_reader_create_from_memory(code_object, size, code_object_reader)\n--\n\nCreate a code object reader to operate on memory.\n\nArgs:\n    code_object [in]: Memory buffer that contains a vendor-specific code\n        object. The buffer is owned and managed by the application; the lifetime of\n        the buffer must exceed that of any associated code object reader.\n    size [in]: Size of the buffer pointed to by code_object. Must not be\n        0.\n    code_object_reader [out]: Memory location to store newly created code\n        object reader handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT code_object is NULL, size\n    is zero, or code_object_reader is NULL.",
@@ -2812,7 +2812,7 @@ fn hsa_code_object_reader_create_from_memory(py: Python<'_>, code_object: rt::Pt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_size, a_code_object_reader) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_reader_destroy, C_hsa_code_object_reader_destroy, c"hsa_code_object_reader_destroy", "hsa_code_object_reader_destroy",
     c"hsa_code_object_reader_destroy(code_object_reader)\n--\n\nDestroy a code object reader.\n\nThe code object reader handle becomes invalid after completion of\nthis function. Any file or memory used to create the code object read is not\nclosed, removed, or deallocated by this function.\n\nArgs:\n    code_object_reader [in]: Code object reader to destroy.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader\n    is invalid.",
@@ -2832,7 +2832,7 @@ fn hsa_code_object_reader_destroy(py: Python<'_>, code_object_reader: &Bound<'_,
     if __r as i64 == 0 {
         rt::life::destroyed(code_object_reader, false, "hsa_code_object_reader_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_create, C_hsa_executable_create, c"hsa_executable_create", "hsa_executable_create",
     c"hsa_executable_create(profile, executable_state, options, executable)\n--\n\nDeprecated: Use ::hsa_executable_create_alt instead, which allows the\napplication to specify the default floating-point rounding mode of the\nexecutable and assumes an unfrozen initial state.\n\nCreate an empty executable.\n\nArgs:\n    profile [in]: Profile used in the executable.\n    executable_state [in]: Executable state. If the state is\n        ::HSA_EXECUTABLE_STATE_FROZEN, the resulting executable is useless because no\n        code objects can be loaded, and no variables can be defined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    executable [out]: Memory location where the HSA runtime stores the newly\n        created executable handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is invalid, or\n    executable is NULL.",
@@ -2853,7 +2853,7 @@ fn hsa_executable_create(py: Python<'_>, profile: &Bound<'_, PyAny>, executable_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_profile, a_executable_state, a_options, a_executable) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_create_alt, C_hsa_executable_create_alt, c"hsa_executable_create_alt", "hsa_executable_create_alt",
     c"hsa_executable_create_alt(profile, default_float_rounding_mode, options, executable)\n--\n\nCreate an empty executable.\n\nArgs:\n    profile [in]: Profile used in the executable.\n    default_float_rounding_mode [in]: Default floating-point rounding mode\n        used in the executable. Allowed rounding modes are near and zero (default is\n        not allowed).\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    executable [out]: Memory location where the HSA runtime stores newly\n        created executable handle. The initial state of the executable is\n        ::HSA_EXECUTABLE_STATE_UNFROZEN.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT profile is invalid, or\n    executable is NULL.",
@@ -2874,7 +2874,7 @@ fn hsa_executable_create_alt(py: Python<'_>, profile: &Bound<'_, PyAny>, default
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_profile, a_default_float_rounding_mode, a_options, a_executable) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_destroy, C_hsa_executable_destroy, c"hsa_executable_destroy", "hsa_executable_destroy",
     c"hsa_executable_destroy(executable)\n--\n\nDestroy an executable.\n\nAn executable handle becomes invalid after the executable has been\ndestroyed. Code object handles that were loaded into this executable are\nstill valid after the executable has been destroyed, and can be used as\nintended. Resources allocated outside and associated with this executable\n(such as external global or readonly variables) can be released after the\nexecutable has been destroyed.\n\nExecutable should not be destroyed while kernels are in flight.\n\nArgs:\n    executable [in]: Executable.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.",
@@ -2894,7 +2894,7 @@ fn hsa_executable_destroy(py: Python<'_>, executable: &Bound<'_, PyAny>) -> PyRe
     if __r as i64 == 0 {
         rt::life::destroyed(executable, false, "hsa_executable_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_load_program_code_object, C_hsa_executable_load_program_code_object, c"hsa_executable_load_program_code_object", "hsa_executable_load_program_code_object",
     c"hsa_executable_load_program_code_object(executable, code_object_reader, options, loaded_code_object)\n--\n\nLoad a program code object into an executable.\n\nA program code object contains information about resources that are\naccessible by all kernel agents that run the executable, and can be loaded\nat most once into an executable.\n\nIf the program code object uses extensions, the implementation must support\nthem for this operation to return successfully.\n\nArgs:\n    executable [in]: Executable.\n    code_object_reader [in]: A code object reader that holds the program\n        code object to load. If a code object reader is destroyed before all the\n        associated executables are destroyed, the behavior is undefined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    loaded_code_object [out]: Pointer to a memory location where the HSA\n        runtime stores the loaded code object handle. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE The executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader\n    is invalid.\n    ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS The program code object is\n    not compatible with the executable or the implementation (for example, the\n    code object uses an extension that is not supported by the implementation).",
@@ -2915,7 +2915,7 @@ fn hsa_executable_load_program_code_object(py: Python<'_>, executable: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_code_object_reader, a_options, a_loaded_code_object) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_load_agent_code_object, C_hsa_executable_load_agent_code_object, c"hsa_executable_load_agent_code_object", "hsa_executable_load_agent_code_object",
     c"hsa_executable_load_agent_code_object(executable, agent, code_object_reader, options, loaded_code_object)\n--\n\nLoad an agent code object into an executable.\n\nThe agent code object contains all defined agent\nallocation variables, functions, indirect functions, and kernels in a given\nprogram for a given instruction set architecture.\n\nAny module linkage declaration must have been defined either by a define\nvariable or by loading a code object that has a symbol with module linkage\ndefinition.\n\nThe default floating-point rounding mode of the code object associated with\ncode_object_reader must match that of the executable\n(::HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE), or be default (in which\ncase the value of ::HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE is used).\nIf the agent code object uses extensions, the implementation and the agent\nmust support them for this operation to return successfully.\n\nArgs:\n    executable [in]: Executable.\n    agent [in]: Agent to load code object for. A code object can be loaded\n        into an executable at most once for a given agent. The instruction set\n        architecture of the code object must be supported by the agent.\n    code_object_reader [in]: A code object reader that holds the code object\n        to load. If a code object reader is destroyed before all the associated\n        executables are destroyed, the behavior is undefined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n    loaded_code_object [out]: Pointer to a memory location where the HSA\n        runtime stores the loaded code object handle. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE The executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER code_object_reader\n    is invalid.\n    ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS The code object read by @p\n    code_object_reader is not compatible with the agent (for example, the agent\n    does not support the instruction set architecture of the code object), the\n    executable (for example, there is a default floating-point mode mismatch\n    between the two), or the implementation.",
@@ -2937,7 +2937,7 @@ fn hsa_executable_load_agent_code_object(py: Python<'_>, executable: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_code_object_reader, a_options, a_loaded_code_object) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_freeze, C_hsa_executable_freeze, c"hsa_executable_freeze", "hsa_executable_freeze",
     c"hsa_executable_freeze(executable, options)\n--\n\nFreeze the executable.\n\nNo modifications to executable can be made after freezing: no code\nobjects can be loaded to the executable, and no external variables can be\ndefined. Freezing the executable does not prevent querying the executable's\nattributes. The application must define all the external variables in an\nexecutable before freezing it.\n\nArgs:\n    executable [in]: Executable.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_UNDEFINED One or more variables are\n    undefined in the executable.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is already frozen.",
@@ -2955,7 +2955,7 @@ fn hsa_executable_freeze(py: Python<'_>, executable: &Bound<'_, PyAny>, options:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_options) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_get_info, C_hsa_executable_get_info, c"hsa_executable_get_info", "hsa_executable_get_info",
     c"hsa_executable_get_info(executable, attribute, value)\n--\n\nGet the current value of an attribute for a given executable.\n\nArgs:\n    executable [in]: Executable.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    executable attribute, or value is NULL.",
@@ -2974,7 +2974,7 @@ fn hsa_executable_get_info(py: Python<'_>, executable: &Bound<'_, PyAny>, attrib
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_global_variable_define, C_hsa_executable_global_variable_define, c"hsa_executable_global_variable_define", "hsa_executable_global_variable_define",
     c"hsa_executable_global_variable_define(executable, variable_name, address)\n--\n\nDefine an external global variable with program allocation.\n\nThis function allows the application to provide the definition\nof a variable in the global segment memory with program allocation. The\nvariable must be defined before loading a code object into an executable.\nIn addition, code objects loaded must not define the variable.\n\nArgs:\n    executable [in]: Executable. Must not be in frozen state.\n    variable_name [in]: Name of the variable. The Programmer's Reference\n        Manual describes the standard name mangling scheme.\n    address [in]: Address where the variable is defined. This address must\n        be in global memory and can be read and written by any agent in the\n        system. The application cannot deallocate the buffer pointed by address\n        before executable is destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is\n    already defined.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the\n    variable_name.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.",
@@ -2993,7 +2993,7 @@ fn hsa_executable_global_variable_define(py: Python<'_>, executable: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_variable_name, a_address) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_agent_global_variable_define, C_hsa_executable_agent_global_variable_define, c"hsa_executable_agent_global_variable_define", "hsa_executable_agent_global_variable_define",
     c"hsa_executable_agent_global_variable_define(executable, agent, variable_name, address)\n--\n\nDefine an external global variable with agent allocation.\n\nThis function allows the application to provide the definition\nof a variable in the global segment memory with agent allocation. The\nvariable must be defined before loading a code object into an executable.\nIn addition, code objects loaded must not define the variable.\n\nArgs:\n    executable [in]: Executable. Must not be in frozen state.\n    agent [in]: Agent for which the variable is being defined.\n    variable_name [in]: Name of the variable. The Programmer's Reference\n        Manual describes the standard name mangling scheme.\n    address [in]: Address where the variable is defined. This address must\n        have been previously allocated using ::hsa_memory_allocate in a global region\n        that is only visible to agent. The application cannot deallocate the\n        buffer pointed by address before executable is destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_AGENT agent is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is\n    already defined.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the\n    variable_name.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.",
@@ -3013,7 +3013,7 @@ fn hsa_executable_agent_global_variable_define(py: Python<'_>, executable: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_variable_name, a_address) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_readonly_variable_define, C_hsa_executable_readonly_variable_define, c"hsa_executable_readonly_variable_define", "hsa_executable_readonly_variable_define",
     c"hsa_executable_readonly_variable_define(executable, agent, variable_name, address)\n--\n\nDefine an external readonly variable.\n\nThis function allows the application to provide the definition\nof a variable in the readonly segment memory. The variable must be defined\nbefore loading a code object into an executable. In addition, code objects\nloaded must not define the variable.\n\nArgs:\n    executable [in]: Executable. Must not be in frozen state.\n    agent [in]: Agent for which the variable is being defined.\n    variable_name [in]: Name of the variable. The Programmer's Reference\n        Manual describes the standard name mangling scheme.\n    address [in]: Address where the variable is defined. This address must\n        have been previously allocated using ::hsa_memory_allocate in a readonly\n        region associated with agent. The application cannot deallocate the buffer\n        pointed by address before executable is destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE Executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_AGENT agent is invalid.\n    ::HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED The variable is\n    already defined.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no variable with the\n    variable_name.\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT variable_name is NULL.",
@@ -3033,7 +3033,7 @@ fn hsa_executable_readonly_variable_define(py: Python<'_>, executable: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_variable_name, a_address) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_validate, C_hsa_executable_validate, c"hsa_executable_validate", "hsa_executable_validate",
     c"hsa_executable_validate(executable)\n--\n\nValidate an executable. Checks that all code objects have matching\nmachine model, profile, and default floating-point rounding mode. Checks that\nall declarations have definitions. Checks declaration-definition\ncompatibility (see the HSA Programming Reference Manual for compatibility\nrules). Invoking this function is equivalent to invoking\n::hsa_executable_validate_alt with no options.\n\nArgs:\n    executable [in]: Executable. Must be in frozen state.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
@@ -3052,7 +3052,7 @@ fn hsa_executable_validate(py: Python<'_>, executable: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_result)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_result)?)])
 }
 rt::function!(F_hsa_executable_validate_alt, C_hsa_executable_validate_alt, c"hsa_executable_validate_alt", "hsa_executable_validate_alt",
     c"hsa_executable_validate_alt(executable, options)\n--\n\nValidate an executable. Checks that all code objects have matching\nmachine model, profile, and default floating-point rounding mode. Checks that\nall declarations have definitions. Checks declaration-definition\ncompatibility (see the HSA Programming Reference Manual for compatibility\nrules).\n\nArgs:\n    executable [in]: Executable. Must be in frozen state.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
@@ -3072,7 +3072,7 @@ fn hsa_executable_validate_alt(py: Python<'_>, executable: &Bound<'_, PyAny>, op
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_options, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_result)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_result)?)])
 }
 rt::function!(F_hsa_executable_get_symbol, C_hsa_executable_get_symbol, c"hsa_executable_get_symbol", "hsa_executable_get_symbol",
     c"hsa_executable_get_symbol(executable, module_name, symbol_name, agent, call_convention, symbol)\n--\n\nDeprecated: Use ::hsa_executable_get_symbol_by_name instead.\n\nGet the symbol handle for a given a symbol name.\n\nArgs:\n    executable [in]: Executable.\n    module_name [in]: Module name. Must be NULL if the symbol has\n        program linkage.\n    symbol_name [in]: Symbol name.\n    agent [in]: Agent associated with the symbol. If the symbol is\n        independent of any agent (for example, a variable with program\n        allocation), this argument is ignored.\n    call_convention [in]: Call convention associated with the symbol. If the\n        symbol does not correspond to an indirect function, this argument is ignored.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or\n    symbol is NULL.",
@@ -3095,7 +3095,7 @@ fn hsa_executable_get_symbol(py: Python<'_>, executable: &Bound<'_, PyAny>, modu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_module_name, a_symbol_name, a_agent, a_call_convention, a_symbol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_get_symbol_by_name, C_hsa_executable_get_symbol_by_name, c"hsa_executable_get_symbol_by_name", "hsa_executable_get_symbol_by_name",
     c"hsa_executable_get_symbol_by_name(executable, symbol_name, agent, symbol)\n--\n\nRetrieve the symbol handle corresponding to a given a symbol name.\n\nArgs:\n    executable [in]: Executable.\n    symbol_name [in]: Symbol name. Must be a NUL-terminated character\n        array. The Programmer's Reference Manual describes the standard name mangling\n        scheme.\n    agent [in]: Pointer to the agent for which the symbol with the given\n        name is defined. If the symbol corresponding to the given name has program\n        allocation, agent must be NULL.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or @p\n    symbol is NULL.",
@@ -3117,7 +3117,7 @@ fn hsa_executable_get_symbol_by_name(py: Python<'_>, executable: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_symbol_name, a_agent, a_symbol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_symbol_get_info, C_hsa_executable_symbol_get_info, c"hsa_executable_symbol_get_info", "hsa_executable_symbol_get_info",
     c"hsa_executable_symbol_get_info(executable_symbol, attribute, value)\n--\n\nGet the current value of an attribute for a given executable symbol.\n\nArgs:\n    executable_symbol [in]: Executable symbol.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL The executable symbol is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    executable symbol attribute, or value is NULL.",
@@ -3136,7 +3136,7 @@ fn hsa_executable_symbol_get_info(py: Python<'_>, executable_symbol: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable_symbol, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_iterate_symbols, C_hsa_executable_iterate_symbols, c"hsa_executable_iterate_symbols", "hsa_executable_iterate_symbols",
     c"hsa_executable_iterate_symbols(executable, callback, data)\n--\n\nDeprecated: \n\nIterate over the symbols in a executable, and invoke an\napplication-defined callback on every iteration.\n\nArgs:\n    executable [in]: Executable.\n    callback [in]: Callback to be invoked once per executable symbol. The\n        HSA runtime passes three arguments to the callback: the executable, a symbol,\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_executable_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -3155,7 +3155,7 @@ fn hsa_executable_iterate_symbols(py: Python<'_>, executable: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_iterate_agent_symbols, C_hsa_executable_iterate_agent_symbols, c"hsa_executable_iterate_agent_symbols", "hsa_executable_iterate_agent_symbols",
     c"hsa_executable_iterate_agent_symbols(executable, agent, callback, data)\n--\n\nIterate over the kernels, indirect functions, and agent allocation\nvariables in an executable for a given agent, and invoke an application-\ndefined callback on every iteration.\n\nArgs:\n    executable [in]: Executable.\n    agent [in]: Agent.\n    callback [in]: Callback to be invoked once per executable symbol. The\n        HSA runtime passes three arguments to the callback: the executable, a symbol,\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_executable_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -3175,7 +3175,7 @@ fn hsa_executable_iterate_agent_symbols(py: Python<'_>, executable: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_iterate_program_symbols, C_hsa_executable_iterate_program_symbols, c"hsa_executable_iterate_program_symbols", "hsa_executable_iterate_program_symbols",
     c"hsa_executable_iterate_program_symbols(executable, callback, data)\n--\n\nIterate over the program allocation variables in an executable, and\ninvoke an application-defined callback on every iteration.\n\nArgs:\n    executable [in]: Executable.\n    callback [in]: Callback to be invoked once per executable symbol. The\n        HSA runtime passes three arguments to the callback: the executable, a symbol,\n        and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_executable_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -3194,7 +3194,7 @@ fn hsa_executable_iterate_program_symbols(py: Python<'_>, executable: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_serialize, C_hsa_code_object_serialize, c"hsa_code_object_serialize", "hsa_code_object_serialize",
     c"hsa_code_object_serialize(code_object, alloc_callback, callback_data, options)\n--\n\nDeprecated: \n\nSerialize a code object. Can be used for offline finalization,\ninstall-time finalization, disk code caching, etc.\n\nArgs:\n    code_object [in]: Code object.\n    alloc_callback [in]: Callback function for memory allocation. Must not\n        be NULL. The HSA runtime passes three arguments to the callback: the\n        allocation size, the application data, and a pointer to a memory location\n        where the application stores the allocation result. The HSA runtime invokes\n        alloc_callback once to allocate a buffer that contains the serialized\n        version of code_object.  If the callback returns a status code other than\n        ::HSA_STATUS_SUCCESS, this function returns the same code.\n    callback_data [in]: Application data that is passed to @p\n        alloc_callback. May be NULL.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    serialized_code_object: Pointer\n    serialized_code_object_size: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT alloc_callback, @p\n    serialized_code_object, or serialized_code_object_size are NULL.",
@@ -3239,7 +3239,7 @@ fn hsa_code_object_deserialize(py: Python<'_>, serialized_code_object: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_serialized_code_object, a_serialized_code_object_size, a_options, a_code_object) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_destroy, C_hsa_code_object_destroy, c"hsa_code_object_destroy", "hsa_code_object_destroy",
     c"hsa_code_object_destroy(code_object)\n--\n\nDeprecated: \n\nDestroy a code object.\n\nThe lifetime of a code object must exceed that of any executable\nwhere it has been loaded. If an executable that loaded code_object has not\nbeen destroyed, the behavior is undefined.\n\nArgs:\n    code_object [in]: Code object. The handle becomes invalid after it has\n        been destroyed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.",
@@ -3259,7 +3259,7 @@ fn hsa_code_object_destroy(py: Python<'_>, code_object: &Bound<'_, PyAny>) -> Py
     if __r as i64 == 0 {
         rt::life::destroyed(code_object, false, "hsa_code_object_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_get_info, C_hsa_code_object_get_info, c"hsa_code_object_get_info", "hsa_code_object_get_info",
     c"hsa_code_object_get_info(code_object, attribute, value)\n--\n\nDeprecated: \n\nGet the current value of an attribute for a given code object.\n\nArgs:\n    code_object [in]: Code object.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    code object attribute, or value is NULL.",
@@ -3278,7 +3278,7 @@ fn hsa_code_object_get_info(py: Python<'_>, code_object: &Bound<'_, PyAny>, attr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_executable_load_code_object, C_hsa_executable_load_code_object, c"hsa_executable_load_code_object", "hsa_executable_load_code_object",
     c"hsa_executable_load_code_object(executable, agent, code_object, options)\n--\n\nDeprecated: \n\nLoad code object into the executable.\n\nEvery global or readonly variable that is external must be defined\nbefore loading the code object. An internal global or readonly variable is\nallocated once the code object, that is being loaded, references this\nvariable and this variable is not allocated.\n\nAny module linkage declaration must have been defined either by a define\nvariable or by loading a code object that has a symbol with module linkage\ndefinition.\n\nArgs:\n    executable [in]: Executable.\n    agent [in]: Agent to load code object for. The agent must support the\n        default floating-point rounding mode used by code_object.\n    code_object [in]: Code object to load.  The lifetime of the code object\n        must exceed that of the executable: if code_object is destroyed before @p\n        executable, the behavior is undefined.\n    options [in]: Standard and vendor-specific options. Unknown options are\n        ignored. A standard option begins with the \"-hsa_\" prefix. Options beginning\n        with the \"-hsa_ext_<extension_name>_\" prefix are reserved for extensions. A\n        vendor-specific option begins with the \"-<vendor_name>_\" prefix. Must be a\n        NUL-terminated string. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to\n    allocate the required resources.\n    ::HSA_STATUS_ERROR_INVALID_EXECUTABLE The executable is invalid.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS agent is not compatible\n    with code_object (for example, agent does not support the default\n    floating-point rounding mode specified by code_object), or code_object\n    is not compatible with executable (for example, code_object and @p\n    executable have different machine models or profiles).\n    ::HSA_STATUS_ERROR_FROZEN_EXECUTABLE executable is frozen.",
@@ -3298,7 +3298,7 @@ fn hsa_executable_load_code_object(py: Python<'_>, executable: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_executable, a_agent, a_code_object, a_options) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_get_symbol, C_hsa_code_object_get_symbol, c"hsa_code_object_get_symbol", "hsa_code_object_get_symbol",
     c"hsa_code_object_get_symbol(code_object, symbol_name, symbol)\n--\n\nDeprecated: \n\nGet the symbol handle within a code object for a given a symbol name.\n\nArgs:\n    code_object [in]: Code object.\n    symbol_name [in]: Symbol name.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or\n    symbol is NULL.",
@@ -3318,7 +3318,7 @@ fn hsa_code_object_get_symbol(py: Python<'_>, code_object: &Bound<'_, PyAny>, sy
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_symbol_name, a_symbol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_get_symbol_from_name, C_hsa_code_object_get_symbol_from_name, c"hsa_code_object_get_symbol_from_name", "hsa_code_object_get_symbol_from_name",
     c"hsa_code_object_get_symbol_from_name(code_object, module_name, symbol_name, symbol)\n--\n\nDeprecated: \n\nGet the symbol handle within a code object for a given a symbol name.\n\nArgs:\n    code_object [in]: Code object.\n    module_name [in]: Module name. Must be NULL if the symbol has\n        program linkage.\n    symbol_name [in]: Symbol name.\n    symbol [out]: Memory location where the HSA runtime stores the symbol\n        handle.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SYMBOL_NAME There is no symbol with a name\n    that matches symbol_name.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT symbol_name is NULL, or\n    symbol is NULL.",
@@ -3339,7 +3339,7 @@ fn hsa_code_object_get_symbol_from_name(py: Python<'_>, code_object: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_module_name, a_symbol_name, a_symbol) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_symbol_get_info, C_hsa_code_symbol_get_info, c"hsa_code_symbol_get_info", "hsa_code_symbol_get_info",
     c"hsa_code_symbol_get_info(code_symbol, attribute, value)\n--\n\nDeprecated: \n\nGet the current value of an attribute for a given code symbol.\n\nArgs:\n    code_symbol [in]: Code symbol.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_SYMBOL The code symbol is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT attribute is an invalid\n    code symbol attribute, or value is NULL.",
@@ -3358,7 +3358,7 @@ fn hsa_code_symbol_get_info(py: Python<'_>, code_symbol: &Bound<'_, PyAny>, attr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_symbol, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_code_object_iterate_symbols, C_hsa_code_object_iterate_symbols, c"hsa_code_object_iterate_symbols", "hsa_code_object_iterate_symbols",
     c"hsa_code_object_iterate_symbols(code_object, callback, data)\n--\n\nDeprecated: \n\nIterate over the symbols in a code object, and invoke an\napplication-defined callback on every iteration.\n\nArgs:\n    code_object [in]: Code object.\n    callback [in]: Callback to be invoked once per code object symbol. The\n        HSA runtime passes three arguments to the callback: the code object, a\n        symbol, and the application data.  If callback returns a status other than\n        ::HSA_STATUS_SUCCESS for a particular iteration, the traversal stops and\n        ::hsa_code_object_iterate_symbols returns that status value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_CODE_OBJECT code_object is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -3377,7 +3377,7 @@ fn hsa_code_object_iterate_symbols(py: Python<'_>, code_object: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_code_object, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_get_capability, C_hsa_ext_image_get_capability, c"hsa_ext_image_get_capability", "hsa_ext_image_get_capability",
     c"hsa_ext_image_get_capability(agent, geometry, image_format)\n--\n\nRetrieve the supported image capabilities for a given combination of\nagent, geometry, and image format for an image created with an opaque image\ndata layout.\n\nArgs:\n    agent [in]: Agent to be associated with the image handle.\n    geometry [in]: Geometry.\n    image_format [in]: Pointer to an image format. Must not be NULL.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    capability_mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_format is\n    NULL, or capability_mask is NULL.",
@@ -3399,7 +3399,7 @@ fn hsa_ext_image_get_capability(py: Python<'_>, agent: &Bound<'_, PyAny>, geomet
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_geometry, a_image_format, a_capability_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_capability_mask)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_capability_mask)?)])
 }
 rt::function!(F_hsa_ext_image_get_capability_with_layout, C_hsa_ext_image_get_capability_with_layout, c"hsa_ext_image_get_capability_with_layout", "hsa_ext_image_get_capability_with_layout",
     c"hsa_ext_image_get_capability_with_layout(agent, geometry, image_format, image_data_layout)\n--\n\nRetrieve the supported image capabilities for a given combination of\nagent, geometry, image format, and image layout for an image created with\nan explicit image data layout.\n\nArgs:\n    agent [in]: Agent to be associated with the image handle.\n    geometry [in]: Geometry.\n    image_format [in]: Pointer to an image format. Must not be NULL.\n    image_data_layout [in]: The image data layout.\n        It is invalid to use ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use\n        ::hsa_ext_image_get_capability instead.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    capability_mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_format is\n    NULL, image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,\n    or capability_mask is NULL.",
@@ -3422,7 +3422,7 @@ fn hsa_ext_image_get_capability_with_layout(py: Python<'_>, agent: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_geometry, a_image_format, a_image_data_layout, a_capability_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_capability_mask)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_capability_mask)?)])
 }
 rt::function!(F_hsa_ext_image_data_get_info, C_hsa_ext_image_data_get_info, c"hsa_ext_image_data_get_info", "hsa_ext_image_data_get_info",
     c"hsa_ext_image_data_get_info(agent, image_descriptor, access_permission, image_data_info)\n--\n\nRetrieve the image data requirements for a given combination of agent, image\ndescriptor, and access permission for an image created with an opaque image\ndata layout.\n\nThe optimal image data size and alignment requirements may\nvary depending on the image attributes specified in @p\nimage_descriptor, the access_permission, and the agent. Also,\ndifferent implementations of the HSA runtime may return different\nrequirements for the same input values.\n\nThe implementation must return the same image data requirements for\ndifferent access permissions with matching image descriptors as long\nas ::hsa_ext_image_get_capability reports\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT. Image\ndescriptors match if they have the same values, with the exception\nthat s-form channel orders match the corresponding non-s-form\nchannel order and vice versa.\n\nArgs:\n    agent [in]: Agent to be associated with the image handle.\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by agent. The access permission defines how the agent\n        is allowed to access the image and must match the corresponding\n        HSAIL image handle type. The agent must support the image format\n        specified in image_descriptor for the given @p\n        access_permission.\n    image_data_info [out]: Memory location where the runtime stores the\n        size and alignment requirements. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The @p\n    agent does not support the image format specified by @p\n    image_descriptor with the specified access_permission.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent\n    does not support the image dimensions specified by @p\n    image_descriptor with the specified access_permission.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p\n    access_permission is not a valid access permission value, or @p\n    image_data_info is NULL.",
@@ -3444,7 +3444,7 @@ fn hsa_ext_image_data_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, image_d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_access_permission, a_image_data_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_data_get_info_with_layout, C_hsa_ext_image_data_get_info_with_layout, c"hsa_ext_image_data_get_info_with_layout", "hsa_ext_image_data_get_info_with_layout",
     c"hsa_ext_image_data_get_info_with_layout(agent, image_descriptor, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image_data_info)\n--\n\nRetrieve the image data requirements for a given combination of\nimage descriptor, access permission, image data layout, image data row pitch,\nand image data slice pitch for an image created with an explicit image\ndata layout.\n\nThe image data size and alignment requirements may vary\ndepending on the image attributes specified in image_descriptor,\nthe access_permission, and the image layout. However, different\nimplementations of the HSA runtime will return the same\nrequirements for the same input values.\n\nThe implementation must return the same image data requirements for\ndifferent access permissions with matching image descriptors and\nmatching image layouts as long as ::hsa_ext_image_get_capability\nreports\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT. Image\ndescriptors match if they have the same values, with the exception\nthat s-form channel orders match the corresponding non-s-form\nchannel order and vice versa. Image layouts match if they are the\nsame image data layout and use the same image row and slice pitch\nvalues.\n\nArgs:\n    agent\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by an agent. The access permission defines how the agent\n        is allowed to access the image and must match the corresponding\n        HSAIL image handle type.\n    image_data_layout [in]: The image data layout to use.\n        It is invalid to use ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use\n        ::hsa_ext_image_data_get_info instead.\n    image_data_row_pitch [in]: The size in bytes for a single row\n        of the image in the image data. If 0 is specified then the default\n        row pitch value is used: image width * image element byte size.\n        The value used must be greater than or equal to the default row\n        pitch, and be a multiple of the image element byte size. For the\n        linear image layout it must also be a multiple of the image linear\n        row pitch alignment for the agents that will access the image data\n        using image instructions.\n    image_data_slice_pitch [in]: The size in bytes of a single\n        slice of a 3D image, or the size in bytes of each image layer in an\n        image array in the image data. If 0 is specified then the default\n        slice pitch value is used: row pitch * height if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        ::HSA_EXT_IMAGE_GEOMETRY_2DADEPTH; row pitch if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_1DA; and 0 otherwise. The value used must\n        be 0 if the default slice pitch is 0, be greater than or equal to\n        the default slice pitch, and be a multiple of the row pitch.\n    image_data_info [out]: Memory location where the runtime stores the\n        size and alignment requirements. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The image\n    format specified by image_descriptor is not supported for the\n    access_permission and image_data_layout specified.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The image\n    dimensions specified by image_descriptor are not supported for\n    the access_permission and image_data_layout specified.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED The row and\n    slice pitch specified by image_data_row_pitch and @p\n    image_data_slice_pitch are invalid or not supported.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is\n    NULL, image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,\n    or image_data_info is NULL.",
@@ -3469,7 +3469,7 @@ fn hsa_ext_image_data_get_info_with_layout(py: Python<'_>, agent: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_access_permission, a_image_data_layout, a_image_data_row_pitch, a_image_data_slice_pitch, a_image_data_info) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_create, C_hsa_ext_image_create, c"hsa_ext_image_create", "hsa_ext_image_create",
     c"hsa_ext_image_create(agent, image_descriptor, image_data, access_permission, image)\n--\n\nCreates an agent specific image handle to an image with an\nopaque image data layout.\n\nImages with an opaque image data layout created with\ndifferent access permissions but matching image descriptors and\nsame agent can share the same image data if\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT is reported\nby ::hsa_ext_image_get_capability for the image format specified in\nthe image descriptor. Image descriptors match if they have the same\nvalues, with the exception that s-form channel orders match the\ncorresponding non-s-form channel order and vice versa.\n\nIf necessary, an application can use image operations (import,\nexport, copy, clear) to prepare the image for the intended use\nregardless of the access permissions.\n\nAny previous memory contents are preserved upon creation. The application is\nresponsible for ensuring that the lifetime of the image data exceeds that of\nall the associated images.\n\nsupport the creation of more image handles with the given access_permission).\n\nArgs:\n    agent [in]: agent to be associated with the image handle created.\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    image_data [in]: Image data buffer that must have been allocated\n        according to the size and alignment requirements dictated by\n        ::hsa_ext_image_data_get_info. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by agent. The access permission defines how the agent\n        is allowed to access the image using the image handle created and\n        must match the corresponding HSAIL image handle type. The agent\n        must support the image format specified in image_descriptor for\n        the given access_permission.\n    image [out]: Pointer to a memory location where the HSA runtime stores\n        the newly created image handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The agent\n    does not have the capability to support the image format contained\n    in image_descriptor using the specified access_permission.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent\n    does not support the image dimensions specified by @p\n    image_descriptor using the specified access_permission.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p\n    image_data is NULL, image_data does not have a valid alignment,\n    access_permission is not a valid access permission\n    value, or image is NULL.",
@@ -3492,7 +3492,7 @@ fn hsa_ext_image_create(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descript
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_image_data, a_access_permission, a_image) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_create_with_layout, C_hsa_ext_image_create_with_layout, c"hsa_ext_image_create_with_layout", "hsa_ext_image_create_with_layout",
     c"hsa_ext_image_create_with_layout(agent, image_descriptor, image_data, access_permission, image_data_layout, image_data_row_pitch, image_data_slice_pitch, image)\n--\n\nCreates an agent specific image handle to an image with an explicit\nimage data layout.\n\nImages with an explicit image data layout created with\ndifferent access permissions but matching image descriptors and\nmatching image layout can share the same image data if\n::HSA_EXT_IMAGE_CAPABILITY_ACCESS_INVARIANT_DATA_LAYOUT is reported\nby ::hsa_ext_image_get_capability_with_layout for the image format\nspecified in the image descriptor and specified image data\nlayout. Image descriptors match if they have the same values, with\nthe exception that s-form channel orders match the corresponding\nnon-s-form channel order and vice versa. Image layouts match if\nthey are the same image data layout and use the same image row and\nslice values.\n\nIf necessary, an application can use image operations (import, export, copy,\nclear) to prepare the image for the intended use regardless of the access\npermissions.\n\nAny previous memory contents are preserved upon creation. The application is\nresponsible for ensuring that the lifetime of the image data exceeds that of\nall the associated images.\n\nsupport the creation of more image handles with the given access_permission).\n\nArgs:\n    agent [in]: agent to be associated with the image handle created.\n    image_descriptor [in]: Pointer to an image descriptor. Must not be NULL.\n    image_data [in]: Image data buffer that must have been allocated\n        according to the size and alignment requirements dictated by\n        ::hsa_ext_image_data_get_info_with_layout. Must not be NULL.\n    access_permission [in]: Access permission of the image when\n        accessed by the agent. The access permission defines how the agent\n        is allowed to access the image and must match the corresponding\n        HSAIL image handle type. The agent must support the image format\n        specified in image_descriptor for the given access_permission\n        and image_data_layout.\n    image_data_layout [in]: The image data layout to use for the\n        image_data. It is invalid to use\n        ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE; use ::hsa_ext_image_create\n        instead.\n    image_data_row_pitch [in]: The size in bytes for a single row\n        of the image in the image data. If 0 is specified then the default\n        row pitch value is used: image width * image element byte size.\n        The value used must be greater than or equal to the default row\n        pitch, and be a multiple of the image element byte size. For the\n        linear image layout it must also be a multiple of the image linear\n        row pitch alignment for the agents that will access the image data\n        using image instructions.\n    image_data_slice_pitch [in]: The size in bytes of a single\n        slice of a 3D image, or the size in bytes of each image layer in an\n        image array in the image data. If 0 is specified then the default\n        slice pitch value is used: row pitch * height if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        ::HSA_EXT_IMAGE_GEOMETRY_2DADEPTH; row pitch if geometry is\n        ::HSA_EXT_IMAGE_GEOMETRY_1DA; and 0 otherwise. The value used must\n        be 0 if the default slice pitch is 0, be greater than or equal to\n        the default slice pitch, and be a multiple of the row pitch.\n    image [out]: Pointer to a memory location where the HSA runtime stores\n        the newly created image handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED The agent does\n    not have the capability to support the image format contained in the image\n    descriptor using the specified access_permission and image_data_layout.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED The agent\n    does not support the image dimensions specified by @p\n    image_descriptor using the specified access_permission and @p\n    image_data_layout.\n    ::HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED The agent does\n    not support the row and slice pitch specified by image_data_row_pitch\n    and image_data_slice_pitch, or the values are invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT image_descriptor is NULL, @p\n    image_data is NULL, image_data does not have a valid alignment,\n    image_data_layout is ::HSA_EXT_IMAGE_DATA_LAYOUT_OPAQUE,\n    or image is NULL.",
@@ -3518,7 +3518,7 @@ fn hsa_ext_image_create_with_layout(py: Python<'_>, agent: &Bound<'_, PyAny>, im
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_image_data, a_access_permission, a_image_data_layout, a_image_data_row_pitch, a_image_data_slice_pitch, a_image) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_destroy, C_hsa_ext_image_destroy, c"hsa_ext_image_destroy", "hsa_ext_image_destroy",
     c"hsa_ext_image_destroy(agent, image)\n--\n\nDestroy an image handle previously created using ::hsa_ext_image_create or\n::hsa_ext_image_create_with_layout.\n\nDestroying the image handle does not free the associated image data,\nor modify its contents. The application should not destroy an image handle while\nthere are references to it queued for execution or currently being used in a\nkernel dispatch.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    image [in]: Image handle to destroy.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.",
@@ -3539,7 +3539,7 @@ fn hsa_ext_image_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, image: &Bound
     if __r as i64 == 0 {
         rt::life::destroyed(agent, false, "hsa_ext_image_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_copy, C_hsa_ext_image_copy, c"hsa_ext_image_copy", "hsa_ext_image_copy",
     c"hsa_ext_image_copy(agent, src_image, src_offset, dst_image, dst_offset, range)\n--\n\nCopies a portion of one image (the source) to another image (the\ndestination).\n\nThe source and destination image formats should be the\nsame, with the exception that s-form channel orders match the\ncorresponding non-s-form channel order and vice versa. For example,\nit is allowed to copy a source image with a channel order of\nHSA_EXT_IMAGE_CHANNEL_ORDER_SRGB to a destination image with a\nchannel order of HSA_EXT_IMAGE_CHANNEL_ORDER_RGB.\n\nThe source and destination images do not have to be of the same geometry and\nappropriate scaling is performed by the HSA runtime. It is possible to copy\nsubregions between any combinations of source and destination geometries, provided\nthat the dimensions of the subregions are the same. For example, it is\nallowed to copy a rectangular region from a 2D image to a slice of a 3D\nimage.\n\nIf the source and destination image data overlap, or the combination of\noffset and range references an out-out-bounds element in any of the images,\nthe behavior is undefined.\n\nArgs:\n    agent [in]: Agent associated with both the source and destination image handles.\n    src_image [in]: Image handle of source image. The agent associated with the source\n        image handle must be identical to that of the destination image.\n    src_offset [in]: Pointer to the offset within the source image where to\n        copy the data from. Must not be NULL.\n    dst_image [in]: Image handle of destination image.\n    dst_offset [in]: Pointer to the offset within the destination\n        image where to copy the data. Must not be NULL.\n    range [in]: Dimensions of the image portion to be copied. The HSA\n        runtime computes the size of the image data to be copied using this\n        argument. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT src_offset is\n    NULL, dst_offset is NULL, or range is NULL.",
@@ -3564,7 +3564,7 @@ fn hsa_ext_image_copy(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_src_image, a_src_offset, a_dst_image, a_dst_offset, a_range) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_import, C_hsa_ext_image_import, c"hsa_ext_image_import", "hsa_ext_image_import",
     c"hsa_ext_image_import(agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region)\n--\n\nImport a linearly organized image data from memory directly to an\nimage handle.\n\nThis operation updates the image data referenced by the image handle\nfrom the source memory. The size of the data imported from memory is\nimplicitly derived from the image region.\n\nIt is the application's responsibility to avoid out of bounds memory access.\n\nNone of the source memory or destination image data memory can\noverlap. Overlapping of any of the source and destination image\ndata memory within the import operation produces undefined results.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    src_memory [in]: Source memory. Must not be NULL.\n    src_row_pitch [in]: The size in bytes of a single row of the image in the\n        source memory. If the value is smaller than the destination image region\n        width * image element byte size, then region width * image element byte\n        size is used.\n    src_slice_pitch [in]: The size in bytes of a single 2D slice of a 3D image,\n        or the size in bytes of each image layer in an image array in the source memory.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_1DA and the value is smaller than the\n        value used for src_row_pitch, then the value used for src_row_pitch is used.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        HSA_EXT_IMAGE_GEOMETRY_2DADEPTH and the value is smaller than the value used for\n        src_row_pitch * destination image region height, then the value used for\n        src_row_pitch * destination image region height is used.\n        Otherwise, the value is not used.\n    dst_image [in]: Image handle of destination image.\n    image_region [in]: Pointer to the image region to be updated. Must not\n        be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT src_memory is NULL, or @p\n    image_region is NULL.",
@@ -3587,7 +3587,7 @@ fn hsa_ext_image_import(py: Python<'_>, agent: &Bound<'_, PyAny>, src_memory: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_src_memory, a_src_row_pitch, a_src_slice_pitch, a_dst_image, a_image_region) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_export, C_hsa_ext_image_export, c"hsa_ext_image_export", "hsa_ext_image_export",
     c"hsa_ext_image_export(agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region)\n--\n\nExport the image data to linearly organized memory.\n\nThe operation updates the destination memory with the image data of\nsrc_image. The size of the data exported to memory is implicitly derived\nfrom the image region.\n\nIt is the application's responsibility to avoid out of bounds memory access.\n\nNone of the destination memory or source image data memory can\noverlap. Overlapping of any of the source and destination image\ndata memory within the export operation produces undefined results.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    src_image [in]: Image handle of source image.\n    dst_memory [in]: Destination memory. Must not be NULL.\n    dst_row_pitch [in]: The size in bytes of a single row of the image in the\n        destination memory. If the value is smaller than the source image region\n        width * image element byte size, then region width * image element byte\n        size is used.\n    dst_slice_pitch [in]: The size in bytes of a single 2D slice of a 3D image,\n        or the size in bytes of each image in an image array in the destination memory.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_1DA and the value is smaller than the\n        value used for dst_row_pitch, then the value used for dst_row_pitch is used.\n        If the geometry is ::HSA_EXT_IMAGE_GEOMETRY_3D, ::HSA_EXT_IMAGE_GEOMETRY_2DA, or\n        HSA_EXT_IMAGE_GEOMETRY_2DADEPTH and the value is smaller than the value used for\n        dst_row_pitch * source image region height, then the value used for\n        dst_row_pitch * source image region height is used.\n        Otherwise, the value is not used.\n    image_region [in]: Pointer to the image region to be exported. Must not\n        be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT dst_memory is NULL, or @p\n    image_region is NULL.",
@@ -3610,7 +3610,7 @@ fn hsa_ext_image_export(py: Python<'_>, agent: &Bound<'_, PyAny>, src_image: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_src_image, a_dst_memory, a_dst_row_pitch, a_dst_slice_pitch, a_image_region) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_image_clear, C_hsa_ext_image_clear, c"hsa_ext_image_clear", "hsa_ext_image_clear",
     c"hsa_ext_image_clear(agent, image, data, image_region)\n--\n\nClear a region of an image so that every image element has\nthe specified value.\n\nArgs:\n    agent [in]: Agent associated with the image handle.\n    image [in]: Image handle for image to be cleared.\n    data [in]: The value to which to set each image element being\n        cleared. It is specified as an array of image component values. The\n        number of array elements must match the number of access components\n        for the image channel order. The type of each array element must\n        match the image access type of the image channel type. When the\n        value is used to set the value of an image element, the conversion\n        method corresponding to the image channel type is used. See the\n        <em>Channel Order</em> section and <em>Channel Type</em> section in\n        the <em>HSA Programming Reference Manual</em> for more\n        information. Must not be NULL.\n    image_region [in]: Pointer to the image region to clear. Must not be\n        NULL. If the region references an out-out-bounds element, the behavior is\n        undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT data is NULL, or @p\n    image_region is NULL.",
@@ -3631,7 +3631,7 @@ fn hsa_ext_image_clear(py: Python<'_>, agent: &Bound<'_, PyAny>, image: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image, a_data, a_image_region) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_sampler_create, C_hsa_ext_sampler_create, c"hsa_ext_sampler_create", "hsa_ext_sampler_create",
     c"hsa_ext_sampler_create(agent, sampler_descriptor, sampler)\n--\n\nCreate an agent specific sampler handle for a given agent\nindependent sampler descriptor and agent.\n\nArgs:\n    agent [in]: Agent to be associated with the sampler handle created.\n    sampler_descriptor [in]: Pointer to a sampler descriptor. Must not be\n        NULL.\n    sampler [out]: Memory location where the HSA runtime stores the newly\n        created sampler handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED The\n    agent does not have the capability to support the properties\n    specified by sampler_descriptor or it is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT sampler_descriptor is NULL, or\n    sampler is NULL.",
@@ -3652,7 +3652,7 @@ fn hsa_ext_sampler_create(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler_desc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_sampler_descriptor, a_sampler) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_sampler_create_v2, C_hsa_ext_sampler_create_v2, c"hsa_ext_sampler_create_v2", "hsa_ext_sampler_create_v2",
     c"hsa_ext_sampler_create_v2(agent, sampler_descriptor, sampler)\n--\n\nCreate an agent specific sampler handle for a given agent\nindependent sampler descriptor v2 and agent.\n\nArgs:\n    agent [in]: Agent to be associated with the sampler handle created.\n    sampler_descriptor [in]: v2 Pointer to a sampler descriptor. Must not be\n        NULL.\n    sampler [out]: Memory location where the HSA runtime stores the newly\n        created sampler handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED The\n    agent does not have the capability to support the properties\n    specified by sampler_descriptor or it is invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT sampler_descriptor is NULL, or\n    sampler is NULL.",
@@ -3673,7 +3673,7 @@ fn hsa_ext_sampler_create_v2(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler_d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_sampler_descriptor, a_sampler) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ext_sampler_destroy, C_hsa_ext_sampler_destroy, c"hsa_ext_sampler_destroy", "hsa_ext_sampler_destroy",
     c"hsa_ext_sampler_destroy(agent, sampler)\n--\n\nDestroy a sampler handle previously created using ::hsa_ext_sampler_create or\n::hsa_ext_sampler_create_v2.\n\nThe sampler handle should not be destroyed while there are\nreferences to it queued for execution or currently being used in a\nkernel dispatch.\n\nArgs:\n    agent [in]: Agent associated with the sampler handle.\n    sampler [in]: Sampler handle to destroy.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.",
@@ -3694,7 +3694,7 @@ fn hsa_ext_sampler_destroy(py: Python<'_>, agent: &Bound<'_, PyAny>, sampler: &B
     if __r as i64 == 0 {
         rt::life::destroyed(agent, false, "hsa_ext_sampler_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_iterate_configuration, C_hsa_ven_amd_pcs_iterate_configuration, c"hsa_ven_amd_pcs_iterate_configuration", "hsa_ven_amd_pcs_iterate_configuration",
     c"hsa_ven_amd_pcs_iterate_configuration(agent, configuration_callback, callback_data)\n--\n\nIterate through list of current supported PC Sampling configurations for this agent\n\nHSA will callback configuration_callback for each currently available PC Sampling\nconfiguration. The list of currently available configurations may not be the complete list of\nconfigurations supported on the agent. The list of currently available configurations may be\nreduced if the agent is currently handling other PC sampling sessions.\n\nArgs:\n    agent [in]: target agent\n    configuration_callback [in]: callback function to iterate through list of configurations\n    callback_data [in]: client private callback data\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -3713,7 +3713,7 @@ fn hsa_ven_amd_pcs_iterate_configuration(py: Python<'_>, agent: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_configuration_callback, a_callback_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_create, C_hsa_ven_amd_pcs_create, c"hsa_ven_amd_pcs_create", "hsa_ven_amd_pcs_create",
     c"hsa_ven_amd_pcs_create(agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)\n--\n\nCreate a PC Sampling session on agent\n\nAllocate the resources required for a PC Sampling session. The method, units, interval\nparameters must be a legal configuration value, as described by the\nhsa_ven_amd_pcs_configuration_t configurations passed to the callbacks of\nhsa_ven_amd_pcs_iterate_configuration for this agent.\nA successfull call may restrict the list of possible PC sampling methods available to subsequent\ncalls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations\non what types of PC sampling they can perform concurrently.\nFor all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.\nThe session will be in a stopped/inactive state after this call\n\nArgs:\n    agent [in]: target agent\n    method [in]: method to use\n    units [in]: sampling units\n    interval [in]: sampling interval in units\n    latency [in]: expected latency in microseconds for client to provide a buffer for the data\n        copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the\n        buffer filling up before the client is notified that data is ready. HSA-runtime will estimate\n        how many samples are received within latency and call data_ready_callback ahead of time so\n        that the client has latency time to allocate the buffer before the HSA-runtime internal\n        buffers are full. The value of latency can be 0.\n    buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once\n        HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of\n        perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.\n    data_ready_callback [in]: client callback function that will be called when:\n        1. There is enough samples fill a buffer with buffer_size  - estimated samples received\n        within latency period.\n        OR\n        2. When hsa_ven_amd_pcs_flush is called.\n    client_callback_data [in]: client private data to be provided back when data_ready_callback\n        is called.\n    pc_sampling [out]: PC sampling session handle used to reference this session when calling\n        hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS session created successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters\n    ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and\n    cannot handle the type requested.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources\n    ::HSA_STATUS_ERROR Unexpected error",
@@ -3739,7 +3739,7 @@ fn hsa_ven_amd_pcs_create(py: Python<'_>, agent: &Bound<'_, PyAny>, method: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_method, a_units, a_interval, a_latency, a_buffer_size, a_data_ready_callback, a_client_callback_data, a_pc_sampling) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_create_from_id, C_hsa_ven_amd_pcs_create_from_id, c"hsa_ven_amd_pcs_create_from_id", "hsa_ven_amd_pcs_create_from_id",
     c"hsa_ven_amd_pcs_create_from_id(pcs_id, agent, method, units, interval, latency, buffer_size, data_ready_callback, client_callback_data, pc_sampling)\n--\n\nCreates a PC Sampling session on agent. Assumes that the caller provides the\npcs_id generated by the previous call to the underlying driver that reserved PC sampling\non the agent.\n\nSimilar to the hsa_ven_amd_pcs_create with the difference that it inherits an existing\nPC sampling session that was previously created in the underlying driver.\n\nAllocate the resources required for a PC Sampling session. The method, units, interval\nparameters must be a legal configuration value, and match the parameters that we used to create\nthe underlying PC Sampling session in the underlying driver.\nA successfull call may restrict the list of possible PC sampling methods available to subsequent\ncalls to hsa_ven_amd_pcs_iterate_configuration on the same agent as agents have limitations\non what types of PC sampling they can perform concurrently.\nFor all successful calls, hsa_ven_amd_pcs_destroy should be called to free this session.\nThe session will be in a stopped/inactive state after this call\n\nArgs:\n    pcs_id [in]: ID that uniquely identifies the PC sampling session within underlying driver\n    agent [in]: target agent\n    method [in]: method to use\n    units [in]: sampling units\n    interval [in]: sampling interval in units\n    latency [in]: expected latency in microseconds for client to provide a buffer for the data\n        copy callback once HSA calls data_ready_callback. This is a performance hint to avoid the\n        buffer filling up before the client is notified that data is ready. HSA-runtime will estimate\n        how many samples are received within latency and call data_ready_callback ahead of time so\n        that the client has latency time to allocate the buffer before the HSA-runtime internal\n        buffers are full. The value of latency can be 0.\n    buffer_size [in]: size of client buffer in bytes. data_ready_callback will be called once\n        HSA-runtime has enough samples to fill buffer_size. This needs to be a multiple of size of\n        perf_sample_hosttrap_v1_t or size of perf_sample_snapshot_v1_t.\n    data_ready_callback [in]: client callback function that will be called when:\n        1. There is enough samples fill a buffer with buffer_size  - estimated samples received\n        within latency period.\n        OR\n        2. When hsa_ven_amd_pcs_flush is called.\n    client_callback_data [in]: client private data to be provided back when data_ready_callback\n        is called.\n    pc_sampling [out]: PC sampling session handle used to reference this session when calling\n        hsa_ven_amd_pcs_start, hsa_ven_amd_pcs_stop, hsa_ven_amd_pcs_destroy\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS session created successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT invalid parameters\n    ::HSA_STATUS_ERROR_RESOURCE_BUSY agent currently handling another PC Sampling session and\n    cannot handle the type requested.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed to allocate resources\n    ::HSA_STATUS_ERROR Unexpected error",
@@ -3766,7 +3766,7 @@ fn hsa_ven_amd_pcs_create_from_id(py: Python<'_>, pcs_id: rt::CInt<u32>, agent: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pcs_id, a_agent, a_method, a_units, a_interval, a_latency, a_buffer_size, a_data_ready_callback, a_client_callback_data, a_pc_sampling) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_destroy, C_hsa_ven_amd_pcs_destroy, c"hsa_ven_amd_pcs_destroy", "hsa_ven_amd_pcs_destroy",
     c"hsa_ven_amd_pcs_destroy(pc_sampling)\n--\n\nFree a PC Sampling session on agent\n\nFree all the resources allocated for a PC Sampling session on agent\nInternal buffers for this session will be lost.\nIf the session was active, the session will be stopped before it is destroyed.\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session destroyed successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle\n    ::HSA_STATUS_ERROR unexpected error",
@@ -3786,7 +3786,7 @@ fn hsa_ven_amd_pcs_destroy(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> Py
     if __r as i64 == 0 {
         rt::life::destroyed(pc_sampling, false, "hsa_ven_amd_pcs_destroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_start, C_hsa_ven_amd_pcs_start, c"hsa_ven_amd_pcs_start", "hsa_ven_amd_pcs_start",
     c"hsa_ven_amd_pcs_start(pc_sampling)\n--\n\nStart a PC Sampling session\n\nActivate a PC Sampling session that was previous created.\nThe session with be in a active state after this call\nIf the session was already active, this will result in a no-op and will return HSA_STATUS_SUCCESS\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session started successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle\n    ::HSA_STATUS_ERROR unexpected error",
@@ -3803,7 +3803,7 @@ fn hsa_ven_amd_pcs_start(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_stop, C_hsa_ven_amd_pcs_stop, c"hsa_ven_amd_pcs_stop", "hsa_ven_amd_pcs_stop",
     c"hsa_ven_amd_pcs_stop(pc_sampling)\n--\n\nStop a PC Sampling session\n\nStop a session that is currently active\nAfter a session is stopped HSA may still have some PC Sampling data in its internal buffers.\nThe internal buffers can be drained using hsa_ven_amd_pcs_flush. If the internal\nbuffers are not drained and the session is started again, the internal buffers will be available\non the next data_ready_callback.\nIf the session was already inactive, this will result in a no-op and will return\nHSA_STATUS_SUCCESS\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session stopped successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle",
@@ -3820,7 +3820,7 @@ fn hsa_ven_amd_pcs_stop(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_ven_amd_pcs_flush, C_hsa_ven_amd_pcs_flush, c"hsa_ven_amd_pcs_flush", "hsa_ven_amd_pcs_flush",
     c"hsa_ven_amd_pcs_flush(pc_sampling)\n--\n\nFlush internal buffers for a PC Sampling session\n\nDrain internal buffers for a PC Sampling session. If internal buffers have available data,\nthis trigger a data_ready_callback.\n\nThe function blocks until all PC samples associated with the pc_sampling session\ngenerated prior to the function call have been communicated by invocations of\ndata_ready_callback having completed execution.\n\nArgs:\n    pc_sampling [in]: PC sampling session handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Session flushed successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid PC sampling handle",
@@ -3837,7 +3837,7 @@ fn hsa_ven_amd_pcs_flush(py: Python<'_>, pc_sampling: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pc_sampling) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_coherency_get_type, C_hsa_amd_coherency_get_type, c"hsa_amd_coherency_get_type", "hsa_amd_coherency_get_type",
     c"hsa_amd_coherency_get_type(agent)\n--\n\nGet the coherency type of the fine grain region of an agent.\n\nArgs:\n    agent [in]: A valid agent.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    type: hsa_amd_coherency_type_s\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT type is NULL.",
@@ -3856,7 +3856,7 @@ fn hsa_amd_coherency_get_type(py: Python<'_>, agent: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 60, o_type as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 60, o_type as i64)?])
 }
 rt::function!(F_hsa_amd_coherency_set_type, C_hsa_amd_coherency_set_type, c"hsa_amd_coherency_set_type", "hsa_amd_coherency_set_type",
     c"hsa_amd_coherency_set_type(agent, type)\n--\n\nSet the coherency type of the fine grain region of an agent.\nDeprecated.  This is supported on KV platforms.  For backward compatibility\nother platforms will spuriously succeed.\n\nArgs:\n    agent [in]: A valid agent.\n    type [in]: The coherency type to be set.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT type is invalid.",
@@ -3874,7 +3874,7 @@ fn hsa_amd_coherency_set_type(py: Python<'_>, agent: &Bound<'_, PyAny>, r#type: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_profiling_set_profiler_enabled, C_hsa_amd_profiling_set_profiler_enabled, c"hsa_amd_profiling_set_profiler_enabled", "hsa_amd_profiling_set_profiler_enabled",
     c"hsa_amd_profiling_set_profiler_enabled(queue, enable)\n--\n\nEnable or disable profiling capability of a queue.\n\nArgs:\n    queue [in]: A valid queue.\n    enable [in]: 1 to enable profiling. 0 to disable profiling.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE The queue is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT queue is NULL.",
@@ -3893,7 +3893,7 @@ fn hsa_amd_profiling_set_profiler_enabled(py: Python<'_>, queue: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_enable) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_profiling_async_copy_enable, C_hsa_amd_profiling_async_copy_enable, c"hsa_amd_profiling_async_copy_enable", "hsa_amd_profiling_async_copy_enable",
     c"hsa_amd_profiling_async_copy_enable(enable)\n--\n\nEnable or disable asynchronous memory copy profiling.\n\nThe runtime will provide the copy processing start timestamp and\ncompletion timestamp of each call to hsa_amd_memory_async_copy if the\nasync copy profiling is enabled prior to the call to\nhsa_amd_memory_async_copy. The completion signal object is used to\nhold the last async copy start and end timestamp. The client can retrieve\nthese timestamps via call to hsa_amd_profiling_get_async_copy_time.\n\nArgs:\n    enable [in]: True to enable profiling. False to disable profiling.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Failed on allocating resources\n    needed to profile the asynchronous copy.",
@@ -3910,7 +3910,7 @@ fn hsa_amd_profiling_async_copy_enable(py: Python<'_>, enable: bool) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_enable) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_profiling_get_dispatch_time, C_hsa_amd_profiling_get_dispatch_time, c"hsa_amd_profiling_get_dispatch_time", "hsa_amd_profiling_get_dispatch_time",
     c"hsa_amd_profiling_get_dispatch_time(agent, signal, time)\n--\n\nRetrieve packet processing time stamps.\n\nArgs:\n    agent [in]: The agent with which the signal was last used.  For\n        instance, if the profiled dispatch packet is dispatched onto queue Q,\n        which was created on agent A, then this parameter must be A.\n    signal [in]: A signal used as the completion signal of the dispatch\n        packet to retrieve time stamps from.  This dispatch packet must have been\n        issued to a queue with profiling enabled and have already completed.  Also\n        the signal must not have yet been used in any other packet following the\n        completion of the profiled dispatch packet.\n    time [out]: Packet processing timestamps in the HSA system clock\n        domain.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL The signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT time is NULL.",
@@ -3930,7 +3930,7 @@ fn hsa_amd_profiling_get_dispatch_time(py: Python<'_>, agent: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_signal, a_time) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_profiling_get_async_copy_time, C_hsa_amd_profiling_get_async_copy_time, c"hsa_amd_profiling_get_async_copy_time", "hsa_amd_profiling_get_async_copy_time",
     c"hsa_amd_profiling_get_async_copy_time(signal, time)\n--\n\nRetrieve asynchronous copy timestamps.\n\nAsync copy profiling is enabled via call to\nhsa_amd_profiling_async_copy_enable.\n\nArgs:\n    signal [in]: A signal used as the completion signal of the call to\n        hsa_amd_memory_async_copy.\n    time [out]: Async copy processing timestamps in the HSA system clock\n        domain.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL The signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT time is NULL.",
@@ -3949,7 +3949,7 @@ fn hsa_amd_profiling_get_async_copy_time(py: Python<'_>, signal: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_time) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_profiling_convert_tick_to_system_domain, C_hsa_amd_profiling_convert_tick_to_system_domain, c"hsa_amd_profiling_convert_tick_to_system_domain", "hsa_amd_profiling_convert_tick_to_system_domain",
     c"hsa_amd_profiling_convert_tick_to_system_domain(agent, agent_tick)\n--\n\nComputes the frequency ratio and offset between the agent clock and\nHSA system clock and converts the agent's tick to HSA system domain tick.\n\nArgs:\n    agent [in]: The agent used to retrieve the agent_tick. It is user's\n        responsibility to make sure the tick number is from this agent, otherwise,\n        the behavior is undefined.\n    agent_tick [in]: The tick count retrieved from the specified agent.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    system_tick: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT system_tick is NULL;",
@@ -3969,7 +3969,7 @@ fn hsa_amd_profiling_convert_tick_to_system_domain(py: Python<'_>, agent: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_agent_tick, a_system_tick) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_system_tick)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_system_tick)?)])
 }
 rt::function!(F_hsa_amd_signal_create, C_hsa_amd_signal_create, c"hsa_amd_signal_create", "hsa_amd_signal_create",
     c"hsa_amd_signal_create(initial_value, num_consumers, consumers, attributes, signal)\n--\n\nCreate a signal with specific attributes.\n\nArgs:\n    initial_value [in]: Initial value of the signal.\n    num_consumers [in]: Size of consumers. A value of 0 indicates that\n        any agent might wait on the signal.\n    consumers [in]: List of agents that might consume (wait on) the\n        signal. If num_consumers is 0, this argument is ignored; otherwise, the\n        HSA runtime might use the list to optimize the handling of the signal\n        object. If an agent not listed in consumers waits on the returned\n        signal, the behavior is undefined. The memory associated with consumers\n        can be reused or freed after the function returns.\n    attributes [in]: Requested signal attributes.  Multiple signal attributes\n        may be requested by combining them with bitwise OR.  Requesting no attributes\n        (attributes == 0) results in the same signal as would have been obtained\n        via hsa_signal_create.\n    signal [out]: Pointer to a memory location where the HSA runtime will\n        store the newly created signal handle. Must not be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime failed to allocate\n    the required resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT signal is NULL, @p\n    num_consumers is greater than 0 but consumers is NULL, or consumers\n    contains duplicates.",
@@ -3992,7 +3992,7 @@ fn hsa_amd_signal_create(py: Python<'_>, initial_value: rt::CInt<i64>, num_consu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_initial_value, a_num_consumers, a_consumers, a_attributes, a_signal) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_signal_value_pointer, C_hsa_amd_signal_value_pointer, c"hsa_amd_signal_value_pointer", "hsa_amd_signal_value_pointer",
     c"hsa_amd_signal_value_pointer(signal, value_ptr)\n--\n\nReturns a pointer to the value of a signal.\n\nUse of this API does not modify the lifetime of ::signal and any\nhsa_signal_value_t retrieved by this API has lifetime equal to that of\n::signal.\n\nThis API is intended for partial interoperability with non-HSA compatible\ndevices and should not be used where HSA interfaces are available.\n\nUse of the signal value must comply with use restritions of ::signal.\nUse may result in data races if the operations performed are not platform\natomic.  Use with HSA_AMD_SIGNAL_AMD_GPU_ONLY or HSA_AMD_SIGNAL_IPC\nattributed signals is required.\n\nArgs:\n    signal\n    value_ptr\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is not a valid hsa_signal_t\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT value_ptr is NULL.",
@@ -4010,7 +4010,7 @@ fn hsa_amd_signal_value_pointer(py: Python<'_>, signal: &Bound<'_, PyAny>, value
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_value_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_signal_async_handler, C_hsa_amd_signal_async_handler, c"hsa_amd_signal_async_handler", "hsa_amd_signal_async_handler",
     c"hsa_amd_signal_async_handler(signal, cond, value, handler, arg)\n--\n\nRegister asynchronous signal handler function.\n\nAllows registering a callback function and user provided value with\na signal and wait condition. The callback will be invoked if the associated\nsignal and wait condition are satisfied. Callbacks will be invoked serially\nbut in an arbitrary order so callbacks should be independent of each other.\nAfter being invoked a callback may continue to wait for its associated signal\nand condition and, possibly, be invoked again. Or the callback may stop\nwaiting. If the callback returns true then it will continue waiting and may\nbe called again. If false then the callback will not wait again and will not\nbe called again for the associated signal and condition. It is possible to\nregister the same callback multiple times with the same or different signals\nand/or conditions. Each registration of the callback will be treated entirely\nindependently.\n\nArgs:\n    signal [in]: hsa signal to be asynchronously monitored\n    cond [in]: condition value to monitor for\n    value [in]: signal value used in condition expression\n    handler [in]: asynchronous signal handler invoked when signal's\n        condition is met\n    arg [in]: user provided value which is provided to handler when handler\n        is invoked\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL signal is not a valid hsa_signal_t\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT handler is invalid (NULL)\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime is out of\n    resources or blocking signals are not supported by the HSA driver component.",
@@ -4031,7 +4031,7 @@ fn hsa_amd_signal_async_handler(py: Python<'_>, signal: &Bound<'_, PyAny>, cond:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_cond, a_value, a_handler, a_arg) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_signal_wait_all, C_hsa_amd_signal_wait_all, c"hsa_amd_signal_wait_all", "hsa_amd_signal_wait_all",
     c"hsa_amd_signal_wait_all(signal_count, signals, timeout_hint, wait_hint)\n--\n\nWait for all signal-condition pairs to be satisfied.\n\nAllows waiting for all of several signal and condition pairs to be\nsatisfied. The function returns 0 if all signals met their conditions and -1\non a timeout. The value of each signal's satisfying value is returned in\nsatisfying_value unless satisfying_value is nullptr. NULL and invalid signals\nare considered to have value 0 and their conditions already satisfied. This\nfunction provides only relaxed memory semantics.\n\nArgs:\n    signal_count\n    signals\n    timeout_hint\n    wait_hint\n\nReturns: a tuple of 4 item(s):\n    int\n    conds: hsa_signal_condition_t\n    values: int\n    satisfying_values: int",
@@ -4058,7 +4058,7 @@ fn hsa_amd_signal_wait_all(py: Python<'_>, signal_count: rt::CInt<u32>, signals:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal_count, a_signals, a_conds, a_values, a_timeout_hint, a_wait_hint, a_satisfying_values) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?, TYPES.enum_member(py, 13, o_conds as i64)?, rt::obj(py, o_values)?, rt::obj(py, o_satisfying_values)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?), TYPES.enum_item(py, 13, o_conds as i64)?, rt::Item::made(py, rt::obj(py, o_values)?), rt::Item::made(py, rt::obj(py, o_satisfying_values)?)])
 }
 rt::function!(F_hsa_amd_signal_wait_any, C_hsa_amd_signal_wait_any, c"hsa_amd_signal_wait_any", "hsa_amd_signal_wait_any",
     c"hsa_amd_signal_wait_any(signal_count, signals, timeout_hint, wait_hint)\n--\n\nWait for any signal-condition pair to be satisfied.\n\nAllows waiting for any of several signal and conditions pairs to be\nsatisfied. The function returns the index into the list of signals of the\nfirst satisfying signal-condition pair. The function returns\nstd::numeric_limits<uint32_t>::max() if no valid signal is provided. The value\nof the satisfying signal's value is returned in satisfying_value, unless\nsatisfying_value is nullptr or there's no valid signal in the signal-condition\npairs. NULL and invalid signals are ignored. This function provides only\nrelaxed memory semantics.\n\nArgs:\n    signal_count\n    signals\n    timeout_hint\n    wait_hint\n\nReturns: a tuple of 4 item(s):\n    int\n    conds: hsa_signal_condition_t\n    values: int\n    satisfying_value: int",
@@ -4085,7 +4085,7 @@ fn hsa_amd_signal_wait_any(py: Python<'_>, signal_count: rt::CInt<u32>, signals:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal_count, a_signals, a_conds, a_values, a_timeout_hint, a_wait_hint, a_satisfying_value) });
-    rt::shared_tuple(py, [rt::obj(py, __r)?, TYPES.enum_member(py, 13, o_conds as i64)?, rt::obj(py, o_values)?, rt::obj(py, o_satisfying_value)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, __r)?), TYPES.enum_item(py, 13, o_conds as i64)?, rt::Item::made(py, rt::obj(py, o_values)?), rt::Item::made(py, rt::obj(py, o_satisfying_value)?)])
 }
 rt::function!(F_hsa_amd_async_function, C_hsa_amd_async_function, c"hsa_amd_async_function", "hsa_amd_async_function",
     c"hsa_amd_async_function(callback, arg)\n--\n\nCall a function asynchronously\n\nProvides access to the runtime's asynchronous event handling thread\nfor general asynchronous functions.  Functions queued this way are executed\nin the same manner as if they were a signal handler who's signal is\nsatisfied.\n\nArgs:\n    callback [in]: asynchronous function to be invoked\n    arg [in]: user provided value which is provided to handler when handler\n        is invoked\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT handler is invalid (NULL)\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The HSA runtime is out of\n    resources or blocking signals are not supported by the HSA driver component.",
@@ -4103,7 +4103,7 @@ fn hsa_amd_async_function(py: Python<'_>, callback: rt::PtrArgMut, arg: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_callback, a_arg) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_image_create, C_hsa_amd_image_create, c"hsa_amd_image_create", "hsa_amd_image_create",
     c"hsa_amd_image_create(agent, image_descriptor, image_layout, image_data, access_permission, image)\n--\n\nCreates an image from an opaque vendor specific image format.\nDoes not modify data at image_data.  Intended initially for\naccessing interop images.\n\nArgs:\n    agent\n    image_descriptor\n    image_layout\n    image_data [in]: Pointer to image backing store\n    access_permission [in]: Access permissions for the image object\n    image [out]: Created image object.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS Image created successfully\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT Bad or mismatched descriptor,\n    null image_data, or mismatched access_permission.",
@@ -4128,7 +4128,7 @@ fn hsa_amd_image_create(py: Python<'_>, agent: &Bound<'_, PyAny>, image_descript
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_image_descriptor, a_image_layout, a_image_data, a_access_permission, a_image) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_image_get_info_max_dim, C_hsa_amd_image_get_info_max_dim, c"hsa_amd_image_get_info_max_dim", "hsa_amd_image_get_info_max_dim",
     c"hsa_amd_image_get_info_max_dim(agent, attribute, value)\n--\n\nQuery image limits.\n\nArgs:\n    agent [in]: A valid agent.\n    attribute [in]: HSA image info attribute to query.\n    value [out]: Pointer to an application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE value is NULL or attribute <\n    HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS or attribute >\n    HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS.",
@@ -4147,7 +4147,7 @@ fn hsa_amd_image_get_info_max_dim(py: Python<'_>, agent: &Bound<'_, PyAny>, attr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_queue_cu_set_mask, C_hsa_amd_queue_cu_set_mask, c"hsa_amd_queue_cu_set_mask", "hsa_amd_queue_cu_set_mask",
     c"hsa_amd_queue_cu_set_mask(queue, num_cu_mask_count, cu_mask)\n--\n\nSet a queue's CU affinity mask.\n\nEnables the queue to run on only selected CUs.  The given mask is\ncombined by bitwise AND with any device wide mask in HSA_CU_MASK before\nbeing applied.\nIf num_cu_mask_count is 0 then the request is interpreted as a request to\nenable all CUs and no cu_mask array need be given.\n\nArgs:\n    queue [in]: A pointer to HSA queue.\n    num_cu_mask_count [in]: Size of CUMask bit array passed in, in bits.\n    cu_mask [in]: Bit-vector representing the CU mask.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_CU_MASK_REDUCED The function was successfully executed\n    but the given mask attempted to enable a CU which was disabled by\n    HSA_CU_MASK.  CUs disabled by HSA_CU_MASK remain disabled.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE queue is NULL or invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_cu_mask_count is not\n    a multiple of 32 or num_cu_mask_count is not 0 and cu_mask is NULL.\n    Devices with work group processors must even-index contiguous pairwise\n    CU enable e.g. 0x33(b'110011) is valid while 0x5(0x101) and 0x6(b'0110)\n    are invalid.",
@@ -4168,7 +4168,7 @@ fn hsa_amd_queue_cu_set_mask(py: Python<'_>, queue: &Bound<'_, PyAny>, num_cu_ma
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_num_cu_mask_count, a_cu_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_queue_cu_get_mask, C_hsa_amd_queue_cu_get_mask, c"hsa_amd_queue_cu_get_mask", "hsa_amd_queue_cu_get_mask",
     c"hsa_amd_queue_cu_get_mask(queue, num_cu_mask_count)\n--\n\nRetrieve a queue's CU affinity mask.\n\nReturns the first num_cu_mask_count bits of a queue's CU mask.\nEnsure that num_cu_mask_count is at least as large as\nHSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT to retrieve the entire mask.\n\nArgs:\n    queue [in]: A pointer to HSA queue.\n    num_cu_mask_count [in]: Size of CUMask bit array passed in, in bits.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    cu_mask: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_QUEUE queue is NULL or invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_cu_mask_count is 0, not\n    a multiple of 32 or cu_mask is NULL.",
@@ -4189,7 +4189,7 @@ fn hsa_amd_queue_cu_get_mask(py: Python<'_>, queue: &Bound<'_, PyAny>, num_cu_ma
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_num_cu_mask_count, a_cu_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_cu_mask)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_cu_mask)?)])
 }
 rt::function!(F_hsa_amd_memory_pool_get_info, C_hsa_amd_memory_pool_get_info, c"hsa_amd_memory_pool_get_info", "hsa_amd_memory_pool_get_info",
     c"hsa_amd_memory_pool_get_info(memory_pool, attribute, value)\n--\n\nGet the current value of an attribute of a memory pool.\n\nArgs:\n    memory_pool [in]: A valid memory pool.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to a application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.",
@@ -4208,7 +4208,7 @@ fn hsa_amd_memory_pool_get_info(py: Python<'_>, memory_pool: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_memory_pool, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_agent_iterate_memory_pools, C_hsa_amd_agent_iterate_memory_pools, c"hsa_amd_agent_iterate_memory_pools", "hsa_amd_agent_iterate_memory_pools",
     c"hsa_amd_agent_iterate_memory_pools(agent, callback, data)\n--\n\nIterate over the memory pools associated with a given agent, and\ninvoke an application-defined callback on every iteration.\n\nAn agent can directly access buffers located in some memory pool, or\nbe enabled to access them by the application (see ::hsa_amd_agents_allow_access),\nyet that memory pool may not be returned by this function for that given\nagent.\n\nA memory pool of fine-grained type must be associated only with the host.\n\nArgs:\n    agent [in]: A valid agent.\n    callback [in]: Callback to be invoked on the same thread that called\n        ::hsa_amd_agent_iterate_memory_pools, serially, once per memory pool that is\n        associated with the agent.  The HSA runtime passes two arguments to the\n        callback: the memory pool, and the application data.  If callback\n        returns a status other than ::HSA_STATUS_SUCCESS for a particular iteration,\n        the traversal stops and ::hsa_amd_agent_iterate_memory_pools returns that status\n        value.\n    data [in]: Application data that is passed to callback on every\n        iteration. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL.",
@@ -4227,7 +4227,7 @@ fn hsa_amd_agent_iterate_memory_pools(py: Python<'_>, agent: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_memory_pool_allocate, C_hsa_amd_memory_pool_allocate, c"hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_allocate",
     c"hsa_amd_memory_pool_allocate(memory_pool, size, flags)\n--\n\nAllocate a block of memory (or buffer) in the specified pool.\n\nArgs:\n    memory_pool [in]: Memory pool where to allocate memory from. The memory\n        pool must have the ::HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED flag set.\n    size [in]: Allocation size, in bytes. Must not be zero. This value is\n        rounded up to the nearest multiple of\n        ::HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE in memory_pool.\n    flags [in]: A bit-field that is used to specify allocation\n        directives.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    ptr: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES No memory is available.\n    ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL The memory pool is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The host is not allowed to\n    allocate memory in memory_pool, or size is greater than\n    the value of HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE in memory_pool.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL, or size is 0,\n    or flags is not 0.",
@@ -4265,7 +4265,7 @@ fn hsa_amd_memory_pool_free(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_memory_async_copy, C_hsa_amd_memory_async_copy, c"hsa_amd_memory_async_copy", "hsa_amd_memory_async_copy",
     c"hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal)\n--\n\nAsynchronously copy a block of memory from the location pointed to by\nsrc on the src_agent to the memory block pointed to by dst on the @p\ndst_agent.\nBecause the DMA engines used may not be in the same coherency domain, the caller must ensure\nthat buffers are system-level coherent. In general this requires the sending device to have\nreleased the buffer to system scope prior to executing the copy API and the receiving device\nmust execute a system scope acquire fence prior to use of the destination buffer.\n\nArgs:\n    dst [out]: Buffer where the content is to be copied.\n    dst_agent [in]: Agent associated with the dst. The agent must be able to directly\n        access both the source and destination buffers in their current locations.\n        May be zero in which case the runtime will attempt to discover the destination agent.\n        Discovery may have variable and/or high latency.\n    src [in]: A valid pointer to the source of data to be copied. The source\n        buffer must not overlap with the destination buffer, otherwise the copy will succeed\n        but contents of dst is undefined.\n    src_agent [in]: Agent associated with the src. The agent must be able to directly\n        access both the source and destination buffers in their current locations.\n        May be zero in which case the runtime will attempt to discover the destination agent.\n        Discovery may have variable and/or high latency.\n    size [in]: Number of bytes to copy. If size is 0, no copy is\n        performed and the function returns success. Copying a number of bytes larger\n        than the size of the buffers pointed by dst or src results in undefined\n        behavior.\n    num_dep_signals [in]: Number of dependent signals. Can be 0.\n    dep_signals [in]: List of signals that must be waited on before the copy\n        operation starts. The copy will start after every signal has been observed with\n        the value 0. The dependent signal should not include completion signal from\n        hsa_amd_memory_async_copy operation to be issued in future as that can result\n        in a deadlock. If num_dep_signals is 0, this argument is ignored.\n    completion_signal [in]: Signal used to indicate completion of the copy\n        operation. When the copy operation is finished, the value of the signal is\n        decremented. The runtime indicates that an error has occurred during the copy\n        operation by setting the value of the completion signal to a negative\n        number. The signal handle must not be 0.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully. The\n    application is responsible for checking for asynchronous error conditions\n    (see the description of completion_signal).\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT An agent is invalid or no discovered agent has access.\n    ::HSA_STATUS_ERROR_INVALID_SIGNAL completion_signal is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination\n    pointers are NULL, or the completion signal is 0.",
@@ -4290,7 +4290,7 @@ fn hsa_amd_memory_async_copy(py: Python<'_>, dst: rt::PtrArgMut, dst_agent: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dst_agent, a_src, a_src_agent, a_size, a_num_dep_signals, a_dep_signals, a_completion_signal) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_memory_async_copy_on_engine, C_hsa_amd_memory_async_copy_on_engine, c"hsa_amd_memory_async_copy_on_engine", "hsa_amd_memory_async_copy_on_engine",
     c"hsa_amd_memory_async_copy_on_engine(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals, completion_signal, engine_id, force_copy_on_sdma)\n--\n\nAsynchronously copy a block of memory from the location pointed to by\nsrc on the src_agent to the memory block pointed to by dst on the @p\ndst_agent on engine_id.\n\nWARNING: Concurrent use of this call with hsa_amd_memory_async_copy can result\nin resource conflicts as HSA runtime will auto assign engines with the latter\ncall.  Approach using both calls concurrently with caution.\n\nAll param definitions are identical to hsa_amd_memory_async_copy with the\nexception of engine_id and force_copy_on_sdma.\n\nAll return definitions are identical to hsa_amd_memory_async_copy with the\nfollowing ammendments:\n\nArgs:\n    dst\n    dst_agent\n    src\n    src_agent\n    size\n    num_dep_signals\n    dep_signals\n    completion_signal\n    engine_id\n    force_copy_on_sdma\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The source or destination\n    pointers are NULL, or the completion signal is 0 or engine_id is improperly\n    bounded.",
@@ -4317,7 +4317,7 @@ fn hsa_amd_memory_async_copy_on_engine(py: Python<'_>, dst: rt::PtrArgMut, dst_a
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dst_agent, a_src, a_src_agent, a_size, a_num_dep_signals, a_dep_signals, a_completion_signal, a_engine_id, a_force_copy_on_sdma) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_memory_copy_engine_status, C_hsa_amd_memory_copy_engine_status, c"hsa_amd_memory_copy_engine_status", "hsa_amd_memory_copy_engine_status",
     c"hsa_amd_memory_copy_engine_status(dst_agent, src_agent)\n--\n\nReports the availability of SDMA copy engines.\n\nArgs:\n    dst_agent [in]: Destination agent of copy status direction.\n    src_agent [in]: Source agent of copy status direction.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    engine_ids_mask: int\n    ::HSA_STATUS_SUCCESS Agent has available SDMA engines.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Agent does not have available SDMA engines.",
@@ -4337,7 +4337,7 @@ fn hsa_amd_memory_copy_engine_status(py: Python<'_>, dst_agent: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst_agent, a_src_agent, a_engine_ids_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_engine_ids_mask)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_engine_ids_mask)?)])
 }
 rt::function!(F_hsa_amd_memory_get_preferred_copy_engine, C_hsa_amd_memory_get_preferred_copy_engine, c"hsa_amd_memory_get_preferred_copy_engine", "hsa_amd_memory_get_preferred_copy_engine",
     c"hsa_amd_memory_get_preferred_copy_engine(dst_agent, src_agent)\n--\n\nReturns the preferred SDMA engine mask.\n\nArgs:\n    dst_agent [in]: Destination agent of copy status direction.\n    src_agent [in]: Source agent of copy status direction.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    recommended_ids_mask: int\n    ::HSA_STATUS_SUCCESS For mask returned",
@@ -4357,7 +4357,7 @@ fn hsa_amd_memory_get_preferred_copy_engine(py: Python<'_>, dst_agent: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst_agent, a_src_agent, a_recommended_ids_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_recommended_ids_mask)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_recommended_ids_mask)?)])
 }
 rt::function!(F_hsa_amd_memory_async_copy_rect, C_hsa_amd_memory_async_copy_rect, c"hsa_amd_memory_async_copy_rect", "hsa_amd_memory_async_copy_rect",
     c"hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals, dep_signals, completion_signal)\n--\n\nArgs:\n    dst\n    dst_offset\n    src\n    src_offset\n    range\n    copy_agent\n    dir\n    num_dep_signals\n    dep_signals\n    completion_signal\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -4389,7 +4389,7 @@ fn hsa_amd_memory_async_copy_rect(py: Python<'_>, dst: &Bound<'_, PyAny>, dst_of
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_dst_offset, a_src, a_src_offset, a_range, a_copy_agent, a_dir, a_num_dep_signals, a_dep_signals, a_completion_signal) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_agent_memory_pool_get_info, C_hsa_amd_agent_memory_pool_get_info, c"hsa_amd_agent_memory_pool_get_info", "hsa_amd_agent_memory_pool_get_info",
     c"hsa_amd_agent_memory_pool_get_info(agent, memory_pool, attribute, value)\n--\n\nGet the current value of an attribute of the relationship between an\nagent and a memory pool.\n\nArgs:\n    agent [in]: Agent.\n    memory_pool [in]: Memory pool.\n    attribute [in]: Attribute to query.\n    value [out]: Pointer to a application-allocated buffer where to store\n        the value of the attribute. If the buffer passed by the application is not\n        large enough to hold the value of attribute, the behavior is undefined.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.",
@@ -4409,7 +4409,7 @@ fn hsa_amd_agent_memory_pool_get_info(py: Python<'_>, agent: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_memory_pool, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_agents_allow_access, C_hsa_amd_agents_allow_access, c"hsa_amd_agents_allow_access", "hsa_amd_agents_allow_access",
     c"hsa_amd_agents_allow_access(num_agents, agents, flags, ptr)\n--\n\nEnable direct access to a buffer from a given set of agents.\n\nUpon return, only the listed agents and the agent associated with the\nbuffer's memory pool have direct access to the ptr.\n\nAny agent that has access to the buffer before and after the call to\n::hsa_amd_agents_allow_access will also have access while\n::hsa_amd_agents_allow_access is in progress.\n\nThe caller is responsible for ensuring that each agent in the list\nmust be able to access the memory pool containing ptr\n(using ::hsa_amd_agent_memory_pool_get_info with ::HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS attribute),\notherwise error code is returned.\n\nArgs:\n    num_agents [in]: Size of agents.\n    agents [in]: List of agents. If num_agents is 0, this argument is\n        ignored.\n    flags [in]: A list of bit-field that is used to specify access\n        information in a per-agent basis. This is currently reserved and must be NULL.\n    ptr [in]: A buffer previously allocated using ::hsa_amd_memory_pool_allocate.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT num_agents is 0, or agents\n    is NULL, flags is not NULL, or attempting to enable access to agent(s)\n    because ptr is allocated from an inaccessible pool.",
@@ -4431,7 +4431,7 @@ fn hsa_amd_agents_allow_access(py: Python<'_>, num_agents: rt::CInt<u32>, agents
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_num_agents, a_agents, a_flags, a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_memory_pool_can_migrate, C_hsa_amd_memory_pool_can_migrate, c"hsa_amd_memory_pool_can_migrate", "hsa_amd_memory_pool_can_migrate",
     c"hsa_amd_memory_pool_can_migrate(src_memory_pool, dst_memory_pool)\n--\n\nQuery if buffers currently located in some memory pool can be\nrelocated to a destination memory pool.\n\nIf the returned value is non-zero, a migration of a buffer to @p\ndst_memory_pool using ::hsa_amd_memory_migrate may nevertheless fail due to\nresource limitations.\n\nArgs:\n    src_memory_pool [in]: Source memory pool.\n    dst_memory_pool [in]: Destination memory pool.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    result: bool\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL One of the memory pools is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT result is NULL.",
@@ -4451,7 +4451,7 @@ fn hsa_amd_memory_pool_can_migrate(py: Python<'_>, src_memory_pool: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_src_memory_pool, a_dst_memory_pool, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_result as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, (o_result as u8) != 0)?)])
 }
 rt::function!(F_hsa_amd_memory_migrate, C_hsa_amd_memory_migrate, c"hsa_amd_memory_migrate", "hsa_amd_memory_migrate",
     c"hsa_amd_memory_migrate(ptr, memory_pool, flags)\n--\n\nRelocate a buffer to a new memory pool.\n\nWhen a buffer is migrated, its virtual address remains the same but\nits physical contents are moved to the indicated memory pool.\n\nAfter migration, only the agent associated with the destination pool will have access.\n\nThe caller is also responsible for ensuring that the allocation in the\nsource memory pool where the buffer is currently located can be migrated to the\nspecified destination memory pool (using ::hsa_amd_memory_pool_can_migrate returns a value of true\nfor the source and destination memory pools), otherwise behavior is undefined.\n\nThe caller must ensure that the buffer is not accessed while it is migrated.\n\nArgs:\n    ptr [in]: Buffer to be relocated. The buffer must have been released to system\n        prior to call this API.  The buffer will be released to system upon completion.\n    memory_pool [in]: Memory pool where to place the buffer.\n    flags [in]: A bit-field that is used to specify migration\n        information. Must be zero.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_MEMORY_POOL The destination memory pool is\n    invalid.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in\n    allocating the necessary resources.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT flags is not 0.",
@@ -4470,7 +4470,7 @@ fn hsa_amd_memory_migrate(py: Python<'_>, ptr: rt::PtrArg, memory_pool: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_memory_pool, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_memory_lock, C_hsa_amd_memory_lock, c"hsa_amd_memory_lock", "hsa_amd_memory_lock",
     c"hsa_amd_memory_lock(host_ptr, size, agents, num_agent)\n--\n\nPin a host pointer allocated by C/C++ or OS allocator (i.e. ordinary system DRAM) and\nreturn a new pointer accessible by the agents. If the host_ptr overlaps with previously\nlocked memory, then the overlap area is kept locked (i.e multiple mappings are permitted). In\nthis case, the same input host_ptr may give different locked agent_ptr and when it does,\nthey are not necessarily coherent (i.e. accessing either agent_ptr is not equivalent).\nAccesses to agent_ptr are coarse grained.\n\nArgs:\n    host_ptr [in]: A buffer allocated by C/C++ or OS allocator.\n    size [in]: The size to be locked.\n    agents [in]: Array of agent handle to gain access to the host_ptr.\n        If this parameter is NULL and the num_agent is 0, all agents\n        in the platform will gain access to the host_ptr.\n    num_agent\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    agent_ptr: Pointer\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES There is a failure in\n    allocating the necessary resources.\n    ::HSA_STATUS_ERROR_INVALID_AGENT One or more agent in agents is\n    invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is 0 or host_ptr or\n    agent_ptr is NULL or agents not NULL but num_agent is 0 or agents\n    is NULL but num_agent is not 0.",
@@ -4535,7 +4535,7 @@ fn hsa_amd_memory_unlock(py: Python<'_>, host_ptr: rt::PtrArgMut) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_host_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_memory_fill, C_hsa_amd_memory_fill, c"hsa_amd_memory_fill", "hsa_amd_memory_fill",
     c"hsa_amd_memory_fill(ptr, value, count)\n--\n\nSets the first count of uint32_t of the block of memory pointed by\nptr to the specified value.\n\nArgs:\n    ptr [in]: Pointer to the block of memory to fill.\n    value [in]: Value to be set.\n    count [in]: Number of uint32_t element to be set to the value.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS The function has been executed successfully.\n    HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    HSA_STATUS_ERROR_INVALID_ARGUMENT ptr is NULL or\n    not 4 bytes aligned\n    HSA_STATUS_ERROR_INVALID_ALLOCATION if the given memory\n    region was not allocated with HSA runtime APIs.",
@@ -4554,7 +4554,7 @@ fn hsa_amd_memory_fill(py: Python<'_>, ptr: rt::PtrArgMut, value: rt::CInt<u32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_value, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_interop_map_buffer, C_hsa_amd_interop_map_buffer, c"hsa_amd_interop_map_buffer", "hsa_amd_interop_map_buffer",
     c"hsa_amd_interop_map_buffer(num_agents, agents, interop_handle, flags)\n--\n\nMaps an interop object into the HSA flat address space and establishes\nmemory residency.  The metadata pointer is valid during the lifetime of the\nmap (until hsa_amd_interop_unmap_buffer is called).\nMultiple calls to hsa_amd_interop_map_buffer with the same interop_handle\nresult in multiple mappings with potentially different addresses and\ndifferent metadata pointers.  Concurrent operations on these addresses are\nnot coherent.  Memory must be fenced to system scope to ensure consistency,\nbetween mappings and with any views of this buffer in the originating\nsoftware stack.\n\nArgs:\n    num_agents [in]: Number of agents which require access to the memory\n    agents [in]: List of accessing agents.\n    interop_handle [in]: Handle of interop buffer (dmabuf handle in Linux)\n    flags [in]: Reserved, must be 0\n\nReturns: a tuple of 5 item(s):\n    hsa_status_t: status\n    size: int\n    ptr: Pointer\n    metadata_size: int\n    metadata: Pointer\n    HSA_STATUS_SUCCESS if successfully mapped\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT all other errors",
@@ -4600,7 +4600,7 @@ fn hsa_amd_interop_unmap_buffer(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_pointer_info, C_hsa_amd_pointer_info, c"hsa_amd_pointer_info", "hsa_amd_pointer_info",
     c"hsa_amd_pointer_info(ptr, info, alloc)\n--\n\nRetrieves information about the allocation referenced by the given\npointer.  Optionally returns the number and list of agents which can\ndirectly access the allocation. In case this virtual address is unknown, the\npointer type returned will be HSA_EXT_POINTER_TYPE_UNKNOWN and the only fields\nthat are valid after hsa_amd_pointer_info returns are size and type.\n\nArgs:\n    ptr [in]: Pointer which references the allocation to retrieve info for.\n    info [in,out]: Pointer to structure to be filled with allocation info.\n        Data member size must be set to the size of the structure prior to calling\n        hsa_amd_pointer_info.  On return size will be set to the size of the\n        pointer info structure supported by the runtime, if smaller.  Members\n        beyond the returned value of size will not be updated by the API.\n        Must not be NULL.\n    alloc [in]: Function pointer to an allocator used to allocate the\n        accessible array.  If NULL accessible will not be returned.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    num_agents_accessible: int\n    accessible: Pointer\n    HSA_STATUS_SUCCESS Info retrieved successfully\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT NULL in ptr or info.",
@@ -4642,7 +4642,7 @@ fn hsa_amd_pointer_info_set_userdata(py: Python<'_>, ptr: rt::PtrArg, userdata: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_userdata) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_ipc_memory_create, C_hsa_amd_ipc_memory_create, c"hsa_amd_ipc_memory_create", "hsa_amd_ipc_memory_create",
     c"hsa_amd_ipc_memory_create(ptr, len, handle)\n--\n\nPrepares an allocation for interprocess sharing and creates a\nhandle of type hsa_amd_ipc_memory_t uniquely identifying the allocation.  A\nhandle is valid while the allocation it references remains accessible in\nany process.  In general applications should confirm that a shared memory\nregion has been attached (via hsa_amd_ipc_memory_attach) in the remote\nprocess prior to releasing that memory in the local process.\nRepeated calls for the same allocation may, but are not required to, return\nunique handles. The allocation needs to be on memory on an agent of type\nHSA_DEVICE_TYPE_GPU.\n\nArgs:\n    ptr [in]: Pointer to device memory allocated via ROCr APIs to prepare for\n        sharing.\n    len [in]: Length in bytes of the allocation to share.\n    handle [out]: Process independent identifier referencing the shared\n        allocation.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS allocation is prepared for interprocess sharing.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT ptr does not point to the\n    first byte of an allocation made through ROCr, or len is not the full length\n    of the allocation or handle is NULL.",
@@ -4662,7 +4662,7 @@ fn hsa_amd_ipc_memory_create(py: Python<'_>, ptr: rt::PtrArgMut, len: rt::CInt<u
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_len, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_ipc_memory_attach, C_hsa_amd_ipc_memory_attach, c"hsa_amd_ipc_memory_attach", "hsa_amd_ipc_memory_attach",
     c"hsa_amd_ipc_memory_attach(handle, len, num_agents, mapping_agents)\n--\n\nImports shared memory into the local process and makes it accessible\nby the given agents.  If a shared memory handle is attached multiple times\nin a process each attach may return a different address.  Each returned\naddress is refcounted and requires a matching number of calls to\nhsa_amd_ipc_memory_detach to release the shared memory mapping.\n\nArgs:\n    handle [in]: Pointer to the identifier for the shared memory.\n    len [in]: Length of the shared memory to import.\n        Reserved.  Must be the full length of the shared allocation in this version.\n    num_agents [in]: Count of agents in mapping_agents.\n        May be zero if all agents are to be allowed access.\n    mapping_agents [in]: List of agents to access the shared memory.\n        Ignored if num_agents is zero.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    mapped_ptr: Pointer\n    HSA_STATUS_SUCCESS if memory is successfully imported.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT handle is not valid, len is\n    incorrect, mapped_ptr is NULL, or some agent for which access was\n    requested can not access the shared memory.",
@@ -4703,7 +4703,7 @@ fn hsa_amd_ipc_memory_detach(py: Python<'_>, mapped_ptr: rt::PtrArgMut) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mapped_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_ipc_signal_create, C_hsa_amd_ipc_signal_create, c"hsa_amd_ipc_signal_create", "hsa_amd_ipc_signal_create",
     c"hsa_amd_ipc_signal_create(signal, handle)\n--\n\nObtains an interprocess sharing handle for a signal.  The handle is\nvalid while the signal it references remains valid in any process.  In\ngeneral applications should confirm that the signal has been attached (via\nhsa_amd_ipc_signal_attach) in the remote process prior to destroying that\nsignal in the local process.\nRepeated calls for the same signal may, but are not required to, return\nunique handles.\n\nArgs:\n    signal [in]: Signal created with attribute HSA_AMD_SIGNAL_IPC.\n    handle [out]: Process independent identifier referencing the shared\n        signal.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS handle is ready to use for interprocess sharing.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT signal is not a valid signal\n    created with attribute HSA_AMD_SIGNAL_IPC or handle is NULL.",
@@ -4722,7 +4722,7 @@ fn hsa_amd_ipc_signal_create(py: Python<'_>, signal: &Bound<'_, PyAny>, handle: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_signal, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_ipc_signal_attach, C_hsa_amd_ipc_signal_attach, c"hsa_amd_ipc_signal_attach", "hsa_amd_ipc_signal_attach",
     c"hsa_amd_ipc_signal_attach(handle, signal)\n--\n\nImports an IPC capable signal into the local process.  If an IPC\nsignal handle is attached multiple times in a process each attach may return\na different signal handle.  Each returned signal handle is refcounted and\nrequires a matching number of calls to hsa_signal_destroy to release the\nshared signal.\n\nArgs:\n    handle [in]: Pointer to the identifier for the shared signal.\n    signal [out]: Recieves a process local signal handle to the shared signal.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS if the signal is successfully imported.\n    HSA_STATUS_ERROR_NOT_INITIALIZED if HSA is not initialized\n    HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources\n    HSA_STATUS_ERROR_INVALID_ARGUMENT handle is not valid.",
@@ -4742,7 +4742,7 @@ fn hsa_amd_ipc_signal_attach(py: Python<'_>, handle: &Bound<'_, PyAny>, signal: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_signal) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_register_system_event_handler, C_hsa_amd_register_system_event_handler, c"hsa_amd_register_system_event_handler", "hsa_amd_register_system_event_handler",
     c"hsa_amd_register_system_event_handler(callback, data)\n--\n\nRegister AMD GPU event handler.\n\nArgs:\n    callback [in]: Callback to be invoked when an event is triggered.\n        The HSA runtime passes two arguments to the callback: event\n        is defined per event by the HSA runtime, and data is the user data.\n    data [in]: User data that is passed to callback. May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS The handler has been registered successfully.\n    HSA_STATUS_ERROR An event handler has already been registered.\n    HSA_STATUS_ERROR_INVALID_ARGUMENT event is invalid.",
@@ -4760,7 +4760,7 @@ fn hsa_amd_register_system_event_handler(py: Python<'_>, callback: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_callback, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_queue_set_priority, C_hsa_amd_queue_set_priority, c"hsa_amd_queue_set_priority", "hsa_amd_queue_set_priority",
     c"hsa_amd_queue_set_priority(queue, priority)\n--\n\nModifies the dispatch and wavefront scheduling prioirty for a\ngiven compute queue. The default is HSA_AMD_QUEUE_PRIORITY_NORMAL.\n\nArgs:\n    queue [in]: Compute queue to apply new priority to.\n    priority [in]: Priority to associate with queue.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    HSA_STATUS_SUCCESS if priority was changed successfully.\n    HSA_STATUS_ERROR_INVALID_QUEUE if queue is not a valid\n    compute queue handle.\n    HSA_STATUS_ERROR_INVALID_ARGUMENT if priority is not a valid\n    value from hsa_amd_queue_priority_t.",
@@ -4779,7 +4779,7 @@ fn hsa_amd_queue_set_priority(py: Python<'_>, queue: &Bound<'_, PyAny>, priority
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_priority) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_register_deallocation_callback, C_hsa_amd_register_deallocation_callback, c"hsa_amd_register_deallocation_callback", "hsa_amd_register_deallocation_callback",
     c"hsa_amd_register_deallocation_callback(ptr, callback, user_data)\n--\n\nRegisters a deallocation notifier monitoring for release of agent\naccessible address ptr.  If successful, callback will be invoked when\nptr is removed from accessibility from all agents.\n\nNotification callbacks are automatically deregistered when they are invoked.\n\nNote: The current version supports notifications of address release\noriginating from ::hsa_amd_memory_pool_free.  Support for other address\nrelease APIs will follow.\n\nArgs:\n    ptr [in]: Agent accessible address to monitor for deallocation.  Passed\n        to callback.\n    callback [in]: Notifier to be invoked when ptr is released from\n        agent accessibility.\n    user_data [in]: User provided value passed to callback.  May be NULL.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The notifier registered successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION ptr does not refer to a valid agent accessible\n    address.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT callback is NULL or ptr is NULL.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES if there is a failure in allocating\n    necessary resources",
@@ -4798,7 +4798,7 @@ fn hsa_amd_register_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, ca
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_callback, a_user_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_deregister_deallocation_callback, C_hsa_amd_deregister_deallocation_callback, c"hsa_amd_deregister_deallocation_callback", "hsa_amd_deregister_deallocation_callback",
     c"hsa_amd_deregister_deallocation_callback(ptr, callback)\n--\n\nRemoves a deallocation notifier previously registered with\n::hsa_amd_register_deallocation_callback.  Arguments must be identical to\nthose given in ::hsa_amd_register_deallocation_callback.\n\nArgs:\n    ptr [in]: Agent accessible address which was monitored for deallocation.\n    callback [in]: Notifier to be removed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The notifier has been removed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT The given notifier was not registered.",
@@ -4816,7 +4816,7 @@ fn hsa_amd_deregister_deallocation_callback(py: Python<'_>, ptr: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_callback) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_svm_attributes_set, C_hsa_amd_svm_attributes_set, c"hsa_amd_svm_attributes_set", "hsa_amd_svm_attributes_set",
     c"hsa_amd_svm_attributes_set(ptr, size, attribute_list, attribute_count)\n--\n\nSets SVM memory attributes.\n\nIf HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT returns false then enabling\naccess to an Agent via this API (setting HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE\nor HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE) is required prior to SVM\nmemory access by that Agent.\n\nAttributes HSA_AMD_SVM_ATTRIB_ACCESS_QUERY and HSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION\nmay not be used with this API.\n\nArgs:\n    ptr [in]: Will be aligned down to nearest page boundary.\n    size [in]: Will be aligned up to nearest page boundary.\n    attribute_list [in]: List of attributes to set for the address range.\n    attribute_count [in]: Length of attribute_list.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -4837,7 +4837,7 @@ fn hsa_amd_svm_attributes_set(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_attribute_list, a_attribute_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_svm_attributes_get, C_hsa_amd_svm_attributes_get, c"hsa_amd_svm_attributes_get", "hsa_amd_svm_attributes_get",
     c"hsa_amd_svm_attributes_get(ptr, size, attribute_list, attribute_count)\n--\n\nGets SVM memory attributes.\n\nAttributes HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE,\nHSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE and\nHSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION may not be used with this API.\n\nNote that attribute HSA_AMD_SVM_ATTRIB_ACCESS_QUERY takes as input an\nhsa_agent_t and returns the current access type through its attribute field.\n\nArgs:\n    ptr [in]: Will be aligned down to nearest page boundary.\n    size [in]: Will be aligned up to nearest page boundary.\n    attribute_list [in]: List of attributes to set for the address range.\n    attribute_count [in]: Length of attribute_list.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -4858,7 +4858,7 @@ fn hsa_amd_svm_attributes_get(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_attribute_list, a_attribute_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_svm_prefetch_async, C_hsa_amd_svm_prefetch_async, c"hsa_amd_svm_prefetch_async", "hsa_amd_svm_prefetch_async",
     c"hsa_amd_svm_prefetch_async(ptr, size, agent, num_dep_signals, dep_signals, completion_signal)\n--\n\nAsynchronously migrates memory to an agent.\n\nSchedules memory migration to agent when dep_signals have been observed equal to zero.\ncompletion_signal will decrement when the migration is complete.\n\nArgs:\n    ptr [in]: Will be aligned down to nearest page boundary.\n    size [in]: Will be aligned up to nearest page boundary.\n    agent [in]: Agent to migrate to.\n    num_dep_signals [in]: Number of dependent signals. Can be 0.\n    dep_signals [in]: List of signals that must be waited on before the migration\n        operation starts. The migration will start after every signal has been observed with\n        the value 0. If num_dep_signals is 0, this argument is ignored.\n    completion_signal [in]: Signal used to indicate completion of the migration\n        operation. When the migration operation is finished, the value of the signal is\n        decremented. The runtime indicates that an error has occurred during the copy\n        operation by setting the value of the completion signal to a negative\n        number. If no completion signal is required this handle may be null.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -4881,7 +4881,7 @@ fn hsa_amd_svm_prefetch_async(py: Python<'_>, ptr: rt::PtrArgMut, size: rt::CInt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_agent, a_num_dep_signals, a_dep_signals, a_completion_signal) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_spm_acquire, C_hsa_amd_spm_acquire, c"hsa_amd_spm_acquire", "hsa_amd_spm_acquire",
     c"hsa_amd_spm_acquire(preferred_agent)\n--\n\nAcquire Stream Performance Monitor on an agent\n\nAcquire exclusive use of SPM on preferred_agent.\nSee hsa_amd_spm_set_dest_buffer to provide a destination buffer to KFD to start recording and\nretrieve this data.\n\nArgs:\n    preferred_agent [in]: Agent on which to acquire SPM\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -4898,7 +4898,7 @@ fn hsa_amd_spm_acquire(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_preferred_agent) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_spm_release, C_hsa_amd_spm_release, c"hsa_amd_spm_release", "hsa_amd_spm_release",
     c"hsa_amd_spm_release(preferred_agent)\n--\n\nRelease Stream Performance Monitor on an agent\n\nRelease exclusive use of SPM on preferred_agent. This will stop KFD writing SPM data.\nIf a destination buffer is set, then data in the destination buffer is available to user\nwhen this function returns.\n\nArgs:\n    preferred_agent [in]: Agent on which to release SPM\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -4915,7 +4915,7 @@ fn hsa_amd_spm_release(py: Python<'_>, preferred_agent: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_preferred_agent) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_spm_set_dest_buffer, C_hsa_amd_spm_set_dest_buffer, c"hsa_amd_spm_set_dest_buffer", "hsa_amd_spm_set_dest_buffer",
     c"hsa_amd_spm_set_dest_buffer(preferred_agent, size_in_bytes, dest)\n--\n\nSet up the current destination user mode buffer for stream performance\ncounter data. KFD will start writing SPM data into the destination buffer. KFD will continue\nto copy data into the current destination buffer until any of the following functions are called\n- hsa_amd_spm_release\n- hsa_amd_spm_set_dest_buffer with dest set to NULL\n- hsa_amd_spm_set_dest_buffer with dest set to a new buffer\n\nif timeout is non-0, the call will wait for up to timeout ms for the previous\nbuffer to be filled. If previous buffer to be filled before timeout, the timeout\nwill be updated value with the time remaining. If the timeout is exceeded, the function\ncopies any partial data available into the previous user buffer and returns success.\nUser should not access destination data while KFD is copying data.\nIf the previous destination buffer was full, then is_data_loss flag is set.\ndest is CPU accessible memory. It could be malloc'ed memory or host allocated memory\n\nArgs:\n    preferred_agent [in]: Agent on which to set the dest buffer\n    size_in_bytes [in]: size of the buffer\n    dest [in]: destination address. Set to NULL to stop copy on previous buffer\n\nReturns: a tuple of 4 item(s):\n    hsa_status_t: status\n    timeout: int\n    size_copied: int\n    is_data_loss: bool",
@@ -4940,7 +4940,7 @@ fn hsa_amd_spm_set_dest_buffer(py: Python<'_>, preferred_agent: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_preferred_agent, a_size_in_bytes, a_timeout, a_size_copied, a_dest, a_is_data_loss) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_timeout)?, rt::obj(py, o_size_copied)?, rt::obj(py, (o_is_data_loss as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_timeout)?), rt::Item::made(py, rt::obj(py, o_size_copied)?), rt::Item::made(py, rt::obj(py, (o_is_data_loss as u8) != 0)?)])
 }
 rt::function!(F_hsa_amd_portable_export_dmabuf, C_hsa_amd_portable_export_dmabuf, c"hsa_amd_portable_export_dmabuf", "hsa_amd_portable_export_dmabuf",
     c"hsa_amd_portable_export_dmabuf(ptr, size)\n--\n\nOlder version of export dmabuf\n\nThis is the same as calling the v2 version of export dmabuf with the\nflags argument set to HSA_AMD_DMABUF_MAPPING_TYPE_NONE.\n\nArgs:\n    ptr [in]: Pointer to the allocation being exported.\n    size [in]: Size in bytes to export following ptr.  The entire range\n        being exported must be contained within a single allocation.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    dmabuf: int\n    offset: int\n    ::HSA_STATUS_SUCCESS Export completed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT One or more arguments is NULL.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The address range described by\n    ptr and size are not contained within a single allocation.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The allocation described by ptr\n    and size was allocated on a device which can not export memory.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The return file descriptor,\n    dmabuf, could not be created.",
@@ -4962,7 +4962,7 @@ fn hsa_amd_portable_export_dmabuf(py: Python<'_>, ptr: rt::PtrArg, size: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_dmabuf, a_offset) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dmabuf)?, rt::obj(py, o_offset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_dmabuf)?), rt::Item::made(py, rt::obj(py, o_offset)?)])
 }
 rt::function!(F_hsa_amd_portable_export_dmabuf_v2, C_hsa_amd_portable_export_dmabuf_v2, c"hsa_amd_portable_export_dmabuf_v2", "hsa_amd_portable_export_dmabuf_v2",
     c"hsa_amd_portable_export_dmabuf_v2(ptr, size, flags)\n--\n\nObtains an OS specific, vendor neutral, handle to a memory allocation.\n\nObtains an OS specific handle to GPU agent memory.  The memory must be part\nof a single allocation from an hsa_amd_memory_pool_t exposed by a GPU Agent.\nThe handle may be used with other APIs (e.g. Vulkan) to obtain shared access\nto the allocation.\n\nShared access to the memory is not guaranteed to be fine grain coherent even\nif the allocation exported is from a fine grain pool.  The shared memory\nconsistency model will be no stronger than the model exported from, consult\nthe importing API to determine the final consistency model.\n\nThe allocation's memory remains valid as long as the handle and any mapping\nof the handle remains valid.  When the handle and all mappings are closed\nthe backing memory will be released for reuse.\n\nArgs:\n    ptr [in]: Pointer to the allocation being exported.\n    size [in]: Size in bytes to export following ptr.  The entire range\n        being exported must be contained within a single allocation.\n    flags [in]: Bitmask of hsa_amd_dma_buf_mapping_type_t flags.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    dmabuf: int\n    offset: int\n    ::HSA_STATUS_SUCCESS Export completed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT One or more arguments is NULL.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION The address range described by\n    ptr and size are not contained within a single allocation.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The allocation described by ptr\n    and size was allocated on a device which can not export memory.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES The return file descriptor,\n    dmabuf, could not be created.",
@@ -4985,7 +4985,7 @@ fn hsa_amd_portable_export_dmabuf_v2(py: Python<'_>, ptr: rt::PtrArg, size: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr, a_size, a_dmabuf, a_offset, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dmabuf)?, rt::obj(py, o_offset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_dmabuf)?), rt::Item::made(py, rt::obj(py, o_offset)?)])
 }
 rt::function!(F_hsa_amd_portable_close_dmabuf, C_hsa_amd_portable_close_dmabuf, c"hsa_amd_portable_close_dmabuf", "hsa_amd_portable_close_dmabuf",
     c"hsa_amd_portable_close_dmabuf(dmabuf)\n--\n\nCloses an OS specific, vendor neutral, handle to a memory allocation.\n\nCloses an OS specific handle to GPU agent memory.\n\nApplications should close a handle after imports are complete.  The handle\nis not required to remain open for the lifetime of imported mappings.  The\nreferenced allocation will remain valid until all handles and mappings\nare closed.\n\nArgs:\n    dmabuf [in]: Handle to be closed.\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Handle closed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_RESOURCE_FREE A generic error was encountered\n    when closing the handle.  The handle may have been closed already or an\n    async IO error may have occured.",
@@ -5002,7 +5002,7 @@ fn hsa_amd_portable_close_dmabuf(py: Python<'_>, dmabuf: rt::CInt<i32>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dmabuf) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_address_reserve, C_hsa_amd_vmem_address_reserve, c"hsa_amd_vmem_address_reserve", "hsa_amd_vmem_address_reserve",
     c"hsa_amd_vmem_address_reserve(size, address, flags)\n--\n\nAllocate a reserved address range\n\nReserve a virtual address range. The size must be a multiple of the system page size.\nIf it is not possible to allocate the address specified by address, then va will be\na different address range.\nAddress range should be released by calling hsa_amd_vmem_address_free.\n\nNote that this API will be deprecated in a future release and replaced by\nhsa_amd_vmem_address_reserve_align\n\nArgs:\n    size [in]: of address range requested\n    address [in]: requested\n    flags [in]: optional hsa_amd_vmem_address_reserve_flag_t\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    va: Pointer\n    ::HSA_STATUS_SUCCESS Address range allocated successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate an address\n    range of this size.",
@@ -5063,7 +5063,7 @@ fn hsa_amd_vmem_address_free(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_handle_create, C_hsa_amd_vmem_handle_create, c"hsa_amd_vmem_handle_create", "hsa_amd_vmem_handle_create",
     c"hsa_amd_vmem_handle_create(pool, size, type, flags, memory_handle)\n--\n\nCreate a virtual memory handle\n\nCreate a virtual memory handle within this pool\nsize must be a aligned to allocation granule size for this memory pool, see\nHSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE\nTo minimize internal memory fragmentation, align the size to the recommended allocation granule\nsize, see HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE\n\nArgs:\n    pool [in]: memory to use\n    size [in]: of the memory allocation\n    type [in]: of memory\n    flags [in]: - currently unsupported\n    memory_handle [out]: - handle for the allocation\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS memory allocated successfully\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT Invalid arguments\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION This memory pool does not support allocations\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources to allocate this memory",
@@ -5085,7 +5085,7 @@ fn hsa_amd_vmem_handle_create(py: Python<'_>, pool: &Bound<'_, PyAny>, size: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pool, a_size, a_type, a_flags, a_memory_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_handle_release, C_hsa_amd_vmem_handle_release, c"hsa_amd_vmem_handle_release", "hsa_amd_vmem_handle_release",
     c"hsa_amd_vmem_handle_release(memory_handle)\n--\n\nRelease a virtual memory handle\n\nArgs:\n    memory_handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Address range allocated successfully\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle",
@@ -5102,7 +5102,7 @@ fn hsa_amd_vmem_handle_release(py: Python<'_>, memory_handle: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_memory_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_map, C_hsa_amd_vmem_map, c"hsa_amd_vmem_map", "hsa_amd_vmem_map",
     c"hsa_amd_vmem_map(va, size, in_offset, memory_handle, flags)\n--\n\nMap a virtual memory handle\n\nMap a virtual memory handle to a reserved address range. The virtual address requested must be\nwithin a previously reserved address range. va and (va + size) must be must be within\n(va + size) of the previous allocated address range.\nsize must be equal to size of the memory_handle\nhsa_amd_vmem_set_access needs to be called to make the memory accessible to specific agents\n\nArgs:\n    va [in]: virtual address range where memory will be mapped\n    size [in]: of memory mapping\n    in_offset [in]: offset into memory. Currently unsupported\n    memory_handle [in]: virtual memory handle to be mapped\n    flags\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Memory mapped successfully\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT va, size or memory_handle are invalid\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources\n    ::HSA_STATUS_ERROR Unexpected internal error",
@@ -5123,7 +5123,7 @@ fn hsa_amd_vmem_map(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>, in_o
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size, a_in_offset, a_memory_handle, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_unmap, C_hsa_amd_vmem_unmap, c"hsa_amd_vmem_unmap", "hsa_amd_vmem_unmap",
     c"hsa_amd_vmem_unmap(va, size)\n--\n\nUnmap a virtual memory handle\n\nUnmap previously mapped virtual address range\n\nArgs:\n    va [in]: virtual address range where memory will be mapped\n    size [in]: of memory mapping\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS Memory backing unmapped successfully\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION memory_handle is invalid\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT size is invalid\n    ::HSA_STATUS_ERROR Unexpected internal error",
@@ -5141,7 +5141,7 @@ fn hsa_amd_vmem_unmap(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_set_access, C_hsa_amd_vmem_set_access, c"hsa_amd_vmem_set_access", "hsa_amd_vmem_set_access",
     c"hsa_amd_vmem_set_access(va, size, desc, desc_cnt)\n--\n\nMake a memory mapping accessible\n\nMake previously mapped virtual address accessible to specific agents. size must be equal to\nsize of previously mapped virtual memory handle.\nCalling hsa_amd_vmem_set_access multiple times on the same va:\n- Will overwrite permissions for agents specified in desc\n- Will leave permissions unchanged for agents not specified in desc\n\nArgs:\n    va [in]: previously mapped virtual address\n    size [in]: of memory mapping\n    desc [in]: list of access permissions for each agent\n    desc_cnt [in]: number of elements in desc\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT va, size or memory_handle are invalid\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION memory_handle is invalid\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Insufficient resources\n    ::HSA_STATUS_ERROR_INVALID_AGENT Invalid agent in desc\n    ::HSA_STATUS_ERROR Unexpected internal error",
@@ -5162,7 +5162,7 @@ fn hsa_amd_vmem_set_access(py: Python<'_>, va: rt::PtrArgMut, size: rt::CInt<u64
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_size, a_desc, a_desc_cnt) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_get_access, C_hsa_amd_vmem_get_access, c"hsa_amd_vmem_get_access", "hsa_amd_vmem_get_access",
     c"hsa_amd_vmem_get_access(va, agent_handle)\n--\n\nGet current access permissions for memory mapping\n\nGet access permissions for memory mapping for specific agent.\n\nArgs:\n    va [in]: previously mapped virtual address\n    agent_handle [in]: agent\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    perms: hsa_access_permission_t\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_AGENT Invalid agent\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION va is not mapped or permissions never set for this\n    agent\n    ::HSA_STATUS_ERROR Unexpected internal error",
@@ -5182,7 +5182,7 @@ fn hsa_amd_vmem_get_access(py: Python<'_>, va: rt::PtrArgMut, agent_handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_va, a_perms, a_agent_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_perms as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 1, o_perms as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_export_shareable_handle, C_hsa_amd_vmem_export_shareable_handle, c"hsa_amd_vmem_export_shareable_handle", "hsa_amd_vmem_export_shareable_handle",
     c"hsa_amd_vmem_export_shareable_handle(handle, flags)\n--\n\nGet an exportable shareable handle\n\nGet an exportable shareable handle for a memory_handle. This shareabl handle can then be used to\nre-create a virtual memory handle using hsa_amd_vmem_import_shareable_handle. The shareable\nhandle can be transferred using mechanisms that support posix file descriptors Once all shareable\nhandles are closed, the memory_handle is released.\n\nArgs:\n    handle [in]: previously allocated virtual memory handle\n    flags [in]: Currently unsupported\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    dmabuf_fd: int\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Out of resources\n    ::HSA_STATUS_ERROR Unexpected internal error",
@@ -5202,7 +5202,7 @@ fn hsa_amd_vmem_export_shareable_handle(py: Python<'_>, handle: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dmabuf_fd, a_handle, a_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dmabuf_fd)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_dmabuf_fd)?)])
 }
 rt::function!(F_hsa_amd_vmem_import_shareable_handle, C_hsa_amd_vmem_import_shareable_handle, c"hsa_amd_vmem_import_shareable_handle", "hsa_amd_vmem_import_shareable_handle",
     c"hsa_amd_vmem_import_shareable_handle(dmabuf_fd, handle)\n--\n\nImport a shareable handle\n\nImport a shareable handle for a memory handle. Importing a shareable handle that has been closed\nand released results in undefined behavior.\n\nArgs:\n    dmabuf_fd [in]: shareable handle exported with hsa_amd_vmem_export_shareable_handle\n    handle [out]: virtual memory handle\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory handle\n    ::HSA_STATUS_ERROR_OUT_OF_RESOURCES Out of resources\n    ::HSA_STATUS_ERROR Unexpected internal error",
@@ -5221,7 +5221,7 @@ fn hsa_amd_vmem_import_shareable_handle(py: Python<'_>, dmabuf_fd: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dmabuf_fd, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_retain_alloc_handle, C_hsa_amd_vmem_retain_alloc_handle, c"hsa_amd_vmem_retain_alloc_handle", "hsa_amd_vmem_retain_alloc_handle",
     c"hsa_amd_vmem_retain_alloc_handle(memory_handle, addr)\n--\n\nReturns memory handle for mapped memory\n\nReturn a memory handle for previously mapped memory. The handle will be the same value of handle\nused to map the memory. The returned handle must be released with corresponding number of calls\nto hsa_amd_vmem_handle_release.\n\nArgs:\n    memory_handle [out]: memory handle for this mapped address\n    addr\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid address",
@@ -5240,7 +5240,7 @@ fn hsa_amd_vmem_retain_alloc_handle(py: Python<'_>, memory_handle: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_memory_handle, a_addr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_vmem_get_alloc_properties_from_handle, C_hsa_amd_vmem_get_alloc_properties_from_handle, c"hsa_amd_vmem_get_alloc_properties_from_handle", "hsa_amd_vmem_get_alloc_properties_from_handle",
     c"hsa_amd_vmem_get_alloc_properties_from_handle(memory_handle, pool)\n--\n\nReturns the current allocation properties of a handle\n\nReturns the allocation properties of an existing handle\n\nArgs:\n    memory_handle [in]: memory handle to be queried\n    pool [out]: memory pool that owns this handle\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    type: hsa_amd_memory_type_t\n    ::HSA_STATUS_SUCCESS\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION Invalid memory_handle",
@@ -5261,7 +5261,7 @@ fn hsa_amd_vmem_get_alloc_properties_from_handle(py: Python<'_>, memory_handle: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_memory_handle, a_pool, a_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 83, o_type as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 83, o_type as i64)?])
 }
 rt::function!(F_hsa_amd_agent_set_async_scratch_limit, C_hsa_amd_agent_set_async_scratch_limit, c"hsa_amd_agent_set_async_scratch_limit", "hsa_amd_agent_set_async_scratch_limit",
     c"hsa_amd_agent_set_async_scratch_limit(agent, threshold)\n--\n\nSet the asynchronous scratch limit threshold on all the queues for this agent.\nDispatches that are enqueued on HW queues on this agent that are smaller than threshold will not\nresult in a scratch use-once method.\n\nIncreasing this threshold will only increase the internal limit and not cause immediate allocation\nof additional scratch memory. Decreasing this threshold will result in a release in scratch memory\non queues where the current amount of allocated scratch exceeds the new limit.\n\nIf this API call would result in a release in scratch memory and there are dispatches that are\ncurrently using scratch memory on this agent, this will result into a blocking call until the\ncurrent dispatches are completed.\n\nThis API is only supported on devices that support asynchronous scratch reclaim.\n\nArgs:\n    agent [in]: A valid agent.\n    threshold [in]: Threshold size in bytes\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_AGENT The agent is invalid.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT This agent does not support asynchronous scratch\n    reclaim",
@@ -5279,7 +5279,7 @@ fn hsa_amd_agent_set_async_scratch_limit(py: Python<'_>, agent: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_agent, a_threshold) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_queue_get_info, C_hsa_amd_queue_get_info, c"hsa_amd_queue_get_info", "hsa_amd_queue_get_info",
     c"hsa_amd_queue_get_info(queue, attribute, value)\n--\n\nArgs:\n    queue\n    attribute\n    value\n\nReturns: a tuple of 1 item(s):\n    hsa_status_t: status",
@@ -5299,7 +5299,7 @@ fn hsa_amd_queue_get_info(py: Python<'_>, queue: &Bound<'_, PyAny>, attribute: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_queue, a_attribute, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_hsa_amd_ais_file_write, C_hsa_amd_ais_file_write, c"hsa_amd_ais_file_write", "hsa_amd_ais_file_write",
     c"hsa_amd_ais_file_write(handle, devicePtr, size, file_offset)\n--\n\nWrite data from device memory to a file\n\nWrites data from device memory buffer to a file at the specified offset.\nThe device memory pointer must be accessible from the host and point to\na valid allocation.\n\nEXPERIMENTAL: AIS read and write calls are currently in experimental phase and\nAPIs may be modified\n\nArgs:\n    handle [in]: Handle of the file to write to.\n    devicePtr [in]: Device memory buffer pointer containing data to write.\n    size [in]: Size in bytes of the data to write.\n    file_offset [in]: Offset in bytes into the file where data will be written.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    size_copied: int\n    status: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT fd is invalid, devicePtr\n    is NULL, or size is 0.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION devicePtr does not refer to\n    a valid allocation.\n    ::HSA_STATUS_ERROR An error occurred during the write operation.",
@@ -5323,7 +5323,7 @@ fn hsa_amd_ais_file_write(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devicePtr, a_size, a_file_offset, a_size_copied, a_status) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size_copied)?, rt::obj(py, o_status)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size_copied)?), rt::Item::made(py, rt::obj(py, o_status)?)])
 }
 rt::function!(F_hsa_amd_ais_file_read, C_hsa_amd_ais_file_read, c"hsa_amd_ais_file_read", "hsa_amd_ais_file_read",
     c"hsa_amd_ais_file_read(handle, devicePtr, size, file_offset)\n--\n\nRead data from a file to device memory\n\nReads data from a file at the specified offset into a device memory buffer.\nThe device memory pointer must be accessible from the host and point to\na valid allocation.\n\nEXPERIMENTAL: AIS read and write calls are currently in experimental phase and\nAPIs may be modified\n\nArgs:\n    handle\n    devicePtr [in]: Device memory buffer pointer to store the read data.\n    size [in]: Size in bytes of the data to read.\n    file_offset [in]: Offset in bytes into the file where data will be read from.\n\nReturns: a tuple of 3 item(s):\n    hsa_status_t: status\n    size_copied: int\n    status: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.\n    ::HSA_STATUS_ERROR_INVALID_ARGUMENT fd is invalid, devicePtr\n    is NULL, or size is 0.\n    ::HSA_STATUS_ERROR_INVALID_ALLOCATION devicePtr does not refer to\n    a valid allocation.\n    ::HSA_STATUS_ERROR An error occurred during the read operation.",
@@ -5347,7 +5347,7 @@ fn hsa_amd_ais_file_read(py: Python<'_>, handle: &Bound<'_, PyAny>, devicePtr: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_devicePtr, a_size, a_file_offset, a_size_copied, a_status) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size_copied)?, rt::obj(py, o_status)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size_copied)?), rt::Item::made(py, rt::obj(py, o_status)?)])
 }
 rt::function!(F_hsa_amd_enable_logging, C_hsa_amd_enable_logging, c"hsa_amd_enable_logging", "hsa_amd_enable_logging",
     c"hsa_amd_enable_logging(file)\n--\n\nEnable logging via external file\nIf this function is called multiple times, the last call to this function will overwrite the\nprevious flags and file.\n\nArgs:\n    file [in]: file stream to output logging. If file is NULL, prints are sent to stderr.\n\nReturns: a tuple of 2 item(s):\n    hsa_status_t: status\n    flags: int\n    ::HSA_STATUS_SUCCESS The function has been executed successfully.\n    ::HSA_STATUS_ERROR_NOT_INITIALIZED The HSA runtime has not been\n    initialized.",
@@ -5366,7 +5366,7 @@ fn hsa_amd_enable_logging(py: Python<'_>, file: rt::PtrArgMut) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_flags, a_file) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_flags)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_flags)?)])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -90,7 +90,7 @@ fn LLVMGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Major, a_Minor, a_Patch) });
-    rt::shared_tuple(py, [rt::obj(py, o_Major)?, rt::obj(py, o_Minor)?, rt::obj(py, o_Patch)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::obj(py, o_Major)?), rt::Item::made(py, rt::obj(py, o_Minor)?), rt::Item::made(py, rt::obj(py, o_Patch)?)])
 }
 rt::function!(F_LLVMCreateMessage, C_LLVMCreateMessage, c"LLVMCreateMessage", "LLVMCreateMessage",
     c"LLVMCreateMessage(Message)\n--\n\nArgs:\n    Message\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -3207,7 +3207,7 @@ fn LLVMGetValueName2(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val, a_Length) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?, rt::obj(py, o_Length)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?), rt::Item::made(py, rt::obj(py, o_Length)?)])
 }
 rt::function!(F_LLVMSetValueName2, C_LLVMSetValueName2, c"LLVMSetValueName2", "LLVMSetValueName2",
     c"LLVMSetValueName2(Val, Name, NameLen)\n--\n\nSet the string name of a value.\n\nSee: llvm::Value::setName()\n\nArgs:\n    Val\n    Name\n    NameLen",

@@ -115,7 +115,7 @@ fn miopenGetErrorString(py: Python<'_>, error: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_error) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_miopenGetVersion, C_miopenGetVersion, c"miopenGetVersion", "miopenGetVersion",
     c"miopenGetVersion()\n--\n\nMethod to return version of MIOpen\n\nThe output values of this call follow from the versioning\nformat major.minor.patch\n\nPointers that are NULL will be ignored.\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    major: int\n    minor: int\n    patch: int\n    miopenStatus_t",
@@ -137,7 +137,7 @@ fn miopenGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_major, a_minor, a_patch) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_major)?, rt::obj(py, o_minor)?, rt::obj(py, o_patch)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_major)?), rt::Item::made(py, rt::obj(py, o_minor)?), rt::Item::made(py, rt::obj(py, o_patch)?)])
 }
 rt::function!(F_miopenCreate, C_miopenCreate, c"miopenCreate", "miopenCreate",
     c"miopenCreate()\n--\n\nMethod to create the MIOpen handle object.\n\nThis function creates a MIOpen handle. This is called at the very start to initialize the MIOpen\nenvironment.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    handle: miopenHandle\n    miopenStatus_t",
@@ -194,7 +194,7 @@ fn miopenDestroy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<PyObject
     if __r as i64 == 0 {
         rt::life::destroyed(handle, false, "miopenDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetStream, C_miopenSetStream, c"miopenSetStream", "miopenSetStream",
     c"miopenSetStream(handle, streamID)\n--\n\nSet accelerator command queue previously created\n\nSet a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n    streamID: An accelerator queue type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -212,7 +212,7 @@ fn miopenSetStream(py: Python<'_>, handle: &Bound<'_, PyAny>, streamID: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_streamID) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetStream, C_miopenGetStream, c"miopenGetStream", "miopenGetStream",
     c"miopenGetStream(handle)\n--\n\nGet the previously created accelerator command queue\n\nCreates a command queue for an accelerator device\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    streamID: ihipStream_t\n    miopenStatus_t",
@@ -251,7 +251,7 @@ fn miopenSetAllocator(py: Python<'_>, handle: &Bound<'_, PyAny>, allocator: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_allocator, a_deallocator, a_allocatorContext) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetKernelTime, C_miopenGetKernelTime, c"miopenGetKernelTime", "miopenGetKernelTime",
     c"miopenGetKernelTime(handle)\n--\n\nGet time for last kernel launched\n\nThis function is used only when profiling mode has been enabled.\nKernel timings are based on the MIOpen handle and is not thread-safe.\nIn order to use multi-threaded profiling, create an MIOpen handle for each\nconcurrent thread.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
@@ -288,7 +288,7 @@ fn miopenEnableProfiling(py: Python<'_>, handle: &Bound<'_, PyAny>, enable: bool
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_enable) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateTensorDescriptor, C_miopenCreateTensorDescriptor, c"miopenCreateTensorDescriptor", "miopenCreateTensorDescriptor",
     c"miopenCreateTensorDescriptor()\n--\n\nCreate a Tensor Descriptor\n\nAPI for creating an uninitialized tensor descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDesc: miopenTensorDescriptor\n    miopenStatus_t",
@@ -328,7 +328,7 @@ fn miopenSet4dTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>, da
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetNdTensorDescriptorWithLayout, C_miopenSetNdTensorDescriptorWithLayout, c"miopenSetNdTensorDescriptorWithLayout", "miopenSetNdTensorDescriptorWithLayout",
     c"miopenSetNdTensorDescriptorWithLayout(tensorDesc, dataType, tensorLayout, lens, num_lens)\n--\n\nSet shape of ND tensor with specific layout\n\nInterface for setting N-D packed tensor shape. This interface support NHWC, NCHW, NCHWc*, CHWNc*\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    tensorLayout: Tensor layout (input)\n    lens: Tensor dimensions (input)\n    num_lens: Tensor dimension size (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -350,7 +350,7 @@ fn miopenSetNdTensorDescriptorWithLayout(py: Python<'_>, tensorDesc: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_tensorLayout, a_lens, a_num_lens) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSet4dTensorDescriptorEx, C_miopenSet4dTensorDescriptorEx, c"miopenSet4dTensorDescriptorEx", "miopenSet4dTensorDescriptorEx",
     c"miopenSet4dTensorDescriptorEx(tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride)\n--\n\nSet shape and stride of 4D tensor\n\nInterface for setting 4-D tensor shape and stride. It allows to create the non-packed tensor.\nA non-packed tensor refers to the tensor where the elements are not compressed or packed in any\nspecific way. Each element in the tensor is stored individually, and there is no special\ncompression applied to the storage.\n\nArgs:\n    tensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    n: Mini-batch size (input)\n    c: Number of channels (input)\n    h: Data height dimension size (input)\n    w: Data width dimension size (input)\n    nStride: Mini-batch dimension stride (input)\n    cStride: Channel dimension stride (input)\n    hStride: Height dimension stride (input)\n    wStride: Width dimension stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -376,7 +376,7 @@ fn miopenSet4dTensorDescriptorEx(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_n, a_c, a_h, a_w, a_nStride, a_cStride, a_hStride, a_wStride) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGet4dTensorDescriptor, C_miopenGet4dTensorDescriptor, c"miopenGet4dTensorDescriptor", "miopenGet4dTensorDescriptor",
     c"miopenGet4dTensorDescriptor(tensorDesc)\n--\n\nGet the details of the tensor descriptor\n\nInterface to query the 4-D tensor shape.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 10 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    n: int\n    c: int\n    h: int\n    w: int\n    nStride: int\n    cStride: int\n    hStride: int\n    wStride: int\n    miopenStatus_t",
@@ -434,7 +434,7 @@ fn miopenSetTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>, data
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_nbDims, a_dimsA, a_stridesA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetTensorDescriptorSize, C_miopenGetTensorDescriptorSize, c"miopenGetTensorDescriptorSize", "miopenGetTensorDescriptorSize",
     c"miopenGetTensorDescriptorSize(tensorDesc)\n--\n\nSet shape of N-dimensional tensor\n\nInterface for querying tensor size. MIOpen has support for 1, 2, 3, 4, 5 dimensional tensor of\nlayout.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
@@ -453,7 +453,7 @@ fn miopenGetTensorDescriptorSize(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size)?)])
 }
 rt::function!(F_miopenGetTensorDescriptor, C_miopenGetTensorDescriptor, c"miopenGetTensorDescriptor", "miopenGetTensorDescriptor",
     c"miopenGetTensorDescriptor(tensorDesc)\n--\n\nGet the details of the N-dimensional tensor descriptor.\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 4 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    dimsA: int\n    stridesA: int\n    miopenStatus_t",
@@ -476,7 +476,7 @@ fn miopenGetTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_dataType, a_dimsA, a_stridesA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_dimsA)?, rt::obj(py, o_stridesA)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 1, o_dataType as i64)?, rt::Item::made(py, rt::obj(py, o_dimsA)?), rt::Item::made(py, rt::obj(py, o_stridesA)?)])
 }
 rt::function!(F_miopenDestroyTensorDescriptor, C_miopenDestroyTensorDescriptor, c"miopenDestroyTensorDescriptor", "miopenDestroyTensorDescriptor",
     c"miopenDestroyTensorDescriptor(tensorDesc)\n--\n\nDestroys the tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -496,7 +496,7 @@ fn miopenDestroyTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) 
     if __r as i64 == 0 {
         rt::life::destroyed(tensorDesc, false, "miopenDestroyTensorDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateSeqTensorDescriptor, C_miopenCreateSeqTensorDescriptor, c"miopenCreateSeqTensorDescriptor", "miopenCreateSeqTensorDescriptor",
     c"miopenCreateSeqTensorDescriptor()\n--\n\nCreate a Tensor Descriptor for sequence data\n\nAPI for creating an uninitialized sequence data tensor descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    tensorDesc: miopenSeqTensorDescriptor\n    miopenStatus_t",
@@ -534,7 +534,7 @@ fn miopenDestroySeqTensorDescriptor(py: Python<'_>, tensorDesc: &Bound<'_, PyAny
     if __r as i64 == 0 {
         rt::life::destroyed(tensorDesc, false, "miopenDestroySeqTensorDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenOpTensor, C_miopenOpTensor, c"miopenOpTensor", "miopenOpTensor",
     c"miopenOpTensor(handle, tensorOp, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C)\n--\n\nExecute element-wise tensor operations\n\nThis function implements: \\f$ C = op ( alpha1[0] * A, alpha2[0] * B ) + beta[0] * C \\f$\n\nFor Forward Bias one can also use, miopenConvolutionForwardBias()\n\nArgs:\n    handle: MIOpen handle (input)\n    tensorOp: Operation from miopenTensorOp_t (input)\n    alpha1: Tensor A's floating point scaling factor, allocated on the host (input)\n    aDesc: Tensor descriptor for tensor A (input)\n    A: Tensor A (input)\n    alpha2: Tensor B's floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for tensor B (input)\n    B: Tensor B (input)\n    beta: Tensor C's floating point scaling factor, allocated on the host (input)\n    cDesc: Tensor descriptor for tensor C (input)\n    C: Tensor C (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -561,7 +561,7 @@ fn miopenOpTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, tensorOp: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_tensorOp, a_alpha1, a_aDesc, a_A, a_alpha2, a_bDesc, a_B, a_beta, a_cDesc, a_C) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetTensor, C_miopenSetTensor, c"miopenSetTensor", "miopenSetTensor",
     c"miopenSetTensor(handle, yDesc, y, alpha)\n--\n\nFills a tensor with a single value.\n\nSupported datatypes are fp32, fp16, and bfp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input)\n    alpha: Pointer to fill value (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -581,7 +581,7 @@ fn miopenSetTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, yDesc: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_yDesc, a_y, a_alpha) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenScaleTensor, C_miopenScaleTensor, c"miopenScaleTensor", "miopenScaleTensor",
     c"miopenScaleTensor(handle, yDesc, y, alpha)\n--\n\nScales all elements in a tensor by a single value.\n\nSupported datatypes are fp32 and fp16\n\nArgs:\n    handle: MIOpen handle (input)\n    yDesc: Tensor descriptor for tensor y (input)\n    y: Tensor y (input and output)\n    alpha: Floating point scaling factor, allocated on the host (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -601,7 +601,7 @@ fn miopenScaleTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, yDesc: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_yDesc, a_y, a_alpha) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetTensorNumBytes, C_miopenGetTensorNumBytes, c"miopenGetTensorNumBytes", "miopenGetTensorNumBytes",
     c"miopenGetTensorNumBytes(tensorDesc)\n--\n\nReturns number of bytes associated with tensor descriptor\n\nArgs:\n    tensorDesc: Tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
@@ -620,7 +620,7 @@ fn miopenGetTensorNumBytes(py: Python<'_>, tensorDesc: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_tensorDesc, a_numBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBytes)?)])
 }
 rt::function!(F_miopenTransformTensor, C_miopenTransformTensor, c"miopenTransformTensor", "miopenTransformTensor",
     c"miopenTransformTensor(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nCopies one tensor to another tensor with a different layout/scale.\n\nThis function implements:\n1. \\f$ Y = alpha * X + beta * Y \\f$ for fp32 and fp16 datatype\n2. Vectorize/de-vectorize along channel dimension C for int8 datatype\n\nCurrently this is used for transforming from int8 to int8x4 vector datatypes\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Source Tensor descriptor for tensor x (input)\n    x: Source Tensor x (input)\n    beta: Floating point scaling factor, allocated on the host (input)\n    yDesc: Destination Tensor descriptor for tensor y (input)\n    y: Destination Tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -643,7 +643,7 @@ fn miopenTransformTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateConvolutionDescriptor, C_miopenCreateConvolutionDescriptor, c"miopenCreateConvolutionDescriptor", "miopenCreateConvolutionDescriptor",
     c"miopenCreateConvolutionDescriptor()\n--\n\nCreates a convolution layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    convDesc: miopenConvolutionDescriptor\n    miopenStatus_t",
@@ -685,7 +685,7 @@ fn miopenInitConvolutionDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_c_mode, a_pad_h, a_pad_w, a_stride_h, a_stride_w, a_dilation_h, a_dilation_w) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenInitConvolutionNdDescriptor, C_miopenInitConvolutionNdDescriptor, c"miopenInitConvolutionNdDescriptor", "miopenInitConvolutionNdDescriptor",
     c"miopenInitConvolutionNdDescriptor(convDesc, spatialDim, padA, strideA, dilationA, c_mode)\n--\n\nCreates a N-dimensional convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    padA: Array of input data padding (input)\n    strideA: Array of convolution stride (input)\n    dilationA: Array of convolution dilation (input)\n    c_mode: Convolutional mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -710,7 +710,7 @@ fn miopenInitConvolutionNdDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim, a_padA, a_strideA, a_dilationA, a_c_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetConvolutionSpatialDim, C_miopenGetConvolutionSpatialDim, c"miopenGetConvolutionSpatialDim", "miopenGetConvolutionSpatialDim",
     c"miopenGetConvolutionSpatialDim(convDesc)\n--\n\nRetrieves the spatial dimension of a convolution layer descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    spatialDim: int\n    miopenStatus_t",
@@ -729,7 +729,7 @@ fn miopenGetConvolutionSpatialDim(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_spatialDim)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_spatialDim)?)])
 }
 rt::function!(F_miopenGetConvolutionDescriptor, C_miopenGetConvolutionDescriptor, c"miopenGetConvolutionDescriptor", "miopenGetConvolutionDescriptor",
     c"miopenGetConvolutionDescriptor(convDesc)\n--\n\nRetrieves a 2-D convolution layer descriptor's details\n\nFor group/depthwise convolution dilation height and width, only a dilation value of 1 is\nsupported.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    c_mode: miopenConvolutionMode_t\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    dilation_h: int\n    dilation_w: int\n    miopenStatus_t",
@@ -807,7 +807,7 @@ fn miopenGetConvolutionGroupCount(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_groupCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_groupCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_groupCount)?)])
 }
 rt::function!(F_miopenSetConvolutionGroupCount, C_miopenSetConvolutionGroupCount, c"miopenSetConvolutionGroupCount", "miopenSetConvolutionGroupCount",
     c"miopenSetConvolutionGroupCount(convDesc, groupCount)\n--\n\nSet the number of groups to be used in Group/Depthwise convolution\n\nMust be called before all computational APIs of group/depthwise convolution, it is preferable to\ncall miopenInitConvolutionDescriptor() first, then miopenSetConvolutionGroupCount() to fully\ninitialize group convolutions. Both Convolution Mode and Transpose Convolution Mode support\ngroup/depthwise convolution. To run depthwise convolution, set groupCount value equal to number\nof channels.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    groupCount: number of groups, in depthwise conv using filter_number/channel_multiplier\n        (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -825,7 +825,7 @@ fn miopenSetConvolutionGroupCount(py: Python<'_>, convDesc: &Bound<'_, PyAny>, g
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_groupCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetTransposeConvOutputPadding, C_miopenSetTransposeConvOutputPadding, c"miopenSetTransposeConvOutputPadding", "miopenSetTransposeConvOutputPadding",
     c"miopenSetTransposeConvOutputPadding(convDesc, adj_h, adj_w)\n--\n\nSet the output padding to be used in 2-D Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionDescriptor() first, then miopenSetTransposeConvOutputPadding() to fully\ninitialize transpose convolutions.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    adj_h: output padding for the height of output data (input)\n    adj_w: output padding for the width of output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -844,7 +844,7 @@ fn miopenSetTransposeConvOutputPadding(py: Python<'_>, convDesc: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_adj_h, a_adj_w) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetTransposeConvNdOutputPadding, C_miopenSetTransposeConvNdOutputPadding, c"miopenSetTransposeConvNdOutputPadding", "miopenSetTransposeConvNdOutputPadding",
     c"miopenSetTransposeConvNdOutputPadding(convDesc, spatialDim, adjA)\n--\n\nSet the output padding to be used in N-dimensional Transpose convolution\n\nThis function is optional for initialization of Transpose convolution. If applicable, it must be\ncalled before all computational APIs of Transpose convolution. It is preferable to call\nmiopenInitConvolutionNdDescriptor() first, then miopenSetTransposeConvNdOutputPadding() to fully\ninitialize transpose convolutions. Currently, 2-D and 3-D convolutions are supported.\n\nArgs:\n    convDesc: Convolution layer descriptor (output)\n    spatialDim: Convolutional spatial dimension (input)\n    adjA: array of output padding for output data (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -864,7 +864,7 @@ fn miopenSetTransposeConvNdOutputPadding(py: Python<'_>, convDesc: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_spatialDim, a_adjA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetConvolutionForwardOutputDim, C_miopenGetConvolutionForwardOutputDim, c"miopenGetConvolutionForwardOutputDim", "miopenGetConvolutionForwardOutputDim",
     c"miopenGetConvolutionForwardOutputDim(convDesc, inputTensorDesc, filterDesc)\n--\n\nGet the shape of a resulting 4-D tensor from a 2-D convolution\n\nThis function returns the dimensions of the resulting 4D tensor of a 2D\nconvolution, given the convolution descriptor, the input tensor descriptor\nand the filter descriptor. This function can help to setup the output tensor\nand allocate the proper amount of memory prior to launch the actual\nconvolution.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    inputTensorDesc: Input data tensor descriptor (input)\n    filterDesc: Weight descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    n: int\n    c: int\n    h: int\n    w: int\n    miopenStatus_t",
@@ -914,7 +914,7 @@ fn miopenGetConvolutionNdForwardOutputDim(py: Python<'_>, convDesc: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_inputTensorDesc, a_filterDesc, a_nDim, a_outputTensorDimA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_nDim)?, rt::obj(py, o_outputTensorDimA)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_nDim)?), rt::Item::made(py, rt::obj(py, o_outputTensorDimA)?)])
 }
 rt::function!(F_miopenDestroyConvolutionDescriptor, C_miopenDestroyConvolutionDescriptor, c"miopenDestroyConvolutionDescriptor", "miopenDestroyConvolutionDescriptor",
     c"miopenDestroyConvolutionDescriptor(convDesc)\n--\n\nDestroys the tensor descriptor object\n\nArgs:\n    convDesc: Convolution tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -934,7 +934,7 @@ fn miopenDestroyConvolutionDescriptor(py: Python<'_>, convDesc: &Bound<'_, PyAny
     if __r as i64 == 0 {
         rt::life::destroyed(convDesc, false, "miopenDestroyConvolutionDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetConvolutionAttribute, C_miopenSetConvolutionAttribute, c"miopenSetConvolutionAttribute", "miopenSetConvolutionAttribute",
     c"miopenSetConvolutionAttribute(convDesc, attr, value)\n--\n\nSet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to set (input)\n    value: Value of this attribute (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
@@ -953,7 +953,7 @@ fn miopenSetConvolutionAttribute(py: Python<'_>, convDesc: &Bound<'_, PyAny>, at
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetConvolutionAttribute, C_miopenGetConvolutionAttribute, c"miopenGetConvolutionAttribute", "miopenGetConvolutionAttribute",
     c"miopenGetConvolutionAttribute(convDesc, attr)\n--\n\nGet the attribute of the convolution descriptor\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    attr: Attribute of this convolution to get (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: int",
@@ -973,7 +973,7 @@ fn miopenGetConvolutionAttribute(py: Python<'_>, convDesc: &Bound<'_, PyAny>, at
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_attr, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_value)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_value)?)])
 }
 rt::function!(F_miopenSetConvolutionFindMode, C_miopenSetConvolutionFindMode, c"miopenSetConvolutionFindMode", "miopenSetConvolutionFindMode",
     c"miopenSetConvolutionFindMode(convDesc, findMode)\n--\n\nSets the Find Mode attribute in the convolution descriptor.\n\nThe subsequent calls of miopenFindConvolutionForwardAlgorithm(),\nmiopenFindConvolutionBackwardDataAlgorithm(), or miopenFindConvolutionBackwardWeightsAlgorithm()\ninvoked with convDesc, will follow the findMode set by this call.\n\nNote that the default Find Mode is overriden by the MIOPEN_FIND_MODE environment variable,\nif it is set. If unset, the default is as specified by miopenConvolutionFindModeDefault.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n    findMode: Find Mode of convDesc (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -991,7 +991,7 @@ fn miopenSetConvolutionFindMode(py: Python<'_>, convDesc: &Bound<'_, PyAny>, fin
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_findMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetConvolutionFindMode, C_miopenGetConvolutionFindMode, c"miopenGetConvolutionFindMode", "miopenGetConvolutionFindMode",
     c"miopenGetConvolutionFindMode(convDesc)\n--\n\nReads the Find Mode attribute from the convolution descriptor.\n\nArgs:\n    convDesc: Convolution layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    findMode: miopenConvolutionFindMode_t\n    miopenStatus_t",
@@ -1010,7 +1010,7 @@ fn miopenGetConvolutionFindMode(py: Python<'_>, convDesc: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_convDesc, a_findMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 19, o_findMode as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 19, o_findMode as i64)?])
 }
 rt::function!(F_miopenConvolutionForwardGetSolutionCount, C_miopenConvolutionForwardGetSolutionCount, c"miopenConvolutionForwardGetSolutionCount", "miopenConvolutionForwardGetSolutionCount",
     c"miopenConvolutionForwardGetSolutionCount(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for Convolution in the Forward direction.\n\nThis call returns the maximum number of applicable solutions for a forward convolution problem.\nThe \\c solutionCount returned may be used to allocate the memory required for the\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
@@ -1033,7 +1033,7 @@ fn miopenConvolutionForwardGetSolutionCount(py: Python<'_>, handle: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solutionCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_solutionCount)?)])
 }
 rt::function!(F_miopenConvolutionForwardGetSolution, C_miopenConvolutionForwardGetSolution, c"miopenConvolutionForwardGetSolution", "miopenConvolutionForwardGetSolution",
     c"miopenConvolutionForwardGetSolution(handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a convolution configuration described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionForwardGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
@@ -1059,7 +1059,7 @@ fn miopenConvolutionForwardGetSolution(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_solutionCount)?)])
 }
 rt::function!(F_miopenConvolutionForwardGetSolutionWorkspaceSize, C_miopenConvolutionForwardGetSolutionWorkspaceSize, c"miopenConvolutionForwardGetSolutionWorkspaceSize", "miopenConvolutionForwardGetSolutionWorkspaceSize",
     c"miopenConvolutionForwardGetSolutionWorkspaceSize(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionForwardGetSolution as part\nof the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1083,7 +1083,7 @@ fn miopenConvolutionForwardGetSolutionWorkspaceSize(py: Python<'_>, handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solution_id, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenConvolutionForwardCompileSolution, C_miopenConvolutionForwardCompileSolution, c"miopenConvolutionForwardCompileSolution", "miopenConvolutionForwardCompileSolution",
     c"miopenConvolutionForwardCompileSolution(handle, wDesc, xDesc, convDesc, yDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionForwardGetSolution API call above.\nCompiling the solution ensures that the first API call to miopenConvolutionForwardImmediate\ndoes\nnot cause a compile.\n\nThis is an optional step and may be skipped if a slow first miopenConvolutionForwardImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1105,7 +1105,7 @@ fn miopenConvolutionForwardCompileSolution(py: Python<'_>, handle: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_solution_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionForwardImmediate, C_miopenConvolutionForwardImmediate, c"miopenConvolutionForwardImmediate", "miopenConvolutionForwardImmediate",
     c"miopenConvolutionForwardImmediate(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Forward convolution operation based on the provided solution ID.\n\nSupported datatypes are fp32, fp16, bfp16, and int8\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size of the memory in bytes pointed to by workSpace above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1132,7 +1132,7 @@ fn miopenConvolutionForwardImmediate(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_w, a_xDesc, a_x, a_convDesc, a_yDesc, a_y, a_workSpace, a_workSpaceSize, a_solution_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBackwardDataGetSolutionCount, C_miopenConvolutionBackwardDataGetSolutionCount, c"miopenConvolutionBackwardDataGetSolutionCount", "miopenConvolutionBackwardDataGetSolutionCount",
     c"miopenConvolutionBackwardDataGetSolutionCount(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Data.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardDataGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
@@ -1155,7 +1155,7 @@ fn miopenConvolutionBackwardDataGetSolutionCount(py: Python<'_>, handle: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solutionCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_solutionCount)?)])
 }
 rt::function!(F_miopenConvolutionBackwardDataGetSolution, C_miopenConvolutionBackwardDataGetSolution, c"miopenConvolutionBackwardDataGetSolution", "miopenConvolutionBackwardDataGetSolution",
     c"miopenConvolutionBackwardDataGetSolution(handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t data as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nns\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardDataGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
@@ -1181,7 +1181,7 @@ fn miopenConvolutionBackwardDataGetSolution(py: Python<'_>, handle: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_solutionCount)?)])
 }
 rt::function!(F_miopenConvolutionBackwardDataGetSolutionWorkspaceSize, C_miopenConvolutionBackwardDataGetSolutionWorkspaceSize, c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize", "miopenConvolutionBackwardDataGetSolutionWorkspaceSize",
     c"miopenConvolutionBackwardDataGetSolutionWorkspaceSize(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardDataGetSolution as\npart of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1205,7 +1205,7 @@ fn miopenConvolutionBackwardDataGetSolutionWorkspaceSize(py: Python<'_>, handle:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solution_id, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenConvolutionBackwardDataCompileSolution, C_miopenConvolutionBackwardDataCompileSolution, c"miopenConvolutionBackwardDataCompileSolution", "miopenConvolutionBackwardDataCompileSolution",
     c"miopenConvolutionBackwardDataCompileSolution(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardDataGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardDataImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardDataImmediate\ninvocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1227,7 +1227,7 @@ fn miopenConvolutionBackwardDataCompileSolution(py: Python<'_>, handle: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_solution_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBackwardDataImmediate, C_miopenConvolutionBackwardDataImmediate, c"miopenConvolutionBackwardDataImmediate", "miopenConvolutionBackwardDataImmediate",
     c"miopenConvolutionBackwardDataImmediate(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t data  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the workspace memory pointed to by workSpace\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1254,7 +1254,7 @@ fn miopenConvolutionBackwardDataImmediate(py: Python<'_>, handle: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_dxDesc, a_dx, a_workSpace, a_workSpaceSize, a_solution_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBackwardWeightsGetSolutionCount, C_miopenConvolutionBackwardWeightsGetSolutionCount, c"miopenConvolutionBackwardWeightsGetSolutionCount", "miopenConvolutionBackwardWeightsGetSolutionCount",
     c"miopenConvolutionBackwardWeightsGetSolutionCount(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nQuery the maximum number of solutions applicable for the given input/output and weights\ntensor descriptor for backward Convolution w-r-t Weights.\n\nThis call returns the maximum number of applicable solutions for a the convolution problem, the\nnumber\nreturned may be used to allocate the memory required for the miopenConvAlgoPert2_t which is\nrequired\nby miopenConvolutionBackwardWeightsGetSolution API calls.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
@@ -1277,7 +1277,7 @@ fn miopenConvolutionBackwardWeightsGetSolutionCount(py: Python<'_>, handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solutionCount) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_solutionCount)?)])
 }
 rt::function!(F_miopenConvolutionBackwardWeightsGetSolution, C_miopenConvolutionBackwardWeightsGetSolution, c"miopenConvolutionBackwardWeightsGetSolution", "miopenConvolutionBackwardWeightsGetSolution",
     c"miopenConvolutionBackwardWeightsGetSolution(handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutions)\n--\n\nQuery the applicable solutions for a backward convolution w-r-t weights as described by\ninput, output and convolution descriptors.\n\nThe returned solutions array is sorted in the order of decreasing performance. The returned\nsolutions\nmight be based\non heuristics and for more consistent performance results the user the advised to run the Find\nstep.\nThe maximum length of the solutions array may be queried using\nmiopenConvolutionBackwardWeightsGetSolutionCount\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    maxSolutionCount: The size of the solutions array passed in below (input)\n    solutions: A pointer to an array of type miopenConvSolution_t allocated by the user,\n        filled in by MIOpen with applicable solutions. (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solutionCount: int\n    miopenStatus_t",
@@ -1303,7 +1303,7 @@ fn miopenConvolutionBackwardWeightsGetSolution(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_maxSolutionCount, a_solutionCount, a_solutions) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solutionCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_solutionCount)?)])
 }
 rt::function!(F_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, C_miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize, c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize", "miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize",
     c"miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nReturns the workspace size required for a particular solution id.\n\nThis is an optional call for users who may have serialized the solution id and just need the\nworkspace\nsize for it. The same information is returned by the miopenConvolutionBackwardWeightsGetSolution\nas part of the\nmiopenConvSolution_t struct.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution for which workspace size is required (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1327,7 +1327,7 @@ fn miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(py: Python<'_>, hand
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solution_id, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenConvolutionBackwardWeightsCompileSolution, C_miopenConvolutionBackwardWeightsCompileSolution, c"miopenConvolutionBackwardWeightsCompileSolution", "miopenConvolutionBackwardWeightsCompileSolution",
     c"miopenConvolutionBackwardWeightsCompileSolution(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id)\n--\n\nCompiles the solution provided by the user, this solution may be acquired by the\nmiopenConvolutionBackwardWeightsGetSolution API call above.\nCompiling the solution ensures that the first API call to\nmiopenConvolutionBackwardWeightsImmediate\ndoes not cause a compile.\n\nThis is an optional step and may be skipped if a slow first\nmiopenConvolutionBackwardWeightsImmediate invocation is acceptable.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1349,7 +1349,7 @@ fn miopenConvolutionBackwardWeightsCompileSolution(py: Python<'_>, handle: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_solution_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBackwardWeightsImmediate, C_miopenConvolutionBackwardWeightsImmediate, c"miopenConvolutionBackwardWeightsImmediate", "miopenConvolutionBackwardWeightsImmediate",
     c"miopenConvolutionBackwardWeightsImmediate(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize, solution_id)\n--\n\nExecutes the Backward convolution w-r-t weights  operation based on the provided solution\nID.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Workspace tensor (input)\n    workSpaceSize: Size in bytes of the memory passed in, pointed to by workSpace pointer\n        above\n    solution_id: ID of the solution to be compiled, as chosen by the user\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1376,7 +1376,7 @@ fn miopenConvolutionBackwardWeightsImmediate(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_dwDesc, a_dw, a_workSpace, a_workSpaceSize, a_solution_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionForwardGetWorkSpaceSize, C_miopenConvolutionForwardGetWorkSpaceSize, c"miopenConvolutionForwardGetWorkSpaceSize", "miopenConvolutionForwardGetWorkSpaceSize",
     c"miopenConvolutionForwardGetWorkSpaceSize(handle, wDesc, xDesc, convDesc, yDesc)\n--\n\nQuery the workspace size required for a forward convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionForwardAlgorithm() in order\nfor the latter to find the best candidate from the available forward data convolution algorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1399,7 +1399,7 @@ fn miopenConvolutionForwardGetWorkSpaceSize(py: Python<'_>, handle: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_wDesc, a_xDesc, a_convDesc, a_yDesc, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenFindConvolutionForwardAlgorithm, C_miopenFindConvolutionForwardAlgorithm, c"miopenFindConvolutionForwardAlgorithm", "miopenFindConvolutionForwardAlgorithm",
     c"miopenFindConvolutionForwardAlgorithm(handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the forward convolutional algorithms and return a list of kernel times.\n\nThis function attempts all MIOpen forward convolution algorithms based on\nthe input configuration, and outputs performance metrics to a\nuser-allocated array of type miopenConvAlgoPerf_t. These metrics are written\nin a sorted fashion where the first element has the lowest compute time.\nUsers can chose the top-most algorithm if they only care about the fastest\nalgorithm.\n\nThis function is mandatory before using miopenConvolutionForward(). In order\nto execute this function, miopenConvolutionForwardGetWorkSpaceSize() must be\nrun to determine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (input)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionForwardGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
@@ -1431,7 +1431,7 @@ fn miopenFindConvolutionForwardAlgorithm(py: Python<'_>, handle: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_yDesc, a_y, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_returnedAlgoCount)?)])
 }
 rt::function!(F_miopenConvolutionForward, C_miopenConvolutionForward, c"miopenConvolutionForward", "miopenConvolutionForward",
     c"miopenConvolutionForward(handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y, workSpace, workSpaceSize)\n--\n\nExecute a forward convolution layer\n\nRuns the forward convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionForwardAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional algorithm.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0 in 2D. In 3D, these parameters can take other values.\n\nThe forward convolution is designed to accommodate both packed and non-packed tensor strides for\nmultiple data types and dimensions across various platforms. This flexibility ensures optimal\nperformance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (inputs)\n    convDesc: Convolution layer descriptor (inputs)\n    algo: Algorithm selected (inputs)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    workSpace: Pointer to workspace required (input)\n    workSpaceSize: Size in bytes of the memory determined by the find step (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1460,7 +1460,7 @@ fn miopenConvolutionForward(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_algo, a_beta, a_yDesc, a_y, a_workSpace, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionForwardBias, C_miopenConvolutionForwardBias, c"miopenConvolutionForwardBias", "miopenConvolutionForwardBias",
     c"miopenConvolutionForwardBias(handle, alpha, bDesc, b, beta, yDesc, y)\n--\n\nCalculate element-wise scale and shift of a tensor via a bias tensor\n\nThis function applies an element-wise bias to a data tensor from an input bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    bDesc: Tensor descriptor for bias tensor b (input)\n    b: Bias tensor b (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (input and output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1483,7 +1483,7 @@ fn miopenConvolutionForwardBias(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_bDesc, a_b, a_beta, a_yDesc, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBackwardDataGetWorkSpaceSize, C_miopenConvolutionBackwardDataGetWorkSpaceSize, c"miopenConvolutionBackwardDataGetWorkSpaceSize", "miopenConvolutionBackwardDataGetWorkSpaceSize",
     c"miopenConvolutionBackwardDataGetWorkSpaceSize(handle, dyDesc, wDesc, convDesc, dxDesc)\n--\n\nQuery the workspace size required for a backward data convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardDataAlgorithm() in\norder for the latter to find the best candidate from the available backward data convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1506,7 +1506,7 @@ fn miopenConvolutionBackwardDataGetWorkSpaceSize(py: Python<'_>, handle: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_wDesc, a_convDesc, a_dxDesc, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenFindConvolutionBackwardDataAlgorithm, C_miopenFindConvolutionBackwardDataAlgorithm, c"miopenFindConvolutionBackwardDataAlgorithm", "miopenFindConvolutionBackwardDataAlgorithm",
     c"miopenFindConvolutionBackwardDataAlgorithm(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards data convolution algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward data convolution algorithms, and outputs the\nperformance metrics to a user-allocated array of type miopenConvAlgoPerf_t.\nThese metrics are written in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards convolutions. Users can chose the top-most\nalgorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardData(). In order to\nexecute this function, miopenConvolutionBackwardsDataGetWorkSpaceSize() must be run to determine\nthe required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardDataGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
@@ -1538,7 +1538,7 @@ fn miopenFindConvolutionBackwardDataAlgorithm(py: Python<'_>, handle: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_dxDesc, a_dx, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_returnedAlgoCount)?)])
 }
 rt::function!(F_miopenConvolutionBackwardData, C_miopenConvolutionBackwardData, c"miopenConvolutionBackwardData", "miopenConvolutionBackwardData",
     c"miopenConvolutionBackwardData(handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx, workSpace, workSpaceSize)\n--\n\nExecute a backward data convolution layer\n\nRuns the backward data convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardDataAlgorithm() must have been executed previously to\ndetermine the required memory needed for the workspace and the best convolutional\nalgorithm.\n\nThe backward data convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1567,7 +1567,7 @@ fn miopenConvolutionBackwardData(py: Python<'_>, handle: &Bound<'_, PyAny>, alph
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_wDesc, a_w, a_convDesc, a_algo, a_beta, a_dxDesc, a_dx, a_workSpace, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBackwardWeightsGetWorkSpaceSize, C_miopenConvolutionBackwardWeightsGetWorkSpaceSize, c"miopenConvolutionBackwardWeightsGetWorkSpaceSize", "miopenConvolutionBackwardWeightsGetWorkSpaceSize",
     c"miopenConvolutionBackwardWeightsGetWorkSpaceSize(handle, dyDesc, xDesc, convDesc, dwDesc)\n--\n\nGet the GPU memory required for the backward weights convolution algorithm.\n\nFor given tensor and convolution descriptors, this function calculates and returns the minimum\nsize of the workspace that must be provided to miopenFindConvolutionBackwardWeightsAlgorithm() in\norder for the latter to find the best candidate from the available backward weights convolution\nalgorithms.\n\nWARNING: Providing smaller workspace may result in the selection of a slow convolution\nalgorithm, and therefore affect library performance.\n\nIt should be assumed that the required workspace size is different for each convolution\nconfiguration. Therefore, typically this function should be called at least once for each\nconvolution configuration used.\n\nSince the convolution configuration is determined by tensor and convolution descriptors, the user\nshould ensure that all descriptors contain complete information. For example, if Group/Depthwise\nconvolution mode is used, then miopenSetConvolutionGroupCount() should be called before running\nthis, and so on.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for output weights tensor dw (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1590,7 +1590,7 @@ fn miopenConvolutionBackwardWeightsGetWorkSpaceSize(py: Python<'_>, handle: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_xDesc, a_convDesc, a_dwDesc, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenFindConvolutionBackwardWeightsAlgorithm, C_miopenFindConvolutionBackwardWeightsAlgorithm, c"miopenFindConvolutionBackwardWeightsAlgorithm", "miopenFindConvolutionBackwardWeightsAlgorithm",
     c"miopenFindConvolutionBackwardWeightsAlgorithm(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, requestAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch)\n--\n\nSearch and run the backwards weights convolutional algorithms and return a list of kernel\ntimes.\n\nThis function attempts all MIOpen backward weights convolution algorithms, and outputs\nthe performance metrics to a user-allocated array of type miopenConvAlgoPerf_t. These metrics are\nwritten in sorted fashion where the first element has the lowest compute time.\nThis function is mandatory before using backwards weight convolutions. Users can chose the\ntop-most algorithm if they only care about the fastest algorithm.\n\nThis function is mandatory before using miopenConvolutionBackwardWeights(). In order to\nexecute this function, miopenConvolutionBackwardsWeightsGetWorkSpaceSize() must be run to\ndetermine the required memory for this search.\n\n* If exhaustiveSearch == 0, MIOpen will look for the first kernel with a configuration match. If\na configuration match is not found, a default configuration will be returned.\n\n* If exhaustiveSearch == 1, MIOpen will look for the best kernel for the provided configuration.\nIf a match is not found, an exhaustive search is performed by running individual algorithms.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data delta tensor dx (input)\n    convDesc: Convolution layer descriptor (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (input)\n    requestAlgoCount: Number of algorithms to return kernel times (input)\n    perfResults: Pointer to union of best algorithm for forward and backwards (output)\n    workSpace: Pointer to workspace buffer (input).\n    workSpaceSize: Size in bytes of the workspace buffer (input).\n        The buffer must be allocated on the device by the caller.\n        The size of the buffer should be determined by calling\n        miopenConvolutionBackwardWeightsGetWorkSpaceSize(), see its\n        documentation for details.\n    exhaustiveSearch: A boolean to toggle a full search of all algorithms\n        and configurations (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    miopenStatus_t",
@@ -1622,7 +1622,7 @@ fn miopenFindConvolutionBackwardWeightsAlgorithm(py: Python<'_>, handle: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_dwDesc, a_dw, a_requestAlgoCount, a_returnedAlgoCount, a_perfResults, a_workSpace, a_workSpaceSize, a_exhaustiveSearch) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_returnedAlgoCount)?)])
 }
 rt::function!(F_miopenConvolutionBackwardWeights, C_miopenConvolutionBackwardWeights, c"miopenConvolutionBackwardWeights", "miopenConvolutionBackwardWeights",
     c"miopenConvolutionBackwardWeights(handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw, workSpace, workSpaceSize)\n--\n\nExecute a backward weights convolution layer\n\nRuns the backward weights convolution layer based on the selected algorithm. The function\nmiopenFindConvolutionBackwardWeightsAlgorithm() must have\nbeen executed previously to determine the required memory needed for the workspace and the\nbest convolutional algorithm.\n\nThe backward weights convolution is designed to accommodate both packed and non-packed tensor\nstrides for multiple data types and dimensions across various platforms. This flexibility ensures\noptimal performance in handling diverse computational scenarios. To configure tensor parameters,\nincluding strides, users can utilize the APIs miopenSetTensorDescriptor() and\nmiopenGetTensorDescriptor(). These APIs empower developers to seamlessly set and retrieve tensor\ninformation, facilitating a more intuitive and efficient workflow. The tensor strides are\nnon-packed by default.\n\nIf using Group/Depthwise convolution mode, call miopenSetConvolutionGroupCount() before running\nthis.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dwDesc: Tensor descriptor for weight tensor dw (input)\n    dw: Weights delta tensor dw (output)\n    workSpace: Pointer to workspace required for the search (input)\n    workSpaceSize: Size in bytes of the memory needed for find (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1651,7 +1651,7 @@ fn miopenConvolutionBackwardWeights(py: Python<'_>, handle: &Bound<'_, PyAny>, a
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_xDesc, a_x, a_convDesc, a_algo, a_beta, a_dwDesc, a_dw, a_workSpace, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBackwardBias, C_miopenConvolutionBackwardBias, c"miopenConvolutionBackwardBias", "miopenConvolutionBackwardBias",
     c"miopenConvolutionBackwardBias(handle, alpha, dyDesc, dy, beta, dbDesc, db)\n--\n\nCalculates the gradient with respect to the bias.\n\nCompute the convolution backwards gradient with respect to the bias tensor.\nThe scaling parameter alpha (float) and shift parameter beta (float) are only supported for\nalpha = 1 and beta = 0.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dbDesc: Tensor descriptor for input bias tensor db (input)\n    db: Bias delta tensor db (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1674,7 +1674,7 @@ fn miopenConvolutionBackwardBias(py: Python<'_>, handle: &Bound<'_, PyAny>, alph
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_dyDesc, a_dy, a_beta, a_dbDesc, a_db) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreatePoolingDescriptor, C_miopenCreatePoolingDescriptor, c"miopenCreatePoolingDescriptor", "miopenCreatePoolingDescriptor",
     c"miopenCreatePoolingDescriptor()\n--\n\nCreates a pooling layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    poolDesc: miopenPoolingDescriptor\n    miopenStatus_t",
@@ -1710,7 +1710,7 @@ fn miopenSetPoolingIndexType(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, index_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_index_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetPoolingIndexType, C_miopenGetPoolingIndexType, c"miopenGetPoolingIndexType", "miopenGetPoolingIndexType",
     c"miopenGetPoolingIndexType(poolDesc)\n--\n\nGet the index data type for pooling layer. The index type to any of the\nmiopenIndexType_t sizes; 8, 16, 32, or 64 bit unsigned integers.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    index_type: miopenIndexType_t\n    miopenStatus_t",
@@ -1729,7 +1729,7 @@ fn miopenGetPoolingIndexType(py: Python<'_>, poolDesc: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_index_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 3, o_index_type as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 3, o_index_type as i64)?])
 }
 rt::function!(F_miopenSetPoolingWorkSpaceIndexMode, C_miopenSetPoolingWorkSpaceIndexMode, c"miopenSetPoolingWorkSpaceIndexMode", "miopenSetPoolingWorkSpaceIndexMode",
     c"miopenSetPoolingWorkSpaceIndexMode(poolDesc, workspace_index)\n--\n\nSet workspace index mode for pooling layer. The default mode is\nmiopenPoolingWorkSpaceIndexMask.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input/output)\n    workspace_index: Workspace index mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1747,7 +1747,7 @@ fn miopenSetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_workspace_index) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetPoolingWorkSpaceIndexMode, C_miopenGetPoolingWorkSpaceIndexMode, c"miopenGetPoolingWorkSpaceIndexMode", "miopenGetPoolingWorkSpaceIndexMode",
     c"miopenGetPoolingWorkSpaceIndexMode(poolDesc)\n--\n\nGet workspace index mode for pooling layer.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspace_index: miopenPoolingWorkspaceIndexMode_t\n    miopenStatus_t",
@@ -1766,7 +1766,7 @@ fn miopenGetPoolingWorkSpaceIndexMode(py: Python<'_>, poolDesc: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_workspace_index) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 8, o_workspace_index as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 8, o_workspace_index as i64)?])
 }
 rt::function!(F_miopenSet2dPoolingDescriptor, C_miopenSet2dPoolingDescriptor, c"miopenSet2dPoolingDescriptor", "miopenSet2dPoolingDescriptor",
     c"miopenSet2dPoolingDescriptor(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w)\n--\n\nSets a 2-D pooling layer descriptor details.\n\nSets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (output)\n    mode: Pooling mode enum (input)\n    windowHeight: Input window height dimension (input)\n    windowWidth: Input window width dimension (input)\n    pad_h: Number of elements to pad height (input)\n    pad_w: Number of elements to pad width (input)\n    stride_h: Vertical stride (input)\n    stride_w: Horizontal stride (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1790,7 +1790,7 @@ fn miopenSet2dPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, mod
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_windowHeight, a_windowWidth, a_pad_h, a_pad_w, a_stride_h, a_stride_w) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGet2dPoolingDescriptor, C_miopenGet2dPoolingDescriptor, c"miopenGet2dPoolingDescriptor", "miopenGet2dPoolingDescriptor",
     c"miopenGet2dPoolingDescriptor(poolDesc)\n--\n\nGets a 2-D pooling layer descriptor details\n\nGets the window shape, padding, and stride for a previously created 2-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n\nReturns: a tuple of 8 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    windowHeight: int\n    windowWidth: int\n    pad_h: int\n    pad_w: int\n    stride_h: int\n    stride_w: int\n    miopenStatus_t",
@@ -1872,7 +1872,7 @@ fn miopenSetNdPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, mod
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_mode, a_nbDims, a_windowDimA, a_padA, a_stridesA) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetNdPoolingDescriptor, C_miopenGetNdPoolingDescriptor, c"miopenGetNdPoolingDescriptor", "miopenGetNdPoolingDescriptor",
     c"miopenGetNdPoolingDescriptor(poolDesc, nbDimsRequested)\n--\n\nGet details of a N-D pooling layer descriptor\n\nGet the window shape, padding, and stride for a previously created N-D pooling descriptor.\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    nbDimsRequested: Dimension of the expected pooling descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenPoolingMode_t\n    nbDims: int\n    windowDimA: int\n    padA: int\n    stridesA: int\n    miopenStatus_t",
@@ -1921,7 +1921,7 @@ fn miopenGetPoolingNdForwardOutputDim(py: Python<'_>, poolDesc: &Bound<'_, PyAny
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_tensorDesc, a_dims, a_tensorDimArr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_tensorDimArr)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_tensorDimArr)?)])
 }
 rt::function!(F_miopenPoolingGetWorkSpaceSize, C_miopenPoolingGetWorkSpaceSize, c"miopenPoolingGetWorkSpaceSize", "miopenPoolingGetWorkSpaceSize",
     c"miopenPoolingGetWorkSpaceSize(yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, an assumption is that index data type is uint8_t, therefore the returned\nworkspace size will be based on this assumption even if the user sets the index type with\nmiopenSetPoolingIndexType().\n\nArgs:\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1940,7 +1940,7 @@ fn miopenPoolingGetWorkSpaceSize(py: Python<'_>, yDesc: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_yDesc, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenPoolingGetWorkSpaceSizeV2, C_miopenPoolingGetWorkSpaceSizeV2, c"miopenPoolingGetWorkSpaceSizeV2", "miopenPoolingGetWorkSpaceSizeV2",
     c"miopenPoolingGetWorkSpaceSizeV2(poolDesc, yDesc)\n--\n\nGet the amount of GPU memory required for pooling\n\nRetrieves the amount of workspace in bytes require for pooling. This call is required to\ndetermine the amount of GPU memory needed for the backwards pooling algorithms. For max-\npooling, there is no assumption on index data type. As the user can set the index datatype\nsize using miopenSetPoolingIndexType().\n\nArgs:\n    poolDesc: Pointer to a pooling layer descriptor (input)\n    yDesc: Descriptor for pooling layer (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -1960,7 +1960,7 @@ fn miopenPoolingGetWorkSpaceSizeV2(py: Python<'_>, poolDesc: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_poolDesc, a_yDesc, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenPoolingForward, C_miopenPoolingForward, c"miopenPoolingForward", "miopenPoolingForward",
     c"miopenPoolingForward(handle, poolDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace, workSpaceSize)\n--\n\nExecute a forward pooling layer\n\nRuns forward pooling. miopenGetPoolingForwardOutputDim() should be called before\nmiopenPoolingForward().\nIf the parameter do_backward == 0, then set workSpace = nullptr and workSpaceSize = 0. However,\nfor back-propagation do_backwards must be set to 1 in miopenPoolingForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n    workSpaceSize: Size in bytes of the memory needed (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -1987,7 +1987,7 @@ fn miopenPoolingForward(py: Python<'_>, handle: &Bound<'_, PyAny>, poolDesc: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_poolDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_do_backward, a_workSpace, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenPoolingBackward, C_miopenPoolingBackward, c"miopenPoolingBackward", "miopenPoolingBackward",
     c"miopenPoolingBackward(handle, poolDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a backward pooling layer\n\nRuns backward pooling. miopenPoolingGetWorkSpaceSize() must be called before\nmiopenPoolingBackward() to determine the amount of workSpace to be allocated.\n\nArgs:\n    handle: MIOpen handle (input)\n    poolDesc: Descriptor for pooling layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for output data tensor x (input)\n    x: Data tensor x (output)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for tensor dx (input)\n    dx: Weights delta tensor dx (output)\n    workSpace: Pointer to user allocated workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2016,7 +2016,7 @@ fn miopenPoolingBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, poolDesc: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_poolDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx, a_workSpace) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDestroyPoolingDescriptor, C_miopenDestroyPoolingDescriptor, c"miopenDestroyPoolingDescriptor", "miopenDestroyPoolingDescriptor",
     c"miopenDestroyPoolingDescriptor(poolDesc)\n--\n\nDestroys the pooling descriptor object\n\nArgs:\n    poolDesc: Pooling tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2036,7 +2036,7 @@ fn miopenDestroyPoolingDescriptor(py: Python<'_>, poolDesc: &Bound<'_, PyAny>) -
     if __r as i64 == 0 {
         rt::life::destroyed(poolDesc, false, "miopenDestroyPoolingDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateLRNDescriptor, C_miopenCreateLRNDescriptor, c"miopenCreateLRNDescriptor", "miopenCreateLRNDescriptor",
     c"miopenCreateLRNDescriptor()\n--\n\nCreates a local response normalization (LRN) layer descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    lrnDesc: miopenLRNDescriptor\n    miopenStatus_t",
@@ -2076,7 +2076,7 @@ fn miopenSetLRNDescriptor(py: Python<'_>, lrnDesc: &Bound<'_, PyAny>, mode: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_lrnDesc, a_mode, a_lrnN, a_lrnAlpha, a_lrnBeta, a_lrnK) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetLRNDescriptor, C_miopenGetLRNDescriptor, c"miopenGetLRNDescriptor", "miopenGetLRNDescriptor",
     c"miopenGetLRNDescriptor(lrnDesc)\n--\n\nGets a LRN layer descriptor details\n\nRetrieve the LRN descriptor details.\n\nArgs:\n    lrnDesc: Pointer to a LRN layer descriptor (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    mode: miopenLRNMode_t\n    lrnN: int\n    lrnAlpha: float\n    lrnBeta: float\n    lrnK: float\n    miopenStatus_t",
@@ -2122,7 +2122,7 @@ fn miopenLRNGetWorkSpaceSize(py: Python<'_>, yDesc: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_yDesc, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenLRNForward, C_miopenLRNForward, c"miopenLRNForward", "miopenLRNForward",
     c"miopenLRNForward(handle, lrnDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace)\n--\n\nExecute a LRN forward layer\n\nRuns the forward layer normalization in the forward direction. If do_backward == 0, then\nset workSpace = nullptr and workSpaceSize = 0. However, if the user wishes to execute backwards,\nthen they must set do_backwards = 1 in miopenLRNForward().\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    do_backward: Boolean to toggle save data in workspace for backwards pass (input)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2148,7 +2148,7 @@ fn miopenLRNForward(py: Python<'_>, handle: &Bound<'_, PyAny>, lrnDesc: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_lrnDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_do_backward, a_workSpace) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenLRNBackward, C_miopenLRNBackward, c"miopenLRNBackward", "miopenLRNBackward",
     c"miopenLRNBackward(handle, lrnDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace)\n--\n\nExecute a LRN backward layer\n\nArgs:\n    handle: MIOpen handle (input)\n    lrnDesc: Descriptor for LRN layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for data input tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for data input tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for output data tensor dx(input)\n    dx: Data delta tensor x (output)\n    workSpace: Pointer user allocated memory (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2177,7 +2177,7 @@ fn miopenLRNBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, lrnDesc: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_lrnDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx, a_workSpace) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDestroyLRNDescriptor, C_miopenDestroyLRNDescriptor, c"miopenDestroyLRNDescriptor", "miopenDestroyLRNDescriptor",
     c"miopenDestroyLRNDescriptor(lrnDesc)\n--\n\nDestroys the LRN descriptor object\n\nArgs:\n    lrnDesc: LRN tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2197,7 +2197,7 @@ fn miopenDestroyLRNDescriptor(py: Python<'_>, lrnDesc: &Bound<'_, PyAny>) -> PyR
     if __r as i64 == 0 {
         rt::life::destroyed(lrnDesc, false, "miopenDestroyLRNDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDeriveBNTensorDescriptor, C_miopenDeriveBNTensorDescriptor, c"miopenDeriveBNTensorDescriptor", "miopenDeriveBNTensorDescriptor",
     c"miopenDeriveBNTensorDescriptor(derivedBnDesc, xDesc, bn_mode)\n--\n\nDerive tensor for gamma and beta from input tensor descriptor\n\nThis function takes the input tensor descriptor and outputs a derived tensor for the\nnormalization scale (gamma) and shift (beta) tensors.\n\nFor an input tensor NCHW and spatial mode, the output derived tensor is 1C11, while for\nper-activation the derived tensor is 1CHW.\n\nFor an input tensor NCDHW and spatial mode, the output derived tensor is 1C111, while for\nper-activation the derived tensor is 1CDHW.\n\nArgs:\n    derivedBnDesc: Output derived tensor descriptor (output)\n    xDesc: Input tensor descriptor (input)\n    bn_mode: Batch Normalization mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2216,7 +2216,7 @@ fn miopenDeriveBNTensorDescriptor(py: Python<'_>, derivedBnDesc: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_derivedBnDesc, a_xDesc, a_bn_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormalizationForwardTraining, C_miopenBatchNormalizationForwardTraining, c"miopenBatchNormalizationForwardTraining", "miopenBatchNormalizationForwardTraining",
     c"miopenBatchNormalizationForwardTraining(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2249,7 +2249,7 @@ fn miopenBatchNormalizationForwardTraining(py: Python<'_>, handle: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_bnScaleBiasMeanVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormalizationForwardTraining_V2, C_miopenBatchNormalizationForwardTraining_V2, c"miopenBatchNormalizationForwardTraining_V2", "miopenBatchNormalizationForwardTraining_V2",
     c"miopenBatchNormalizationForwardTraining_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance)\n--\n\nExecute forward training layer for batch normalization\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2285,7 +2285,7 @@ fn miopenBatchNormalizationForwardTraining_V2(py: Python<'_>, handle: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasVarDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormForwardTrainingActivation, C_miopenBatchNormForwardTrainingActivation, c"miopenBatchNormForwardTrainingActivation", "miopenBatchNormForwardTrainingActivation",
     c"miopenBatchNormForwardTrainingActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasVarDesc, savedMeanDesc, savedVarDesc, bnScale, bnBias, expAvgFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean, resultSaveInvVariance, activDesc)\n--\n\nExecute forward training layer for batch normalization with fused activation\n\nBatch normalization pass for forward training pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either resultSaveMean, or resultSaveInvVariance are null pointers then the values for the mean\nand inverse variance will not be used.\n\nLikewise, if either resultRunningMean, or resultRunningVariance are null pointers then the values\nfor the running mean and variance will not be saved.\nRunning averages and variances are scaled using an exponential averaging factor: \\f[\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasVarDesc: Tensor descriptor for BN bias\n    savedMeanDesc: Tensor descriptor for BN saved Mean\n    savedVarDesc: Tensor descriptor for BN saved Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    expAvgFactor: Exponential averaging factor (input)\n    resultRunningMean: Running average saved for inference (output)\n    resultRunningVariance: Running variance saved for inference (output)\n    epsilon: Value to stablize inverse variance calculation (input)\n    resultSaveMean: Saved mini-batch mean for backwards pass (output)\n    resultSaveInvVariance: Saved mini-batch inverse variance for backwards pass (output)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2322,7 +2322,7 @@ fn miopenBatchNormForwardTrainingActivation(py: Python<'_>, handle: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasVarDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_bnBias, a_expAvgFactor, a_resultRunningMean, a_resultRunningVariance, a_epsilon, a_resultSaveMean, a_resultSaveInvVariance, a_activDesc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormalizationForwardInference, C_miopenBatchNormalizationForwardInference, c"miopenBatchNormalizationForwardInference", "miopenBatchNormalizationForwardInference",
     c"miopenBatchNormalizationForwardInference(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    bnScaleBiasMeanVarDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2352,7 +2352,7 @@ fn miopenBatchNormalizationForwardInference(py: Python<'_>, handle: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_bnScaleBiasMeanVarDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormalizationForwardInference_V2, C_miopenBatchNormalizationForwardInference_V2, c"miopenBatchNormalizationForwardInference_V2", "miopenBatchNormalizationForwardInference_V2",
     c"miopenBatchNormalizationForwardInference_V2(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nExecute forward inference layer for batch normalization\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2385,7 +2385,7 @@ fn miopenBatchNormalizationForwardInference_V2(py: Python<'_>, handle: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasDesc, a_estMeanDesc, a_estVarianceDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormForwardInferenceActivation, C_miopenBatchNormForwardInferenceActivation, c"miopenBatchNormForwardInferenceActivation", "miopenBatchNormForwardInferenceActivation",
     c"miopenBatchNormForwardInferenceActivation(handle, bn_mode, alpha, beta, xDesc, x, yDesc, y, scaleDesc, biasDesc, estMeanDesc, estVarianceDesc, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon, activDesc)\n--\n\nExecute forward inference layer for batch normalization with fused activation\n\nBatch normalization pass for forward inference pass.\nTakes in batch normalization mode bn_mode and input tensor x, output tensor y, bnBias and bnScale\nwith their descriptor.\n\nIf either estimatedMean, or estimatedVariance are null pointers then the values for the mean and\nvariance will be calculated from input data and this calculated mean and variance will be used\nto update input values.\nIf variance is zero and epsilon is also zero, this function outputs NAN values.  Input espilon\nvalue should always be non zero positive value.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    scaleDesc\n    biasDesc\n    estMeanDesc: Tensor descriptor for BN estimated Mean\n    estVarianceDesc: Tensor descriptor for BN estimated Variance\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias, beta, tensor (input)\n    estimatedMean: Running average saved during forward training (input)\n    estimatedVariance: Running variance saved during forward training (input)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2419,7 +2419,7 @@ fn miopenBatchNormForwardInferenceActivation(py: Python<'_>, handle: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alpha, a_beta, a_xDesc, a_x, a_yDesc, a_y, a_scaleDesc, a_biasDesc, a_estMeanDesc, a_estVarianceDesc, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon, a_activDesc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormalizationBackward, C_miopenBatchNormalizationBackward, c"miopenBatchNormalizationBackward", "miopenBatchNormalizationBackward",
     c"miopenBatchNormalizationBackward(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, bnScaleBiasDiffDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    bnScaleBiasDiffDesc: Tensor descriptor for BN scaling, shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2454,7 +2454,7 @@ fn miopenBatchNormalizationBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, b
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_bnScaleBiasDiffDesc, a_bnScale, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormalizationBackward_V2, C_miopenBatchNormalizationBackward_V2, c"miopenBatchNormalizationBackward_V2", "miopenBatchNormalizationBackward_V2",
     c"miopenBatchNormalizationBackward_V2(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarDesc, bnScale, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance)\n--\n\nExecute backwards propagation layer for batch normalization\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarDesc: Tensor descriptor for saved Variance descriptor (input)\n        , shifting, saved variance and\n        mean (input)\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2492,7 +2492,7 @@ fn miopenBatchNormalizationBackward_V2(py: Python<'_>, handle: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_scaleDesc, a_biasDesc, a_savedMeanDesc, a_savedVarDesc, a_bnScale, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenBatchNormBackwardActivation, C_miopenBatchNormBackwardActivation, c"miopenBatchNormBackwardActivation", "miopenBatchNormBackwardActivation",
     c"miopenBatchNormBackwardActivation(handle, bn_mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x, dyDesc, dy, dxDesc, dx, scaleDesc, biasDesc, savedMeanDesc, savedVarianceDesc, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, epsilon, savedMean, savedInvVariance, activDesc)\n--\n\nExecute backwards propagation layer for batch normalization with fused activation\n\nBatch normalization pass for backwards propagation training pass.\nThe method for backwards propagation batch normalization.\n\nTakes in batch normalization mode bn_mode and input tensor data x, input activation tensor dy,\noutput tensor dx, the learned tensors resultBNBiasDiff and resultBNScaleDiff with their\ndescriptor.\n\nIf BOTH savedMean, and savedVariance are not null pointers then the method will use the saved\nmean and variance calculated by the forward training phase.\n\nArgs:\n    handle: MIOpen handle (input)\n    bn_mode: Batch normalization mode (input)\n    alphaDataDiff: Floating point scaling factor, allocated on the host (input)\n    betaDataDiff: Floating point shift factor, allocated on the host (input)\n    alphaParamDiff: Floating point scaling factor, allocated on the host (input)\n    betaParamDiff: Floating point shift factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    dyDesc: Tensor descriptor for output data tensor y (input)\n    dy: Data tensor y (input)\n    dxDesc: Tensor descriptor for output data tensor dx (input)\n    dx: Data delta tensor dx (output)\n    scaleDesc: Tensor descriptor for scaling descriptor (input)\n    biasDesc: Tensor descriptor for bias/shift descriptor (input)\n    savedMeanDesc: Tensor descriptor for saved Mean  descriptor (input)\n    savedVarianceDesc\n    bnScale: Batch norm scaling, gamma, tensor (input)\n    bnBias: Batch norm bias (input)\n    resultBnScaleDiff: Tensor for dscale (output)\n    resultBnBiasDiff: Tensor for dbias (output)\n    epsilon: Value to stabilize inverse variance calculation (input)\n    savedMean: Saved mini-batch mean for backwards pass (input)\n    savedInvVariance: Saved mini-bathc inverse variance for backwards pass (input)\n    activDesc: Activation descriptor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2532,7 +2532,7 @@ fn miopenBatchNormBackwardActivation(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_bn_mode, a_alphaDataDiff, a_betaDataDiff, a_alphaParamDiff, a_betaParamDiff, a_xDesc, a_x, a_dyDesc, a_dy, a_dxDesc, a_dx, a_scaleDesc, a_biasDesc, a_savedMeanDesc, a_savedVarianceDesc, a_bnScale, a_bnBias, a_resultBnScaleDiff, a_resultBnBiasDiff, a_epsilon, a_savedMean, a_savedInvVariance, a_activDesc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateActivationDescriptor, C_miopenCreateActivationDescriptor, c"miopenCreateActivationDescriptor", "miopenCreateActivationDescriptor",
     c"miopenCreateActivationDescriptor()\n--\n\nCreates the Activation descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    activDesc: miopenActivationDescriptor\n    miopenStatus_t",
@@ -2571,7 +2571,7 @@ fn miopenSetActivationDescriptor(py: Python<'_>, activDesc: &Bound<'_, PyAny>, m
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_activDesc, a_mode, a_activAlpha, a_activBeta, a_activGamma) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetActivationDescriptor, C_miopenGetActivationDescriptor, c"miopenGetActivationDescriptor", "miopenGetActivationDescriptor",
     c"miopenGetActivationDescriptor(activDesc)\n--\n\nGets the activation layer descriptor details\n\nRetrieves all of the descriptor details for the activation layer.\n\nArgs:\n    activDesc: Pointer to a activation layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    mode: miopenActivationMode_t\n    activAlpha: float\n    activBeta: float\n    activGamma: float\n    miopenStatus_t",
@@ -2620,7 +2620,7 @@ fn miopenActivationForward(py: Python<'_>, handle: &Bound<'_, PyAny>, activDesc:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_activDesc, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenActivationBackward, C_miopenActivationBackward, c"miopenActivationBackward", "miopenActivationBackward",
     c"miopenActivationBackward(handle, activDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx)\n--\n\nExecute a activation backwards layer\n\nArgs:\n    handle: MIOpen handle (input)\n    activDesc: Descriptor for activation layer (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2648,7 +2648,7 @@ fn miopenActivationBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, activDesc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_activDesc, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_xDesc, a_x, a_beta, a_dxDesc, a_dx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDestroyActivationDescriptor, C_miopenDestroyActivationDescriptor, c"miopenDestroyActivationDescriptor", "miopenDestroyActivationDescriptor",
     c"miopenDestroyActivationDescriptor(activDesc)\n--\n\nDestroys the activation descriptor object\n\nArgs:\n    activDesc: Activation tensor descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2668,7 +2668,7 @@ fn miopenDestroyActivationDescriptor(py: Python<'_>, activDesc: &Bound<'_, PyAny
     if __r as i64 == 0 {
         rt::life::destroyed(activDesc, false, "miopenDestroyActivationDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSoftmaxForward, C_miopenSoftmaxForward, c"miopenSoftmaxForward", "miopenSoftmaxForward",
     c"miopenSoftmaxForward(handle, alpha, xDesc, x, beta, yDesc, y)\n--\n\nExecute a softmax forward layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2691,7 +2691,7 @@ fn miopenSoftmaxForward(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::Pt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSoftmaxBackward, C_miopenSoftmaxBackward, c"miopenSoftmaxBackward", "miopenSoftmaxBackward",
     c"miopenSoftmaxBackward(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx)\n--\n\nExecute a softmax backwards layer\n\nThis API only implements the SOFTMAX_MODE_CHANNEL in SOFTMAX_ACCURATE path.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2716,7 +2716,7 @@ fn miopenSoftmaxBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_beta, a_dxDesc, a_dx) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSoftmaxForward_V2, C_miopenSoftmaxForward_V2, c"miopenSoftmaxForward_V2", "miopenSoftmaxForward_V2",
     c"miopenSoftmaxForward_V2(handle, alpha, xDesc, x, beta, yDesc, y, algorithm, mode)\n--\n\nExecute a softmax forward layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for data input tensor x (input)\n    x: Data tensor x (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Data tensor y (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2741,7 +2741,7 @@ fn miopenSoftmaxForward_V2(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_xDesc, a_x, a_beta, a_yDesc, a_y, a_algorithm, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSoftmaxBackward_V2, C_miopenSoftmaxBackward_V2, c"miopenSoftmaxBackward_V2", "miopenSoftmaxBackward_V2",
     c"miopenSoftmaxBackward_V2(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx, algorithm, mode)\n--\n\nExecute a softmax backwards layer with expanded modes and algorithms\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    yDesc: Tensor descriptor for input data tensor y (input)\n    y: Data tensor y (input)\n    dyDesc: Tensor descriptor for input data tensor dy (input)\n    dy: Data delta tensor dy (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    dxDesc: Tensor descriptor for data output tensor dx (input)\n    dx: Output data delta tensor dx (output)\n    algorithm: Softmax implementation algorithm (input)\n    mode: Softmax mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2768,7 +2768,7 @@ fn miopenSoftmaxBackward_V2(py: Python<'_>, handle: &Bound<'_, PyAny>, alpha: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha, a_yDesc, a_y, a_dyDesc, a_dy, a_beta, a_dxDesc, a_dx, a_algorithm, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateFusionPlan, C_miopenCreateFusionPlan, c"miopenCreateFusionPlan", "miopenCreateFusionPlan",
     c"miopenCreateFusionPlan(fuseDirection, inputDesc)\n--\n\nCreates the kenrel fusion plan descriptor object\n\nArgs:\n    fuseDirection: Horizontal or Vertical fusion (input)\n    inputDesc: Descriptor to tensor for the input (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    fusePlanDesc: miopenFusionPlanDescriptor\n    miopenStatus_t",
@@ -2808,7 +2808,7 @@ fn miopenDestroyFusionPlan(py: Python<'_>, fusePlanDesc: &Bound<'_, PyAny>) -> P
     if __r as i64 == 0 {
         rt::life::destroyed(fusePlanDesc, false, "miopenDestroyFusionPlan");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCompileFusionPlan, C_miopenCompileFusionPlan, c"miopenCompileFusionPlan", "miopenCompileFusionPlan",
     c"miopenCompileFusionPlan(handle, fusePlanDesc)\n--\n\nCompiles the fusion plan\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: A fusion plan descriptor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2826,7 +2826,7 @@ fn miopenCompileFusionPlan(py: Python<'_>, handle: &Bound<'_, PyAny>, fusePlanDe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenFusionPlanGetOp, C_miopenFusionPlanGetOp, c"miopenFusionPlanGetOp", "miopenFusionPlanGetOp",
     c"miopenFusionPlanGetOp(fusePlanDesc, op_idx)\n--\n\nAllows access to the operators in a fusion plan\nThis api call does bounds checking on the supplied op_idx and would\nreturn miopenStatusError if the index is out of bounds\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    op_idx: Index of the required operator in the fusion plan, in the order of insertion\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    op: miopenFusionOpDescriptor\n    miopenStatus_t",
@@ -2867,7 +2867,7 @@ fn miopenFusionPlanGetWorkSpaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, f
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_workSpaceSize, a_algo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenFusionPlanConvolutionGetAlgo, C_miopenFusionPlanConvolutionGetAlgo, c"miopenFusionPlanConvolutionGetAlgo", "miopenFusionPlanConvolutionGetAlgo",
     c"miopenFusionPlanConvolutionGetAlgo(fusePlanDesc, requestAlgoCount)\n--\n\nReturns the supported algorithms for the convolution operator in the Fusion Plan\n\nA Convolution operator in a fusion plan may be implemented by different algorithms\nrepresenting different tradeoffs of memory and performance. The returned list of algorithms\nis sorted in decreasing order of priority. Therefore, if the user does not request an\nalgorithm to be set using the miopenFusionPlanConvolutionSetAlgo call, the first algorithm\nin the list would be used to execute the convolution in the fusion plan. Moreover this call\nmust be immediately preceded by the miopenCreateOpConvForward call for the op in question.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    requestAlgoCount: Number of algorithms to return (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    returnedAlgoCount: int\n    returnedAlgos: miopenConvFwdAlgorithm_t\n    miopenStatus_t",
@@ -2889,7 +2889,7 @@ fn miopenFusionPlanConvolutionGetAlgo(py: Python<'_>, fusePlanDesc: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_requestAlgoCount, a_returnedAlgoCount, a_returnedAlgos) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_returnedAlgoCount)?, TYPES.enum_member(py, 20, o_returnedAlgos as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_returnedAlgoCount)?), TYPES.enum_item(py, 20, o_returnedAlgos as i64)?])
 }
 rt::function!(F_miopenFusionPlanConvolutionSetAlgo, C_miopenFusionPlanConvolutionSetAlgo, c"miopenFusionPlanConvolutionSetAlgo", "miopenFusionPlanConvolutionSetAlgo",
     c"miopenFusionPlanConvolutionSetAlgo(fusePlanDesc, algo)\n--\n\nRequests the fusion runtime to choose a particular algorithm for the added convolution\noperation\n\nPlease see the description for miopenFusionPlanConvolutionGetAlgo\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    algo: Requested algorithm for the convolution operator (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -2907,7 +2907,7 @@ fn miopenFusionPlanConvolutionSetAlgo(py: Python<'_>, fusePlanDesc: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_fusePlanDesc, a_algo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateOpConvForward, C_miopenCreateOpConvForward, c"miopenCreateOpConvForward", "miopenCreateOpConvForward",
     c"miopenCreateOpConvForward(fusePlanDesc, convDesc, wDesc)\n--\n\nCreates forward convolution operator.\n\nArgs:\n    fusePlanDesc: A fusion plan descriptor (input)\n    convDesc: Convolution layer descriptor (input)\n    wDesc: Descriptor for the weights tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    convOp: miopenFusionOpDescriptor\n    miopenStatus_t",
@@ -3088,7 +3088,7 @@ fn miopenDestroyOperatorArgs(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(args, false, "miopenDestroyOperatorArgs");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsConvForward, C_miopenSetOpArgsConvForward, c"miopenSetOpArgsConvForward", "miopenSetOpArgsConvForward",
     c"miopenSetOpArgsConvForward(args, convOp, alpha, beta, w)\n--\n\nSets the arguments for forward convolution op\n\nArgs:\n    args: An arguments object type (output)\n    convOp: Forward convolution operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    w: Pointer to tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3109,7 +3109,7 @@ fn miopenSetOpArgsConvForward(py: Python<'_>, args: &Bound<'_, PyAny>, convOp: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_convOp, a_alpha, a_beta, a_w) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsActivForward, C_miopenSetOpArgsActivForward, c"miopenSetOpArgsActivForward", "miopenSetOpArgsActivForward",
     c"miopenSetOpArgsActivForward(args, activFwdOp, alpha, beta, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for forward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activFwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3132,7 +3132,7 @@ fn miopenSetOpArgsActivForward(py: Python<'_>, args: &Bound<'_, PyAny>, activFwd
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_activFwdOp, a_alpha, a_beta, a_activAlpha, a_activBeta, a_activGamma) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsActivBackward, C_miopenSetOpArgsActivBackward, c"miopenSetOpArgsActivBackward", "miopenSetOpArgsActivBackward",
     c"miopenSetOpArgsActivBackward(args, activBwdOp, alpha, beta, y, reserved, activAlpha, activBeta, activGamma)\n--\n\nSets the arguments for backward activation op\n\nArgs:\n    args: An arguments object type (output)\n    activBwdOp: Activation backwards operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    y: Data tensor y, output of activations in the forward direction (input)\n    reserved: Data tensor reserved memory space; currently should be nullptr (input)\n    activAlpha: Double precision activation parameter which depends on activation mode (input)\n    activBeta: Double precision activation parameter which depends on activation mode (input)\n    activGamma: Double precision activation parameter which depends on activation mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3157,7 +3157,7 @@ fn miopenSetOpArgsActivBackward(py: Python<'_>, args: &Bound<'_, PyAny>, activBw
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_activBwdOp, a_alpha, a_beta, a_y, a_reserved, a_activAlpha, a_activBeta, a_activGamma) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsBatchNormInference, C_miopenSetOpArgsBatchNormInference, c"miopenSetOpArgsBatchNormInference", "miopenSetOpArgsBatchNormInference",
     c"miopenSetOpArgsBatchNormInference(args, bnOp, alpha, beta, bnScale, bnBias, estimatedMean, estimatedVariance, epsilon)\n--\n\nSets the arguments for inference batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization inference operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    estimatedMean: Pointer to population mean memory  (input)\n    estimatedVariance: Pointer to population variance memory  (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3182,7 +3182,7 @@ fn miopenSetOpArgsBatchNormInference(py: Python<'_>, args: &Bound<'_, PyAny>, bn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_bnScale, a_bnBias, a_estimatedMean, a_estimatedVariance, a_epsilon) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsBatchNormForward, C_miopenSetOpArgsBatchNormForward, c"miopenSetOpArgsBatchNormForward", "miopenSetOpArgsBatchNormForward",
     c"miopenSetOpArgsBatchNormForward(args, bnOp, alpha, beta, bnScale, bnBias, savedMean, savedInvVariance, runningMean, runningVariance, expAvgFactor, epsilon)\n--\n\nSets the arguments for forward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n    runningMean: Pointer to population mean memory  (input)\n    runningVariance: Pointer to population variance memory  (input)\n    expAvgFactor: Scalar value for control of population statistics (input)\n    epsilon: Scalar value for numerical stability (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3210,7 +3210,7 @@ fn miopenSetOpArgsBatchNormForward(py: Python<'_>, args: &Bound<'_, PyAny>, bnOp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_bnScale, a_bnBias, a_savedMean, a_savedInvVariance, a_runningMean, a_runningVariance, a_expAvgFactor, a_epsilon) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsBatchNormBackward, C_miopenSetOpArgsBatchNormBackward, c"miopenSetOpArgsBatchNormBackward", "miopenSetOpArgsBatchNormBackward",
     c"miopenSetOpArgsBatchNormBackward(args, bnOp, alpha, beta, x, bnScale, bnBias, resultBnScaleDiff, resultBnBiasDiff, savedMean, savedInvVariance)\n--\n\nSets the arguments for backward batch normalization op\n\nArgs:\n    args: An arguments object type (output)\n    bnOp: Batch normalization forward operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    x: Pointer to the forward input tensor memory  (input)\n    bnScale: Pointer to the gamma tensor memory  (input)\n    bnBias: Pointer to the beta tensor memory  (input)\n    resultBnScaleDiff: Pointer to the gamma gradient tensor memory  (output)\n    resultBnBiasDiff: Pointer to the beta gradient tensor memory  (output)\n    savedMean: Pointer to batch mean memory  (input)\n    savedInvVariance: Pointer to batch inverse variance memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3237,7 +3237,7 @@ fn miopenSetOpArgsBatchNormBackward(py: Python<'_>, args: &Bound<'_, PyAny>, bnO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_bnOp, a_alpha, a_beta, a_x, a_bnScale, a_bnBias, a_resultBnScaleDiff, a_resultBnBiasDiff, a_savedMean, a_savedInvVariance) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetOpArgsBiasForward, C_miopenSetOpArgsBiasForward, c"miopenSetOpArgsBiasForward", "miopenSetOpArgsBiasForward",
     c"miopenSetOpArgsBiasForward(args, biasOp, alpha, beta, bias)\n--\n\nSets the arguments for forward bias op\n\nArgs:\n    args: An arguments object type (output)\n    biasOp: Forward bias operator (input)\n    alpha: Floating point scaling factor, allocated on the host (input)\n    beta: Floating point shift factor, allocated on the host (input)\n    bias: Pointer to the forward bias input tensor memory  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3258,7 +3258,7 @@ fn miopenSetOpArgsBiasForward(py: Python<'_>, args: &Bound<'_, PyAny>, biasOp: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_args, a_biasOp, a_alpha, a_beta, a_bias) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenExecuteFusionPlan, C_miopenExecuteFusionPlan, c"miopenExecuteFusionPlan", "miopenExecuteFusionPlan",
     c"miopenExecuteFusionPlan(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args)\n--\n\nExecutes the fusion plan. Only compatible with NHWC/NDHWC tensor layouts.\n\nDeprecated: This function is deprecated and may be removed in a future release.\nUse miopenExecuteFusionPlan_v2 instead.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3281,7 +3281,7 @@ fn miopenExecuteFusionPlan(py: Python<'_>, handle: &Bound<'_, PyAny>, fusePlanDe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_inputDesc, a_input, a_outputDesc, a_output, a_args) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenExecuteFusionPlan_v2, C_miopenExecuteFusionPlan_v2, c"miopenExecuteFusionPlan_v2", "miopenExecuteFusionPlan_v2",
     c"miopenExecuteFusionPlan_v2(handle, fusePlanDesc, inputDesc, input, outputDesc, output, args, workspace, workspaceSize)\n--\n\nExecutes the fusion plan with a workspace buffer for layout transformations.\n\nArgs:\n    handle: MIOpen handle (input)\n    fusePlanDesc: fused plan descriptor (input)\n    inputDesc: Descriptor of the input tensor (input)\n    input: Source data tensor  (input)\n    outputDesc: Decriptor of the output tensor (input)\n    output: Destination data tensor  (output)\n    args: An argument object of the fused kernel (input)\n    workspace: A pointer to an intermediate workspace (input)\n    workspaceSize: Size of the memory in bytes pointed to by workSpace above (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3306,7 +3306,7 @@ fn miopenExecuteFusionPlan_v2(py: Python<'_>, handle: &Bound<'_, PyAny>, fusePla
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_fusePlanDesc, a_inputDesc, a_input, a_outputDesc, a_output, a_args, a_workspace, a_workspaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenConvolutionBiasActivationForward, C_miopenConvolutionBiasActivationForward, c"miopenConvolutionBiasActivationForward", "miopenConvolutionBiasActivationForward",
     c"miopenConvolutionBiasActivationForward(handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workspace, workspaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y)\n--\n\nPrepares and executes the Convlution+Bias+Activation Fusion.\n\nArgs:\n    handle: MIOpen handle (input)\n    alpha1: floating point scaling factor, allocated on the host (input)\n    xDesc: Tensor descriptor for input data tensor x (input)\n    x: Data tensor x (input)\n    wDesc: Tensor descriptor for weight tensor w (input)\n    w: Weights tensor w (input)\n    convDesc: Convolution layer descriptor (input)\n    algo: Algorithm selected (inputs)\n    workspace: Pointer to workspace required (input)\n    workspaceSizeInBytes: Size of the memory in bytes pointed to by workSpace above\n    alpha2: floating point scaling factor, allocated on the host (input)\n    zDesc: Tensor descriptor for tensor z (input)\n    z: Data tensor z (input)\n    biasDesc: Tensor descriptor for input data tensor x (input)\n    bias: Data tensor bias (input)\n    activationDesc: Activation descriptor that specifies the activation mode\n    yDesc: Tensor descriptor for output data tensor y (input)\n    y: Output data tensor\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status",
@@ -3340,7 +3340,7 @@ fn miopenConvolutionBiasActivationForward(py: Python<'_>, handle: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_alpha1, a_xDesc, a_x, a_wDesc, a_w, a_convDesc, a_algo, a_workspace, a_workspaceSizeInBytes, a_alpha2, a_zDesc, a_z, a_biasDesc, a_bias, a_activationDesc, a_yDesc, a_y) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateRNNDescriptor, C_miopenCreateRNNDescriptor, c"miopenCreateRNNDescriptor", "miopenCreateRNNDescriptor",
     c"miopenCreateRNNDescriptor()\n--\n\nCreate a RNN layer Descriptor\n\nAPI for creating an uninitialized RNN layer descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    rnnDesc: miopenRNNDescriptor\n    miopenStatus_t",
@@ -3444,7 +3444,7 @@ fn miopenDestroyRNNDescriptor(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>) -> PyR
     if __r as i64 == 0 {
         rt::life::destroyed(rnnDesc, false, "miopenDestroyRNNDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetRNNDescriptor, C_miopenSetRNNDescriptor, c"miopenSetRNNDescriptor", "miopenSetRNNDescriptor",
     c"miopenSetRNNDescriptor(rnnDesc, hsize, nlayers, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3469,7 +3469,7 @@ fn miopenSetRNNDescriptor(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, hsize: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hsize, a_nlayers, a_inMode, a_direction, a_rnnMode, a_biasMode, a_algo, a_dataType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetRNNDescriptor_V2, C_miopenSetRNNDescriptor_V2, c"miopenSetRNNDescriptor_V2", "miopenSetRNNDescriptor_V2",
     c"miopenSetRNNDescriptor_V2(rnnDesc, hsize, nlayers, dropoutDesc, inMode, direction, rnnMode, biasMode, algo, dataType)\n--\n\nSet the details of the RNN descriptor version 2. This version enables the use of dropout\nin rnn.\n\nInterface for setting the values of the RNN descriptor object. This function requires specific\nalgorithm selection.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    hsize: Hidden layer size (input)\n    nlayers: Number of layers (input)\n    dropoutDesc: Pre-initialized dropout descriptor for dropout layer in between RNN layers\n        (input)\n    inMode: RNN first layer input mode (input)\n    direction: RNN direction (input)\n    rnnMode: RNN model type (input)\n    biasMode: RNN bias included (input)\n    algo: RNN algorithm selected (input)\n    dataType: MIOpen datatype (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3495,7 +3495,7 @@ fn miopenSetRNNDescriptor_V2(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, hsize: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_hsize, a_nlayers, a_dropoutDesc, a_inMode, a_direction, a_rnnMode, a_biasMode, a_algo, a_dataType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetRNNDataSeqTensorDescriptor, C_miopenSetRNNDataSeqTensorDescriptor, c"miopenSetRNNDataSeqTensorDescriptor", "miopenSetRNNDataSeqTensorDescriptor",
     c"miopenSetRNNDataSeqTensorDescriptor(seqTensorDesc, dataType, layout, maxSequenceLen, batchSize, vectorSize, sequenceLenArray, paddingMarker)\n--\n\nSet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input/output)\n    dataType: MIOpen datatype (input)\n    layout: One of the main supported layouts for RNN data(input)\n    maxSequenceLen: Sequence length limit within this SeqTensor(input)\n    batchSize: Number of sequences within this SeqTensor (input)\n    vectorSize: Vector size (input)\n    sequenceLenArray: Array containing the length of each sequence in the SeqTensor(input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3520,7 +3520,7 @@ fn miopenSetRNNDataSeqTensorDescriptor(py: Python<'_>, seqTensorDesc: &Bound<'_,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_seqTensorDesc, a_dataType, a_layout, a_maxSequenceLen, a_batchSize, a_vectorSize, a_sequenceLenArray, a_paddingMarker) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetRNNDataSeqTensorDescriptor, C_miopenGetRNNDataSeqTensorDescriptor, c"miopenGetRNNDataSeqTensorDescriptor", "miopenGetRNNDataSeqTensorDescriptor",
     c"miopenGetRNNDataSeqTensorDescriptor(seqTensorDesc, sequenceLenArrayLimit, paddingMarker)\n--\n\nGet shape of RNN seqData tensor\n\nInterface for setting tensor shape to be used as RNN input data\n\nArgs:\n    seqTensorDesc: Tensor descriptor (input)\n    sequenceLenArrayLimit: Limit for number of elements that can be returned to user\n        by sequenceLenArray (input)\n    paddingMarker: Not used, should be NULL (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dataType: miopenDataType_t\n    layout: miopenRNNBaseLayout_t\n    maxSequenceLen: int\n    batchSize: int\n    vectorSize: int\n    sequenceLenArray: int\n    miopenStatus_t",
@@ -3574,7 +3574,7 @@ fn miopenGetRNNWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_numBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBytes)?)])
 }
 rt::function!(F_miopenGetRNNTrainingReserveSize, C_miopenGetRNNTrainingReserveSize, c"miopenGetRNNTrainingReserveSize", "miopenGetRNNTrainingReserveSize",
     c"miopenGetRNNTrainingReserveSize(handle, rnnDesc, sequenceLen, xDesc)\n--\n\nQuery the amount of memory required for RNN training\n\nThis function calculates the amount of memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Number of iteration unrolls (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
@@ -3597,7 +3597,7 @@ fn miopenGetRNNTrainingReserveSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_numBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBytes)?)])
 }
 rt::function!(F_miopenGetRNNTempSpaceSizes, C_miopenGetRNNTempSpaceSizes, c"miopenGetRNNTempSpaceSizes", "miopenGetRNNTempSpaceSizes",
     c"miopenGetRNNTempSpaceSizes(handle, rnnDesc, xDesc, fwdMode)\n--\n\nQuery the amount of additional memory required for this RNN layer execution.\n\nThis function calculates the size of extra buffers, depending on the layer configuration, which\nis determined by: RNN descriptor, isInference, and data descriptor. If isInference is True,\nreserve_space_size is always zero, because the reserve_space buffer is not used in Inference\ncomputation.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: Sequence data tensor descriptor (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    reserveSpaceSize: int\n    miopenStatus_t",
@@ -3621,7 +3621,7 @@ fn miopenGetRNNTempSpaceSizes(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_fwdMode, a_workSpaceSize, a_reserveSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?, rt::obj(py, o_reserveSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?), rt::Item::made(py, rt::obj(py, o_reserveSpaceSize)?)])
 }
 rt::function!(F_miopenGetRNNParamsSize, C_miopenGetRNNParamsSize, c"miopenGetRNNParamsSize", "miopenGetRNNParamsSize",
     c"miopenGetRNNParamsSize(handle, rnnDesc, xDesc, dtype)\n--\n\nQuery the amount of parameter memory required for RNN training\n\nThis function calculates the amount of parameter memory required to train the RNN layer given an\nRNN descriptor and a tensor descriptor.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: A tensor descriptor (input)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
@@ -3643,7 +3643,7 @@ fn miopenGetRNNParamsSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_numBytes, a_dtype) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBytes)?)])
 }
 rt::function!(F_miopenGetRNNParamsDescriptor, C_miopenGetRNNParamsDescriptor, c"miopenGetRNNParamsDescriptor", "miopenGetRNNParamsDescriptor",
     c"miopenGetRNNParamsDescriptor(handle, rnnDesc, xDesc, wDesc, dtype)\n--\n\nObtain a weight tensor descriptor for RNNs\n\nThis function populates a weight descriptor that describes the memory layout of the\nweight matrix.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor type (input)\n    xDesc: A previously populated tensor descriptor (input)\n    wDesc: A previously allocated tensor descriptor (output)\n    dtype: MIOpen data type enum (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3664,7 +3664,7 @@ fn miopenGetRNNParamsDescriptor(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_wDesc, a_dtype) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetRNNInputTensorSize, C_miopenGetRNNInputTensorSize, c"miopenGetRNNInputTensorSize", "miopenGetRNNInputTensorSize",
     c"miopenGetRNNInputTensorSize(handle, rnnDesc, seqLen)\n--\n\nObtain a the size in bytes of the RNN input tensor\n\nThis function determines the size in bytes of the allocation needed for the input data\ntensor for an RNN layer. The number of bytes is derived from the array of\ntensor descriptors.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: Fully populated RNN layer descriptor (input)\n    seqLen: Number of iteration unrolls (input)\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    xDesc: miopenTensorDescriptor\n    numBytes: int\n    miopenStatus_t",
@@ -3733,7 +3733,7 @@ fn miopenGetRNNLayerParamSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_paramID, a_numBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBytes)?)])
 }
 rt::function!(F_miopenGetRNNLayerBiasSize, C_miopenGetRNNLayerBiasSize, c"miopenGetRNNLayerBiasSize", "miopenGetRNNLayerBiasSize",
     c"miopenGetRNNLayerBiasSize(handle, rnnDesc, layer, biasID)\n--\n\nGets the number of bytes of a bias\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    biasID: ID of the internal parameter tensor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    numBytes: int\n    miopenStatus_t",
@@ -3755,7 +3755,7 @@ fn miopenGetRNNLayerBiasSize(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_biasID, a_numBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numBytes)?)])
 }
 rt::function!(F_miopenGetRNNLayerParam, C_miopenGetRNNLayerParam, c"miopenGetRNNLayerParam", "miopenGetRNNLayerParam",
     c"miopenGetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nGets a weight matrix for a specific layer in an RNN stack\n\nThis function retrieves the weight matrix data for a specific layer and parameter ID\nand copies the data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix associated with the in input GEMM, while paramID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam()\n\nThe argument layerParam should either be nullptr, or have device memory allocated\nto allow copying of the entire layer parameter matrix into it. If layerParam is\nnullptr then only the paramDesc is populated and returned. The size in bytes of the\nlayer parameter matrix can be determined by using miopenGetRNNLayerParamSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n    layerParam: Pointer to the memory location of the parameter tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3780,7 +3780,7 @@ fn miopenGetRNNLayerParam(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_paramID, a_paramDesc, a_layerParam) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetRNNLayerBias, C_miopenGetRNNLayerBias, c"miopenGetRNNLayerBias", "miopenGetRNNLayerBias",
     c"miopenGetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nGets a bias for a specific layer in an RNN stack\n\nThis function retrieves the bias data for a specific layer and bias ID and copies\nthe data into previously allocated device memory.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBias should either be nullptr, or have device memory allocated\nto allow copying of the entire layer bias into it. If layerBias is\nnullptr then only the biasDesc is populated and returned. The size in bytes of the\nlayer bias can be determined by using miopenGetRNNLayerBiasSize().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBias() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3805,7 +3805,7 @@ fn miopenGetRNNLayerBias(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_biasID, a_biasDesc, a_layerBias) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetRNNLayerParamOffset, C_miopenGetRNNLayerParamOffset, c"miopenGetRNNLayerParamOffset", "miopenGetRNNLayerParamOffset",
     c"miopenGetRNNLayerParamOffset(rnnDesc, layer, xDesc, paramID, paramDesc)\n--\n\nGets an index offset for a specific weight matrix for a layer in the\nRNN stack\n\nThis function retrieves the index offset for a weight matrix in a layer.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 retrieves the\nweight matrix offset associated with the in input GEMM, while paramID == 1\nretrieves the weight matrix offset associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrix offsets associated\nwith the input GEMM, 4-7 are associated with matrix offset associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument paramDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the parameter matrix. It is full packed and is used when\ncalling to miopenSetRNNLayerParam().\n\nThe argument layerParamOffset should either be nullptr, or an address to place the\noffset. If layerParamOffset is nullptr then only the paramDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerParamOffset() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Tensor descriptor for the fully packed output parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerParamOffset: int\n    miopenStatus_t",
@@ -3828,7 +3828,7 @@ fn miopenGetRNNLayerParamOffset(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, laye
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_layer, a_xDesc, a_paramID, a_paramDesc, a_layerParamOffset) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_layerParamOffset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_layerParamOffset)?)])
 }
 rt::function!(F_miopenGetRNNLayerBiasOffset, C_miopenGetRNNLayerBiasOffset, c"miopenGetRNNLayerBiasOffset", "miopenGetRNNLayerBiasOffset",
     c"miopenGetRNNLayerBiasOffset(rnnDesc, layer, xDesc, biasID, biasDesc)\n--\n\nGets a bias index offset for a specific layer in an RNN stack\n\nThis function retrieves the bias index offset for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nbias associated with the in input GEMM, while biasID == 1 retrieves\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the bias offset associated\nwith the input GEMM, 4-7 are the bias offsets associated with the hidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe output argument biasDesc is a previously created tensor descriptor that is populated\nto describe the memory layout of the bias. It is full packed and is used when\ncalling to miopenSetRNNLayerBias()\n\nThe argument layerBiasOffset should either be nullptr, or point to an output address.\nIf layerBias is nullptr then only the biasDesc is populated and returned.\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenGetRNNLayerBiasOffset() will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    biasID: ID of the internal parameter tensor (input)\n    biasDesc: Descriptor of the parameter tensor (output)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    layerBiasOffset: int\n    miopenStatus_t",
@@ -3851,7 +3851,7 @@ fn miopenGetRNNLayerBiasOffset(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, layer
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_layer, a_xDesc, a_biasID, a_biasDesc, a_layerBiasOffset) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_layerBiasOffset)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_layerBiasOffset)?)])
 }
 rt::function!(F_miopenSetRNNLayerParam, C_miopenSetRNNLayerParam, c"miopenSetRNNLayerParam", "miopenSetRNNLayerParam",
     c"miopenSetRNNLayerParam(handle, rnnDesc, layer, xDesc, wDesc, w, paramID, paramDesc, layerParam)\n--\n\nSets a weight matrix for a specific layer in an RNN stack\n\nThis function sets the weight matrix data for a specific layer and parameter ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, paramID == 0 sets the\nweight matrix associated with the in input GEMM, while paramID == 1 sets\nthe weight matrix associated with the hidden state GEMM.\n\nFor miopenLSTM paramID 0 to 3 refer to the weight matrices associated\nwith the input GEMM, 4-7 are associated with matrices associated with the\nhidden state GEMM.\n\n* paramID 0 and 4 are for the input gate.\n\n* paramID 1 and 5 are for the forget gate.\n\n* paramID 2 and 6 are for the output gate.\n\n* paramID 3 and 7 are for the new memory gate.\n\nFor miopenGRU paramID 0 to 2 refer to the weight matrix offset associated\nwith the input GEMM, while 3 through 5 are associated with the hidden state\nGEMM.\n\n* paramID 0 and 3 are for the update gate.\n\n* paramID 1 and 4 are for the reset gate.\n\n* paramID 2 and 5 are for the new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument paramDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayerParam().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerParam() will return\na error status miopenStatusBadParm for input paramID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the parameter tensor (input)\n    w: Pointer to memory containing parameter tensor (input)\n    paramID: ID of the internal parameter tensor (input)\n    paramDesc: Descriptor of the parameter tensor (input)\n    layerParam: Pointer to the memory location of the parameter tensor (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3876,7 +3876,7 @@ fn miopenSetRNNLayerParam(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_paramID, a_paramDesc, a_layerParam) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetRNNLayerBias, C_miopenSetRNNLayerBias, c"miopenSetRNNLayerBias", "miopenSetRNNLayerBias",
     c"miopenSetRNNLayerBias(handle, rnnDesc, layer, xDesc, wDesc, w, biasID, biasDesc, layerBias)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function sets the bias data for a specific layer and bias ID.\n\nFor RNN vanilla miopenRNNRELU and miopenRNNTANH, biasID == 0 retrieves the\nweight matrix associated with the in input GEMM, while biasID == 1 retrieves\nthe bias associated with the hidden state GEMM.\n\nFor miopenLSTM biasID 0 to 3 refer to the biases associated\nwith the input GEMM, 4-7 are associated with the biases associated with the\nhidden state GEMM.\n\n* biasID 0 and 4 are for the input gate.\n\n* biasID 1 and 5 are for the forget gate.\n\n* biasID 2 and 6 are for the output gate.\n\n* biasID 3 and 7 are for the new memory gate.\n\nFor miopenGRU biasID 0 to 2 refer to the biases associated with the input GEMM,\nwhile 3 through 5 are associated with the hidden state GEMM.\n\n* biasID 0 and 3 are for the update gate.\n\n* biasID 1 and 4 are for the reset gate.\n\n* biasID 2 and 5 are for the new new memory gate.\n\nFor bi-directional RNNs the backwards in time direction is numbered as the layer\ndirectly after the forward in time direction.\n\nThe input argument biasDesc is a previously populated tensor descriptor typically\nby first calling miopenGetRNNLayeBias().\n\nNote: When inputSkip mode is selected there is no input layer matrix operation,\nand therefore no associated memory. In this case miopenSetRNNLayerBias will return\na error status miopenStatusBadParm for input biasID associated with the input GEMM.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    layer: The layer number in the RNN stack (input)\n    xDesc: A tensor descriptor to input (input)\n    wDesc: A tensor descriptor to the bias tensor (input)\n    w: Pointer to memory containing bias tensor (input)\n    biasID: ID of the internal bias tensor (input)\n    biasDesc: Descriptor of the bias tensor (output)\n    layerBias: Pointer to the memory location of the bias tensor (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3901,7 +3901,7 @@ fn miopenSetRNNLayerBias(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_layer, a_xDesc, a_wDesc, a_w, a_biasID, a_biasDesc, a_layerBias) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetRNNPaddingMode, C_miopenSetRNNPaddingMode, c"miopenSetRNNPaddingMode", "miopenSetRNNPaddingMode",
     c"miopenSetRNNPaddingMode(rnnDesc, paddingMode)\n--\n\nSets a bias for a specific layer in an RNN stack\n\nThis function changes padidng mode at previously created and initialized RNN descriptor.\nThis function must be called before using miopenGetRNNWorkspaceSize()\nand miopenGetRNNTrainingReserveSize() functions.\nBy default, not padded data is expected at the RNN input/output.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input/output)\n    paddingMode: RNN input/output data padding mode (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3919,7 +3919,7 @@ fn miopenSetRNNPaddingMode(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>, paddingMo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_paddingMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetRNNPaddingMode, C_miopenGetRNNPaddingMode, c"miopenGetRNNPaddingMode", "miopenGetRNNPaddingMode",
     c"miopenGetRNNPaddingMode(rnnDesc)\n--\n\nThis function retrieves the RNN padding mode from the RNN descriptor.\n\nArgs:\n    rnnDesc: RNN layer descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    paddingMode: miopenRNNPaddingMode_t\n    miopenStatus_t",
@@ -3938,7 +3938,7 @@ fn miopenGetRNNPaddingMode(py: Python<'_>, rnnDesc: &Bound<'_, PyAny>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_rnnDesc, a_paddingMode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 31, o_paddingMode as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 31, o_paddingMode as i64)?])
 }
 rt::function!(F_miopenRNNForward, C_miopenRNNForward, c"miopenRNNForward", "miopenRNNForward",
     c"miopenRNNForward(handle, rnnDesc, fwdMode, xDesc, x, hDesc, hx, hy, cDesc, cx, cy, yDesc, y, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer.\n\nInterface for executing the forward training / inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    fwdMode: Specifies in which mode the buffers will be used.\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward (input / output)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for hidden states used durning training\n        (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -3973,7 +3973,7 @@ fn miopenRNNForward(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_fwdMode, a_xDesc, a_x, a_hDesc, a_hx, a_hy, a_cDesc, a_cx, a_cy, a_yDesc, a_y, a_w, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenRNNBackwardSeqData, C_miopenRNNBackwardSeqData, c"miopenRNNBackwardSeqData", "miopenRNNBackwardSeqData",
     c"miopenRNNBackwardSeqData(handle, rnnDesc, yDesc, y, dy, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx, xDesc, dx, w, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to input tensor (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    hDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    cDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    dx: Pointer to the cell layer output tensor (output)\n    w: Pointer to input weights tensor (input)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4010,7 +4010,7 @@ fn miopenRNNBackwardSeqData(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_yDesc, a_y, a_dy, a_hDesc, a_hx, a_dhy, a_dhx, a_cDesc, a_cx, a_dcy, a_dcx, a_xDesc, a_dx, a_w, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenRNNBackwardWeightsSeqTensor, C_miopenRNNBackwardWeightsSeqTensor, c"miopenRNNBackwardWeightsSeqTensor", "miopenRNNBackwardWeightsSeqTensor",
     c"miopenRNNBackwardWeightsSeqTensor(handle, rnnDesc, xDesc, x, hDesc, hx, yDesc, y, dw, weightSpaceSize, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    xDesc: An input tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    x: Pointer to input tensor (input)\n    hDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An output tensor descriptor for sequenced RNN data. This\n        miopenSeqTensorDescriptor_t should be initialyzed by `miopenSetRNNDataSeqTensorDescriptor`\n        function.(input)\n    y: Pointer to the output tensor (input)\n    dw: Pointer to input weights tensor (input / output)\n    weightSpaceSize: Number of allocated bytes in memory for the weights tensor\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4040,7 +4040,7 @@ fn miopenRNNBackwardWeightsSeqTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_xDesc, a_x, a_hDesc, a_hx, a_yDesc, a_y, a_dw, a_weightSpaceSize, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenRNNForwardTraining, C_miopenRNNForwardTraining, c"miopenRNNForwardTraining", "miopenRNNForwardTraining",
     c"miopenRNNForwardTraining(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute forward training for recurrent layer\n\nInterface for executing the forward training pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If hy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward  (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4079,7 +4079,7 @@ fn miopenRNNForwardTraining(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_cxDesc, a_cx, a_wDesc, a_w, a_yDesc, a_y, a_hyDesc, a_hy, a_cyDesc, a_cy, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenRNNBackwardData, C_miopenRNNBackwardData, c"miopenRNNBackwardData", "miopenRNNBackwardData",
     c"miopenRNNBackwardData(handle, rnnDesc, sequenceLen, yDesc, y, dyDesc, dy, dhyDesc, dhy, dcyDesc, dcy, wDesc, w, hxDesc, hx, cxDesc, cx, dxDesc, dx, dhxDesc, dhx, dcxDesc, dcx, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward data for recurrent layer\n\nInterface for executing the backward data pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    yDesc: An array of tensor descriptors (input)\n    y: Pointer to input tensor (input)\n    dyDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    dy: Pointer to the hidden layer input tensor (input)\n    dhyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhy: Pointer to the cell layer input tensor (input)\n    dcyDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcy: Pointer to the cell layer input tensor. If dcy is NULL,\n        then the initial delta cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    hxDesc: An input hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A input cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the hidden layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    dxDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    dx: Pointer to the cell layer output tensor (output)\n    dhxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dhx: Pointer to the delta hidden layer output tensor. If dhx is NULL\n        the hidden gradient will not ouput. (output)\n    dcxDesc: A tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    dcx: Pointer to the cell layer output tensor. If dcx is NULL\n        the cell gradient will not ouput. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input / output)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4125,7 +4125,7 @@ fn miopenRNNBackwardData(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: &Bo
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_yDesc, a_y, a_dyDesc, a_dy, a_dhyDesc, a_dhy, a_dcyDesc, a_dcy, a_wDesc, a_w, a_hxDesc, a_hx, a_cxDesc, a_cx, a_dxDesc, a_dx, a_dhxDesc, a_dhx, a_dcxDesc, a_dcx, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenRNNBackwardWeights, C_miopenRNNBackwardWeights, c"miopenRNNBackwardWeights", "miopenRNNBackwardWeights",
     c"miopenRNNBackwardWeights(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, yDesc, y, dwDesc, dw, workSpace, workSpaceNumBytes, reserveSpace, reserveSpaceNumBytes)\n--\n\nExecute backward weights for recurrent layer\n\nInterface for executing the backward weights pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to the output tensor (input)\n    dwDesc: A weights tensor descriptor (input)\n    dw: Pointer to input weights tensor (input / output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n    reserveSpace: Pointer to memory allocated for random states (input)\n    reserveSpaceNumBytes: Number of allocated bytes in memory for use in the forward (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4158,7 +4158,7 @@ fn miopenRNNBackwardWeights(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_yDesc, a_y, a_dwDesc, a_dw, a_workSpace, a_workSpaceNumBytes, a_reserveSpace, a_reserveSpaceNumBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenRNNForwardInference, C_miopenRNNForwardInference, c"miopenRNNForwardInference", "miopenRNNForwardInference",
     c"miopenRNNForwardInference(handle, rnnDesc, sequenceLen, xDesc, x, hxDesc, hx, cxDesc, cx, wDesc, w, yDesc, y, hyDesc, hy, cyDesc, cy, workSpace, workSpaceNumBytes)\n--\n\nExecute forward inference for RNN layer\n\nInterface for executing the forward inference pass on a RNN.\n\nArgs:\n    handle: MIOpen handle (input)\n    rnnDesc: RNN layer descriptor type (input)\n    sequenceLen: Temporal iterations to unroll (input)\n    xDesc: An array of tensor descriptors. These are the\n        input descriptors to each time step. The first dimension of each descriptor is the\n        batch size and may decrease from element n to element n+1 and not increase in size.\n        The second dimension is the same for all descriptors in the array and is the input\n        vector length. (input)\n    x: Pointer to input tensor (input)\n    hxDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hx: Pointer to the hidden layer input tensor. If hx is NULL,\n        then the initial hidden state will be zero initialized. (input)\n    cxDesc: A cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cx: Pointer to the cell layer input tensor. If cx is NULL,\n        then the initial cell state will be zero initialized. (input)\n    wDesc: A weights tensor descriptor (input)\n    w: Pointer to input weights tensor (input)\n    yDesc: An array of fully packed tensor descriptors associated\n        with the output from each time step. The first dimension of the tensor descriptors\n        must equal the first dimension of the first descriptor (batch size) in the xDesc\n        tensor array. The second dimension of the element of the descriptor array\n        depends on the direction mode selected. If the direction mode is unidirectional,\n        the second dimension is the hiddenSize. If direction mode is bidirectional\n        the second dimension is twice the hiddenSize. (input)\n    y: Pointer to output tensor (output)\n    hyDesc: A hidden tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    hy: Pointer to the hidden layer output tensor. If hy is NULL,\n        then the final hidden state will not be saved. (output)\n    cyDesc: A output cell tensor descriptor that has as its first dimension\n        of the number of layers if the direction mode is unidirectional and twice the\n        number of layers if the direction mode is bidirectional. The second dimension of\n        the descriptor must equal the largest first dimension of the xDesc tensor descriptor\n        array. The third dimension equals the hiddenSize. (input)\n    cy: Pointer to the cell layer output tensor. If cy is NULL,\n        then the final cell state will not be saved. (output)\n    workSpace: Pointer to memory allocated for forward training (input)\n    workSpaceNumBytes: Number of allocated bytes in memory for the workspace (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4195,7 +4195,7 @@ fn miopenRNNForwardInference(py: Python<'_>, handle: &Bound<'_, PyAny>, rnnDesc:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_rnnDesc, a_sequenceLen, a_xDesc, a_x, a_hxDesc, a_hx, a_cxDesc, a_cx, a_wDesc, a_w, a_yDesc, a_y, a_hyDesc, a_hy, a_cyDesc, a_cy, a_workSpace, a_workSpaceNumBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateCTCLossDescriptor, C_miopenCreateCTCLossDescriptor, c"miopenCreateCTCLossDescriptor", "miopenCreateCTCLossDescriptor",
     c"miopenCreateCTCLossDescriptor()\n--\n\nCreate a CTC loss function Descriptor\n\nAPI for creating an uninitialized CTC loss function descriptor.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    ctcLossDesc: miopenCTCLossDescriptor\n    miopenStatus_t",
@@ -4236,7 +4236,7 @@ fn miopenGetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc, a_dataType, a_blank_label_id, a_apply_softmax_layer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 1, o_dataType as i64)?, rt::obj(py, o_blank_label_id)?, rt::obj(py, (o_apply_softmax_layer as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 1, o_dataType as i64)?, rt::Item::made(py, rt::obj(py, o_blank_label_id)?), rt::Item::made(py, rt::obj(py, (o_apply_softmax_layer as u8) != 0)?)])
 }
 rt::function!(F_miopenDestroyCTCLossDescriptor, C_miopenDestroyCTCLossDescriptor, c"miopenDestroyCTCLossDescriptor", "miopenDestroyCTCLossDescriptor",
     c"miopenDestroyCTCLossDescriptor(ctcLossDesc)\n--\n\nDestroys a CTC loss function descriptor object\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4256,7 +4256,7 @@ fn miopenDestroyCTCLossDescriptor(py: Python<'_>, ctcLossDesc: &Bound<'_, PyAny>
     if __r as i64 == 0 {
         rt::life::destroyed(ctcLossDesc, false, "miopenDestroyCTCLossDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetCTCLossDescriptor, C_miopenSetCTCLossDescriptor, c"miopenSetCTCLossDescriptor", "miopenSetCTCLossDescriptor",
     c"miopenSetCTCLossDescriptor(ctcLossDesc, dataType, blank_label_id, apply_softmax_layer)\n--\n\nSet the details of a CTC loss function descriptor\n\nArgs:\n    ctcLossDesc: CTC loss function descriptor type (input)\n    dataType: Data type used in this CTC loss operation, only fp32 currently\n        supported (input)\n    blank_label_id: User defined index for blank label, default 0 (input)\n    apply_softmax_layer: Boolean to toggle input layer property (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4276,7 +4276,7 @@ fn miopenSetCTCLossDescriptor(py: Python<'_>, ctcLossDesc: &Bound<'_, PyAny>, da
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ctcLossDesc, a_dataType, a_blank_label_id, a_apply_softmax_layer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetCTCLossWorkspaceSize, C_miopenGetCTCLossWorkspaceSize, c"miopenGetCTCLossWorkspaceSize", "miopenGetCTCLossWorkspaceSize",
     c"miopenGetCTCLossWorkspaceSize(handle, probsDesc, gradientsDesc, labels, labelLengths, inputLengths, algo, ctcLossDesc)\n--\n\nQuery the amount of memory required to execute miopenCTCLoss\n\nThis function calculates the amount of memory required to run the CTC loss function given a CTC\nloss function descriptor with the specified algorithm.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workSpaceSize: int\n    miopenStatus_t",
@@ -4305,7 +4305,7 @@ fn miopenGetCTCLossWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, prob
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_probsDesc, a_gradientsDesc, a_labels, a_labelLengths, a_inputLengths, a_algo, a_ctcLossDesc, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workSpaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workSpaceSize)?)])
 }
 rt::function!(F_miopenCTCLoss, C_miopenCTCLoss, c"miopenCTCLoss", "miopenCTCLoss",
     c"miopenCTCLoss(handle, probsDesc, probs, labels, labelLengths, inputLengths, losses, gradientsDesc, gradients, algo, ctcLossDesc, workSpace, workSpaceSize)\n--\n\nExecute forward inference for CTCLoss layer\n\nInterface for executing the forward inference pass on a CTCLoss.\n\nArgs:\n    handle: MIOpen handle (input)\n    probsDesc: Tensor descriptor for probabilities (input)\n    probs: Pointer to the probabilities tensor (input)\n    labels: Pointer to the flattened labels list (input)\n    labelLengths: Pointer to the lengths list for \"labels\" (input)\n    inputLengths: Pointer to the list of the time steps in each batch (input)\n    losses: Pointer to the computed losses of CTC (Output)\n    gradientsDesc: Tensor descriptor for gradients (input)\n    gradients: Pointer to the computed gradients of CTC (Output)\n    algo: CTC loss algorithm selected (input)\n    ctcLossDesc: CTC loss function descriptor type (input)\n    workSpace: Pointer to memory allocated for execute CTC loss operation (input)\n    workSpaceSize: Number of bytes of workspace required for CTC loss operation with selected\n        algorithm (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4337,7 +4337,7 @@ fn miopenCTCLoss(py: Python<'_>, handle: &Bound<'_, PyAny>, probsDesc: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_probsDesc, a_probs, a_labels, a_labelLengths, a_inputLengths, a_losses, a_gradientsDesc, a_gradients, a_algo, a_ctcLossDesc, a_workSpace, a_workSpaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateDropoutDescriptor, C_miopenCreateDropoutDescriptor, c"miopenCreateDropoutDescriptor", "miopenCreateDropoutDescriptor",
     c"miopenCreateDropoutDescriptor()\n--\n\nCreates the dropout descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    dropoutDesc: miopenDropoutDescriptor\n    miopenStatus_t",
@@ -4375,7 +4375,7 @@ fn miopenDestroyDropoutDescriptor(py: Python<'_>, dropoutDesc: &Bound<'_, PyAny>
     if __r as i64 == 0 {
         rt::life::destroyed(dropoutDesc, false, "miopenDestroyDropoutDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDropoutGetReserveSpaceSize, C_miopenDropoutGetReserveSpaceSize, c"miopenDropoutGetReserveSpaceSize", "miopenDropoutGetReserveSpaceSize",
     c"miopenDropoutGetReserveSpaceSize(xDesc)\n--\n\nQuery the amount of memory required to run dropout\n\nThis function calculates the amount of memory required to run dropout.\n\nArgs:\n    xDesc: Tensor descriptor for data tensor x (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    reserveSpaceSizeInBytes: int\n    miopenStatus_t",
@@ -4394,7 +4394,7 @@ fn miopenDropoutGetReserveSpaceSize(py: Python<'_>, xDesc: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_xDesc, a_reserveSpaceSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_reserveSpaceSizeInBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_reserveSpaceSizeInBytes)?)])
 }
 rt::function!(F_miopenDropoutGetStatesSize, C_miopenDropoutGetStatesSize, c"miopenDropoutGetStatesSize", "miopenDropoutGetStatesSize",
     c"miopenDropoutGetStatesSize(handle)\n--\n\nQuery the amount of memory required to store the states of the random number generators\n\nThis function calculates the amount of memory required to store the states of the random number\ngenerators used by miopenDropoutForward.\n\nArgs:\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    stateSizeInBytes: int\n    miopenStatus_t",
@@ -4413,7 +4413,7 @@ fn miopenDropoutGetStatesSize(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_stateSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_stateSizeInBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_stateSizeInBytes)?)])
 }
 rt::function!(F_miopenGetDropoutDescriptor, C_miopenGetDropoutDescriptor, c"miopenGetDropoutDescriptor", "miopenGetDropoutDescriptor",
     c"miopenGetDropoutDescriptor(dropoutDesc, handle)\n--\n\nGet the details of the dropout descriptor\n\nInterface for querying the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input)\n    handle: MIOpen handle (input)\n\nReturns: a tuple of 7 item(s):\n    miopenStatus_t: status\n    dropout: float\n    states: Pointer\n    seed: int\n    use_mask: bool\n    state_evo: bool\n    rng_mode: miopenRNGType_t\n    miopenStatus_t",
@@ -4468,7 +4468,7 @@ fn miopenRestoreDropoutDescriptor(py: Python<'_>, dropoutDesc: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_stateSizeInBytes, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetDropoutDescriptor, C_miopenSetDropoutDescriptor, c"miopenSetDropoutDescriptor", "miopenSetDropoutDescriptor",
     c"miopenSetDropoutDescriptor(dropoutDesc, handle, dropout, states, stateSizeInBytes, seed, use_mask, state_evo, rng_mode)\n--\n\nInitialize the dropout descriptor\n\nInterface for setting up the dropout descriptor\n\nArgs:\n    dropoutDesc: Dropout layer descriptor (input/Output)\n    handle: MIOpen handle (input)\n    dropout: The probability by which the input is set to 0 in the dropout layer\n        (input)\n    states: Pointer to memory that holds random number generator states (input)\n    stateSizeInBytes: Number of bytes provided for random generator states (input)\n    seed: Seed used to initialize random number generator states (input)\n    use_mask: Boolean flag indicating whether to use a saved mask (an existing or\n        user-defined dropout layout) in reserveSpace (input)\n    state_evo: Boolean flag indicating whether to adopt state evolution strategy to\n        update the PRNG states by the end of each implementation (input placeholder, currently not\n        enabled)\n    rng_mode: Random number generator used to generate parallel random number\n        sequences (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4493,7 +4493,7 @@ fn miopenSetDropoutDescriptor(py: Python<'_>, dropoutDesc: &Bound<'_, PyAny>, ha
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dropoutDesc, a_handle, a_dropout, a_states, a_stateSizeInBytes, a_seed, a_use_mask, a_state_evo, a_rng_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDropoutForward, C_miopenDropoutForward, c"miopenDropoutForward", "miopenDropoutForward",
     c"miopenDropoutForward(handle, dropoutDesc, noise_shape, xDesc, x, yDesc, y, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute forward dropout operation\n\nInterface for executing the forward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    xDesc: Tensor descriptor for data tensor x (input)\n    x: Data tensor x (input)\n    yDesc: Tensor descriptor for data tensor y (input)\n    y: Data tensor y (Output)\n    reserveSpace: Pointer to memory allocated for executing forward dropout,\n        expecting reserveSpace unchanged before next call of miopenDropoutBackward (Output)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing forward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4518,7 +4518,7 @@ fn miopenDropoutForward(py: Python<'_>, handle: &Bound<'_, PyAny>, dropoutDesc: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dropoutDesc, a_noise_shape, a_xDesc, a_x, a_yDesc, a_y, a_reserveSpace, a_reserveSpaceSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDropoutBackward, C_miopenDropoutBackward, c"miopenDropoutBackward", "miopenDropoutBackward",
     c"miopenDropoutBackward(handle, dropoutDesc, noise_shape, dyDesc, dy, dxDesc, dx, reserveSpace, reserveSpaceSizeInBytes)\n--\n\nExecute backward dropout operation\n\nInterface for executing the backward pass on a Dropout.\n\nArgs:\n    handle: MIOpen handle (input)\n    dropoutDesc: Dropout layer descriptor (input)\n    noise_shape: Tensor descriptor for noise shape (input placeholder, currently\n        not enabled)\n    dyDesc: Tensor descriptor for data delta tensor dy (input)\n    dy: Data delta tensor dy (input)\n    dxDesc: Tensor descriptor for data delta tensor dx (input)\n    dx: Data delta tensor dx (Output)\n    reserveSpace: Pointer to memory allocated for executing backward dropout,\n        expecting reserveSpace unchanged after previous call of miopenDropoutForward (input)\n    reserveSpaceSizeInBytes: Number of bytes of reservespace required for executing backward\n        dropout (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4543,7 +4543,7 @@ fn miopenDropoutBackward(py: Python<'_>, handle: &Bound<'_, PyAny>, dropoutDesc:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_dropoutDesc, a_noise_shape, a_dyDesc, a_dy, a_dxDesc, a_dx, a_reserveSpace, a_reserveSpaceSizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateReduceTensorDescriptor, C_miopenCreateReduceTensorDescriptor, c"miopenCreateReduceTensorDescriptor", "miopenCreateReduceTensorDescriptor",
     c"miopenCreateReduceTensorDescriptor()\n--\n\nCreates the ReduceTensor descriptor object\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    reduceTensorDesc: miopenReduceTensorDescriptor\n    miopenStatus_t",
@@ -4581,7 +4581,7 @@ fn miopenDestroyReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: &Bound<
     if __r as i64 == 0 {
         rt::life::destroyed(reduceTensorDesc, false, "miopenDestroyReduceTensorDescriptor");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetReduceTensorDescriptor, C_miopenSetReduceTensorDescriptor, c"miopenSetReduceTensorDescriptor", "miopenSetReduceTensorDescriptor",
     c"miopenSetReduceTensorDescriptor(reduceTensorDesc, reduceTensorOp, reduceTensorCompType, reduceTensorNanOpt, reduceTensorIndices, reduceTensorIndicesType)\n--\n\nInitialize a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (output)\n    reduceTensorOp: Enumerant specifying the operation used by ReduceTensor (input)\n    reduceTensorCompType: Enumerant specifying the data type used with ReduceTensor\n        operation (input)\n    reduceTensorNanOpt: Enumerant specifying the Nan number propagation mode (input)\n    reduceTensorIndices: Enumerant specifying the indices modes used by ReduceTensor\n        (input)\n    reduceTensorIndicesType: Enumerant specifying the data type of the indices (input)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4603,7 +4603,7 @@ fn miopenSetReduceTensorDescriptor(py: Python<'_>, reduceTensorDesc: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_reduceTensorDesc, a_reduceTensorOp, a_reduceTensorCompType, a_reduceTensorNanOpt, a_reduceTensorIndices, a_reduceTensorIndicesType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetReduceTensorDescriptor, C_miopenGetReduceTensorDescriptor, c"miopenGetReduceTensorDescriptor", "miopenGetReduceTensorDescriptor",
     c"miopenGetReduceTensorDescriptor(reduceTensorDesc)\n--\n\nQuery a ReduceTensor descriptor object\n\nArgs:\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n\nReturns: a tuple of 6 item(s):\n    miopenStatus_t: status\n    reduceTensorOp: miopenReduceTensorOp_t\n    reduceTensorCompType: miopenDataType_t\n    reduceTensorNanOpt: miopenNanPropagation_t\n    reduceTensorIndices: miopenReduceTensorIndices_t\n    reduceTensorIndicesType: miopenIndicesType_t\n    miopenStatus_t",
@@ -4652,7 +4652,7 @@ fn miopenGetReductionIndicesSize(py: Python<'_>, handle: &Bound<'_, PyAny>, redu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_aDesc, a_cDesc, a_sizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeInBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sizeInBytes)?)])
 }
 rt::function!(F_miopenGetReductionWorkspaceSize, C_miopenGetReductionWorkspaceSize, c"miopenGetReductionWorkspaceSize", "miopenGetReductionWorkspaceSize",
     c"miopenGetReductionWorkspaceSize(handle, reduceTensorDesc, aDesc, cDesc)\n--\n\nHelper function to query the minimum workspace size required by the ReduceTensor call\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    aDesc: Pointer to the input tensor descriptor (input)\n    cDesc: Pointer to the output tensor descriptor (input)\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    sizeInBytes: int\n    miopenStatus_t",
@@ -4674,7 +4674,7 @@ fn miopenGetReductionWorkspaceSize(py: Python<'_>, handle: &Bound<'_, PyAny>, re
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_aDesc, a_cDesc, a_sizeInBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sizeInBytes)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sizeInBytes)?)])
 }
 rt::function!(F_miopenReduceTensor, C_miopenReduceTensor, c"miopenReduceTensor", "miopenReduceTensor",
     c"miopenReduceTensor(handle, reduceTensorDesc, indices, indicesSizeInBytes, workspace, workspaceSizeInBytes, alpha, aDesc, A, beta, cDesc, C)\n--\n\nTensorReduce function doing reduction on tensor A by implementing C = alpha * reduceOp(A)\n+ beta * C\n\nThe length of each dimension of output tensor C must match the length of the corresponding\ndimension of\ninput tensor A or must be equal to 1. The dimensions with length equal to 1 indicate the\ndimensions\nof A to be reduced.\n\nArgs:\n    handle: MIOpen Handle (input)\n    reduceTensorDesc: Pointer to the ReduceTensor descriptor object (input)\n    indices: Address of the allocated indices data space (output)\n    indicesSizeInBytes: Size in bytes of the allocated indices data space (input)\n    workspace: Address of the allocated workspace data (input)\n    workspaceSizeInBytes: Size in bytes of the allocated workspace data (input)\n    alpha: Pointer to scale factor for data in input tensor A (input)\n    aDesc: Pointer to the tensor descriptor for input tensor A (input)\n    A: Pointer to the data of input tensor A (input)\n    beta: Pointer to scale factor for data in output tensor C (input)\n    cDesc: Pointer to the tensor descriptor for output tensor C (input)\n    C: Pointer to the data of output tensor C (output)\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4702,7 +4702,7 @@ fn miopenReduceTensor(py: Python<'_>, handle: &Bound<'_, PyAny>, reduceTensorDes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_reduceTensorDesc, a_indices, a_indicesSizeInBytes, a_workspace, a_workspaceSizeInBytes, a_alpha, a_aDesc, a_A, a_beta, a_cDesc, a_C) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateConvProblem, C_miopenCreateConvProblem, c"miopenCreateConvProblem", "miopenCreateConvProblem",
     c"miopenCreateConvProblem(operatorDesc, direction)\n--\n\nInitializes a problem object describing a convolution operation.\n\nArgs:\n    operatorDesc: Descriptor of the operator to be used\n    direction: Direction of the operation\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    problem: miopenProblem\n    miopenStatus_t",
@@ -4778,7 +4778,7 @@ fn miopenSetMhaDescriptor(py: Python<'_>, mhaDesc: &Bound<'_, PyAny>, scale: f32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mhaDesc, a_scale) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetMhaDescriptor, C_miopenGetMhaDescriptor, c"miopenGetMhaDescriptor", "miopenGetMhaDescriptor",
     c"miopenGetMhaDescriptor(mhaDesc)\n--\n\nGets the Mha descriptor details\n\nRetrieves all of the descriptor details for the Mha.\n\nArgs:\n    mhaDesc: Pointer to a Mha descriptor\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    scale: float\n    miopenStatus_t",
@@ -4836,7 +4836,7 @@ fn miopenSetSoftmaxDescriptor(py: Python<'_>, softmaxDesc: &Bound<'_, PyAny>, al
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_softmaxDesc, a_alpha, a_beta, a_algorithm, a_mode) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetSoftmaxDescriptor, C_miopenGetSoftmaxDescriptor, c"miopenGetSoftmaxDescriptor", "miopenGetSoftmaxDescriptor",
     c"miopenGetSoftmaxDescriptor(softmaxDesc)\n--\n\nGets the softmax layer descriptor details\n\nRetrieves all of the descriptor details for the softmax layer.\n\nArgs:\n    softmaxDesc: Pointer to a softmax layer descriptor (input)\n\nReturns: a tuple of 5 item(s):\n    miopenStatus_t: status\n    alpha: float\n    beta: float\n    algorithm: miopenSoftmaxAlgorithm_t\n    mode: miopenSoftmaxMode_t\n    miopenStatus_t",
@@ -4881,7 +4881,7 @@ fn miopenDestroyProblem(py: Python<'_>, problem: &Bound<'_, PyAny>) -> PyResult<
     if __r as i64 == 0 {
         rt::life::destroyed(problem, false, "miopenDestroyProblem");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetProblemTensorDescriptor, C_miopenSetProblemTensorDescriptor, c"miopenSetProblemTensorDescriptor", "miopenSetProblemTensorDescriptor",
     c"miopenSetProblemTensorDescriptor(problem, id, descriptor)\n--\n\nSets a tensor descriptor for the specified argument.\n\nArgs:\n    problem: Problem to update\n    id: Id of the argument for the descriptor\n    descriptor: Tensor descriptor to set\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4900,7 +4900,7 @@ fn miopenSetProblemTensorDescriptor(py: Python<'_>, problem: &Bound<'_, PyAny>, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_problem, a_id, a_descriptor) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenCreateFindOptions, C_miopenCreateFindOptions, c"miopenCreateFindOptions", "miopenCreateFindOptions",
     c"miopenCreateFindOptions()\n--\n\nInitializes miopenFindOptions object.\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    options: miopenFindOptions\n    miopenStatus_t",
@@ -4938,7 +4938,7 @@ fn miopenDestroyFindOptions(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyRes
     if __r as i64 == 0 {
         rt::life::destroyed(options, false, "miopenDestroyFindOptions");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetFindOptionTuning, C_miopenSetFindOptionTuning, c"miopenSetFindOptionTuning", "miopenSetFindOptionTuning",
     c"miopenSetFindOptionTuning(options, value)\n--\n\nSets the tuning find option. Default value is zero.\n\nArgs:\n    options: Options object to update\n    value: Value of zero means no tuning, value of one means tuning enabled\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4956,7 +4956,7 @@ fn miopenSetFindOptionTuning(py: Python<'_>, options: &Bound<'_, PyAny>, value: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetFindOptionResultsOrder, C_miopenSetFindOptionResultsOrder, c"miopenSetFindOptionResultsOrder", "miopenSetFindOptionResultsOrder",
     c"miopenSetFindOptionResultsOrder(options, value)\n--\n\nSets the results order find option. Default value is miopenFindResultsOrderByTime.\n\nArgs:\n    options: Options object to update\n    value: Specifies what order should find results have\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4974,7 +4974,7 @@ fn miopenSetFindOptionResultsOrder(py: Python<'_>, options: &Bound<'_, PyAny>, v
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetFindOptionWorkspaceLimit, C_miopenSetFindOptionWorkspaceLimit, c"miopenSetFindOptionWorkspaceLimit", "miopenSetFindOptionWorkspaceLimit",
     c"miopenSetFindOptionWorkspaceLimit(options, value)\n--\n\nSets the workspace limit find option. Default value is maximum of size_t\n\nArgs:\n    options: Options object to update\n    value: Specifies the workspace limit for find call. All solvers exceeding the limit\n        would be ignored.\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -4992,7 +4992,7 @@ fn miopenSetFindOptionWorkspaceLimit(py: Python<'_>, options: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetFindOptionPreallocatedWorkspace, C_miopenSetFindOptionPreallocatedWorkspace, c"miopenSetFindOptionPreallocatedWorkspace", "miopenSetFindOptionPreallocatedWorkspace",
     c"miopenSetFindOptionPreallocatedWorkspace(options, buffer, size)\n--\n\nAttaches the preallocated workspace to find options. Allocated by the library by default.\n\nArgs:\n    options: Options object to update\n    buffer: Specifies the workspace for find call\n    size: Specifies the size of the buffer passed\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -5011,7 +5011,7 @@ fn miopenSetFindOptionPreallocatedWorkspace(py: Python<'_>, options: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_buffer, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetFindOptionPreallocatedTensor, C_miopenSetFindOptionPreallocatedTensor, c"miopenSetFindOptionPreallocatedTensor", "miopenSetFindOptionPreallocatedTensor",
     c"miopenSetFindOptionPreallocatedTensor(options, id, buffer)\n--\n\nAttaches a preallocated tensor to find options. If not used, buffers are allocated by\nMIOpen internally, which is not recommended.\n\nArgs:\n    options: Options object to update\n    id: Specifies the id of the tensor passed\n    buffer: Specifies the tensor for find call\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -5030,7 +5030,7 @@ fn miopenSetFindOptionPreallocatedTensor(py: Python<'_>, options: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_id, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenSetFindOptionAttachBinaries, C_miopenSetFindOptionAttachBinaries, c"miopenSetFindOptionAttachBinaries", "miopenSetFindOptionAttachBinaries",
     c"miopenSetFindOptionAttachBinaries(options, attach)\n--\n\nForces library to attach kernel binaries to solutions for later saving. This allows zero\nlookup miopenRunSolution calls after miopenLoadSolution. Default value is 0.\n\nArgs:\n    options: Options object to update\n    attach: 1 means attaching, 0 - skipping, any other value - reserved for future use\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -5048,7 +5048,7 @@ fn miopenSetFindOptionAttachBinaries(py: Python<'_>, options: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_options, a_attach) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenFindSolutions, C_miopenFindSolutions, c"miopenFindSolutions", "miopenFindSolutions",
     c"miopenFindSolutions(handle, problem, options, maxSolutions)\n--\n\nFinds solutions to a problem by running different applicable solutions. Memory is\nautomatically allocated.\n\nArgs:\n    handle: Handle to execute the kernels\n    problem: Problem to solve\n    options: Find options. When null default values would be used\n    maxSolutions: Limits the amount of results\n\nReturns: a tuple of 3 item(s):\n    miopenStatus_t: status\n    solutions: miopenSolution\n    numSolutions: int\n    miopenStatus_t",
@@ -5095,7 +5095,7 @@ fn miopenRunSolution(py: Python<'_>, handle: &Bound<'_, PyAny>, solution: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_solution, a_nInputs, a_tensors, a_workspace, a_workspaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenDestroySolution, C_miopenDestroySolution, c"miopenDestroySolution", "miopenDestroySolution",
     c"miopenDestroySolution(solution)\n--\n\nDestroys solution object.\n\nArgs:\n    solution: Solution to destroy\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -5115,7 +5115,7 @@ fn miopenDestroySolution(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResul
     if __r as i64 == 0 {
         rt::life::destroyed(solution, false, "miopenDestroySolution");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenLoadSolution, C_miopenLoadSolution, c"miopenLoadSolution", "miopenLoadSolution",
     c"miopenLoadSolution(data, size)\n--\n\nLoads solution object from binary data.\n\nArgs:\n    data: Data to load the solution from\n    size: Size of the solution blob\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    solution: miopenSolution\n    miopenStatus_t",
@@ -5153,7 +5153,7 @@ fn miopenSaveSolution(py: Python<'_>, solution: &Bound<'_, PyAny>, data: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetSolutionSize, C_miopenGetSolutionSize, c"miopenGetSolutionSize", "miopenGetSolutionSize",
     c"miopenGetSolutionSize(solution)\n--\n\nReads the expected size of a solution.\n\nArgs:\n    solution: Solution to get size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    size: int\n    miopenStatus_t",
@@ -5172,7 +5172,7 @@ fn miopenGetSolutionSize(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size)?)])
 }
 rt::function!(F_miopenGetSolutionWorkspaceSize, C_miopenGetSolutionWorkspaceSize, c"miopenGetSolutionWorkspaceSize", "miopenGetSolutionWorkspaceSize",
     c"miopenGetSolutionWorkspaceSize(solution)\n--\n\nReads the amount of workspace required to exectute the solution.\n\nArgs:\n    solution: Solution to get required workspace size\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    workspaceSize: int\n    miopenStatus_t",
@@ -5191,7 +5191,7 @@ fn miopenGetSolutionWorkspaceSize(py: Python<'_>, solution: &Bound<'_, PyAny>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_workspaceSize) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_workspaceSize)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_workspaceSize)?)])
 }
 rt::function!(F_miopenGetSolutionTime, C_miopenGetSolutionTime, c"miopenGetSolutionTime", "miopenGetSolutionTime",
     c"miopenGetSolutionTime(solution)\n--\n\nReads the time spent to execute the solution the last it was run.\n\nArgs:\n    solution: Solution to get exection time\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    time: float\n    miopenStatus_t",
@@ -5229,7 +5229,7 @@ fn miopenGetSolutionSolverId(py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_solution, a_solverId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_solverId)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_solverId)?)])
 }
 rt::function!(F_miopenGetSolverIdConvAlgorithm, C_miopenGetSolverIdConvAlgorithm, c"miopenGetSolverIdConvAlgorithm", "miopenGetSolverIdConvAlgorithm",
     c"miopenGetSolverIdConvAlgorithm(solverId)\n--\n\nGets the convolution algorithm implemented by a solver.\n\nArgs:\n    solverId: Solver id to get convolution algorithm of\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    result: miopenConvAlgorithm_t\n    miopenStatus_t",
@@ -5248,7 +5248,7 @@ fn miopenGetSolverIdConvAlgorithm(py: Python<'_>, solverId: rt::CInt<u64>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_solverId, a_result) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 23, o_result as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 23, o_result as i64)?])
 }
 rt::function!(F_miopenSetTuningPolicy, C_miopenSetTuningPolicy, c"miopenSetTuningPolicy", "miopenSetTuningPolicy",
     c"miopenSetTuningPolicy(handle, newValue)\n--\n\nUpdate tuning policy for a specific handle. API alternative for MIOPEN_FIND_ENFORCE\nenvironment variable.\n\nArgs:\n    handle [in]: MIOpen Handle to update\n    newValue [in]: New tuning policy value. Default value is miopenTuningPolicyNone\n\nReturns: a tuple of 1 item(s):\n    miopenStatus_t: status\n    miopenStatus_t",
@@ -5266,7 +5266,7 @@ fn miopenSetTuningPolicy(py: Python<'_>, handle: &Bound<'_, PyAny>, newValue: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_newValue) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_miopenGetTuningPolicy, C_miopenGetTuningPolicy, c"miopenGetTuningPolicy", "miopenGetTuningPolicy",
     c"miopenGetTuningPolicy(handle)\n--\n\nGet tuning policy from a handle.\n\nArgs:\n    handle [in]: MIOpen Handle to fetch value from\n\nReturns: a tuple of 2 item(s):\n    miopenStatus_t: status\n    value: miopenTuningPolicy_t\n    miopenStatus_t",
@@ -5285,7 +5285,7 @@ fn miopenGetTuningPolicy(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 40, o_value as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 40, o_value as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

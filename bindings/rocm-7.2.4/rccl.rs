@@ -102,7 +102,7 @@ fn ncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclMemFree, C_pncclMemFree, c"pncclMemFree", "pncclMemFree",
     c"pncclMemFree(ptr)\n--\n\nArgs:\n    ptr\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -119,7 +119,7 @@ fn pncclMemFree(py: Python<'_>, ptr: rt::PtrArgMut) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ptr) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGetVersion, C_ncclGetVersion, c"ncclGetVersion", "ncclGetVersion",
     c"ncclGetVersion()\n--\n\nReturn the RCCL_VERSION_CODE of RCCL in the supplied integer.\nThis integer is coded with the MAJOR, MINOR and PATCH level of RCCL.\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int\n    Result code. See rccl_result_code for more details.",
@@ -137,7 +137,7 @@ fn ncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version)?)])
 }
 rt::function!(F_pncclGetVersion, C_pncclGetVersion, c"pncclGetVersion", "pncclGetVersion",
     c"pncclGetVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    version: int",
@@ -155,7 +155,7 @@ fn pncclGetVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_version)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_version)?)])
 }
 rt::function!(F_ncclGetUniqueId, C_ncclGetUniqueId, c"ncclGetUniqueId", "ncclGetUniqueId",
     c"ncclGetUniqueId(uniqueId)\n--\n\nGenerates an ID for ncclCommInitRank.\nGenerates an ID to be used in ncclCommInitRank.\nncclGetUniqueId should be called once by a single rank and the\nID should be distributed to all ranks in the communicator before\nusing it as a parameter for ncclCommInitRank.\n\nArgs:\n    uniqueId [out]: Pointer to where uniqueId will be stored\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -173,7 +173,7 @@ fn ncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGetUniqueId, C_pncclGetUniqueId, c"pncclGetUniqueId", "pncclGetUniqueId",
     c"pncclGetUniqueId(uniqueId)\n--\n\nArgs:\n    uniqueId\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -191,7 +191,7 @@ fn pncclGetUniqueId(py: Python<'_>, uniqueId: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_uniqueId) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommInitRankConfig, C_ncclCommInitRankConfig, c"ncclCommInitRankConfig", "ncclCommInitRankConfig",
     c"ncclCommInitRankConfig(nranks, commId, rank, config)\n--\n\nCreate a new communicator with config.\nCreate a new communicator (multi thread/process version) with a configuration\nset by users. See rccl_config_type for more details.\nEach rank is associated to a CUDA device, which has to be set before calling\nncclCommInitRank.\n\nArgs:\n    nranks [in]: Total number of ranks participating in this communicator\n    commId [in]: UniqueId required for initialization\n    rank [in]: Current rank to create communicator for. [0 to nranks-1]\n    config [in]: Pointer to communicator configuration\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    comm: ncclComm\n    Result code. See rccl_result_code for more details.",
@@ -300,7 +300,7 @@ fn ncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommInitAll, C_pncclCommInitAll, c"pncclCommInitAll", "pncclCommInitAll",
     c"pncclCommInitAll(comm, ndev, devlist)\n--\n\nArgs:\n    comm\n    ndev\n    devlist\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -321,7 +321,7 @@ fn pncclCommInitAll(py: Python<'_>, comm: &Bound<'_, PyAny>, ndev: rt::CInt<i32>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_ndev, a_devlist) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommFinalize, C_ncclCommFinalize, c"ncclCommFinalize", "ncclCommFinalize",
     c"ncclCommFinalize(comm)\n--\n\nFinalize a communicator.\nncclCommFinalize flushes all issued communications\nand marks communicator state as ncclInProgress. The state will change to ncclSuccess\nwhen the communicator is globally quiescent and related resources are freed; then,\ncalling ncclCommDestroy can locally free the rest of the resources (e.g. communicator\nitself) without blocking.\n\nArgs:\n    comm [in]: Communicator to finalize\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -338,7 +338,7 @@ fn ncclCommFinalize(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommFinalize, C_pncclCommFinalize, c"pncclCommFinalize", "pncclCommFinalize",
     c"pncclCommFinalize(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -355,7 +355,7 @@ fn pncclCommFinalize(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommDestroy, C_ncclCommDestroy, c"ncclCommDestroy", "ncclCommDestroy",
     c"ncclCommDestroy(comm)\n--\n\nFrees local resources associated with communicator object.\nDestroy all local resources associated with the passed in communicator object\n\nArgs:\n    comm [in]: Communicator to destroy\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -375,7 +375,7 @@ fn ncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "ncclCommDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommDestroy, C_pncclCommDestroy, c"pncclCommDestroy", "pncclCommDestroy",
     c"pncclCommDestroy(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -395,7 +395,7 @@ fn pncclCommDestroy(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "pncclCommDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommAbort, C_ncclCommAbort, c"ncclCommAbort", "ncclCommAbort",
     c"ncclCommAbort(comm)\n--\n\nAbort any in-progress calls and destroy the communicator object.\nFrees resources associated with communicator object and aborts any operations\nthat might still be running on the device.\n\nArgs:\n    comm [in]: Communicator to abort and destroy\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -415,7 +415,7 @@ fn ncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "ncclCommAbort");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommAbort, C_pncclCommAbort, c"pncclCommAbort", "pncclCommAbort",
     c"pncclCommAbort(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -435,7 +435,7 @@ fn pncclCommAbort(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject>
     if __r as i64 == 0 {
         rt::life::destroyed(comm, false, "pncclCommAbort");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommSplit, C_ncclCommSplit, c"ncclCommSplit", "ncclCommSplit",
     c"ncclCommSplit(comm, color, key, config)\n--\n\nCreate one or more communicators from an existing one.\nCreates one or more communicators from an existing one.\nRanks with the same color will end up in the same communicator.\nWithin the new communicator, key will be used to order ranks.\nNCCL_SPLIT_NOCOLOR as color will indicate the rank will not be part of any group\nand will therefore return a NULL communicator.\nIf config is NULL, the new communicator will inherit the original communicator's configuration\n\nArgs:\n    comm [in]: Original communicator object for this rank\n    color [in]: Color to assign this rank\n    key [in]: Key used to order ranks within the same new communicator\n    config [in]: Config file for new communicator. May be NULL to inherit from comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    newcomm: ncclComm\n    Result code. See rccl_result_code for more details.",
@@ -598,7 +598,7 @@ fn ncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_result) };
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_pncclGetErrorString, C_pncclGetErrorString, c"pncclGetErrorString", "pncclGetErrorString",
     c"pncclGetErrorString(result)\n--\n\nArgs:\n    result\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -615,7 +615,7 @@ fn pncclGetErrorString(py: Python<'_>, result: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_result) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_ncclGetLastError, C_ncclGetLastError, c"ncclGetLastError", "ncclGetLastError",
     c"ncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -632,7 +632,7 @@ fn ncclGetLastError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f(a_comm) };
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_pncclGetLastError, C_pncclGetLastError, c"pncclGetLastError", "pncclGetLastError",
     c"pncclGetLastError(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -649,7 +649,7 @@ fn pncclGetLastError(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm) });
-    rt::shared_tuple(py, [rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_ncclResetDebugInit, C_ncclResetDebugInit, c"ncclResetDebugInit", "ncclResetDebugInit",
     c"ncclResetDebugInit()\n--\n\n",
@@ -700,7 +700,7 @@ fn ncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommGetAsyncError, C_pncclCommGetAsyncError, c"pncclCommGetAsyncError", "pncclCommGetAsyncError",
     c"pncclCommGetAsyncError(comm, asyncError)\n--\n\nArgs:\n    comm\n    asyncError\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -719,7 +719,7 @@ fn pncclCommGetAsyncError(py: Python<'_>, comm: &Bound<'_, PyAny>, asyncError: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_asyncError) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommCount, C_ncclCommCount, c"ncclCommCount", "ncclCommCount",
     c"ncclCommCount(comm)\n--\n\nGets the number of ranks in the communicator clique.\nReturns the number of ranks in the communicator clique (as set during initialization)\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int\n    Result code. See rccl_result_code for more details.",
@@ -738,7 +738,7 @@ fn ncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_pncclCommCount, C_pncclCommCount, c"pncclCommCount", "pncclCommCount",
     c"pncclCommCount(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    count: int",
@@ -757,7 +757,7 @@ fn pncclCommCount(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_ncclCommCuDevice, C_ncclCommCuDevice, c"ncclCommCuDevice", "ncclCommCuDevice",
     c"ncclCommCuDevice(comm)\n--\n\nGet the ROCm device index associated with a communicator\nReturns the ROCm device number associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int\n    Result code. See rccl_result_code for more details.",
@@ -776,7 +776,7 @@ fn ncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_pncclCommCuDevice, C_pncclCommCuDevice, c"pncclCommCuDevice", "pncclCommCuDevice",
     c"pncclCommCuDevice(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    device: int",
@@ -795,7 +795,7 @@ fn pncclCommCuDevice(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_device)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_device)?)])
 }
 rt::function!(F_ncclCommUserRank, C_ncclCommUserRank, c"ncclCommUserRank", "ncclCommUserRank",
     c"ncclCommUserRank(comm)\n--\n\nGet the rank associated with a communicator\nReturns the user-ordered \"rank\" associated with the provided communicator.\n\nArgs:\n    comm [in]: Communicator to query\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int\n    Result code. See rccl_result_code for more details.",
@@ -814,7 +814,7 @@ fn ncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_rank)?)])
 }
 rt::function!(F_pncclCommUserRank, C_pncclCommUserRank, c"pncclCommUserRank", "pncclCommUserRank",
     c"pncclCommUserRank(comm)\n--\n\nArgs:\n    comm\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    rank: int",
@@ -833,7 +833,7 @@ fn pncclCommUserRank(py: Python<'_>, comm: &Bound<'_, PyAny>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_rank) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_rank)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_rank)?)])
 }
 rt::function!(F_ncclCommRegister, C_ncclCommRegister, c"ncclCommRegister", "ncclCommRegister",
     c"ncclCommRegister(comm, buff, size)\n--\n\nArgs:\n    comm\n    buff\n    size\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    handle: Pointer",
@@ -893,7 +893,7 @@ fn ncclCommDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, handle: rt::PtrAr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommDeregister, C_pncclCommDeregister, c"pncclCommDeregister", "pncclCommDeregister",
     c"pncclCommDeregister(comm, handle)\n--\n\nArgs:\n    comm\n    handle\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -911,7 +911,7 @@ fn pncclCommDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, handle: rt::PtrA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclCommWindowRegister, C_ncclCommWindowRegister, c"ncclCommWindowRegister", "ncclCommWindowRegister",
     c"ncclCommWindowRegister(comm, buff, size, winFlags)\n--\n\nArgs:\n    comm\n    buff\n    size\n    winFlags\n\nReturns: a tuple of 2 item(s):\n    ncclResult_t: status\n    win: ncclWindow",
@@ -973,7 +973,7 @@ fn ncclCommWindowDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, win: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_win) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclCommWindowDeregister, C_pncclCommWindowDeregister, c"pncclCommWindowDeregister", "pncclCommWindowDeregister",
     c"pncclCommWindowDeregister(comm, win)\n--\n\nArgs:\n    comm\n    win\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -991,7 +991,7 @@ fn pncclCommWindowDeregister(py: Python<'_>, comm: &Bound<'_, PyAny>, win: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_comm, a_win) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclRedOpCreatePreMulSum, C_ncclRedOpCreatePreMulSum, c"ncclRedOpCreatePreMulSum", "ncclRedOpCreatePreMulSum",
     c"ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nCreate a custom pre-multiplier reduction operator\nCreates a new reduction operator which pre-multiplies input values by a given\nscalar locally before reducing them with peer values via summation. For use\nonly with collectives launched against *comm* and *datatype*. The\nresidence* argument indicates how/when the memory pointed to by *scalar*\nwill be dereferenced. Upon return, the newly created operator's handle\nis stored in *op*.\n\nArgs:\n    op [out]: Pointer to where newly created custom reduction operator is to be stored\n    scalar [in]: Pointer to scalar value.\n    datatype [in]: Scalar value datatype\n    residence [in]: Memory type of the scalar value\n    comm [in]: Communicator to associate with this custom reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1013,7 +1013,7 @@ fn ncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclRedOpCreatePreMulSum, C_pncclRedOpCreatePreMulSum, c"pncclRedOpCreatePreMulSum", "pncclRedOpCreatePreMulSum",
     c"pncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm)\n--\n\nArgs:\n    op\n    scalar\n    datatype\n    residence\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1035,7 +1035,7 @@ fn pncclRedOpCreatePreMulSum(py: Python<'_>, op: &Bound<'_, PyAny>, scalar: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_scalar, a_datatype, a_residence, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclRedOpDestroy, C_ncclRedOpDestroy, c"ncclRedOpDestroy", "ncclRedOpDestroy",
     c"ncclRedOpDestroy(op, comm)\n--\n\nDestroy custom reduction operator\nDestroys the reduction operator *op*. The operator must have been created by\nncclRedOpCreatePreMul with the matching communicator *comm*. An operator may be\ndestroyed as soon as the last RCCL function which is given that operator returns.\n\nArgs:\n    op [in]: Custom reduction operator is to be destroyed\n    comm [in]: Communicator associated with this reduction operator\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1053,7 +1053,7 @@ fn ncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyAn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclRedOpDestroy, C_pncclRedOpDestroy, c"pncclRedOpDestroy", "pncclRedOpDestroy",
     c"pncclRedOpDestroy(op, comm)\n--\n\nArgs:\n    op\n    comm\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1071,7 +1071,7 @@ fn pncclRedOpDestroy(py: Python<'_>, op: &Bound<'_, PyAny>, comm: &Bound<'_, PyA
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_op, a_comm) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclReduce, C_ncclReduce, c"ncclReduce", "ncclReduce",
     c"ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nReduce\nReduces data arrays of length *count* in *sendbuff* into *recvbuff* using *op*\noperation.\nrecvbuff* may be NULL on all calls except for root device.\nroot* is the rank (not the HIP device) where data will reside after the\noperation is complete.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Local device data buffer to be reduced\n    recvbuff [out]: Data buffer where result is stored (only for *root* rank).  May be null for other ranks.\n    count [in]: Number of elements in every send buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator type\n    root [in]: Rank where result data array will be stored\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1095,7 +1095,7 @@ fn ncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, cou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclReduce, C_pncclReduce, c"pncclReduce", "pncclReduce",
     c"pncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1119,7 +1119,7 @@ fn pncclReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, co
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclBcast, C_ncclBcast, c"ncclBcast", "ncclBcast",
     c"ncclBcast(buff, count, datatype, root, comm, stream)\n--\n\n(Deprecated) Broadcast (in-place)\nCopies *count* values from *root* to all other devices.\nroot is the rank (not the CUDA device) where data resides before the\noperation is started.\nThis operation is implicitly in-place.\n\nArgs:\n    buff [in,out]: Input array on *root* to be copied to other ranks.  Output array for all ranks.\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank owning buffer to be copied to others\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1141,7 +1141,7 @@ fn ncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclBcast, C_pncclBcast, c"pncclBcast", "pncclBcast",
     c"pncclBcast(buff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    buff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1163,7 +1163,7 @@ fn pncclBcast(py: Python<'_>, buff: rt::PtrArgMut, count: rt::CInt<u64>, datatyp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_buff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclBroadcast, C_ncclBroadcast, c"ncclBroadcast", "ncclBroadcast",
     c"ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nBroadcast\nCopies *count* values from *sendbuff* on *root* to *recvbuff* on all devices.\nroot* is the rank (not the HIP device) where data resides before the operation is started.\nsendbuff* may be NULL on ranks other than *root*.\nIn-place operation will happen if *sendbuff* == *recvbuff*.\n\nArgs:\n    sendbuff [in]: Data array to copy (if *root*).  May be NULL for other ranks\n    recvbuff [in]: Data array to store received array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank of broadcast root\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1186,7 +1186,7 @@ fn ncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclBroadcast, C_pncclBroadcast, c"pncclBroadcast", "pncclBroadcast",
     c"pncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1209,7 +1209,7 @@ fn pncclBroadcast(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllReduce, C_ncclAllReduce, c"ncclAllReduce", "ncclAllReduce",
     c"ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nAll-Reduce\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1232,7 +1232,7 @@ fn ncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllReduce, C_pncclAllReduce, c"pncclAllReduce", "pncclAllReduce",
     c"pncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1255,7 +1255,7 @@ fn pncclAllReduce(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllReduceWithBias, C_ncclAllReduceWithBias, c"ncclAllReduceWithBias", "ncclAllReduceWithBias",
     c"ncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nAll-Reduce-with-Bias\nReduces data arrays of length *count* in *sendbuff* using *op* operation, and\nleaves identical copies of result on each *recvbuff*.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result array\n    count [in]: Number of elements in data buffer\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n    acc [in]: Bias data array to reduce\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1279,7 +1279,7 @@ fn ncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream, a_acc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllReduceWithBias, C_pncclAllReduceWithBias, c"pncclAllReduceWithBias", "pncclAllReduceWithBias",
     c"pncclAllReduceWithBias(sendbuff, recvbuff, count, datatype, op, comm, stream, acc)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    op\n    comm\n    stream\n    acc\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1303,7 +1303,7 @@ fn pncclAllReduceWithBias(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::Pt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_op, a_comm, a_stream, a_acc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclReduceScatter, C_ncclReduceScatter, c"ncclReduceScatter", "ncclReduceScatter",
     c"ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nReduce-Scatter\nReduces data in *sendbuff* using *op* operation and leaves reduced result\nscattered over the devices so that *recvbuff* on rank i will contain the i-th\nblock of the result.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Input data array to reduce\n    recvbuff [out]: Data array to store reduced result subarray\n    recvcount [in]: Number of elements each rank receives\n    datatype [in]: Data buffer element datatype\n    op [in]: Reduction operator\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1326,7 +1326,7 @@ fn ncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgM
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclReduceScatter, C_pncclReduceScatter, c"pncclReduceScatter", "pncclReduceScatter",
     c"pncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    op\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1349,7 +1349,7 @@ fn pncclReduceScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArg
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_op, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllGather, C_ncclAllGather, c"ncclAllGather", "ncclAllGather",
     c"ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nAll-Gather\nEach device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that recvbuff\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\n\nArgs:\n    sendbuff [in]: Input data array to send\n    recvbuff [out]: Data array to store the gathered result\n    sendcount [in]: Number of elements each rank sends\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1371,7 +1371,7 @@ fn ncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllGather, C_pncclAllGather, c"pncclAllGather", "pncclAllGather",
     c"pncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1393,7 +1393,7 @@ fn pncclAllGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclSend, C_ncclSend, c"ncclSend", "ncclSend",
     c"ncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nSend\nSend data from *sendbuff* to rank *peer*.\nRank *peer* needs to call ncclRecv with the same *datatype* and the same *count*\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart /\nncclGroupEnd section.\n\nArgs:\n    sendbuff [in]: Data array to send\n    count [in]: Number of elements to send\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1415,7 +1415,7 @@ fn ncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatype
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclSend, C_pncclSend, c"pncclSend", "pncclSend",
     c"pncclSend(sendbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    sendbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1437,7 +1437,7 @@ fn pncclSend(py: Python<'_>, sendbuff: rt::PtrArg, count: rt::CInt<u64>, datatyp
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclRecv, C_ncclRecv, c"ncclRecv", "ncclRecv",
     c"ncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nReceive\nReceive data from rank *peer* into *recvbuff*.\nRank *peer* needs to call ncclSend with the same datatype and the same count\nas this rank.\nThis operation is blocking for the GPU. If multiple ncclSend and ncclRecv operations\nneed to progress concurrently to complete, they must be fused within a ncclGroupStart/\nncclGroupEnd section.\n\nArgs:\n    recvbuff [out]: Data array to receive\n    count [in]: Number of elements to receive\n    datatype [in]: Data buffer element datatype\n    peer [in]: Peer rank to send to\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1459,7 +1459,7 @@ fn ncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, datat
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclRecv, C_pncclRecv, c"pncclRecv", "pncclRecv",
     c"pncclRecv(recvbuff, count, datatype, peer, comm, stream)\n--\n\nArgs:\n    recvbuff\n    count\n    datatype\n    peer\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1481,7 +1481,7 @@ fn pncclRecv(py: Python<'_>, recvbuff: rt::PtrArgMut, count: rt::CInt<u64>, data
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_recvbuff, a_count, a_datatype, a_peer, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGather, C_ncclGather, c"ncclGather", "ncclGather",
     c"ncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nGather\nRoot device gathers *sendcount* values from other GPUs into *recvbuff*,\nreceiving data from rank i at offset i*sendcount.\nAssumes recvcount is equal to nranks*sendcount, which means that *recvbuff*\nshould have a size of at least nranks*sendcount elements.\nIn-place operations will happen if sendbuff == recvbuff + rank * sendcount.\nrecvbuff* may be NULL on ranks other than *root*.\n\nArgs:\n    sendbuff [in]: Data array to send\n    recvbuff [out]: Data array to receive into on *root*.\n    sendcount [in]: Number of elements to send per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that receives data from all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1504,7 +1504,7 @@ fn ncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, sen
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGather, C_pncclGather, c"pncclGather", "pncclGather",
     c"pncclGather(sendbuff, recvbuff, sendcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    sendcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1527,7 +1527,7 @@ fn pncclGather(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, se
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_sendcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclScatter, C_ncclScatter, c"ncclScatter", "ncclScatter",
     c"ncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nScatter\nScattered over the devices so that recvbuff on rank i will contain the i-th\nblock of the data on root.\nAssumes sendcount is equal to nranks*recvcount, which means that *sendbuff*\nshould have a size of at least nranks*recvcount elements.\nIn-place operations will happen if recvbuff == sendbuff + rank * recvcount.\n\nArgs:\n    sendbuff [in]: Data array to send (on *root* rank).  May be NULL on other ranks.\n    recvbuff [out]: Data array to receive partial subarray into\n    recvcount [in]: Number of elements to receive per rank\n    datatype [in]: Data buffer element datatype\n    root [in]: Rank that scatters data to all other ranks\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1550,7 +1550,7 @@ fn ncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, re
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclScatter, C_pncclScatter, c"pncclScatter", "pncclScatter",
     c"pncclScatter(sendbuff, recvbuff, recvcount, datatype, root, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    recvcount\n    datatype\n    root\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1573,7 +1573,7 @@ fn pncclScatter(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_recvcount, a_datatype, a_root, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllToAll, C_ncclAllToAll, c"ncclAllToAll", "ncclAllToAll",
     c"ncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nAll-To-All\nDevice (i) send (j)th block of data to device (j) and be placed as (i)th\nblock. Each block for sending/receiving has *count* elements, which means\nthat *recvbuff* and *sendbuff* should have a size of nranks*count elements.\nIn-place operation is NOT supported. It is the user's responsibility\nto ensure that sendbuff and recvbuff are distinct.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    count [in]: Number of elements to send between each pair of ranks\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1595,7 +1595,7 @@ fn ncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, c
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllToAll, C_pncclAllToAll, c"pncclAllToAll", "pncclAllToAll",
     c"pncclAllToAll(sendbuff, recvbuff, count, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    recvbuff\n    count\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1617,7 +1617,7 @@ fn pncclAllToAll(py: Python<'_>, sendbuff: rt::PtrArg, recvbuff: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_recvbuff, a_count, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclAllToAllv, C_ncclAllToAllv, c"ncclAllToAllv", "ncclAllToAllv",
     c"ncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nAll-To-Allv\nDevice (i) sends sendcounts[j] of data from offset sdispls[j]\nto device (j). At the same time, device (i) receives recvcounts[j] of data\nfrom device (j) to be placed at rdispls[j].\nsendcounts, sdispls, recvcounts and rdispls are all measured in the units\nof datatype, not bytes.\nIn-place operation will happen if sendbuff == recvbuff.\n\nArgs:\n    sendbuff [in]: Data array to send (contains blocks for each other rank)\n    sendcounts [in]: Array containing number of elements to send to each participating rank\n    sdispls [in]: Array of offsets into *sendbuff* for each participating rank\n    recvbuff [out]: Data array to receive (contains blocks from each other rank)\n    recvcounts [in]: Array containing number of elements to receive from each participating rank\n    rdispls [in]: Array of offsets into *recvbuff* for each participating rank\n    datatype [in]: Data buffer element datatype\n    comm [in]: Communicator group object to execute on\n    stream [in]: HIP stream to execute collective on\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1646,7 +1646,7 @@ fn ncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclAllToAllv, C_pncclAllToAllv, c"pncclAllToAllv", "pncclAllToAllv",
     c"pncclAllToAllv(sendbuff, sendcounts, sdispls, recvbuff, recvcounts, rdispls, datatype, comm, stream)\n--\n\nArgs:\n    sendbuff\n    sendcounts\n    sdispls\n    recvbuff\n    recvcounts\n    rdispls\n    datatype\n    comm\n    stream\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1675,7 +1675,7 @@ fn pncclAllToAllv(py: Python<'_>, sendbuff: rt::PtrArg, sendcounts: &Bound<'_, P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_sendbuff, a_sendcounts, a_sdispls, a_recvbuff, a_recvcounts, a_rdispls, a_datatype, a_comm, a_stream) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGroupStart, C_ncclGroupStart, c"ncclGroupStart", "ncclGroupStart",
     c"ncclGroupStart()\n--\n\nGroup Start\nStart a group call. All calls to RCCL until ncclGroupEnd will be fused into\na single RCCL operation. Nothing will be started on the HIP stream until\nncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1691,7 +1691,7 @@ fn ncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGroupStart, C_pncclGroupStart, c"pncclGroupStart", "pncclGroupStart",
     c"pncclGroupStart()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1707,7 +1707,7 @@ fn pncclGroupStart(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGroupEnd, C_ncclGroupEnd, c"ncclGroupEnd", "ncclGroupEnd",
     c"ncclGroupEnd()\n--\n\nGroup End\nEnd a group call. Start a fused RCCL operation consisting of all calls since\nncclGroupStart. Operations on the HIP stream depending on the RCCL operations\nneed to be called after ncclGroupEnd.\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status\n    Result code. See rccl_result_code for more details.",
@@ -1723,7 +1723,7 @@ fn ncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGroupEnd, C_pncclGroupEnd, c"pncclGroupEnd", "pncclGroupEnd",
     c"pncclGroupEnd()\n--\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1739,7 +1739,7 @@ fn pncclGroupEnd(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_ncclGroupSimulateEnd, C_ncclGroupSimulateEnd, c"ncclGroupSimulateEnd", "ncclGroupSimulateEnd",
     c"ncclGroupSimulateEnd(simInfo)\n--\n\nArgs:\n    simInfo\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1757,7 +1757,7 @@ fn ncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_simInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_pncclGroupSimulateEnd, C_pncclGroupSimulateEnd, c"pncclGroupSimulateEnd", "pncclGroupSimulateEnd",
     c"pncclGroupSimulateEnd(simInfo)\n--\n\nArgs:\n    simInfo\n\nReturns: a tuple of 1 item(s):\n    ncclResult_t: status",
@@ -1775,7 +1775,7 @@ fn pncclGroupSimulateEnd(py: Python<'_>, simInfo: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_simInfo) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -97,7 +97,7 @@ fn rsmi_init(py: Python<'_>, init_flags: rt::CInt<u64>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_init_flags) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_shut_down, C_rsmi_shut_down, c"rsmi_shut_down", "rsmi_shut_down",
     c"rsmi_shut_down()\n--\n\nShutdown ROCm SMI.\n\nDo any necessary clean up.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status",
@@ -113,7 +113,7 @@ fn rsmi_shut_down(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f() });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_num_monitor_devices, C_rsmi_num_monitor_devices, c"rsmi_num_monitor_devices", "rsmi_num_monitor_devices",
     c"rsmi_num_monitor_devices()\n--\n\n*************************************************************************\n\nGet the number of devices that have monitor information.\n\nThe number of devices which have monitors is returned. Monitors\nare referenced by the index which can be between 0 and num_devices - 1.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_devices: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -131,7 +131,7 @@ fn rsmi_num_monitor_devices(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_num_devices) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_devices)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_num_devices)?)])
 }
 rt::function!(F_rsmi_dev_id_get, C_rsmi_dev_id_get, c"rsmi_dev_id_get", "rsmi_dev_id_get",
     c"rsmi_dev_id_get(dv_ind)\n--\n\nGet the device id associated with the device with provided device\nindex.\n\nGiven a device index dv_ind and a pointer to a uint16_t id,\nthis function will write the device id value to the uint16_t pointed to by\nid. This ID is an identification of the type of device, so calling this\nfunction for different devices will give the same value if they are kind\nof device. Consequently, this function should not be used to distinguish\none device from another. rsmi_dev_pci_id_get() should be used to get a\nunique identifier.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -150,7 +150,7 @@ fn rsmi_dev_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_id)?)])
 }
 rt::function!(F_rsmi_dev_revision_get, C_rsmi_dev_revision_get, c"rsmi_dev_revision_get", "rsmi_dev_revision_get",
     c"rsmi_dev_revision_get(dv_ind)\n--\n\nGet the device revision associated with the device\n\nGiven a device index dv_ind and a pointer to a uint16_t to\nwhich the revision will be written\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    revision: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -169,7 +169,7 @@ fn rsmi_dev_revision_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_revision) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_revision)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_revision)?)])
 }
 rt::function!(F_rsmi_dev_sku_get, C_rsmi_dev_sku_get, c"rsmi_dev_sku_get", "rsmi_dev_sku_get",
     c"rsmi_dev_sku_get(dv_ind)\n--\n\nGet the SKU for a desired device associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint16_t sku,\nthis function will attempt to obtain the SKU from the Product Information\nFRU chip, present on server ASICs. It will write the sku value to the\nuint16_t pointed to by sku.\n\nIf this parameter is nullptr, this function will return\n::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\narguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\nprovided arguments.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    sku: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -188,7 +188,7 @@ fn rsmi_dev_sku_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sku) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sku)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sku)?)])
 }
 rt::function!(F_rsmi_dev_vendor_id_get, C_rsmi_dev_vendor_id_get, c"rsmi_dev_vendor_id_get", "rsmi_dev_vendor_id_get",
     c"rsmi_dev_vendor_id_get(dv_ind)\n--\n\nGet the device vendor id associated with the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint16_t id,\nthis function will write the device vendor id value to the uint16_t pointed\nto by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -207,7 +207,7 @@ fn rsmi_dev_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_id)?)])
 }
 rt::function!(F_rsmi_dev_name_get, C_rsmi_dev_name_get, c"rsmi_dev_name_get", "rsmi_dev_name_get",
     c"rsmi_dev_name_get(dv_ind, name, len)\n--\n\nGet the name string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function\nwill write the name of the device (up to len characters) to the buffer\nname.\n\nIf the integer ID associated with the device is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex device ID\nas a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
@@ -227,7 +227,7 @@ fn rsmi_dev_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::PtrArgMut,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_brand_get, C_rsmi_dev_brand_get, c"rsmi_dev_brand_get", "rsmi_dev_brand_get",
     c"rsmi_dev_brand_get(dv_ind, brand, len)\n--\n\nGet the brand string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer brand, and a length of this buffer len, this function\nwill write the brand of the device (up to len characters) to the buffer\nbrand.\n\nIf the sku associated with the device is not found as one of the values\ncontained within rsmi_dev_brand_get, then this function will return the\ndevice marketing name as a string instead of the brand name.\n\nArgs:\n    dv_ind [in]: a device index\n    brand [inout]: a pointer to a caller provided char buffer to which the\n        brand will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer brand.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
@@ -247,7 +247,7 @@ fn rsmi_dev_brand_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::PtrArgMu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_brand, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_vendor_name_get, C_rsmi_dev_vendor_name_get, c"rsmi_dev_vendor_name_get", "rsmi_dev_vendor_name_get",
     c"rsmi_dev_vendor_name_get(dv_ind, name, len)\n--\n\nGet the name string for a give vendor ID\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function will\nwrite the name of the vendor (up to len characters) buffer name. The\nid may be a device vendor or subsystem vendor ID.\n\nIf the integer ID associated with the vendor is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex vendor ID\nas a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
@@ -267,7 +267,7 @@ fn rsmi_dev_vendor_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::Ptr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_market_name_get, C_rsmi_dev_market_name_get, c"rsmi_dev_market_name_get", "rsmi_dev_market_name_get",
     c"rsmi_dev_market_name_get(dv_ind, market_name, len)\n--\n\nGet the device's market name\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer market_name, and a length of this buffer len, this function will\nwrite the name of the market name (up to len characters) buffer market_name.\n\nArgs:\n    dv_ind\n    market_name [inout]: a pointer to a caller provided char buffer to which the\n        market name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_DRM_ERROR if a DRM error occurs\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_DRM_ERROR if a DRM error occurs\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
@@ -287,7 +287,7 @@ fn rsmi_dev_market_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, market_name: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_market_name, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_vram_vendor_get, C_rsmi_dev_vram_vendor_get, c"rsmi_dev_vram_vendor_get", "rsmi_dev_vram_vendor_get",
     c"rsmi_dev_vram_vendor_get(dv_ind, brand, len)\n--\n\nGet the vram vendor string of a gpu device.\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer brand, and a length of this buffer len, this function\nwill write the vram vendor of the device (up to len characters) to the\nbuffer brand.\n\nIf the vram vendor for the device is not found as one of the values\ncontained within rsmi_dev_vram_vendor_get, then this function will return\nthe string 'unknown' instead of the vram vendor.\n\nArgs:\n    dv_ind [in]: a device index\n    brand [inout]: a pointer to a caller provided char buffer to which the\n        vram vendor will be written\n    len [in]: the length of the caller provided buffer brand.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -307,7 +307,7 @@ fn rsmi_dev_vram_vendor_get(py: Python<'_>, dv_ind: rt::CInt<u32>, brand: rt::Pt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_brand, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_serial_number_get, C_rsmi_dev_serial_number_get, c"rsmi_dev_serial_number_get", "rsmi_dev_serial_number_get",
     c"rsmi_dev_serial_number_get(dv_ind, serial_num, len)\n--\n\nGet the serial number string for a device\n\nGiven a device index dv_ind, a pointer to a buffer of chars\nserial_num, and the length of the provided buffer len, this function\nwill write the serial number string (up to len characters) to the buffer\npointed to by serial_num.\n\nArgs:\n    dv_ind [in]: a device index\n    serial_num [inout]: a pointer to caller-provided memory to which the\n        serial number will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer serial_num.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
@@ -327,7 +327,7 @@ fn rsmi_dev_serial_number_get(py: Python<'_>, dv_ind: rt::CInt<u32>, serial_num:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_serial_num, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_subsystem_id_get, C_rsmi_dev_subsystem_id_get, c"rsmi_dev_subsystem_id_get", "rsmi_dev_subsystem_id_get",
     c"rsmi_dev_subsystem_id_get(dv_ind)\n--\n\nGet the subsystem device id associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t id,\nthis function will write the subsystem device id value to the uint64_t\npointed to by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -346,7 +346,7 @@ fn rsmi_dev_subsystem_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_id)?)])
 }
 rt::function!(F_rsmi_dev_subsystem_name_get, C_rsmi_dev_subsystem_name_get, c"rsmi_dev_subsystem_name_get", "rsmi_dev_subsystem_name_get",
     c"rsmi_dev_subsystem_name_get(dv_ind, name, len)\n--\n\nGet the name string for the device subsytem\n\nGiven a device index dv_ind, a pointer to a caller provided\nchar buffer name, and a length of this buffer len, this function\nwill write the name of the device subsystem (up to len characters)\nto the buffer name.\n\nIf the integer ID associated with the sub-system is not found in one of the\nsystem files containing device name information (e.g.\n/usr/share/misc/pci.ids), then this function will return the hex sub-system\nID as a string. Updating the system name files can be accompplished with\n\"sudo update-pciids\".\n\nArgs:\n    dv_ind [in]: a device index\n    name [inout]: a pointer to a caller provided char buffer to which the\n        name will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
@@ -366,7 +366,7 @@ fn rsmi_dev_subsystem_name_get(py: Python<'_>, dv_ind: rt::CInt<u32>, name: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_name, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_drm_render_minor_get, C_rsmi_dev_drm_render_minor_get, c"rsmi_dev_drm_render_minor_get", "rsmi_dev_drm_render_minor_get",
     c"rsmi_dev_drm_render_minor_get(dv_ind)\n--\n\nGet the drm minor number associated with this device\n\nGiven a device index dv_ind, find its render device file\n/dev/dri/renderDN where N corresponds to its minor number.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    minor: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_INIT_ERROR if failed to get minor number during\n    initialization.\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -385,7 +385,7 @@ fn rsmi_dev_drm_render_minor_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_minor) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_minor)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_minor)?)])
 }
 rt::function!(F_rsmi_dev_subsystem_vendor_id_get, C_rsmi_dev_subsystem_vendor_id_get, c"rsmi_dev_subsystem_vendor_id_get", "rsmi_dev_subsystem_vendor_id_get",
     c"rsmi_dev_subsystem_vendor_id_get(dv_ind)\n--\n\nGet the device subsystem vendor id associated with the device with\nprovided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t id,\nthis function will write the device subsystem vendor id value to the\nuint64_t pointed to by id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -404,7 +404,7 @@ fn rsmi_dev_subsystem_vendor_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_id)?)])
 }
 rt::function!(F_rsmi_dev_unique_id_get, C_rsmi_dev_unique_id_get, c"rsmi_dev_unique_id_get", "rsmi_dev_unique_id_get",
     c"rsmi_dev_unique_id_get(dv_ind)\n--\n\nGet Unique ID\n\nGiven a device index dv_ind and a pointer to a uint64_t @p\nid, this function will write the unique ID of the GPU pointed to @p\nid.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -423,7 +423,7 @@ fn rsmi_dev_unique_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyO
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_id)?)])
 }
 rt::function!(F_rsmi_dev_xgmi_physical_id_get, C_rsmi_dev_xgmi_physical_id_get, c"rsmi_dev_xgmi_physical_id_get", "rsmi_dev_xgmi_physical_id_get",
     c"rsmi_dev_xgmi_physical_id_get(dv_ind)\n--\n\nGet the XGMI physical id associated with the device\n\nGiven a device index dv_ind and a pointer to a uint32_t to\nwhich the XGMI physical id will be written\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    id: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -442,7 +442,7 @@ fn rsmi_dev_xgmi_physical_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_id)?)])
 }
 rt::function!(F_rsmi_dev_guid_get, C_rsmi_dev_guid_get, c"rsmi_dev_guid_get", "rsmi_dev_guid_get",
     c"rsmi_dev_guid_get(dv_ind)\n--\n\nGet the GUID, also known as the GPU device id,\nassociated with the provided device index indicated by KFD.\n\nGiven a device index dv_ind and a pointer to a uint64_t\nguid, this function will write the KFD GPU id value to the\nuint64_t pointed to by guid.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    guid: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -461,7 +461,7 @@ fn rsmi_dev_guid_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_guid) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_guid)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_guid)?)])
 }
 rt::function!(F_rsmi_dev_node_id_get, C_rsmi_dev_node_id_get, c"rsmi_dev_node_id_get", "rsmi_dev_node_id_get",
     c"rsmi_dev_node_id_get(dv_ind)\n--\n\nGet the node id associated with the provided device index\nindicated by KFD.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nnode_id, this function will write the KFD node id value to the\nuint32_t pointed to by node_id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    node_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -480,7 +480,7 @@ fn rsmi_dev_node_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_node_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_node_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_node_id)?)])
 }
 rt::function!(F_rsmi_dev_device_identifiers_get, C_rsmi_dev_device_identifiers_get, c"rsmi_dev_device_identifiers_get", "rsmi_dev_device_identifiers_get",
     c"rsmi_dev_device_identifiers_get(dv_ind, identifiers)\n--\n\nRetrieves the device identifiers for a specific GPU device.\n\nThis function retrieves various identifiers for a GPU device, such as\nthe card index, DRM render minor, BDFID, KFD GPU ID, partition ID, and SMI device ID.\nThe identifiers are written to the provided `rsmi_device_identifiers_t` structure.\n\nNote: Ensure that the `identifiers` pointer is valid and points to a properly allocated structure\nbefore calling this function.\n\nArgs:\n    dv_ind [in]: a device index.\n    identifiers [out]: A pointer to a structure of type `rsmi_device_identifiers_t`\n        where the device identifiers will be stored. The structure\n        contains fields such as:\n        - `card_index`: The card index of the device.\n        - `drm_render_minor`: The DRM render minor number.\n        - `bdfid`: The Bus/Device/Function PCI identifier.\n        - `kfd_gpu_id`: The KFD GPU ID.\n        - `partition_id`: The partition ID of the device.\n        - `smi_device_id`: The SMI device ID.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS The call was successful, and the device identifiers were retrieved.\n    ::RSMI_STATUS_NOT_SUPPORTED The installed software or hardware does not support this function\n    with the given arguments.\n    ::RSMI_STATUS_INVALID_ARGS The provided arguments are invalid.",
@@ -499,7 +499,7 @@ fn rsmi_dev_device_identifiers_get(py: Python<'_>, dv_ind: rt::CInt<u32>, identi
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_identifiers) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_pci_bandwidth_get, C_rsmi_dev_pci_bandwidth_get, c"rsmi_dev_pci_bandwidth_get", "rsmi_dev_pci_bandwidth_get",
     c"rsmi_dev_pci_bandwidth_get(dv_ind, bandwidth)\n--\n\n*************************************************************************\n\nGet the list of possible PCIe bandwidths that are available.\n\nGiven a device index dv_ind and a pointer to a to an\n::rsmi_pcie_bandwidth_t structure bandwidth, this function will fill in\nbandwidth with the possible T/s values and associated number of lanes,\nand indication of the current selection.\n\nArgs:\n    dv_ind [in]: a device index\n    bandwidth [inout]: a pointer to a caller provided\n        ::rsmi_pcie_bandwidth_t structure to which the frequency information will be\n        written\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as\n    expected",
@@ -518,7 +518,7 @@ fn rsmi_dev_pci_bandwidth_get(py: Python<'_>, dv_ind: rt::CInt<u32>, bandwidth: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bandwidth) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_pci_id_get, C_rsmi_dev_pci_id_get, c"rsmi_dev_pci_id_get", "rsmi_dev_pci_id_get",
     c"rsmi_dev_pci_id_get(dv_ind)\n--\n\nGet the unique PCI device identifier associated for a device\n\nGive a device index dv_ind and a pointer to a uint64_t @p\nbdfid, this function will write the Bus/Device/Function PCI identifier\n(BDFID) associated with device dv_ind to the value pointed to by\nbdfid.\n\nThe format of bdfid will be as follows:\n\nBDFID = ((DOMAIN & 0xFFFFFFFF) << 32) | ((Partition & 0xF) << 28)\n| ((BUS & 0xFF) << 8) | ((DEVICE & 0x1F) <<3 )\n| (FUNCTION & 0x7)\n\nNote: In some devices, the partition ID may be stored in the function bits\nBDFID[2:0] instead of BDFID[31:28].\n\nNote: For MI series devices, the function bits are only used to store the\npartition ID, but this modified BDF is internal to the ROCm stack.\nTo the OS, partitions share the same BDF as the unpartitioned device and\nhave function bits = 0, which can be verified through lspci.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    bdfid: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -537,7 +537,7 @@ fn rsmi_dev_pci_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObje
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bdfid) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_bdfid)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_bdfid)?)])
 }
 rt::function!(F_rsmi_topo_numa_affinity_get, C_rsmi_topo_numa_affinity_get, c"rsmi_topo_numa_affinity_get", "rsmi_topo_numa_affinity_get",
     c"rsmi_topo_numa_affinity_get(dv_ind)\n--\n\nGet the NUMA node associated with a device\n\nGiven a device index dv_ind and a pointer to a uint32_t @p\nnuma_node, this function will retrieve the NUMA node value associated\nwith device dv_ind and store the value at location pointed to by\nnuma_node.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    numa_node: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -556,7 +556,7 @@ fn rsmi_topo_numa_affinity_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_numa_node) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numa_node)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numa_node)?)])
 }
 rt::function!(F_rsmi_dev_pci_throughput_get, C_rsmi_dev_pci_throughput_get, c"rsmi_dev_pci_throughput_get", "rsmi_dev_pci_throughput_get",
     c"rsmi_dev_pci_throughput_get(dv_ind)\n--\n\nGet PCIe traffic information\n\nGive a device index dv_ind and pointers to a uint64_t's, @p\nsent, received and max_pkt_sz, this function will write the number\nof bytes sent and received in 1 second to sent and received,\nrespectively. The maximum possible packet size will be written to\nmax_pkt_sz.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 4 item(s):\n    rsmi_status_t: status\n    sent: int\n    received: int\n    max_pkt_sz: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments",
@@ -579,7 +579,7 @@ fn rsmi_dev_pci_throughput_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sent, a_received, a_max_pkt_sz) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_sent)?, rt::obj(py, o_received)?, rt::obj(py, o_max_pkt_sz)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_sent)?), rt::Item::made(py, rt::obj(py, o_received)?), rt::Item::made(py, rt::obj(py, o_max_pkt_sz)?)])
 }
 rt::function!(F_rsmi_dev_pci_replay_counter_get, C_rsmi_dev_pci_replay_counter_get, c"rsmi_dev_pci_replay_counter_get", "rsmi_dev_pci_replay_counter_get",
     c"rsmi_dev_pci_replay_counter_get(dv_ind)\n--\n\nGet PCIe replay counter\n\nGiven a device index dv_ind and a pointer to a uint64_t @p\ncounter, this function will write the sum of the number of NAK's received\nby the GPU and the NAK's generated by the GPU to memory pointed to by @p\ncounter.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    counter: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -598,7 +598,7 @@ fn rsmi_dev_pci_replay_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_counter) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_counter)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_counter)?)])
 }
 rt::function!(F_rsmi_dev_pci_bandwidth_set, C_rsmi_dev_pci_bandwidth_set, c"rsmi_dev_pci_bandwidth_set", "rsmi_dev_pci_bandwidth_set",
     c"rsmi_dev_pci_bandwidth_set(dv_ind, bw_bitmask)\n--\n\nControl the set of allowed PCIe bandwidths that can be used.\n\nGiven a device index dv_ind and a 64 bit bitmask bw_bitmask,\nthis function will limit the set of allowable bandwidths. If a bit in @p\nbw_bitmask has a value of 1, then the frequency (as ordered in an\n::rsmi_frequencies_t returned by ::rsmi_dev_gpu_clk_freq_get()) corresponding\nto that bit index will be allowed.\n\nThis function will change the performance level to\n::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable\nband_widths. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order\nto get back to default state.\n\nAll bits with indices greater than or equal to the value of the\n::rsmi_frequencies_t::num_supported field of ::rsmi_pcie_bandwidth_t will be\nignored.\n\nArgs:\n    dv_ind [in]: a device index\n    bw_bitmask [in]: A bitmask indicating the indices of the\n        bandwidths that are to be enabled (1) and disabled (0). Only the lowest\n        ::rsmi_frequencies_t::num_supported (of ::rsmi_pcie_bandwidth_t) bits of\n        this mask are relevant.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -616,7 +616,7 @@ fn rsmi_dev_pci_bandwidth_set(py: Python<'_>, dv_ind: rt::CInt<u32>, bw_bitmask:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_bw_bitmask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_power_ave_get, C_rsmi_dev_power_ave_get, c"rsmi_dev_power_ave_get", "rsmi_dev_power_ave_get",
     c"rsmi_dev_power_ave_get(dv_ind, sensor_ind)\n--\n\n*************************************************************************\n\nGet the average power consumption of the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint64_t\npower, this function will write the current average power consumption\n(in microwatts) to the uint64_t pointed to by power.\n\nDeprecated: ::rsmi_dev_power_get() is preferred due to providing\nbackwards compatibility, which looks at both average and current power\nvalues. Whereas ::rsmi_dev_power_ave_get only looks for average power\nconsumption. Newer ASICs will support current power only.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    power: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -636,7 +636,7 @@ fn rsmi_dev_power_ave_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_power) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_power)?)])
 }
 rt::function!(F_rsmi_dev_current_socket_power_get, C_rsmi_dev_current_socket_power_get, c"rsmi_dev_current_socket_power_get", "rsmi_dev_current_socket_power_get",
     c"rsmi_dev_current_socket_power_get(dv_ind)\n--\n\nGet the current socket power (also known as instant\npower) of the device index provided.\n\nGiven a device index dv_ind and a pointer to a uint64_t\nsocket_power, this function will write the current socket power\n(in microwatts) to the uint64_t pointed to by socket_power.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    socket_power: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -655,7 +655,7 @@ fn rsmi_dev_current_socket_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_socket_power) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_socket_power)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_socket_power)?)])
 }
 rt::function!(F_rsmi_dev_power_get, C_rsmi_dev_power_get, c"rsmi_dev_power_get", "rsmi_dev_power_get",
     c"rsmi_dev_power_get(dv_ind)\n--\n\nA generic get which attempts to retieve current socket power\n(also known as instant power) of the device index provided, if not\nsupported tries to get average power consumed by device. Current\nsocket power is typically supported by newer devices, whereas average\npower is generally reported on older devices. This function\naims to provide backwards compatability depending on device support.\n\nGiven a device index dv_ind, a pointer to a uint64_t\npower, and type this function will write the current socket or\naverage power (in microwatts) to the uint64_t pointed to by power and\na pointer to its type RSMI_POWER_TYPE read.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    power: int\n    type: RSMI_POWER_TYPE\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -676,7 +676,7 @@ fn rsmi_dev_power_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_power, a_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_power)?, TYPES.enum_member(py, 26, o_type as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_power)?), TYPES.enum_item(py, 26, o_type as i64)?])
 }
 rt::function!(F_rsmi_dev_energy_count_get, C_rsmi_dev_energy_count_get, c"rsmi_dev_energy_count_get", "rsmi_dev_energy_count_get",
     c"rsmi_dev_energy_count_get(dv_ind)\n--\n\nGet the energy accumulator counter of the device with provided\ndevice index.\n\nGiven a device index dv_ind, a pointer to a uint64_t\npower, and a pointer to a uint64_t timestamp, this function will write\namount of energy consumed to the uint64_t pointed to by power,\nand the timestamp to the uint64_t pointed to by timestamp.\nThe rsmi_dev_power_ave_get() is an average of a short time. This function\naccumulates all energy consumed.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 4 item(s):\n    rsmi_status_t: status\n    power: int\n    counter_resolution: float\n    timestamp: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -719,7 +719,7 @@ fn rsmi_dev_power_cap_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_cap) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_cap)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_cap)?)])
 }
 rt::function!(F_rsmi_dev_power_cap_default_get, C_rsmi_dev_power_cap_default_get, c"rsmi_dev_power_cap_default_get", "rsmi_dev_power_cap_default_get",
     c"rsmi_dev_power_cap_default_get(dv_ind)\n--\n\nGet the default power cap for the device specified by dv_ind.\n\nThe maximum power cap be temporarily changed by the user. However,\nthis function always returns the default reset power cap. The power level\nreturned through power will be in microWatts.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    default_cap: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -738,7 +738,7 @@ fn rsmi_dev_power_cap_default_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_default_cap) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_default_cap)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_default_cap)?)])
 }
 rt::function!(F_rsmi_dev_power_cap_range_get, C_rsmi_dev_power_cap_range_get, c"rsmi_dev_power_cap_range_get", "rsmi_dev_power_cap_range_get",
     c"rsmi_dev_power_cap_range_get(dv_ind, sensor_ind)\n--\n\nGet the range of valid values for the power cap\n\nThis function will return the maximum possible valid power cap\nmax and the minimum possible valid power cap min\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    max: int\n    min: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -760,7 +760,7 @@ fn rsmi_dev_power_cap_range_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_in
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_max, a_min) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_max)?, rt::obj(py, o_min)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_max)?), rt::Item::made(py, rt::obj(py, o_min)?)])
 }
 rt::function!(F_rsmi_dev_power_cap_set, C_rsmi_dev_power_cap_set, c"rsmi_dev_power_cap_set", "rsmi_dev_power_cap_set",
     c"rsmi_dev_power_cap_set(dv_ind, sensor_ind, cap)\n--\n\n*************************************************************************\n\nSet the power cap value\n\nThis function will set the power cap to the provided value cap.\ncap must be between the minimum and maximum power cap values set by the\nsystem, which can be obtained from ::rsmi_dev_power_cap_range_get.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    cap [in]: a uint64_t that indicates the desired power cap, in\n        microwatts\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -779,7 +779,7 @@ fn rsmi_dev_power_cap_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_cap) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_power_profile_set, C_rsmi_dev_power_profile_set, c"rsmi_dev_power_profile_set", "rsmi_dev_power_profile_set",
     c"rsmi_dev_power_profile_set(dv_ind, reserved, profile)\n--\n\nSet the power profile\n\nGiven a device index dv_ind and a profile, this function will\nattempt to set the current profile to the provided profile. The provided\nprofile must be one of the currently supported profiles, as indicated by a\ncall to ::rsmi_dev_power_profile_presets_get()\n\nArgs:\n    dv_ind [in]: a device index\n    reserved [in]: Not currently used. Set to 0.\n    profile [in]: a ::rsmi_power_profile_preset_masks_t that hold the mask\n        of the desired new power profile\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -798,7 +798,7 @@ fn rsmi_dev_power_profile_set(py: Python<'_>, dv_ind: rt::CInt<u32>, reserved: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_reserved, a_profile) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_memory_total_get, C_rsmi_dev_memory_total_get, c"rsmi_dev_memory_total_get", "rsmi_dev_memory_total_get",
     c"rsmi_dev_memory_total_get(dv_ind, mem_type)\n--\n\nGet the total amount of memory that exists\n\nGiven a device index dv_ind, a type of memory mem_type, and\na pointer to a uint64_t total, this function will write the total amount\nof mem_type memory that exists to the location pointed to by total.\n\nArgs:\n    dv_ind [in]: a device index\n    mem_type [in]: The type of memory for which the total amount will be\n        found\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    total: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -818,7 +818,7 @@ fn rsmi_dev_memory_total_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mem_type, a_total) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_total)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_total)?)])
 }
 rt::function!(F_rsmi_dev_memory_usage_get, C_rsmi_dev_memory_usage_get, c"rsmi_dev_memory_usage_get", "rsmi_dev_memory_usage_get",
     c"rsmi_dev_memory_usage_get(dv_ind, mem_type)\n--\n\nGet the current memory usage\n\nGiven a device index dv_ind, a type of memory mem_type, and\na pointer to a uint64_t usage, this function will write the amount of\nmem_type memory that that is currently being used to the location\npointed to by used.\n\nArgs:\n    dv_ind [in]: a device index\n    mem_type [in]: The type of memory for which the amount being used will\n        be found\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    used: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -838,7 +838,7 @@ fn rsmi_dev_memory_usage_get(py: Python<'_>, dv_ind: rt::CInt<u32>, mem_type: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mem_type, a_used) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_used)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_used)?)])
 }
 rt::function!(F_rsmi_dev_memory_busy_percent_get, C_rsmi_dev_memory_busy_percent_get, c"rsmi_dev_memory_busy_percent_get", "rsmi_dev_memory_busy_percent_get",
     c"rsmi_dev_memory_busy_percent_get(dv_ind)\n--\n\nGet percentage of time any device memory is being used\n\nGiven a device index dv_ind, this function returns the\npercentage of time that any device memory is being used for the specified\ndevice.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    busy_percent: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -857,7 +857,7 @@ fn rsmi_dev_memory_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_busy_percent) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_busy_percent)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_busy_percent)?)])
 }
 rt::function!(F_rsmi_dev_memory_reserved_pages_get, C_rsmi_dev_memory_reserved_pages_get, c"rsmi_dev_memory_reserved_pages_get", "rsmi_dev_memory_reserved_pages_get",
     c"rsmi_dev_memory_reserved_pages_get(dv_ind, records)\n--\n\nGet information about reserved (\"retired\") memory pages\n\nGiven a device index dv_ind, this function returns retired page\ninformation records corresponding to the device with the provided device\nindex dv_ind. The number of retired page records is returned through @p\nnum_pages. records may be NULL on input. In this case, the number of\nrecords available for retrieval will be returned through num_pages.\n\nArgs:\n    dv_ind [in]: a device index\n    records [inout]: A pointer to a block of memory to which the\n        ::rsmi_retired_page_record_t values will be written. This value may be NULL.\n        In this case, this function can be used to query how many records are\n        available to read.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_pages: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if more records were available\n    than allowed by the provided, allocated memory.",
@@ -878,7 +878,7 @@ fn rsmi_dev_memory_reserved_pages_get(py: Python<'_>, dv_ind: rt::CInt<u32>, rec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_num_pages, a_records) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_pages)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_num_pages)?)])
 }
 rt::function!(F_rsmi_dev_fan_rpms_get, C_rsmi_dev_fan_rpms_get, c"rsmi_dev_fan_rpms_get", "rsmi_dev_fan_rpms_get",
     c"rsmi_dev_fan_rpms_get(dv_ind, sensor_ind)\n--\n\nGet the fan speed in RPMs of the device with the specified device\nindex and 0-based sensor index.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nspeed, this function will write the current fan speed in RPMs to the\nuint32_t pointed to by speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -898,7 +898,7 @@ fn rsmi_dev_fan_rpms_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_speed)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_speed)?)])
 }
 rt::function!(F_rsmi_dev_fan_speed_get, C_rsmi_dev_fan_speed_get, c"rsmi_dev_fan_speed_get", "rsmi_dev_fan_speed_get",
     c"rsmi_dev_fan_speed_get(dv_ind, sensor_ind)\n--\n\nGet the fan speed for the specified device as a value relative to\n::RSMI_MAX_FAN_SPEED\n\nGiven a device index dv_ind and a pointer to a uint32_t\nspeed, this function will write the current fan speed (a value\nbetween 0 and the maximum fan speed, ::RSMI_MAX_FAN_SPEED) to the uint32_t\npointed to by speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -918,7 +918,7 @@ fn rsmi_dev_fan_speed_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_speed)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_speed)?)])
 }
 rt::function!(F_rsmi_dev_fan_speed_max_get, C_rsmi_dev_fan_speed_max_get, c"rsmi_dev_fan_speed_max_get", "rsmi_dev_fan_speed_max_get",
     c"rsmi_dev_fan_speed_max_get(dv_ind, sensor_ind)\n--\n\nGet the max. fan speed of the device with provided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t\nmax_speed, this function will write the maximum fan speed possible to\nthe uint32_t pointed to by max_speed\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    max_speed: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -938,7 +938,7 @@ fn rsmi_dev_fan_speed_max_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_max_speed) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_max_speed)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_max_speed)?)])
 }
 rt::function!(F_rsmi_dev_temp_metric_get, C_rsmi_dev_temp_metric_get, c"rsmi_dev_temp_metric_get", "rsmi_dev_temp_metric_get",
     c"rsmi_dev_temp_metric_get(dv_ind, sensor_type, metric)\n--\n\nGet the temperature metric value for the specified metric, from the\nspecified temperature sensor on the specified device.\n\nGiven a device index dv_ind, a sensor type sensor_type, a\n::rsmi_temperature_metric_t metric and a pointer to an int64_t @p\ntemperature, this function will write the value of the metric indicated by\nmetric and sensor_type to the memory location temperature.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_type [in]: part of device from which temperature should be\n        obtained. This should come from the enum ::rsmi_temperature_type_t\n    metric [in]: enum indicated which temperature value should be\n        retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    temperature: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -959,7 +959,7 @@ fn rsmi_dev_temp_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_type, a_metric, a_temperature) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_temperature)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_temperature)?)])
 }
 rt::function!(F_rsmi_dev_volt_metric_get, C_rsmi_dev_volt_metric_get, c"rsmi_dev_volt_metric_get", "rsmi_dev_volt_metric_get",
     c"rsmi_dev_volt_metric_get(dv_ind, sensor_type, metric)\n--\n\nGet the voltage metric value for the specified metric, from the\nspecified voltage sensor on the specified device.\n\nGiven a device index dv_ind, a sensor type sensor_type, a\n::rsmi_voltage_metric_t metric and a pointer to an int64_t @p\nvoltage, this function will write the value of the metric indicated by\nmetric and sensor_type to the memory location voltage.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_type [in]: part of device from which voltage should be\n        obtained. This should come from the enum ::rsmi_voltage_type_t\n    metric [in]: enum indicated which voltage value should be\n        retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    voltage: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -980,7 +980,7 @@ fn rsmi_dev_volt_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_type: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_type, a_metric, a_voltage) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_voltage)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_voltage)?)])
 }
 rt::function!(F_rsmi_dev_fan_reset, C_rsmi_dev_fan_reset, c"rsmi_dev_fan_reset", "rsmi_dev_fan_reset",
     c"rsmi_dev_fan_reset(dv_ind, sensor_ind)\n--\n\n*************************************************************************\n\nReset the fan to automatic driver control\n\nThis function returns control of the fan to the system\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments",
@@ -998,7 +998,7 @@ fn rsmi_dev_fan_reset(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt::CIn
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_fan_speed_set, C_rsmi_dev_fan_speed_set, c"rsmi_dev_fan_speed_set", "rsmi_dev_fan_speed_set",
     c"rsmi_dev_fan_speed_set(dv_ind, sensor_ind, speed)\n--\n\nSet the fan speed for the specified device with the provided speed,\nin RPMs.\n\nGiven a device index dv_ind and a integer value indicating\nspeed speed, this function will attempt to set the fan speed to speed.\nAn error will be returned if the specified speed is outside the allowable\nrange for the device. The maximum value is 255 and the minimum is 0.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    speed [in]: the speed to which the function will attempt to set the fan\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1017,7 +1017,7 @@ fn rsmi_dev_fan_speed_set(py: Python<'_>, dv_ind: rt::CInt<u32>, sensor_ind: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_speed) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_busy_percent_get, C_rsmi_dev_busy_percent_get, c"rsmi_dev_busy_percent_get", "rsmi_dev_busy_percent_get",
     c"rsmi_dev_busy_percent_get(dv_ind)\n--\n\nGet percentage of time device is busy doing any processing\n\nGiven a device index dv_ind, this function returns the\npercentage of time that the specified device is busy. The device is\nconsidered busy if any one or more of its sub-blocks are working, and idle\nif none of the sub-blocks are working.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    busy_percent: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1036,7 +1036,7 @@ fn rsmi_dev_busy_percent_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_busy_percent) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_busy_percent)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_busy_percent)?)])
 }
 rt::function!(F_rsmi_utilization_count_get, C_rsmi_utilization_count_get, c"rsmi_utilization_count_get", "rsmi_utilization_count_get",
     c"rsmi_utilization_count_get(dv_ind, utilization_counters, count)\n--\n\nGet coarse grain utilization counter of the specified device\n\nGiven a device index dv_ind, the array of the utilization counters,\nthe size of the array, this function returns the coarse grain utilization counters\nand timestamp.\nThe counter is the accumulated percentages. Every milliseconds the firmware calculates\n% busy count and then accumulates that value in the counter. This provides minimally\ninvasive coarse grain GPU usage information.\n\nIf the function reutrns RSMI_STATUS_SUCCESS, the counter will be set in the value field of\nthe rsmi_utilization_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n    utilization_counters [inout]: Multiple utilization counters can be retreived with a single\n        call. The caller must allocate enough space to the utilization_counters array. The caller also\n        needs to set valid RSMI_UTILIZATION_COUNTER_TYPE type for each element of the array.\n        ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the provided arguments.\n    count [in]: The size of utilization_counters array.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    timestamp: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1058,7 +1058,7 @@ fn rsmi_utilization_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, utilization
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_utilization_counters, a_count, a_timestamp) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_timestamp)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_timestamp)?)])
 }
 rt::function!(F_rsmi_dev_activity_metric_get, C_rsmi_dev_activity_metric_get, c"rsmi_dev_activity_metric_get", "rsmi_dev_activity_metric_get",
     c"rsmi_dev_activity_metric_get(dv_ind, activity_metric_type, activity_metric_counter)\n--\n\nGet activity metric average utilization counter of the specified device\n\nGiven a device index dv_ind, the activity metric type,\nthis function returns the requested utilization counters\n\nIf the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding\nfield of the counter will be set in the value field of\nthe activity_metric_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n    activity_metric_type [in]: a metric type\n    activity_metric_counter [inout]: Multiple utilization counters can be retrieved with a single\n        call. The caller must allocate enough space to the rsmi_activity_metric_counter_t structure.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1078,7 +1078,7 @@ fn rsmi_dev_activity_metric_get(py: Python<'_>, dv_ind: rt::CInt<u32>, activity_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_activity_metric_type, a_activity_metric_counter) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_activity_avg_mm_get, C_rsmi_dev_activity_avg_mm_get, c"rsmi_dev_activity_avg_mm_get", "rsmi_dev_activity_avg_mm_get",
     c"rsmi_dev_activity_avg_mm_get(dv_ind)\n--\n\nGet activity metric bandwidth average utilization counter of the specified device\n\nGiven a device index dv_ind, the activity metric type,\nthis function returns the requested utilization counters\n\nIf the function returns RSMI_STATUS_SUCCESS, the requested type will be set in the corresponding\nfield of the counter will be set in the value field of\nthe activity_metric_counter_t.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    avg_activity: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1097,7 +1097,7 @@ fn rsmi_dev_activity_avg_mm_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_avg_activity) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_avg_activity)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_avg_activity)?)])
 }
 rt::function!(F_rsmi_dev_perf_level_get, C_rsmi_dev_perf_level_get, c"rsmi_dev_perf_level_get", "rsmi_dev_perf_level_get",
     c"rsmi_dev_perf_level_get(dv_ind)\n--\n\nGet the performance level of the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint32_t @p\nperf, this function will write the ::rsmi_dev_perf_level_t to the uint32_t\npointed to by perf\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    perf: rsmi_dev_perf_level_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1116,7 +1116,7 @@ fn rsmi_dev_perf_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 2, o_perf as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 2, o_perf as i64)?])
 }
 rt::function!(F_rsmi_perf_determinism_mode_set, C_rsmi_perf_determinism_mode_set, c"rsmi_perf_determinism_mode_set", "rsmi_perf_determinism_mode_set",
     c"rsmi_perf_determinism_mode_set(dv_ind, clkvalue)\n--\n\nEnter performance determinism mode with provided device index.\n\nGiven a device index dv_ind and clkvalue this function\nwill enable performance determinism mode, which enforces a GFXCLK frequency\nSoftMax limit per GPU set by the user. This prevents the GFXCLK PLL from\nstretching when running the same workload on different GPUS, making\nperformance variation minimal. This call will result in the performance\nlevel ::rsmi_dev_perf_level_t of the device being\n::RSMI_DEV_PERF_LEVEL_DETERMINISM.\n\nArgs:\n    dv_ind [in]: a device index\n    clkvalue [in]: Softmax value for GFXCLK in MHz.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1134,7 +1134,7 @@ fn rsmi_perf_determinism_mode_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clkvalu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clkvalue) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_overdrive_level_get, C_rsmi_dev_overdrive_level_get, c"rsmi_dev_overdrive_level_get", "rsmi_dev_overdrive_level_get",
     c"rsmi_dev_overdrive_level_get(dv_ind)\n--\n\nGet the overdrive percent associated with the device with provided\ndevice index.\n\nGiven a device index dv_ind and a pointer to a uint32_t od,\nthis function will write the overdrive percentage to the uint32_t pointed\nto by od\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    od: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1153,7 +1153,7 @@ fn rsmi_dev_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_od)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_od)?)])
 }
 rt::function!(F_rsmi_dev_mem_overdrive_level_get, C_rsmi_dev_mem_overdrive_level_get, c"rsmi_dev_mem_overdrive_level_get", "rsmi_dev_mem_overdrive_level_get",
     c"rsmi_dev_mem_overdrive_level_get(dv_ind)\n--\n\nGet the memory clock overdrive percent associated with the device\nwith provided device index.\n\nGiven a device index dv_ind and a pointer to a uint32_t od,\nthis function will write the memory overdrive percentage to the uint32_t\npointed to by od\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    od: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1172,7 +1172,7 @@ fn rsmi_dev_mem_overdrive_level_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_od)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_od)?)])
 }
 rt::function!(F_rsmi_dev_gpu_clk_freq_get, C_rsmi_dev_gpu_clk_freq_get, c"rsmi_dev_gpu_clk_freq_get", "rsmi_dev_gpu_clk_freq_get",
     c"rsmi_dev_gpu_clk_freq_get(dv_ind, clk_type, f)\n--\n\nGet the list of possible system clock speeds of device for a\nspecified clock type.\n\nGiven a device index dv_ind, a clock type clk_type, and a\npointer to a to an ::rsmi_frequencies_t structure f, this function will\nfill in f with the possible clock speeds, and indication of the current\nclock speed selection.\n\nArgs:\n    dv_ind [in]: a device index\n    clk_type [in]: the type of clock for which the frequency is desired\n    f [inout]: a pointer to a caller provided ::rsmi_frequencies_t structure\n        to which the frequency information will be written. Frequency values are in\n        Hz.\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n        If multiple current frequencies are found, a warning is shown. If no\n        current frequency is found, it is reflected as -1. If frequencies are not\n        read from low to high a warning is shown as well.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA Data read or provided was not as\n    expected",
@@ -1192,7 +1192,7 @@ fn rsmi_dev_gpu_clk_freq_get(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clk_type, a_f) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_gpu_reset, C_rsmi_dev_gpu_reset, c"rsmi_dev_gpu_reset", "rsmi_dev_gpu_reset",
     c"rsmi_dev_gpu_reset(dv_ind)\n--\n\nReset the gpu associated with the device with provided device index\n\nGiven a device index dv_ind, this function will reset the GPU\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1209,7 +1209,7 @@ fn rsmi_dev_gpu_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<PyObjec
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_od_volt_info_get, C_rsmi_dev_od_volt_info_get, c"rsmi_dev_od_volt_info_get", "rsmi_dev_od_volt_info_get",
     c"rsmi_dev_od_volt_info_get(dv_ind, odv)\n--\n\nThis function retrieves the voltage/frequency curve information\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_od_volt_freq_data_t structure odv, this function will populate @p\nodv. See ::rsmi_od_volt_freq_data_t for more details.\n\nArgs:\n    dv_ind [in]: a device index\n    odv [inout]: a pointer to an ::rsmi_od_volt_freq_data_t structure\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments. In the event where there are some values are missing from\n        or not available on the device, the respective values will be set to\n        UINT64_MAX.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1228,7 +1228,7 @@ fn rsmi_dev_od_volt_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, odv: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_odv) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_gpu_metrics_info_get, C_rsmi_dev_gpu_metrics_info_get, c"rsmi_dev_gpu_metrics_info_get", "rsmi_dev_gpu_metrics_info_get",
     c"rsmi_dev_gpu_metrics_info_get(dv_ind, pgpu_metrics)\n--\n\nThis function retrieves the gpu metrics information\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_gpu_metrics_t structure pgpu_metrics, this function will populate\npgpu_metrics. See ::rsmi_gpu_metrics_t for more details.\n\nArgs:\n    dv_ind [in]: a device index\n    pgpu_metrics [inout]: a pointer to an ::rsmi_gpu_metrics_t structure\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1247,7 +1247,7 @@ fn rsmi_dev_gpu_metrics_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, pgpu_met
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_pgpu_metrics) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_clk_range_set, C_rsmi_dev_clk_range_set, c"rsmi_dev_clk_range_set", "rsmi_dev_clk_range_set",
     c"rsmi_dev_clk_range_set(dv_ind, minclkvalue, maxclkvalue, clkType)\n--\n\nThis function sets the clock range information\n\nGiven a device index dv_ind, a minimum clock value minclkvalue,\na maximum clock value maxclkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    minclkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    maxclkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1267,7 +1267,7 @@ fn rsmi_dev_clk_range_set(py: Python<'_>, dv_ind: rt::CInt<u32>, minclkvalue: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_minclkvalue, a_maxclkvalue, a_clkType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_clk_extremum_set, C_rsmi_dev_clk_extremum_set, c"rsmi_dev_clk_extremum_set", "rsmi_dev_clk_extremum_set",
     c"rsmi_dev_clk_extremum_set(dv_ind, level, clkvalue, clkType)\n--\n\nThis function sets the clock min/max level\n\nGiven a device index dv_ind, a clock value minclkvalue,\na maximum clock value maxclkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX\n    clkvalue [in]: value to apply to the clock level. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM level type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1287,7 +1287,7 @@ fn rsmi_dev_clk_extremum_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Boun
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_level, a_clkvalue, a_clkType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_od_clk_info_set, C_rsmi_dev_od_clk_info_set, c"rsmi_dev_od_clk_info_set", "rsmi_dev_od_clk_info_set",
     c"rsmi_dev_od_clk_info_set(dv_ind, level, clkvalue, clkType)\n--\n\nThis function sets the clock frequency information\n\nGiven a device index dv_ind, a frequency level level,\na clock value clkvalue and a clock type clkType this function\nwill set the sclk|mclk range\n\nArgs:\n    dv_ind [in]: a device index\n    level [in]: RSMI_FREQ_IND_MIN|RSMI_FREQ_IND_MAX to set the\n        minimum (0) or maximum (1) speed.\n    clkvalue [in]: value to apply to the clock range. Frequency values\n        are in MHz.\n    clkType [in]: RSMI_CLK_TYPE_SYS | RSMI_CLK_TYPE_MEM range type\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1307,7 +1307,7 @@ fn rsmi_dev_od_clk_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, level: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_level, a_clkvalue, a_clkType) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_od_volt_info_set, C_rsmi_dev_od_volt_info_set, c"rsmi_dev_od_volt_info_set", "rsmi_dev_od_volt_info_set",
     c"rsmi_dev_od_volt_info_set(dv_ind, vpoint, clkvalue, voltvalue)\n--\n\nThis function sets  1 of the 3 voltage curve points.\n\nGiven a device index dv_ind, a voltage point vpoint\nand a voltage value voltvalue this function will set voltage curve point\n\nArgs:\n    dv_ind [in]: a device index\n    vpoint [in]: voltage point [0|1|2] on the voltage curve\n    clkvalue [in]: clock value component of voltage curve point.\n        Frequency values are in MHz.\n    voltvalue [in]: voltage value component of voltage curve point.\n        Voltage is in mV.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1327,7 +1327,7 @@ fn rsmi_dev_od_volt_info_set(py: Python<'_>, dv_ind: rt::CInt<u32>, vpoint: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_vpoint, a_clkvalue, a_voltvalue) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_od_volt_curve_regions_get, C_rsmi_dev_od_volt_curve_regions_get, c"rsmi_dev_od_volt_curve_regions_get", "rsmi_dev_od_volt_curve_regions_get",
     c"rsmi_dev_od_volt_curve_regions_get(dv_ind, buffer)\n--\n\nThis function will retrieve the current valid regions in the\nfrequency/voltage space.\n\nGiven a device index dv_ind, a pointer to an unsigned integer\nnum_regions and a buffer of ::rsmi_freq_volt_region_t structures, @p\nbuffer, this function will populate buffer with the current\nfrequency-volt space regions. The caller should assign buffer to memory\nthat can be written to by this function. The caller should also\nindicate the number of ::rsmi_freq_volt_region_t structures that can safely\nbe written to buffer in num_regions.\n\nThe number of regions to expect this function provide (num_regions) can\nbe obtained by calling ::rsmi_dev_od_volt_info_get().\n\nArgs:\n    dv_ind [in]: a device index\n    buffer [inout]: a caller provided buffer to which\n        ::rsmi_freq_volt_region_t structures will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_regions: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1348,7 +1348,7 @@ fn rsmi_dev_od_volt_curve_regions_get(py: Python<'_>, dv_ind: rt::CInt<u32>, buf
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_num_regions, a_buffer) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_regions)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_num_regions)?)])
 }
 rt::function!(F_rsmi_dev_power_profile_presets_get, C_rsmi_dev_power_profile_presets_get, c"rsmi_dev_power_profile_presets_get", "rsmi_dev_power_profile_presets_get",
     c"rsmi_dev_power_profile_presets_get(dv_ind, sensor_ind, status)\n--\n\nGet the list of available preset power profiles and an indication of\nwhich profile is currently active.\n\nGiven a device index dv_ind and a pointer to a\n::rsmi_power_profile_status_t status, this function will set the bits of\nthe ::rsmi_power_profile_status_t.available_profiles bit field of status to\n1 if the profile corresponding to the respective\n::rsmi_power_profile_preset_masks_t profiles are enabled. For example, if both\nthe VIDEO and VR power profiles are available selections, then\n::RSMI_PWR_PROF_PRST_VIDEO_MASK AND'ed with\n::rsmi_power_profile_status_t.available_profiles will be non-zero as will\n::RSMI_PWR_PROF_PRST_VR_MASK AND'ed with\n::rsmi_power_profile_status_t.available_profiles. Additionally,\n::rsmi_power_profile_status_t.current will be set to the\n::rsmi_power_profile_preset_masks_t of the profile that is currently active.\n\nArgs:\n    dv_ind [in]: a device index\n    sensor_ind [in]: a 0-based sensor index. Normally, this will be 0.\n        If a device has more than one sensor, it could be greater than 0.\n    status [inout]: a pointer to ::rsmi_power_profile_status_t that will be\n        populated by a call to this function\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1368,7 +1368,7 @@ fn rsmi_dev_power_profile_presets_get(py: Python<'_>, dv_ind: rt::CInt<u32>, sen
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_sensor_ind, a_status) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_perf_level_set, C_rsmi_dev_perf_level_set, c"rsmi_dev_perf_level_set", "rsmi_dev_perf_level_set",
     c"rsmi_dev_perf_level_set(dv_ind, perf_lvl)\n--\n\nSet the PowerPlay performance level associated with the device with\nprovided device index with the provided value.\n\nDeprecated: ::rsmi_dev_perf_level_set_v1() is preferred, with an\ninterface that more closely  matches the rest of the rocm_smi API.\n\nGiven a device index dv_ind and an ::rsmi_dev_perf_level_t @p\nperf_level, this function will set the PowerPlay performance level for the\ndevice to the value perf_lvl.\n\nArgs:\n    dv_ind [in]: a device index\n    perf_lvl [in]: the value to which the performance level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1386,7 +1386,7 @@ fn rsmi_dev_perf_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &Bou
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf_lvl) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_perf_level_set_v1, C_rsmi_dev_perf_level_set_v1, c"rsmi_dev_perf_level_set_v1", "rsmi_dev_perf_level_set_v1",
     c"rsmi_dev_perf_level_set_v1(dv_ind, perf_lvl)\n--\n\nSet the PowerPlay performance level associated with the device with\nprovided device index with the provided value.\n\nGiven a device index dv_ind and an ::rsmi_dev_perf_level_t @p\nperf_level, this function will set the PowerPlay performance level for the\ndevice to the value perf_lvl.\n\nArgs:\n    dv_ind [in]: a device index\n    perf_lvl [in]: the value to which the performance level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1404,7 +1404,7 @@ fn rsmi_dev_perf_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, perf_lvl: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_perf_lvl) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_overdrive_level_set, C_rsmi_dev_overdrive_level_set, c"rsmi_dev_overdrive_level_set", "rsmi_dev_overdrive_level_set",
     c"rsmi_dev_overdrive_level_set(dv_ind, od)\n--\n\nSet the overdrive percent associated with the device with provided\ndevice index with the provided value. See details for WARNING.\n\nDeprecated: This function is deprecated. ::rsmi_dev_overdrive_level_set_v1\nhas the same functionaltiy, with an interface that more closely\nmatches the rest of the rocm_smi API.\n\nGiven a device index dv_ind and an overdrive level od,\nthis function will set the overdrive level for the device to the value\nod. The overdrive level is an integer value between 0 and 20, inclusive,\nwhich represents the overdrive percentage; e.g., a value of 5 specifies\nan overclocking of 5%.\n\nThe overdrive level is specific to the gpu system clock.\n\nThe overdrive level is the percentage above the maximum Performance Level\nto which overclocking will be limited. The overclocking percentage does\nnot apply to clock speeds other than the maximum. This percentage is\nlimited to 20%.\n\n******WARNING******\nOperating your AMD GPU outside of official AMD specifications or outside of\nfactory settings, including but not limited to the conducting of\noverclocking (including use of this overclocking software, even if such\nsoftware has been directly or indirectly provided by AMD or otherwise\naffiliated in any way with AMD), may cause damage to your AMD GPU, system\ncomponents and/or result in system failure, as well as cause other problems.\nDAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS\nOR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT\nWARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S\nWARRANTY. Please use this utility with caution.\n\nArgs:\n    dv_ind [in]: a device index\n    od [in]: the value to which the overdrive level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1422,7 +1422,7 @@ fn rsmi_dev_overdrive_level_set(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt::C
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_overdrive_level_set_v1, C_rsmi_dev_overdrive_level_set_v1, c"rsmi_dev_overdrive_level_set_v1", "rsmi_dev_overdrive_level_set_v1",
     c"rsmi_dev_overdrive_level_set_v1(dv_ind, od)\n--\n\nSet the overdrive percent associated with the device with provided\ndevice index with the provided value. See details for WARNING.\n\nGiven a device index dv_ind and an overdrive level od,\nthis function will set the overdrive level for the device to the value\nod. The overdrive level is an integer value between 0 and 20, inclusive,\nwhich represents the overdrive percentage; e.g., a value of 5 specifies\nan overclocking of 5%.\n\nThe overdrive level is specific to the gpu system clock.\n\nThe overdrive level is the percentage above the maximum Performance Level\nto which overclocking will be limited. The overclocking percentage does\nnot apply to clock speeds other than the maximum. This percentage is\nlimited to 20%.\n\n******WARNING******\nOperating your AMD GPU outside of official AMD specifications or outside of\nfactory settings, including but not limited to the conducting of\noverclocking (including use of this overclocking software, even if such\nsoftware has been directly or indirectly provided by AMD or otherwise\naffiliated in any way with AMD), may cause damage to your AMD GPU, system\ncomponents and/or result in system failure, as well as cause other problems.\nDAMAGES CAUSED BY USE OF YOUR AMD GPU OUTSIDE OF OFFICIAL AMD SPECIFICATIONS\nOR OUTSIDE OF FACTORY SETTINGS ARE NOT COVERED UNDER ANY AMD PRODUCT\nWARRANTY AND MAY NOT BE COVERED BY YOUR BOARD OR SYSTEM MANUFACTURER'S\nWARRANTY. Please use this utility with caution.\n\nArgs:\n    dv_ind [in]: a device index\n    od [in]: the value to which the overdrive level should be set\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1440,7 +1440,7 @@ fn rsmi_dev_overdrive_level_set_v1(py: Python<'_>, dv_ind: rt::CInt<u32>, od: rt
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_od) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_gpu_clk_freq_set, C_rsmi_dev_gpu_clk_freq_set, c"rsmi_dev_gpu_clk_freq_set", "rsmi_dev_gpu_clk_freq_set",
     c"rsmi_dev_gpu_clk_freq_set(dv_ind, clk_type, freq_bitmask)\n--\n\nControl the set of allowed frequencies that can be used for the\nspecified clock.\n\nGiven a device index dv_ind, a clock type clk_type, and a\n64 bit bitmask freq_bitmask, this function will limit the set of\nallowable frequencies. If a bit in freq_bitmask has a value of 1, then\nthe frequency (as ordered in an ::rsmi_frequencies_t returned by\nrsmi_dev_gpu_clk_freq_get()) corresponding to that bit index will be\nallowed.\n\nThis function will change the performance level to\n::RSMI_DEV_PERF_LEVEL_MANUAL in order to modify the set of allowable\nfrequencies. Caller will need to set to ::RSMI_DEV_PERF_LEVEL_AUTO in order\nto get back to default state.\n\nAll bits with indices greater than or equal to\n::rsmi_frequencies_t::num_supported will be ignored.\n\nArgs:\n    dv_ind [in]: a device index\n    clk_type [in]: the type of clock for which the set of frequencies\n        will be modified\n    freq_bitmask [in]: A bitmask indicating the indices of the\n        frequencies that are to be enabled (1) and disabled (0). Only the lowest\n        ::rsmi_frequencies_t.num_supported bits of this mask are relevant.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1459,7 +1459,7 @@ fn rsmi_dev_gpu_clk_freq_set(py: Python<'_>, dv_ind: rt::CInt<u32>, clk_type: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_clk_type, a_freq_bitmask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_version_get, C_rsmi_version_get, c"rsmi_version_get", "rsmi_version_get",
     c"rsmi_version_get(version)\n--\n\nGet the build version information for the currently running build of\nRSMI.\n\nGet the major, minor, patch and build string for RSMI build\ncurrently in use through version\n\nArgs:\n    version [inout]: A pointer to an ::rsmi_version_t structure that will\n        be updated with the version information upon return.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
@@ -1477,7 +1477,7 @@ fn rsmi_version_get(py: Python<'_>, version: &Bound<'_, PyAny>) -> PyResult<PyOb
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_version_str_get, C_rsmi_version_str_get, c"rsmi_version_str_get", "rsmi_version_str_get",
     c"rsmi_version_str_get(component, ver_str, len)\n--\n\nGet the driver version string for the current system.\n\nGiven a software component component, a pointer to a char\nbuffer, ver_str, this function will write the driver version string\n(up to len characters) for the current system to ver_str. The caller\nmust ensure that it is safe to write at least len characters to @p\nver_str.\n\nArgs:\n    component [in]: The component for which the version string is being\n        requested\n    ver_str [inout]: A pointer to a buffer of char's to which the version\n        of component will be written\n    len [in]: the length of the caller provided buffer name.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire name. In this case, only len bytes will\n    be written.",
@@ -1497,7 +1497,7 @@ fn rsmi_version_str_get(py: Python<'_>, component: &Bound<'_, PyAny>, ver_str: r
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_component, a_ver_str, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_vbios_version_get, C_rsmi_dev_vbios_version_get, c"rsmi_dev_vbios_version_get", "rsmi_dev_vbios_version_get",
     c"rsmi_dev_vbios_version_get(dv_ind, vbios, len)\n--\n\nGet the VBIOS identifer string\n\nGiven a device ID dv_ind, and a pointer to a char buffer,\nvbios, this function will write the VBIOS string (up to len\ncharacters) for device dv_ind to vbios. The caller must ensure that\nit is safe to write at least len characters to vbios.\n\nArgs:\n    dv_ind [in]: a device index\n    vbios [inout]: A pointer to a buffer of char's to which the VBIOS name\n        will be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n    len [in]: The number of char's pointed to by vbios which can safely\n        be written to by this function.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1517,7 +1517,7 @@ fn rsmi_dev_vbios_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, vbios: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_vbios, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_firmware_version_get, C_rsmi_dev_firmware_version_get, c"rsmi_dev_firmware_version_get", "rsmi_dev_firmware_version_get",
     c"rsmi_dev_firmware_version_get(dv_ind, block)\n--\n\nGet the firmware versions for a device\n\nGiven a device ID dv_ind, and a pointer to a uint64_t,\nfw_version, this function will write the FW Versions as a string (up to len\ncharacters) for device dv_ind to vbios. The caller must ensure that\nit is safe to write at least len characters to vbios.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The firmware block for which the version is being requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    fw_version: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1537,7 +1537,7 @@ fn rsmi_dev_firmware_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_fw_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_fw_version)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_fw_version)?)])
 }
 rt::function!(F_rsmi_dev_target_graphics_version_get, C_rsmi_dev_target_graphics_version_get, c"rsmi_dev_target_graphics_version_get", "rsmi_dev_target_graphics_version_get",
     c"rsmi_dev_target_graphics_version_get(dv_ind)\n--\n\nGet the target graphics version for a GPU device\n\nGiven a device ID dv_ind and a uint64_t pointer\ngfx_version, this function will write the graphics version.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    gfx_version: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1556,7 +1556,7 @@ fn rsmi_dev_target_graphics_version_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_gfx_version) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_gfx_version)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_gfx_version)?)])
 }
 rt::function!(F_rsmi_dev_ecc_count_get, C_rsmi_dev_ecc_count_get, c"rsmi_dev_ecc_count_get", "rsmi_dev_ecc_count_get",
     c"rsmi_dev_ecc_count_get(dv_ind, block, ec)\n--\n\nRetrieve the error counts for a GPU block\n\nGiven a device index dv_ind, an ::rsmi_gpu_block_t block and a\npointer to an ::rsmi_error_count_t ec, this function will write the error\ncount values for the GPU block indicated by block to memory pointed to by\nec.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The block for which error counts should be retrieved\n    ec [inout]: A pointer to an ::rsmi_error_count_t to which the error\n        counts should be written\n        If this parameter is nullptr, this function will return\n        ::RSMI_STATUS_INVALID_ARGS if the function is supported with the provided,\n        arguments and ::RSMI_STATUS_NOT_SUPPORTED if it is not supported with the\n        provided arguments.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1576,7 +1576,7 @@ fn rsmi_dev_ecc_count_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_ec) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_ecc_enabled_get, C_rsmi_dev_ecc_enabled_get, c"rsmi_dev_ecc_enabled_get", "rsmi_dev_ecc_enabled_get",
     c"rsmi_dev_ecc_enabled_get(dv_ind)\n--\n\nRetrieve the enabled ECC bit-mask\n\nGiven a device index dv_ind, and a pointer to a uint64_t @p\nenabled_mask, this function will write bits to memory pointed to by\nenabled_blocks. Upon a successful call, enabled_blocks can then be\nAND'd with elements of the ::rsmi_gpu_block_t ennumeration to determine if\nthe corresponding block has ECC enabled. Note that whether a block has ECC\nenabled or not in the device is independent of whether there is kernel\nsupport for error counting for that block. Although a block may be enabled,\nbut there may not be kernel support for reading error counters for that\nblock.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    enabled_blocks: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1595,7 +1595,7 @@ fn rsmi_dev_ecc_enabled_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_enabled_blocks) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_enabled_blocks)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_enabled_blocks)?)])
 }
 rt::function!(F_rsmi_dev_ecc_status_get, C_rsmi_dev_ecc_status_get, c"rsmi_dev_ecc_status_get", "rsmi_dev_ecc_status_get",
     c"rsmi_dev_ecc_status_get(dv_ind, block)\n--\n\nRetrieve the ECC status for a GPU block\n\nGiven a device index dv_ind, an ::rsmi_gpu_block_t block and\na pointer to an ::rsmi_ras_err_state_t state, this function will write\nthe current state for the GPU block indicated by block to memory pointed\nto by state.\n\nArgs:\n    dv_ind [in]: a device index\n    block [in]: The block for which error counts should be retrieved\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    state: rsmi_ras_err_state_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1615,7 +1615,7 @@ fn rsmi_dev_ecc_status_get(py: Python<'_>, dv_ind: rt::CInt<u32>, block: &Bound<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_block, a_state) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 18, o_state as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 18, o_state as i64)?])
 }
 rt::function!(F_rsmi_status_string, C_rsmi_status_string, c"rsmi_status_string", "rsmi_status_string",
     c"rsmi_status_string(status, status_string)\n--\n\nGet a description of a provided RSMI error status\n\nSet the provided pointer to a const char *, status_string, to\na string containing a description of the provided error code status.\n\nArgs:\n    status [in]: The error status for which a description is desired\n    status_string [inout]: A pointer to a const char * which will be made\n        to point to a description of the provided error code\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
@@ -1633,7 +1633,7 @@ fn rsmi_status_string(py: Python<'_>, status: &Bound<'_, PyAny>, status_string: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status, a_status_string) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_counter_group_supported, C_rsmi_dev_counter_group_supported, c"rsmi_dev_counter_group_supported", "rsmi_dev_counter_group_supported",
     c"rsmi_dev_counter_group_supported(dv_ind, group)\n--\n\nTell if an event group is supported by a given device\n\nGiven a device index dv_ind and an event group specifier @p\ngroup, tell if group type events are supported by the device associated\nwith dv_ind\n\nArgs:\n    dv_ind [in]: device index of device being queried\n    group [in]: ::rsmi_event_group_t identifier of group for which support\n        is being queried\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS if the device associatee with dv_ind\n    support counting events of the type indicated by group.\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    group",
@@ -1651,7 +1651,7 @@ fn rsmi_dev_counter_group_supported(py: Python<'_>, dv_ind: rt::CInt<u32>, group
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_group) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_counter_create, C_rsmi_dev_counter_create, c"rsmi_dev_counter_create", "rsmi_dev_counter_create",
     c"rsmi_dev_counter_create(dv_ind, type)\n--\n\nCreate a performance counter object\n\nCreate a performance counter object of type type for the device\nwith a device index of dv_ind, and write a handle to the object to the\nmemory location pointed to by evnt_handle. evnt_handle can be used\nwith other performance event operations. The handle should be deallocated\nwith ::rsmi_dev_counter_destroy() when no longer needed.\n\nArgs:\n    dv_ind [in]: a device index\n    type [in]: the ::rsmi_event_type_t of performance event to create\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    evnt_handle: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_OUT_OF_RESOURCES unable to allocate memory for counter\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1671,7 +1671,7 @@ fn rsmi_dev_counter_create(py: Python<'_>, dv_ind: rt::CInt<u32>, r#type: &Bound
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_type, a_evnt_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_evnt_handle)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_evnt_handle)?)])
 }
 rt::function!(F_rsmi_dev_counter_destroy, C_rsmi_dev_counter_destroy, c"rsmi_dev_counter_destroy", "rsmi_dev_counter_destroy",
     c"rsmi_dev_counter_destroy(evnt_handle)\n--\n\nDeallocate a performance counter object\n\nDeallocate the performance counter object with the provided\n::rsmi_event_handle_t evnt_handle\n\nArgs:\n    evnt_handle [in]: handle to event object to be deallocated\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1688,7 +1688,7 @@ fn rsmi_dev_counter_destroy(py: Python<'_>, evnt_handle: rt::CInt<u64>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_evnt_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_counter_control, C_rsmi_counter_control, c"rsmi_counter_control", "rsmi_counter_control",
     c"rsmi_counter_control(evt_handle, cmd, cmd_args)\n--\n\nIssue performance counter control commands\n\nIssue a command cmd on the event counter associated with the\nprovided handle evt_handle.\n\nArgs:\n    evt_handle [in]: an event handle\n    cmd [in]: The event counter command to be issued\n    cmd_args [inout]: Currently not used. Should be set to NULL.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1707,7 +1707,7 @@ fn rsmi_counter_control(py: Python<'_>, evt_handle: rt::CInt<u64>, cmd: &Bound<'
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_evt_handle, a_cmd, a_cmd_args) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_counter_read, C_rsmi_counter_read, c"rsmi_counter_read", "rsmi_counter_read",
     c"rsmi_counter_read(evt_handle, value)\n--\n\nRead the current value of a performance counter\n\nRead the current counter value of the counter associated with the\nprovided handle evt_handle and write the value to the location pointed\nto by value.\n\nArgs:\n    evt_handle [in]: an event handle\n    value [inout]: pointer to memory of size of ::rsmi_counter_value_t to\n        which the counter value will be written\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_PERMISSION function requires root access",
@@ -1726,7 +1726,7 @@ fn rsmi_counter_read(py: Python<'_>, evt_handle: rt::CInt<u64>, value: &Bound<'_
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_evt_handle, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_counter_available_counters_get, C_rsmi_counter_available_counters_get, c"rsmi_counter_available_counters_get", "rsmi_counter_available_counters_get",
     c"rsmi_counter_available_counters_get(dv_ind, grp)\n--\n\nGet the number of currently available counters\n\nGiven a device index dv_ind, a performance event group grp,\nand a pointer to a uint32_t available, this function will write the\nnumber of grp type counters that are available on the device with index\ndv_ind to the memory that available points to.\n\nArgs:\n    dv_ind [in]: a device index\n    grp [in]: an event device group\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    available: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1746,7 +1746,7 @@ fn rsmi_counter_available_counters_get(py: Python<'_>, dv_ind: rt::CInt<u32>, gr
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_grp, a_available) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_available)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_available)?)])
 }
 rt::function!(F_rsmi_compute_process_info_get, C_rsmi_compute_process_info_get, c"rsmi_compute_process_info_get", "rsmi_compute_process_info_get",
     c"rsmi_compute_process_info_get(procs)\n--\n\nGet process information about processes currently using GPU\n\nGiven a non-NULL pointer to an array procs of\n::rsmi_process_info_t's, of length *num_items, this function will write\nup to *num_items instances of ::rsmi_process_info_t to the memory pointed\nto by procs. These instances contain information about each GPU compute\nprocess and their PASID for further analysis or monitoring via\n::rsmi_compute_process_info_by_pid_get().\nIf procs is not NULL, num_items will be updated with\nthe number of processes actually written. If procs is NULL, num_items\nwill be updated with the number of processes for which there is current\nprocess information. Calling this function with procs being NULL is a way\nto determine how much memory should be allocated for when procs is not\nNULL.\n\nArgs:\n    procs [inout]: a pointer to memory provided by the caller to which\n        process information will be written. This may be NULL in which case only @p\n        num_items will be updated with the number of processes found.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_items: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more\n    processes for which information was available, but not enough space was\n    provided as indicated by procs and num_items, on input.",
@@ -1766,7 +1766,7 @@ fn rsmi_compute_process_info_get(py: Python<'_>, procs: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_procs, a_num_items) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_items)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_num_items)?)])
 }
 rt::function!(F_rsmi_compute_process_info_by_pid_get, C_rsmi_compute_process_info_by_pid_get, c"rsmi_compute_process_info_by_pid_get", "rsmi_compute_process_info_by_pid_get",
     c"rsmi_compute_process_info_by_pid_get(pid, proc)\n--\n\nGet process information about a specific process\n\nGiven a pointer to an ::rsmi_process_info_t proc and a process\nid\npid, this function will write the process information for pid, if\navailable, to the memory pointed to by proc.\n\nArgs:\n    pid [in]: The process ID for which process information is being\n        requested\n    proc [inout]: a pointer to a ::rsmi_process_info_t to which\n        process information for pid will be written if it is found.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_FOUND is returned if there was no process\n    information\n    found for the provided pid",
@@ -1785,7 +1785,7 @@ fn rsmi_compute_process_info_by_pid_get(py: Python<'_>, pid: rt::CInt<u32>, proc
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_proc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_compute_process_gpus_get, C_rsmi_compute_process_gpus_get, c"rsmi_compute_process_gpus_get", "rsmi_compute_process_gpus_get",
     c"rsmi_compute_process_gpus_get(pid)\n--\n\nGet the device indices currently being used by a process\n\nGiven a process id pid, a non-NULL pointer to an array of\nuint32_t's dv_indices of length *num_devices, this function will\nwrite up to num_devices device indices to the memory pointed to by\ndv_indices. If dv_indices is not NULL, num_devices will be\nupdated with the number of gpu's currently being used by process pid.\nIf dv_indices is NULL, dv_indices will be updated with the number of\ngpus currently being used by pid. Calling this function with @p\ndv_indices being NULL is a way to determine how much memory is required\nfor when dv_indices is not NULL.\n\nArgs:\n    pid [in]: The process id of the process for which the number of gpus\n        currently being used is requested\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    dv_indices: int\n    num_devices: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if there were more\n    gpu indices that could have been written, but not enough space was\n    provided as indicated by dv_indices and num_devices, on input.",
@@ -1806,7 +1806,7 @@ fn rsmi_compute_process_gpus_get(py: Python<'_>, pid: rt::CInt<u32>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_dv_indices, a_num_devices) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_dv_indices)?, rt::obj(py, o_num_devices)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_dv_indices)?), rt::Item::made(py, rt::obj(py, o_num_devices)?)])
 }
 rt::function!(F_rsmi_compute_process_info_by_device_get, C_rsmi_compute_process_info_by_device_get, c"rsmi_compute_process_info_by_device_get", "rsmi_compute_process_info_by_device_get",
     c"rsmi_compute_process_info_by_device_get(pid, dv_ind, proc)\n--\n\nGet the info of a process on a specific device.\n\nGiven a process id pid, a dv_ind, this function will\nwrite the process information for pid on the device, if available, to\nthe memory pointed to by proc.\n\nArgs:\n    pid [in]: The process id of the process for which the gpu\n        currently being used is requested.\n    dv_ind [in]: a device index where the process running on.\n    proc [inout]: a pointer to memory provided by the caller to which\n        process information will be written.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1826,7 +1826,7 @@ fn rsmi_compute_process_info_by_device_get(py: Python<'_>, pid: rt::CInt<u32>, d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_pid, a_dv_ind, a_proc) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_xgmi_error_status, C_rsmi_dev_xgmi_error_status, c"rsmi_dev_xgmi_error_status", "rsmi_dev_xgmi_error_status",
     c"rsmi_dev_xgmi_error_status(dv_ind)\n--\n\nRetrieve the XGMI error status for a device\n\nGiven a device index dv_ind, and a pointer to an\n::rsmi_xgmi_status_t status, this function will write the current XGMI\nerror state ::rsmi_xgmi_status_t for the device dv_ind to the memory\npointed to by status.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    status: rsmi_xgmi_status_t\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1845,7 +1845,7 @@ fn rsmi_dev_xgmi_error_status(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_status) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, TYPES.enum_member(py, 22, o_status as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, TYPES.enum_item(py, 22, o_status as i64)?])
 }
 rt::function!(F_rsmi_dev_xgmi_error_reset, C_rsmi_dev_xgmi_error_reset, c"rsmi_dev_xgmi_error_reset", "rsmi_dev_xgmi_error_reset",
     c"rsmi_dev_xgmi_error_reset(dv_ind)\n--\n\nReset the XGMI error status for a device\n\nGiven a device index dv_ind, this function will reset the\ncurrent XGMI error state ::rsmi_xgmi_status_t for the device dv_ind to\nrsmi_xgmi_status_t::RSMI_XGMI_STATUS_NO_ERRORS\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -1862,7 +1862,7 @@ fn rsmi_dev_xgmi_error_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_xgmi_hive_id_get, C_rsmi_dev_xgmi_hive_id_get, c"rsmi_dev_xgmi_hive_id_get", "rsmi_dev_xgmi_hive_id_get",
     c"rsmi_dev_xgmi_hive_id_get(dv_ind)\n--\n\nRetrieve the XGMI hive id for a device\n\nGiven a device index dv_ind, and a pointer to an\nuint64_t hive_id, this function will write the current XGMI\nhive id for the device dv_ind to the memory pointed to by hive_id.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    hive_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function with the given arguments\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1881,7 +1881,7 @@ fn rsmi_dev_xgmi_hive_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_hive_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hive_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_hive_id)?)])
 }
 rt::function!(F_rsmi_topo_get_numa_node_number, C_rsmi_topo_get_numa_node_number, c"rsmi_topo_get_numa_node_number", "rsmi_topo_get_numa_node_number",
     c"rsmi_topo_get_numa_node_number(dv_ind)\n--\n\nRetrieve the NUMA CPU node number for a device\n\nGiven a device index dv_ind, and a pointer to an\nuint32_t numa_node, this function will write the\nnode number of NUMA CPU for the device dv_ind to the memory\npointed to by numa_node.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    numa_node: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1900,7 +1900,7 @@ fn rsmi_topo_get_numa_node_number(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_numa_node) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_numa_node)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_numa_node)?)])
 }
 rt::function!(F_rsmi_topo_get_link_weight, C_rsmi_topo_get_link_weight, c"rsmi_topo_get_link_weight", "rsmi_topo_get_link_weight",
     c"rsmi_topo_get_link_weight(dv_ind_src, dv_ind_dst)\n--\n\nRetrieve the weight for a connection between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to an\nuint64_t weight, this function will write the\nweight for the connection between the device dv_ind_src\nand dv_ind_dst to the memory pointed to by weight.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    weight: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1920,7 +1920,7 @@ fn rsmi_topo_get_link_weight(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_weight) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_weight)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_weight)?)])
 }
 rt::function!(F_rsmi_minmax_bandwidth_get, C_rsmi_minmax_bandwidth_get, c"rsmi_minmax_bandwidth_get", "rsmi_minmax_bandwidth_get",
     c"rsmi_minmax_bandwidth_get(dv_ind_src, dv_ind_dst)\n--\n\nRetreive minimal and maximal io link bandwidth between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst,  pointer to an\nuint64_t min_bandwidth, and a pointer to uint64_t max_bandiwidth,\nthis function will write theoretical minimal and maximal bandwidth limits.\nAPI works if src and dst are connected via xgmi and have 1 hop distance.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    min_bandwidth: int\n    max_bandwidth: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1942,7 +1942,7 @@ fn rsmi_minmax_bandwidth_get(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_d
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_min_bandwidth, a_max_bandwidth) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_min_bandwidth)?, rt::obj(py, o_max_bandwidth)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_min_bandwidth)?), rt::Item::made(py, rt::obj(py, o_max_bandwidth)?)])
 }
 rt::function!(F_rsmi_topo_get_link_type, C_rsmi_topo_get_link_type, c"rsmi_topo_get_link_type", "rsmi_topo_get_link_type",
     c"rsmi_topo_get_link_type(dv_ind_src, dv_ind_dst)\n--\n\nRetrieve the hops and the connection type between GPU to GPU/CPU\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to an\nuint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,\nthis function will write the number of hops and the connection type\nbetween the device dv_ind_src and dv_ind_dst to the memory\npointed to by hops and type.\n\nTo query the link type between GPU and CPU, given a source GPU index\ndev_ind_srcc and a destination device index dv_ind_dst\nCPU_NODE_INDEX(0xFFFFFFFF), a pointer to an\nuint64_t hops and a pointer to an RSMI_IO_LINK_TYPE type,\nthis function will write the number of hops and the connection type\nbetween the device dv_ind_src and CPU to the memory\npointed to by hops and type.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 3 item(s):\n    rsmi_status_t: status\n    hops: int\n    type: _RSMI_IO_LINK_TYPE\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1964,7 +1964,7 @@ fn rsmi_topo_get_link_type(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_hops, a_type) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_hops)?, TYPES.enum_member(py, 24, o_type as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_hops)?), TYPES.enum_item(py, 24, o_type as i64)?])
 }
 rt::function!(F_rsmi_is_P2P_accessible, C_rsmi_is_P2P_accessible, c"rsmi_is_P2P_accessible", "rsmi_is_P2P_accessible",
     c"rsmi_is_P2P_accessible(dv_ind_src, dv_ind_dst)\n--\n\nReturn P2P availability status between 2 GPUs\n\nGiven a source device index dv_ind_src and\na destination device index dv_ind_dst, and a pointer to a\nbool accessible, this function will write the P2P connection status\nbetween the device dv_ind_src and dv_ind_dst to the memory\npointed to by accessible.\n\nArgs:\n    dv_ind_src [in]: the source device index\n    dv_ind_dst [in]: the destination device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    accessible: bool\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid",
@@ -1984,7 +1984,7 @@ fn rsmi_is_P2P_accessible(py: Python<'_>, dv_ind_src: rt::CInt<u32>, dv_ind_dst:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind_src, a_dv_ind_dst, a_accessible) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, (o_accessible as u8) != 0)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, (o_accessible as u8) != 0)?)])
 }
 rt::function!(F_rsmi_dev_compute_partition_get, C_rsmi_dev_compute_partition_get, c"rsmi_dev_compute_partition_get", "rsmi_dev_compute_partition_get",
     c"rsmi_dev_compute_partition_get(dv_ind, compute_partition, len)\n--\n\nRetrieves the current compute partitioning for a desired device\n\nGiven a device index dv_ind and a string compute_partition ,\nand uint32 len , this function will attempt to obtain the device's\ncurrent compute partition setting string. Upon successful retreival,\nthe obtained device's compute partition settings string shall be stored in\nthe passed compute_partition char string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    compute_partition [inout]: a pointer to a char string variable,\n        which the device's current compute partition will be written to.\n    len [in]: the length of the caller provided buffer compute_partition\n        , suggested length is 4 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire compute partition value. In this case,\n    only len bytes will be written.",
@@ -2004,7 +2004,7 @@ fn rsmi_dev_compute_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, compute
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_compute_partition, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_compute_partition_set, C_rsmi_dev_compute_partition_set, c"rsmi_dev_compute_partition_set", "rsmi_dev_compute_partition_set",
     c"rsmi_dev_compute_partition_set(dv_ind, compute_partition)\n--\n\nModifies a selected device's compute partition setting.\n\nGiven a device index dv_ind, a type of compute partition\ncompute_partition, this function will attempt to update the selected\ndevice's compute partition setting.\n\nArgs:\n    dv_ind [in]: a device index\n    compute_partition [in]: using enum ::rsmi_compute_partition_type_t,\n        define what the selected device's compute partition setting should be\n        updated to.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_SETTING_UNAVAILABLE the provided setting is\n    unavailable for current device\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
@@ -2022,7 +2022,7 @@ fn rsmi_dev_compute_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, compute
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_compute_partition) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_compute_partition_reset, C_rsmi_dev_compute_partition_reset, c"rsmi_dev_compute_partition_reset", "rsmi_dev_compute_partition_reset",
     c"rsmi_dev_compute_partition_reset(dv_ind)\n--\n\nReverts a selected device's compute partition setting back to its\nboot state.\n\nGiven a device index dv_ind , this function will attempt to\nrevert its compute partition setting back to its boot state.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
@@ -2039,7 +2039,7 @@ fn rsmi_dev_compute_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_partition_id_get, C_rsmi_dev_partition_id_get, c"rsmi_dev_partition_id_get", "rsmi_dev_partition_id_get",
     c"rsmi_dev_partition_id_get(dv_ind)\n--\n\nRetrieves the partition_id for a desired device\n\nGiven a device index dv_ind and a uint32_t pointer partition_id ,\nthis function will attempt to obtain the device's partition ID.\nUpon successful retreival, the obtained device's partition will be stored\nin the passed partition_id uint32_t variable. If device does\nnot support partitions or is in SPX, a partition_id ID of 0 shall\nbe returned.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    partition_id: int\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function",
@@ -2058,7 +2058,7 @@ fn rsmi_dev_partition_id_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_partition_id) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_partition_id)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_partition_id)?)])
 }
 rt::function!(F_rsmi_dev_memory_partition_get, C_rsmi_dev_memory_partition_get, c"rsmi_dev_memory_partition_get", "rsmi_dev_memory_partition_get",
     c"rsmi_dev_memory_partition_get(dv_ind, memory_partition, len)\n--\n\nRetrieves the current memory partition for a desired device\n\nGiven a device index dv_ind and a string memory_partition ,\nand uint32 len , this function will attempt to obtain the device's\nmemory partition string. Upon successful retreival, the obtained device's\nmemory partition string shall be stored in the passed memory_partition\nchar string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition [inout]: a pointer to a char string variable,\n        which the device's memory partition will be written to.\n    len [in]: the length of the caller provided buffer memory_partition ,\n        suggested length is 5 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire memory partition value. In this case,\n    only len bytes will be written.",
@@ -2078,7 +2078,7 @@ fn rsmi_dev_memory_partition_get(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_p
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_memory_partition_capabilities_get, C_rsmi_dev_memory_partition_capabilities_get, c"rsmi_dev_memory_partition_capabilities_get", "rsmi_dev_memory_partition_capabilities_get",
     c"rsmi_dev_memory_partition_capabilities_get(dv_ind, memory_partition_caps, len)\n--\n\nRetrieves the available memory partition capabilities\nfor a desired device\n\nGiven a device index dv_ind and a string memory_partition_caps ,\nand uint32 len , this function will attempt to obtain the device's\navailable memory partition capabilities string. Upon successful\nretreival, the obtained device's available memory partition capablilities\nstring shall be stored in the passed memory_partition_caps\nchar string variable.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition_caps [inout]: a pointer to a char string variable,\n        which the device's available memory partition capabilities will be written to.\n    len [in]: the length of the caller provided buffer len ,\n        suggested length is 30 or greater.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_UNEXPECTED_DATA data provided to function is not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_INSUFFICIENT_SIZE is returned if len bytes is not\n    large enough to hold the entire memory partition value. In this case,\n    only len bytes will be written.",
@@ -2098,7 +2098,7 @@ fn rsmi_dev_memory_partition_capabilities_get(py: Python<'_>, dv_ind: rt::CInt<u
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition_caps, a_len) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_memory_partition_set, C_rsmi_dev_memory_partition_set, c"rsmi_dev_memory_partition_set", "rsmi_dev_memory_partition_set",
     c"rsmi_dev_memory_partition_set(dv_ind, memory_partition)\n--\n\nModifies a selected device's current memory partition setting.\n\nGiven a device index dv_ind and a type of memory partition\nmemory_partition, this function will attempt to update the selected\ndevice's memory partition setting.\n\nArgs:\n    dv_ind [in]: a device index\n    memory_partition [in]: using enum ::rsmi_memory_partition_type_t,\n        define what the selected device's current mode setting should be updated to.\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_INVALID_ARGS the provided arguments are not valid\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart\n    the amdgpu driver\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
@@ -2116,7 +2116,7 @@ fn rsmi_dev_memory_partition_set(py: Python<'_>, dv_ind: rt::CInt<u32>, memory_p
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_memory_partition) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_memory_partition_reset, C_rsmi_dev_memory_partition_reset, c"rsmi_dev_memory_partition_reset", "rsmi_dev_memory_partition_reset",
     c"rsmi_dev_memory_partition_reset(dv_ind)\n--\n\nReverts a selected device's memory partition setting back to its\nboot state.\n\nGiven a device index dv_ind , this function will attempt to\nrevert its current memory partition setting back to its boot state.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS call was successful\n    ::RSMI_STATUS_PERMISSION function requires root access\n    ::RSMI_STATUS_NOT_SUPPORTED installed software or hardware does not\n    support this function\n    ::RSMI_STATUS_AMDGPU_RESTART_ERR could not successfully restart\n    the amdgpu driver\n    ::RSMI_STATUS_BUSY A resource or mutex could not be acquired\n    because it is already being used - device is busy",
@@ -2133,7 +2133,7 @@ fn rsmi_dev_memory_partition_reset(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_supported_func_iterator_open, C_rsmi_dev_supported_func_iterator_open, c"rsmi_dev_supported_func_iterator_open", "rsmi_dev_supported_func_iterator_open",
     c"rsmi_dev_supported_func_iterator_open(dv_ind)\n--\n\nGet a function name iterator of supported RSMI functions for a device\n\nGiven a device index dv_ind, this function will write a function\niterator handle to the caller-provided memory pointed to by handle. This\nhandle can be used to iterate through all the supported functions.\n\nNote that although this function takes in dv_ind as an argument,\n::rsmi_dev_supported_func_iterator_open itself will not be among the\nfunctions listed as supported. This is because\n::rsmi_dev_supported_func_iterator_open does not depend on hardware or\ndriver support and should always be supported.\n\nArgs:\n    dv_ind [in]: a device index of device for which support information is\n        requested\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    handle: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -2188,7 +2188,7 @@ fn rsmi_func_iter_next(py: Python<'_>, handle: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_supported_func_iterator_close, C_rsmi_dev_supported_func_iterator_close, c"rsmi_dev_supported_func_iterator_close", "rsmi_dev_supported_func_iterator_close",
     c"rsmi_dev_supported_func_iterator_close()\n--\n\nClose a variant iterator handle\n\nGiven a pointer to an ::rsmi_func_id_iter_handle_t handle, this\nfunction will free the resources being used by the handle\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    handle: rsmi_func_id_iter_handle\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -2225,7 +2225,7 @@ fn rsmi_func_iter_value_get(py: Python<'_>, handle: &Bound<'_, PyAny>, value: &B
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_handle, a_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_event_notification_init, C_rsmi_event_notification_init, c"rsmi_event_notification_init", "rsmi_event_notification_init",
     c"rsmi_event_notification_init(dv_ind)\n--\n\nPrepare to collect event notifications for a GPU\n\nThis function prepares to collect events for the GPU with device\nID dv_ind, by initializing any required system parameters. This call\nmay open files which will remain open until ::rsmi_event_notification_stop()\nis called.\n\nArgs:\n    dv_ind: a device index corresponding to the device on which to\n        listen for events\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -2242,7 +2242,7 @@ fn rsmi_event_notification_init(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_event_notification_mask_set, C_rsmi_event_notification_mask_set, c"rsmi_event_notification_mask_set", "rsmi_event_notification_mask_set",
     c"rsmi_event_notification_mask_set(dv_ind, mask)\n--\n\nSpecify which events to collect for a device\n\nGiven a device index dv_ind and a mask consisting of\nelements of ::rsmi_evt_notification_type_t OR'd together, this function\nwill listen for the events specified in mask on the device\ncorresponding to dv_ind.\n\nArgs:\n    dv_ind: a device index corresponding to the device on which to\n        listen for events\n    mask: Bitmask generated by OR'ing 1 or more elements of\n        ::rsmi_evt_notification_type_t indicating which event types to listen for,\n        where the rsmi_evt_notification_type_t value indicates the bit field, with\n        bit position starting from 1.\n        For example, if the mask field is 0x0000000000000003, which means first bit,\n        bit 1 (bit position start from 1) and bit 2 are set, which indicate interest\n        in receiving RSMI_EVT_NOTIF_VMFAULT (which has a value of 1) and\n        RSMI_EVT_NOTIF_THERMAL_THROTTLE event (which has a value of 2).\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_INIT_ERROR is returned if\n    ::rsmi_event_notification_init() has not been called before a call to this\n    function\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
@@ -2260,7 +2260,7 @@ fn rsmi_event_notification_mask_set(py: Python<'_>, dv_ind: rt::CInt<u32>, mask:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_mask) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_event_notification_get, C_rsmi_event_notification_get, c"rsmi_event_notification_get", "rsmi_event_notification_get",
     c"rsmi_event_notification_get(timeout_ms, data)\n--\n\nCollect event notifications, waiting a specified amount of time\n\nGiven a time period timeout_ms in milliseconds and a caller-\nprovided buffer of ::rsmi_evt_notification_data_t's data with a length\n(in ::rsmi_evt_notification_data_t's, also specified by the caller) in the\nmemory location pointed to by num_elem, this function will collect\n::rsmi_evt_notification_type_t events for up to timeout_ms milliseconds,\nand write up to *num_elem event items to data. Upon return num_elem\nis updated with the number of events that were actually written. If events\nare already present when this function is called, it will write the events\nto the buffer then poll for new events if there is still caller-provided\nbuffer available to write any new events that would be found.\n\nThis function requires prior calls to ::rsmi_event_notification_init() and\n::rsmi_event_notification_mask_set(). This function polls for the\noccurrance of the events on the respective devices that were previously\nspecified by ::rsmi_event_notification_mask_set().\n\nArgs:\n    timeout_ms [in]: number of milliseconds to wait for an event\n        to occur\n    data [out]: pointer to a caller-provided memory buffer of size\n        num_elem ::rsmi_evt_notification_data_t to which this function may safely\n        write. If there are events found, up to num_elem event items will be\n        written to data.\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    num_elem: int\n    ::RSMI_STATUS_SUCCESS The function ran successfully. The events\n    that were found are written to data and num_elems is updated\n    with the number of elements that were written.\n    ::RSMI_STATUS_NO_DATA No events were found to collect.",
@@ -2281,7 +2281,7 @@ fn rsmi_event_notification_get(py: Python<'_>, timeout_ms: rt::CInt<i32>, data: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_timeout_ms, a_num_elem, a_data) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_num_elem)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_num_elem)?)])
 }
 rt::function!(F_rsmi_event_notification_stop, C_rsmi_event_notification_stop, c"rsmi_event_notification_stop", "rsmi_event_notification_stop",
     c"rsmi_event_notification_stop(dv_ind)\n--\n\nClose any file handles and free any resources used by event\nnotification for a GPU\n\nAny resources used by event notification for the GPU with\ndevice index dv_ind will be free with this\nfunction. This includes freeing any memory and closing file handles. This\nshould be called for every call to ::rsmi_event_notification_init()\n\nArgs:\n    dv_ind [in]: The device index of the GPU for which event\n        notification resources will be free\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_INVALID_ARGS resources for the given device have\n    either already been freed, or were never allocated by\n    ::rsmi_event_notification_init()\n    ::RSMI_STATUS_SUCCESS is returned upon successful call",
@@ -2298,7 +2298,7 @@ fn rsmi_event_notification_stop(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResu
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_metrics_header_info_get, C_rsmi_dev_metrics_header_info_get, c"rsmi_dev_metrics_header_info_get", "rsmi_dev_metrics_header_info_get",
     c"rsmi_dev_metrics_header_info_get(dv_ind, header_value)\n--\n\nGet the 'metrics_header_info' from the GPU metrics associated with the device\n\nGiven a device index dv_ind and a pointer to a metrics_table_header_t in which\nthe 'metrics_header_info' will stored\n\nArgs:\n    dv_ind [in]: a device index\n    header_value [inout]: a pointer to metrics_table_header_t to which the device gpu\n        metric unit will be stored\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit\n    does not exist for the given device",
@@ -2317,7 +2317,7 @@ fn rsmi_dev_metrics_header_info_get(py: Python<'_>, dv_ind: rt::CInt<u32>, heade
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_header_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_rsmi_dev_metrics_xcd_counter_get, C_rsmi_dev_metrics_xcd_counter_get, c"rsmi_dev_metrics_xcd_counter_get", "rsmi_dev_metrics_xcd_counter_get",
     c"rsmi_dev_metrics_xcd_counter_get(dv_ind)\n--\n\nGet the 'xcd_counter' from the GPU metrics associated with the device\n\nGiven a device index dv_ind and a pointer to a uint16_t in which\nthe 'xcd_counter' will stored\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 2 item(s):\n    rsmi_status_t: status\n    xcd_counter_value: int\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.\n    ::RSMI_STATUS_NOT_SUPPORTED is returned in case the metric unit\n    does not exist for the given device",
@@ -2336,7 +2336,7 @@ fn rsmi_dev_metrics_xcd_counter_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind, a_xcd_counter_value) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_xcd_counter_value)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_xcd_counter_value)?)])
 }
 rt::function!(F_rsmi_dev_metrics_log_get, C_rsmi_dev_metrics_log_get, c"rsmi_dev_metrics_log_get", "rsmi_dev_metrics_log_get",
     c"rsmi_dev_metrics_log_get(dv_ind)\n--\n\nGet the log from the GPU metrics associated with the device\n\nGiven a device index dv_ind it will log all the gpu metric info\nrelated to the device. The 'logging' feature must be on.\n\nArgs:\n    dv_ind [in]: a device index\n\nReturns: a tuple of 1 item(s):\n    rsmi_status_t: status\n    ::RSMI_STATUS_SUCCESS is returned upon successful call.",
@@ -2353,7 +2353,7 @@ fn rsmi_dev_metrics_log_get(py: Python<'_>, dv_ind: rt::CInt<u32>) -> PyResult<P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dv_ind) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -28,11 +28,25 @@ fn take_string(s: CXString) -> String {
     }
 }
 
-/// Loads libclang once per process (clang-sys's `runtime` feature opens it with dlopen).
+/// Where Debian installs libclang 15, whose reading of the headers `bindings/` holds.
+const LIBCLANG_15: &str = "/usr/lib/llvm-15/lib";
+
+/// Loads libclang once per thread (clang-sys's `runtime` feature opens it with dlopen).
+///
+/// libclang 15 unless `LIBCLANG_PATH` names another: clang-sys would take the newest installed,
+/// and libclang 19 reads some declarations differently (an opaque struct's typedef, the
+/// comment a declaration takes), so the generated code would depend on what else the machine
+/// has installed (`clang-19` for tools/tsan.sh, say).
 pub fn load_libclang() -> Result<()> {
     if clang_sys::is_loaded() {
         return Ok(());
     }
+    static PIN: std::sync::Once = std::sync::Once::new();
+    PIN.call_once(|| {
+        if std::env::var_os("LIBCLANG_PATH").is_none() && Path::new(LIBCLANG_15).is_dir() {
+            std::env::set_var("LIBCLANG_PATH", LIBCLANG_15);
+        }
+    });
     clang_sys::load().map_err(|e| {
         anyhow::anyhow!(
             "{e}\nInstall libclang (Debian: apt-get install libclang-15-dev) or set LIBCLANG_PATH"
@@ -330,13 +344,18 @@ impl<'tu> Cursor<'tu> {
         take_string(unsafe { clang_getCursorSpelling(self.raw) })
     }
 
-    /// The file the declaration is spelled in, if any.
+    /// The file the declaration is written in, if any: for one a macro makes
+    /// (`LLVM_TARGET(AArch64)` in `llvm/Config/Targets.def`), the file of the macro's argument
+    /// or, for the rest, of its use. `clang_getFileLocation`, not `clang_getSpellingLocation`,
+    /// which libclang 15 answered the same way and libclang 19 answers with the macro's
+    /// scratch space (no file), dropping such declarations: the output must not depend on the
+    /// libclang installed.
     pub fn file(&self) -> Option<String> {
         // SAFETY: plain queries on a live cursor; the file name string is taken once.
         unsafe {
             let loc = clang_getCursorLocation(self.raw);
             let mut file: CXFile = ptr::null_mut();
-            clang_getSpellingLocation(
+            clang_getFileLocation(
                 loc,
                 &mut file,
                 ptr::null_mut(),
@@ -640,7 +659,7 @@ unsafe fn line_in(d: CXDiagnostic, want: &Path) -> Option<u32> {
     let loc = clang_getDiagnosticLocation(d);
     let mut f: CXFile = ptr::null_mut();
     let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
-    clang_getSpellingLocation(loc, &mut f, &mut line, &mut col, &mut off);
+    clang_getFileLocation(loc, &mut f, &mut line, &mut col, &mut off);
     if f.is_null() {
         return None;
     }

@@ -24,7 +24,7 @@ pub use convert::number::CInt;
 pub use convert::pointer::{
     value_or_pointer, DeviceArray, Pointer, PtrArg, PtrArgMut, PtrArgWritten,
 };
-pub use convert::shared_tuple::shared_tuple;
+pub use convert::shared_tuple::{shared_tuple, Item};
 pub use convert::sizes::{check_count, check_size, size_at};
 pub use convert::strings::{CStrArg, CStrArrayArg};
 pub use load::{platform, platform_reason, HipLoadError, Library, Platform, Symbol};

@@ -108,7 +108,7 @@ fn demoGetProps(py: Python<'_>, props: &Bound<'_, PyAny>, device: rt::CInt<i32>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_props, a_device) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoCount, C_demoCount, c"demoCount", "demoCount",
     c"demoCount()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    count: int",
@@ -126,7 +126,7 @@ fn demoCount(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_count) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_count)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_count)?)])
 }
 rt::function!(F_demoStreamCreate, C_demoStreamCreate, c"demoStreamCreate", "demoStreamCreate",
     c"demoStreamCreate()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    stream: ihipStream_t",
@@ -183,7 +183,7 @@ fn demoCompile(py: Python<'_>, src: rt::CStrArg, n: rt::CInt<i32>, options: rt::
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_src, a_n, a_options) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoErrorName, C_demoErrorName, c"demoErrorName", "demoErrorName",
     c"demoErrorName(status)\n--\n\nArgs:\n    status\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
@@ -200,7 +200,7 @@ fn demoErrorName(py: Python<'_>, status: &Bound<'_, PyAny>) -> PyResult<PyObject
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_status) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::cstr_result(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, 0)?, rt::Item::made(py, rt::cstr_result(py, __r)?)])
 }
 rt::function!(F_demoLaunch, C_demoLaunch, c"demoLaunch", "demoLaunch",
     c"demoLaunch(grid, scale, factor, flag, mode, stream, tiny)\n--\n\nArgs:\n    grid\n    scale\n    factor\n    flag\n    mode\n    stream\n    tiny\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -223,7 +223,7 @@ fn demoLaunch(py: Python<'_>, grid: &Bound<'_, PyAny>, scale: f32, factor: f64, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_grid, a_scale, a_factor, a_flag, a_mode, a_stream, a_tiny) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoDefaultDim, C_demoDefaultDim, c"demoDefaultDim", "demoDefaultDim",
     c"demoDefaultDim()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    demoDim3",
@@ -279,7 +279,7 @@ fn demoProgramDestroy(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObj
     if __r as i64 == 0 {
         rt::life::destroyed(prog, true, "demoProgramDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoFill, C_demoFill, c"demoFill", "demoFill",
     c"demoFill(values, n)\n--\n\nArgs:\n    values\n    n\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -298,7 +298,7 @@ fn demoFill(py: Python<'_>, values: &Bound<'_, PyAny>, n: rt::CInt<u64>) -> PyRe
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_values, a_n) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoSetTable, C_demoSetTable, c"demoSetTable", "demoSetTable",
     c"demoSetTable(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -316,7 +316,7 @@ fn demoSetTable(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoGetTable, C_demoGetTable, c"demoGetTable", "demoGetTable",
     c"demoGetTable()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    table: demoTable",
@@ -373,7 +373,7 @@ fn demoUseVariant(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_v) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoSend, C_demoSend, c"demoSend", "demoSend",
     c"demoSend(packet)\n--\n\nArgs:\n    packet\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -391,7 +391,7 @@ fn demoSend(py: Python<'_>, packet: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_packet) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoDescribe, C_demoDescribe, c"demoDescribe", "demoDescribe",
     c"demoDescribe(code)\n--\n\nArgs:\n    code\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    bytes",
@@ -464,7 +464,7 @@ fn demoLaunchExtra(py: Python<'_>, extra: rt::KernelExtra, args: rt::PtrArg, out
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_extra, a_args, a_out) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoSync, C_demoSync, c"demoSync", "demoSync",
     c"demoSync()\n--\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -483,7 +483,7 @@ fn demoSync(py: Python<'_>) -> PyResult<PyObject> {
         let _serial = LIB.serial_guard();
         unsafe { __f() }
     });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoApply, C_demoApply, c"demoApply", "demoApply",
     c"demoApply(table)\n--\n\nArgs:\n    table\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -500,7 +500,7 @@ fn demoApply(py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_table) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoVersion, C_demoVersion, c"demoVersion", "demoVersion",
     c"demoVersion()\n--\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: always success\n    int",
@@ -516,7 +516,7 @@ fn demoVersion(py: Python<'_>) -> PyResult<PyObject> {
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: arguments are plain values; pointers stay valid until the arguments drop.
     let __r = unsafe { __f() };
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, 0)?, rt::obj(py, __r)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, 0)?, rt::Item::made(py, rt::obj(py, __r)?)])
 }
 rt::function!(F_demoHandleUse, C_demoHandleUse, c"demoHandleUse", "demoHandleUse",
     c"demoHandleUse(h, mem, prog)\n--\n\nArgs:\n    h\n    mem\n    prog\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -535,7 +535,7 @@ fn demoHandleUse(py: Python<'_>, h: &Bound<'_, PyAny>, mem: rt::PtrArgMut, prog:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_h, a_mem, a_prog) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoObjectDestroy, C_demoObjectDestroy, c"demoObjectDestroy", "demoObjectDestroy",
     c"demoObjectDestroy(obj)\n--\n\nArgs:\n    obj\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -555,7 +555,7 @@ fn demoObjectDestroy(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<PyObjec
     if __r as i64 == 0 {
         rt::life::destroyed(obj, false, "demoObjectDestroy");
     }
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoProgramLogSize, C_demoProgramLogSize, c"demoProgramLogSize", "demoProgramLogSize",
     c"demoProgramLogSize(prog)\n--\n\nArgs:\n    prog\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    size: int",
@@ -574,7 +574,7 @@ fn demoProgramLogSize(py: Python<'_>, prog: &Bound<'_, PyAny>) -> PyResult<PyObj
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_prog, a_size) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?, rt::obj(py, o_size)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?, rt::Item::made(py, rt::obj(py, o_size)?)])
 }
 rt::function!(F_demoProgramLog, C_demoProgramLog, c"demoProgramLog", "demoProgramLog",
     c"demoProgramLog(prog, log)\n--\n\nArgs:\n    prog\n    log\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -597,7 +597,7 @@ fn demoProgramLog(py: Python<'_>, prog: &Bound<'_, PyAny>, log: rt::PtrArgMut) -
         if let (Some(__b), Some(__q)) = (n_log, q_log) { let mut __n: u64 = 0; let __s = unsafe { __q(a_prog, &mut __n as *mut u64 as usize) }; rt::check_size(Some(__b), (__s as i64 == 0).then_some(__n), "log", "demoProgramLogSize()")?; }
         Ok(unsafe { __f(a_prog, a_log) })
     })?;
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoCopyOut, C_demoCopyOut, c"demoCopyOut", "demoCopyOut",
     c"demoCopyOut(dst, sizeBytes)\n--\n\nArgs:\n    dst\n    sizeBytes\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -616,7 +616,7 @@ fn demoCopyOut(py: Python<'_>, dst: rt::PtrArgMut, sizeBytes: rt::CInt<u64>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_dst, a_sizeBytes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoReadItem, C_demoReadItem, c"demoReadItem", "demoReadItem",
     c"demoReadItem(obj, size, item)\n--\n\nArgs:\n    obj\n    size\n    item\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -637,7 +637,7 @@ fn demoReadItem(py: Python<'_>, obj: &Bound<'_, PyAny>, size: &Bound<'_, PyAny>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_obj, a_size, a_item) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoProgramCreateIn, C_demoProgramCreateIn, c"demoProgramCreateIn", "demoProgramCreateIn",
     c"demoProgramCreateIn(ctx)\n--\n\nArgs:\n    ctx\n\nReturns: a tuple of 2 item(s):\n    demoStatus_t: status\n    prog: ihipProgram_t",
@@ -680,7 +680,7 @@ fn demoLink(py: Python<'_>, progs: &Bound<'_, PyAny>, numProgs: rt::CInt<i32>, n
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_progs, a_numProgs, a_names, a_paths) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoLaunchParams, C_demoLaunchParams, c"demoLaunchParams", "demoLaunchParams",
     c"demoLaunchParams(stream, kernelParams)\n--\n\nArgs:\n    stream\n    kernelParams\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -698,7 +698,7 @@ fn demoLaunchParams(py: Python<'_>, stream: &Bound<'_, PyAny>, kernelParams: rt:
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_stream, a_kernelParams) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 rt::function!(F_demoSetModes, C_demoSetModes, c"demoSetModes", "demoSetModes",
     c"demoSetModes(modes, numModes)\n--\n\nArgs:\n    modes\n    numModes\n\nReturns: a tuple of 1 item(s):\n    demoStatus_t: status",
@@ -717,7 +717,7 @@ fn demoSetModes(py: Python<'_>, modes: &Bound<'_, PyAny>, numModes: rt::CInt<i32
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_modes, a_numModes) });
-    rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+    rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
 }
 
 /// Whether `name` (a function of this module, or a C symbol) can be called: the library

@@ -76,17 +76,20 @@ impl KernelExtra {
 /// The size and alignment of ctypes value `item`, or None when it is none.
 fn ctypes_layout(item: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
     let py = item.py();
-    let class = item.get_type();
+    // By the class's address, borrowed: every thread packing a `c_int` would otherwise count
+    // references to that one class (atomically, contended, in the free-threaded build).
+    let class = item.get_type_ptr() as usize;
     let known = LAYOUTS.with(py, |layouts| {
         layouts
             .borrow()
             .iter()
-            .find(|(c, _, _)| c.is(&class))
+            .find(|(c, _, _)| c.as_ptr() as usize == class)
             .map(|&(_, size, align)| (size, align))
     });
     if known.is_some() {
         return Ok(known);
     }
+    let class = item.get_type();
     let (sizeof, alignment, simple, structure) = CTYPES_FUNCS.get_or_try_init(py, || {
         let m = py.import("ctypes")?;
         PyResult::Ok((
@@ -120,7 +123,12 @@ fn pack_into(items: &Bound<'_, PyAny>, buf: &mut Vec<u64>) -> PyResult<usize> {
     for (i, item) in items.try_iter()?.enumerate() {
         let item = item?;
         let (size, align, guard, addr);
-        if let Some((s, a)) = ctypes_layout(&item)? {
+        // Our `Pointer`s first: a type check, where asking whether a value is a ctypes one
+        // looks up `__instancecheck__` on ctypes' metaclass.
+        if let Ok(p) = item.downcast::<Pointer>() {
+            addr = p.get().addr();
+            (size, align, guard) = (8, std::mem::align_of::<usize>(), None);
+        } else if let Some((s, a)) = ctypes_layout(&item)? {
             let g = BufferGuard::try_new(&item, false)?
                 .ok_or_else(|| PyTypeError::new_err("ctypes value without a buffer"))?;
             if g.byte_len() < s {
@@ -137,13 +145,9 @@ fn pack_into(items: &Bound<'_, PyAny>, buf: &mut Vec<u64>) -> PyResult<usize> {
                 item.get_type().name()?
             )));
         } else {
-            addr = if let Ok(p) = item.downcast::<Pointer>() {
-                p.get().addr()
-            } else {
-                PtrArg::convert(&item, false)
-                    .map_err(|e| PyTypeError::new_err(format!("extra[{i}]: {}", e.value(py))))?
-                    .addr
-            };
+            addr = PtrArg::convert(&item, false)
+                .map_err(|e| PyTypeError::new_err(format!("extra[{i}]: {}", e.value(py))))?
+                .addr;
             (size, align, guard) = (8, std::mem::align_of::<usize>(), None);
         }
         let start = len.next_multiple_of(align.max(1));

@@ -47,18 +47,48 @@ fn slot(items: &[usize]) -> usize {
     (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS.trailing_zeros())) as usize
 }
 
+/// An item of a result tuple the runtime may keep: an object the runtime holds anyway,
+/// borrowed (an enum member of a member table: `TypeRegistry::enum_item`), or one the call made.
+///
+/// Borrowed, a hit touches no shared object's reference count: in the free-threaded build an
+/// object another thread made counts references atomically, and threads returning the same
+/// `hipSuccess` would all contend for it (a call from 16 threads ran at a twelfth of one
+/// thread's rate).
+pub enum Item<'a, 'py> {
+    /// Held by the runtime for the process's life.
+    Kept(Borrowed<'a, 'py, PyAny>),
+    /// Made by this call (a cached C string, a number, a bool).
+    Made(Bound<'py, PyAny>),
+}
+
+impl<'py> Item<'_, 'py> {
+    /// An item the call made.
+    #[inline]
+    pub fn made(py: Python<'py>, obj: PyObject) -> Self {
+        Item::Made(obj.into_bound(py))
+    }
+
+    #[inline]
+    fn bound(&self) -> &Bound<'py, PyAny> {
+        match self {
+            Item::Kept(b) => b,
+            Item::Made(b) => b,
+        }
+    }
+}
+
 /// `tuple(items)`, reused while the items are the same objects.
 ///
 /// Only for results whose items are all of kinds the runtime shares (enum members, cached C
 /// strings, bools, integers): a tuple is kept only when each item is such an object, never
 /// around a fresh one (an integer outside CPython's small ints, a float), which keeping would
 /// leave alive after the caller is done with it.
-pub fn shared_tuple<const N: usize>(py: Python<'_>, items: [PyObject; N]) -> PyResult<PyObject> {
+pub fn shared_tuple<'py, const N: usize>(
+    py: Python<'py>,
+    items: [Item<'_, 'py>; N],
+) -> PyResult<PyObject> {
     const { assert!(N >= 1 && N <= MAX_ITEMS) };
-    // Bound: dropping one on a hit is a plain decrement (a `Py` asks first whether the GIL is
-    // held, through thread-local storage).
-    let items = items.map(|i| i.into_bound(py));
-    let key: [usize; N] = std::array::from_fn(|i| items[i].as_ptr() as usize);
+    let key: [usize; N] = std::array::from_fn(|i| items[i].bound().as_ptr() as usize);
     let at = slot(&key);
     let hit = KEPT.with(py, |table| match table.borrow().get(at) {
         Some(Some(kept)) if kept.len == N && kept.items[..N] == key => {
@@ -75,13 +105,10 @@ pub fn shared_tuple<const N: usize>(py: Python<'_>, items: [PyObject; N]) -> PyR
 /// A new tuple of `items`, kept in slot `at` if every item is shared.
 #[cold]
 #[inline(never)]
-fn keep(
-    py: Python<'_>,
-    items: &[Bound<'_, PyAny>],
-    key: &[usize],
-    at: usize,
-) -> PyResult<PyObject> {
-    let tuple = pyo3::types::PyTuple::new(py, items)?.into_any().unbind();
+fn keep(py: Python<'_>, items: &[Item<'_, '_>], key: &[usize], at: usize) -> PyResult<PyObject> {
+    let tuple = pyo3::types::PyTuple::new(py, items.iter().map(Item::bound))?
+        .into_any()
+        .unbind();
     if !items.iter().all(is_shared) {
         return Ok(tuple);
     }
@@ -106,7 +133,10 @@ fn keep(
 /// Whether keeping `item` keeps nothing alive that would otherwise go: not a fresh number
 /// (ints outside CPython's small-int cache, -5..=256, are made per call; floats always are).
 /// The generator passes only enum members, cached C strings, bools and numbers.
-fn is_shared(item: &Bound<'_, PyAny>) -> bool {
+fn is_shared(item: &Item<'_, '_>) -> bool {
+    let Item::Made(item) = item else {
+        return true;
+    };
     if item.is_exact_instance_of::<PyInt>() {
         return item.extract::<i64>().is_ok_and(|v| (-5..=256).contains(&v));
     }

@@ -3,6 +3,7 @@
 
 use crate::convert::number::index_check;
 use crate::convert::pointer::Pointer;
+use crate::convert::shared_tuple::Item;
 use crate::tables::TypeDef;
 use crate::types::record::{Field, FieldTypes, Layout, Struct};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
@@ -408,6 +409,26 @@ impl TypeRegistry {
             return Ok(m.clone_ref(py));
         }
         self.enum_member_first(py, idx, v)
+    }
+
+    /// [`Self::enum_member`] as an item of a result tuple the runtime may keep
+    /// ([`crate::shared_tuple`]): the member borrowed from the member table, so a call that
+    /// hands out its kept `(hipSuccess, ...)` touches no member's reference count. In the
+    /// free-threaded build an object made by another thread counts references atomically, and
+    /// every thread returning the same status would contend for that one count.
+    #[inline]
+    pub fn enum_item<'py>(
+        &'static self,
+        py: Python<'py>,
+        idx: usize,
+        v: i64,
+    ) -> PyResult<Item<'static, 'py>> {
+        if let Some(m) = self.slots[idx].members.get(py).and_then(|t| t.dense(v)) {
+            return Ok(Item::Kept(m.bind_borrowed(py)));
+        }
+        Ok(Item::Made(
+            self.enum_member_first(py, idx, v)?.into_bound(py),
+        ))
     }
 
     /// [`Self::enum_member`] before the table is made, for a sparse enum, or for a value the

@@ -95,7 +95,7 @@ pub mod demo {
             // cuda-python gives None for each output when the call fails.
             return rt::tuple(py, [TYPES.enum_member(py, 0, __r as i64)?]);
         }
-        rt::shared_tuple(py, [TYPES.enum_member(py, 0, __r as i64)?])
+        rt::shared_tuple(py, [TYPES.enum_item(py, 0, __r as i64)?])
     }
 
     /// The adapter of CUDA function `name` in cuda-bindings `version`'s conventions, if it is
