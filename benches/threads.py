@@ -49,15 +49,28 @@ def workloads():
         code = int(err)
         return lambda: hip.hipGetErrorString(code)
 
+    def c_function(module, symbol, argtypes, restype=ctypes.c_int):
+        # The C function under one of ours, called through ctypes, a function object per thread:
+        # how far the library itself lets the call scale (on NVIDIA: the HIP shim and the CUDA
+        # runtime behind it, NVRTC behind hiprtc).
+        path = next(p for name, _, loaded, p in libraries() if name == module and loaded)
+        fn = getattr(ctypes.CDLL(path), symbol)
+        fn.argtypes, fn.restype = argtypes, restype
+        return fn
+
     def library_floor():
-        # The C function under `hipGetErrorString` called through ctypes, a function object per
-        # thread: how far the library itself lets the call scale (on NVIDIA, the HIP shim and
-        # the CUDA runtime behind it).
-        path = next(p for name, _, loaded, p in libraries() if name == "hip" and loaded)
-        fn = ctypes.CDLL(path).hipGetErrorString
-        fn.argtypes, fn.restype = [ctypes.c_int], ctypes.c_void_p
+        fn = c_function("hip", "hipGetErrorString", [ctypes.c_int], ctypes.c_void_p)
         code = int(err)
         return lambda: fn(code)
+
+    def program_log_floor():
+        fn = c_function("hiprtc", "hiprtcGetProgramLog", [ctypes.c_void_p, ctypes.c_void_p])
+        _, prog = hiprtc.hiprtcCreateProgram(SOURCE, b"k.cu", 0, None, None)
+        hiprtc.hiprtcCompileProgram(prog, 1, ARCH)
+        _, size = hiprtc.hiprtcGetProgramLogSize(prog)
+        host = np.zeros(max(size, 64), np.uint8)
+        handle, data = int(prog), host.ctypes.data
+        return lambda: (fn(handle, data), prog, host)[0]
 
     def numpy_pointer():
         _, prog = hiprtc.hiprtcCreateProgram(SOURCE, b"k.cu", 0, None, None)
@@ -81,8 +94,9 @@ def workloads():
         "floor: builtin len(())": builtin_floor,
         "hipGetErrorString": error_string,
         "hipGetErrorString, an int argument": error_string_int,
-        "floor: its C function through ctypes": library_floor,
+        "floor: hipGetErrorString's C function through ctypes": library_floor,
         "NumPy pointer argument (hiprtcGetProgramLog)": numpy_pointer,
+        "floor: hiprtcGetProgramLog's C function through ctypes": program_log_floor,
         "16 kernel arguments packed": kernel_pack,
     }
 

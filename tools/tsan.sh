@@ -12,12 +12,16 @@
 # Rust's standard library is not rebuilt with TSan (that needs the rust-src component, which
 # this toolchain lacks), so synchronisation done inside std's compiled code (the slow paths of
 # Once and Mutex) is invisible to TSan: a report between an initialisation and a later read
-# through a `Once` is read with that in mind (docs/threads.md, which has this run's result).
+# through a `Once` is read with that in mind (docs/threads.md, which has this run's result); rustc
+# is told that the uninstrumented std is meant (-Cunsafe-allow-abi-mismatch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=target/tsan
 cc=${HIPGEN_TSAN_CC:-clang-19}
 command -v "$cc" > /dev/null || apt-get -qq install -y --no-install-recommends "$cc" "libclang-rt-${cc#clang-}-dev" > /dev/null
+# Quiet while building (CPython's own races, which its suppressions list, and pip's): the
+# reports that count are the stress run's, below.
+export TSAN_OPTIONS="report_bugs=0 exitcode=0"
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/hipgen/freethreaded-tsan
 python=$(CC=$cc CXX=${cc/clang/clang++} HIPGEN_FT_CACHE=$cache HIPGEN_FT_CONFIGURE=--with-thread-sanitizer \
   bash tools/freethreaded-python.sh)
@@ -29,14 +33,14 @@ rm -rf "$out/dist" "$out"/report.*
 # The target named: RUSTFLAGS then reach only the extensions' code, not build scripts and
 # procedural macros (which run inside the uninstrumented compiler). The default release's
 # bindings, run on this machine's HIP 5.2 runtime as the test suite runs them (pinned below).
-RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zsanitizer=thread" CARGO_BUILD_TARGET=x86_64-unknown-linux-gnu \
+RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer" CARGO_BUILD_TARGET=x86_64-unknown-linux-gnu \
   ./build_pkgs.sh --release "$(.venv/bin/python tools/manifest.py default)" --libs hip,hiprtc --no-rocm-llvm --python "$python-tsan" \
   --out "$out/dist" --no-install
 "$python" -m venv --clear "$out/venv"
-"$out/venv/bin/pip" install -q --disable-pip-version-check numpy
+"$out/venv/bin/pip" install -q --disable-pip-version-check --only-binary=:all: numpy==2.4.6  # as tools/setup.sh
 "$out/venv/bin/pip" install -q --disable-pip-version-check --no-deps "$out"/dist/*.whl
 # CPython's own suppressions (races it knows of in its free-threaded build), kept with the build.
-export TSAN_OPTIONS="suppressions=$(dirname "$python")/../share/tsan_suppressions.txt halt_on_error=0 report_signal_unsafe=0 log_path=$PWD/$out/report"
+export TSAN_OPTIONS="exitcode=0 suppressions=$(dirname "$python")/../share/tsan_suppressions.txt halt_on_error=0 report_signal_unsafe=0 log_path=$PWD/$out/report"
 status=0
 HIP_PYTHON_ROCM_RELEASE=$(.venv/bin/python tools/manifest.py default) HIP_PYTHON_LIBHIPRTC=libamdhip64.so.5 \
   PYTHON_GIL=0 "$out/venv/bin/python" tools/stress_threads.py "$@" || status=$?
