@@ -59,6 +59,7 @@ def workloads():
         return fn
 
     def library_floor():
+        hip.hipGetErrorString(err)  # the library loaded
         fn = c_function("hip", "hipGetErrorString", [ctypes.c_int], ctypes.c_void_p)
         code = int(err)
         return lambda: fn(code)
