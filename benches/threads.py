@@ -65,8 +65,8 @@ def workloads():
         return lambda: fn(code)
 
     def program_log_floor():
-        fn = c_function("hiprtc", "hiprtcGetProgramLog", [ctypes.c_void_p, ctypes.c_void_p])
         _, prog = hiprtc.hiprtcCreateProgram(SOURCE, b"k.cu", 0, None, None)
+        fn = c_function("hiprtc", "hiprtcGetProgramLog", [ctypes.c_void_p, ctypes.c_void_p])
         hiprtc.hiprtcCompileProgram(prog, 1, ARCH)
         _, size = hiprtc.hiprtcGetProgramLogSize(prog)
         host = np.zeros(max(size, 64), np.uint8)

@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=target/tsan
-cc=${HIPGEN_TSAN_CC:-clang-19}
+cc=${HIPGEN_TSAN_CC:-clang-19}  # a versioned name: its runtime is libclang-rt-<version>-dev
 command -v "$cc" > /dev/null || apt-get -qq install -y --no-install-recommends "$cc" "libclang-rt-${cc#clang-}-dev" > /dev/null
 # Quiet while building (CPython's own races, which its suppressions list, and pip's): the
 # reports that count are the stress run's, below.
@@ -40,7 +40,9 @@ RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sani
 "$out/venv/bin/pip" install -q --disable-pip-version-check --only-binary=:all: numpy==2.4.6  # as tools/setup.sh
 "$out/venv/bin/pip" install -q --disable-pip-version-check --no-deps "$out"/dist/*.whl
 # CPython's own suppressions (races it knows of in its free-threaded build), kept with the build.
-export TSAN_OPTIONS="exitcode=0 suppressions=$(dirname "$python")/../share/tsan_suppressions.txt halt_on_error=0 report_signal_unsafe=0 log_path=$PWD/$out/report"
+suppressions=$(dirname "$python")/../share/tsan_suppressions.txt
+export TSAN_OPTIONS="exitcode=0 halt_on_error=0 report_signal_unsafe=0 log_path='$PWD/$out/report'"
+[ -f "$suppressions" ] && TSAN_OPTIONS+=" suppressions='$suppressions'"
 status=0
 HIP_PYTHON_ROCM_RELEASE=$(.venv/bin/python tools/manifest.py default) HIP_PYTHON_LIBHIPRTC=libamdhip64.so.5 \
   PYTHON_GIL=0 "$out/venv/bin/python" tools/stress_threads.py "$@" || status=$?

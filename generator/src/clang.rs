@@ -43,7 +43,13 @@ pub fn load_libclang() -> Result<()> {
     }
     static PIN: std::sync::Once = std::sync::Once::new();
     PIN.call_once(|| {
-        if std::env::var_os("LIBCLANG_PATH").is_none() && Path::new(LIBCLANG_15).is_dir() {
+        // The library itself, not just the folder (other llvm-15 packages make the folder).
+        let has_libclang = std::fs::read_dir(LIBCLANG_15).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("libclang"))
+        });
+        if std::env::var_os("LIBCLANG_PATH").is_none() && has_libclang {
             std::env::set_var("LIBCLANG_PATH", LIBCLANG_15);
         }
     });
