@@ -64,20 +64,21 @@ def workloads():
         code = int(err)
         return lambda: fn(code)
 
-    def program_log_floor():
+    def compiled_program():
+        """A thread's own compiled program and a NumPy buffer its log fits in."""
         _, prog = hiprtc.hiprtcCreateProgram(SOURCE, b"k.cu", 0, None, None)
-        fn = c_function("hiprtc", "hiprtcGetProgramLog", [ctypes.c_void_p, ctypes.c_void_p])
         hiprtc.hiprtcCompileProgram(prog, 1, ARCH)
         _, size = hiprtc.hiprtcGetProgramLogSize(prog)
-        host = np.zeros(max(size, 64), np.uint8)
+        return prog, np.zeros(max(size, 64), np.uint8)
+
+    def program_log_floor():
+        prog, host = compiled_program()
+        fn = c_function("hiprtc", "hiprtcGetProgramLog", [ctypes.c_void_p, ctypes.c_void_p])
         handle, data = int(prog), host.ctypes.data
         return lambda: (fn(handle, data), prog, host)[0]
 
     def numpy_pointer():
-        _, prog = hiprtc.hiprtcCreateProgram(SOURCE, b"k.cu", 0, None, None)
-        hiprtc.hiprtcCompileProgram(prog, 1, ARCH)
-        _, size = hiprtc.hiprtcGetProgramLogSize(prog)
-        host = np.zeros(max(size, 64), np.uint8)
+        prog, host = compiled_program()
         return lambda: hiprtc.hiprtcGetProgramLog(prog, host)
 
     def kernel_pack():

@@ -17,6 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=target/tsan
+release=$(.venv/bin/python tools/manifest.py default)
 cc=${HIPGEN_TSAN_CC:-clang-19}  # a versioned name: its runtime is libclang-rt-<version>-dev
 command -v "$cc" > /dev/null || apt-get -qq install -y --no-install-recommends "$cc" "libclang-rt-${cc#clang-}-dev" > /dev/null
 # Quiet while building (CPython's own races, which its suppressions list, and pip's): the
@@ -34,17 +35,19 @@ rm -rf "$out/dist" "$out"/report.*
 # procedural macros (which run inside the uninstrumented compiler). The default release's
 # bindings, run on this machine's HIP 5.2 runtime as the test suite runs them (pinned below).
 RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer" CARGO_BUILD_TARGET=x86_64-unknown-linux-gnu \
-  ./build_pkgs.sh --release "$(.venv/bin/python tools/manifest.py default)" --libs hip,hiprtc --no-rocm-llvm --python "$python-tsan" \
+  ./build_pkgs.sh --release "$release" --libs hip,hiprtc --no-rocm-llvm --python "$python-tsan" \
   --out "$out/dist" --no-install
 "$python" -m venv --clear "$out/venv"
-"$out/venv/bin/pip" install -q --disable-pip-version-check --only-binary=:all: numpy==2.4.6  # as tools/setup.sh
+# The NumPy tools/setup.sh chose for .venv-ft (a cp313t wheel).
+numpy=$(.venv-ft/bin/python -c 'import numpy; print(numpy.__version__)')
+"$out/venv/bin/pip" install -q --disable-pip-version-check --only-binary=:all: "numpy==$numpy"
 "$out/venv/bin/pip" install -q --disable-pip-version-check --no-deps "$out"/dist/*.whl
 # CPython's own suppressions (races it knows of in its free-threaded build), kept with the build.
 suppressions=$(dirname "$python")/../share/tsan_suppressions.txt
 export TSAN_OPTIONS="exitcode=0 halt_on_error=0 report_signal_unsafe=0 log_path='$PWD/$out/report'"
 [ -f "$suppressions" ] && TSAN_OPTIONS+=" suppressions='$suppressions'"
 status=0
-HIP_PYTHON_ROCM_RELEASE=$(.venv/bin/python tools/manifest.py default) HIP_PYTHON_LIBHIPRTC=libamdhip64.so.5 \
+HIP_PYTHON_ROCM_RELEASE=$release HIP_PYTHON_LIBHIPRTC=libamdhip64.so.5 \
   PYTHON_GIL=0 "$out/venv/bin/python" tools/stress_threads.py "$@" || status=$?
 reports=$(cat "$out"/report.* 2>/dev/null | grep -c "^WARNING: ThreadSanitizer" || true)
 echo "tsan: $reports report(s) in $out/report.*; stress exit status $status"
