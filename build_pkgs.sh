@@ -3,6 +3,8 @@
 # --freethreaded, also the free-threaded CPython's wheels beside them (installed into .venv-ft).
 set -euo pipefail
 cd "$(dirname "$0")"
+# shellcheck source=tools/progress.sh
+. tools/progress.sh
 
 # The libraries, their packages and their order are the release's manifest's
 # (bindings/rocm-<release>/manifest.json; tools/manifest.py reads it).
@@ -10,15 +12,21 @@ usage() {
   cat <<USAGE
 Usage: ./build_pkgs.sh [options]
 
-  --platform P      amd (default) or nvidia: hip, hiprtc, rccl and the math libraries over
-                    CUDA (roctx has no NVIDIA counterpart), with the shims
-                    built by tools/nvidia-shim.sh: for CUDA 12 (HIP 5.7.1's NVIDIA
-                    headers where the ABI is the release's, CUDA's own API for the
-                    rest) and for CUDA 13 (CUDA's own API alone)
+  --platform P      all (default): one hip-python wheel for AMD and NVIDIA GPUs, the
+                    platform chosen at load time; amd: without the NVIDIA shims;
+                    nvidia: only hip, hiprtc, rccl and the math libraries over CUDA
+                    (roctx has no NVIDIA counterpart). The shims are built by
+                    tools/nvidia-shim.sh: for CUDA 12 (HIP 5.7.1's NVIDIA headers where
+                    the ABI is the release's, CUDA's own API for the rest) and for
+                    CUDA 13 (CUDA's own API alone)
   --rocm-path DIR   ROCm root whose include/ the bindings are regenerated from
                     (default: \$ROCM_PATH, else the release file's folder under .rocm)
   --release VER     ROCm release of the bindings to build or regenerate (default: the
                     checked-in bindings', generator/specs/releases/*.yaml says which)
+  --releases LIST   the other shipped releases whose bindings hip-python carries beside
+                    the built release's ('5.7.1,6.4.3', 'all' or 'none'; default: all
+                    without --release, none with it); tools/manifest.py installed names
+                    the one of the runtime installed here
   --libs LIST       modules to build: 'hip,hiprtc' includes only those, '^hiprtc' excludes
                     (default: \$HIP_PYTHON_LIBS, else all of the release's manifest)
   --regenerate      run hipgen on the headers first (needs libclang)
@@ -52,11 +60,12 @@ USAGE
 
 ROCM_ROOT=${ROCM_PATH:-}
 RELEASE=
+CARRY=
 LIBS=${HIP_PYTHON_LIBS:-^}
 CUDA_LIBS=${HIP_PYTHON_CUDA_LIBS:-^}
 LLVM_LIBS=${ROCM_PYTHON_LIBS:-^}
 BUILD_LLVM=1
-PLATFORM=amd
+PLATFORM=all
 REGENERATE=0; BUILD_HIP=1; BUILD_CUDA=1; RUN_TESTS=0; PRE_CLEAN=0; POST_CLEAN=0; USE_VENV=1
 OUT=dist; INSTALL=1; DRY_RUN=0; TARGET_PYTHON=; ALSO_FREETHREADED=0
 ARGS=("$@")
@@ -64,6 +73,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --rocm-path) ROCM_ROOT=$2; shift ;;
     --release) RELEASE=$2; shift ;;
+    --releases) CARRY=$2; shift ;;
     --platform) PLATFORM=$2; shift ;;
     --libs) LIBS=$2; shift ;;
     --regenerate) REGENERATE=1 ;;
@@ -131,9 +141,12 @@ clear_wheels() {
 }
 
 DEFAULT_RELEASE=$("$PY" tools/manifest.py default)
-# Without --release (or HIPGEN_BINDINGS), hip-python carries every shipped release's bindings.
-ALL_RELEASES=0
-[ -z "$RELEASE" ] && [ -z "${HIPGEN_BINDINGS:-}" ] && ALL_RELEASES=1
+# Without --release (or HIPGEN_BINDINGS), hip-python carries every shipped release's bindings
+# (--releases narrows them).
+if [ -z "$CARRY" ]; then
+  CARRY=none
+  [ -z "$RELEASE" ] && [ -z "${HIPGEN_BINDINGS:-}" ] && CARRY=all
+fi
 RELEASE=${RELEASE:-$DEFAULT_RELEASE}
 if [ "$REGENERATE" = 1 ] && [ "$DRY_RUN" = 0 ]; then
   cargo build -q --release -p hipgen
@@ -151,15 +164,16 @@ if [ -z "${HIPGEN_BINDINGS:-}" ]; then
 fi
 BINDINGS=${HIPGEN_BINDINGS:-$PWD/bindings/rocm-$RELEASE}
 
+# The libraries a wheel carries are those of AMD unless it is for NVIDIA alone.
 case "$PLATFORM" in
-  amd) ;;
-  nvidia) BUILD_LLVM=0 ;;
-  *) echo "unknown platform '$PLATFORM' (amd, nvidia)" >&2; exit 2 ;;
+  all|amd) LIB_PLATFORM=amd ;;
+  nvidia) LIB_PLATFORM=nvidia; BUILD_LLVM=0 ;;
+  *) echo "unknown platform '$PLATFORM' (all, amd, nvidia)" >&2; exit 2 ;;
 esac
 # Include ('a,b') or exclude ('^a,b') lists, resolved against the manifest with the libraries
 # those use (hip comes with hipblas), in its order; on NVIDIA without what has no NVIDIA form.
 manifest() { "$PY" tools/manifest.py --bindings "$BINDINGS" "$@"; }
-SELECTED=$(manifest select --package hip-python --platform "$PLATFORM" "$LIBS")
+SELECTED=$(manifest select --package hip-python --platform "$LIB_PLATFORM" "$LIBS")
 LLVM_SELECTED=$(manifest select --package rocm-llvm-python "$LLVM_LIBS")
 # The CUDA modules are files of hip-python-as-cuda: (selected by, module, legacy module) lines.
 mapfile -t CUDA_MODULES < <(manifest alias-modules --package hip-python-as-cuda)
@@ -179,8 +193,9 @@ if [ "$PRE_CLEAN" = 1 ]; then
   cargo clean -q
 fi
 
-if [ "$PLATFORM" = nvidia ] && [ "$BUILD_HIP" = 1 ]; then
-  bash tools/nvidia-shim.sh "$RELEASE"
+if [ "$PLATFORM" != amd ] && [ "$BUILD_HIP" = 1 ]; then
+  phase "the NVIDIA shims (HIP over CUDA 12 and 13) for ROCm $RELEASE's bindings"
+  quietly "NVIDIA shims" bash tools/nvidia-shim.sh "$RELEASE"
 else
   rm -rf hip-python/python/hip/_nvidia
 fi
@@ -190,7 +205,7 @@ fi
 # library another package linked there last.
 
 if [ "$BUILD_HIP" = 1 ]; then
-  echo "building hip-python ($PLATFORM) with: $SELECTED"
+  phase "building hip-python ($PLATFORM) with: $SELECTED"
   # The generated modules' stubs come from the bindings the extensions are built from.
   mapfile -t hip_modules < <(manifest modules --package hip-python "$SELECTED")
   bash tools/stubs.sh "$BINDINGS" hip-python "${hip_modules[@]}"
@@ -201,9 +216,10 @@ if [ "$BUILD_HIP" = 1 ]; then
   # hip._select which modules each has and how to recognise its runtime.
   rm -rf hip-python/python/hip/_rocm[0-9]* hip-python/python/hip/_releases.json
   catalog=("$SELECTED=$BINDINGS")
-  if [ "$ALL_RELEASES" = 1 ] && [ "$PLATFORM" = amd ]; then
+  if [ "$CARRY" != none ] && [ "$PLATFORM" != nvidia ]; then
     for other in $("$PY" tools/manifest.py shipped); do
       [ "$other" = "$RELEASE" ] && continue
+      [ "$CARRY" = all ] || [[ ",$CARRY," == *",$other,"* ]] || continue
       folder=$PWD/bindings/rocm-$other
       # The libraries of this release that --libs selects (an exclude list keeps those only
       # this release has, hipBLASLt in ROCm 7).
@@ -216,10 +232,10 @@ if [ "$BUILD_HIP" = 1 ]; then
         libs=${libs%,}
       fi
       [ -n "$libs" ] || continue
-      echo "building hip-python's ROCm $other bindings with: $libs"
+      phase "building hip-python's ROCm $other bindings with: $libs"
       tmp=$(mktemp -d)
       (cd hip-python && HIPGEN_BINDINGS=$folder HIPGEN_LIBS=$libs CARGO_TARGET_DIR=../target/wheel-hip-$other$TARGET_TAG \
-         "../$PY" -m maturin build --release -q --out "$tmp" "${MANYLINUX[@]}" --features pyo3/extension-module)
+         quietly "hip-python ($other)" "../$PY" -m maturin build --release --out "$tmp" "${MANYLINUX[@]}" --features pyo3/extension-module)
       major=${other%%.*}
       mkdir -p "hip-python/python/hip/_rocm$major"
       "$PY" -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = next(n for n in z.namelist() if n.startswith('hip/_native.')); open(sys.argv[2] + '/_bindings' + sys.argv[3], 'wb').write(z.read(n))" \
@@ -249,9 +265,10 @@ if [ "$BUILD_HIP" = 1 ]; then
   version=$(sed -n 's/^version = "\(.*\)"/\1/p' hip-python/pyproject.toml)
   "$PY" tools/manifest.py catalog --version "$version" --suffix "$EXT_SUFFIX" "${catalog[@]}" \
     >hip-python/python/hip/_releases.json
-  (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip-$RELEASE$TARGET_TAG "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}" \
+  (cd hip-python && HIPGEN_LIBS=$SELECTED CARGO_TARGET_DIR=../target/wheel-hip-$RELEASE$TARGET_TAG \
+     quietly "hip-python ($RELEASE)" "../$PY" -m maturin build --release --out "$OUT" "${MANYLINUX[@]}" \
      --features pyo3/extension-module)
-  (cd hip-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
+  (cd hip-python && quietly "hip-python's sdist" "../$PY" -m maturin sdist --out "$OUT")
   if [ "$INSTALL" = 1 ]; then
     "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
        "$OUT"/hip_python-*"$WHEEL_TAG"-*.whl
@@ -259,7 +276,7 @@ if [ "$BUILD_HIP" = 1 ]; then
 fi
 
 if [ "$BUILD_CUDA" = 1 ]; then
-  echo "building hip-python-as-cuda with: $CUDA_SELECTED"
+  phase "building hip-python-as-cuda with: $CUDA_SELECTED"
   clear_wheels hip_python_as_cuda
   # Modules left out are moved aside for the build and put back afterwards.
   aside=$(mktemp -d)
@@ -280,10 +297,11 @@ if [ "$BUILD_CUDA" = 1 ]; then
     done
   done
   bash tools/stubs.sh "$BINDINGS" hip-python-as-cuda "${cuda_modules[@]}"
-  (cd hip-python-as-cuda && CARGO_TARGET_DIR=../target/wheel-cuda$TARGET_TAG "../$PY" -m maturin build --release -q --out "$OUT" "${MANYLINUX[@]}")
+  (cd hip-python-as-cuda && CARGO_TARGET_DIR=../target/wheel-cuda$TARGET_TAG \
+     quietly hip-python-as-cuda "../$PY" -m maturin build --release --out "$OUT" "${MANYLINUX[@]}")
   restore
   trap - EXIT
-  (cd hip-python-as-cuda && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
+  (cd hip-python-as-cuda && quietly "hip-python-as-cuda's sdist" "../$PY" -m maturin sdist --out "$OUT")
   if [ "$INSTALL" = 1 ]; then
     "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
        "$OUT"/hip_python_as_cuda-*"$WHEEL_TAG"-*.whl
@@ -291,14 +309,15 @@ if [ "$BUILD_CUDA" = 1 ]; then
 fi
 
 if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
-  echo "building rocm-llvm-python with: $LLVM_SELECTED"
+  phase "building rocm-llvm-python with: $LLVM_SELECTED"
   mapfile -t llvm_modules < <(manifest modules --package rocm-llvm-python "$LLVM_SELECTED")
   bash tools/stubs.sh "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
   "$PY" tools/layout.py "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
   clear_wheels rocm_llvm_python
-  (cd rocm-llvm-python && HIPGEN_LIBS=$LLVM_SELECTED CARGO_TARGET_DIR=../target/wheel-llvm$TARGET_TAG "../$PY" -m maturin build \
-     --release -q --out "$OUT" "${MANYLINUX[@]}" --features pyo3/extension-module)
-  (cd rocm-llvm-python && "../$PY" -m maturin sdist --out "$OUT" >/dev/null)
+  (cd rocm-llvm-python && HIPGEN_LIBS=$LLVM_SELECTED CARGO_TARGET_DIR=../target/wheel-llvm$TARGET_TAG \
+     quietly rocm-llvm-python "../$PY" -m maturin build --release --out "$OUT" "${MANYLINUX[@]}" \
+     --features pyo3/extension-module)
+  (cd rocm-llvm-python && quietly "rocm-llvm-python's sdist" "../$PY" -m maturin sdist --out "$OUT")
   if [ "$INSTALL" = 1 ]; then
     "$PY_INSTALL" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps \
        "$OUT"/rocm_llvm_python-*"$WHEEL_TAG"-*.whl

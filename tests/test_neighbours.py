@@ -13,7 +13,7 @@ is a fresh interpreter, as a user's program would be, in one of four orders:
 - `after`: ours first, then the neighbour, then calls to both.
 
 Neighbours are the packages tools/setup.sh installs, each in a folder of its own under
-`.venv/neighbours` (not into .venv's site-packages: NVIDIA's cuda-bindings has the paths of our
+`.venv-test/neighbours` (not into the venv's site-packages: NVIDIA's cuda-bindings has the paths of our
 `cuda.bindings`; torch too where someone puts it there: setup.sh does not, for its size), and
 lazy modules written here. A neighbour whose folder is absent is skipped.
 No GPU is needed: where a neighbour's own call needs one, the error for its absence is

@@ -13,7 +13,8 @@ import pytest
 
 from conftest import MANIFEST, REPO, SESSION_RELEASE
 
-DIST = REPO / "dist"
+#: The wheels under test: dist/, or the folder tools/test.sh builds them into.
+DIST = Path(os.environ.get("HIPGEN_DIST", REPO / "dist"))
 
 
 PACKAGES = ["hip_python", "hip_python_as_cuda", "rocm_llvm_python"]

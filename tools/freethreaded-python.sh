@@ -54,7 +54,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
 fi
 rm -rf "$prefix"
 # shellcheck disable=SC2086 # HIPGEN_FT_CONFIGURE: options, split on spaces
-(cd "$srcdir" && ./configure -q --disable-gil --prefix="$prefix" --with-ensurepip=install ${HIPGEN_FT_CONFIGURE:-} > /dev/null \
+(cd "$srcdir" && ./configure -q --disable-gil --disable-test-modules --prefix="$prefix" --with-ensurepip=install ${HIPGEN_FT_CONFIGURE:-} > /dev/null \
   && make -s -j"$(nproc)" > "$work/make.log" 2>&1 || { tail -40 "$work/make.log" >&2; exit 1; }
   make -s install > "$work/install.log" 2>&1 || { tail -40 "$work/install.log" >&2; exit 1; })
 if [ -f "$srcdir/Tools/tsan/suppressions_free_threading.txt" ]; then

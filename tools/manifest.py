@@ -17,6 +17,8 @@ tools/test.sh, the tests and the benches use. Standard library only.
         SPEC among the comma-separated names KNOWN, as `select` reads it (no manifest)
     python tools/manifest.py shipped                 the releases the wheels carry, newest first
     python tools/manifest.py runtimes                the shipped releases with a runtime root
+    python tools/manifest.py installed               the shipped release of the HIP runtime
+        the system loader finds (of its major version), or an empty line
     python tools/manifest.py --bindings DIR runtime  its runtime root's Debian suite, then its
         packages (tools/rocm-root.sh)
     python tools/manifest.py catalog --version V [--suffix .abi3.so] LIBS=FOLDER...
@@ -128,6 +130,29 @@ def shipped() -> list[Path]:
     return [p for _, p in carried]
 
 
+def installed() -> str | None:
+    """The shipped release of the HIP runtime this machine's loader finds (its major version's),
+    probed the way each release's `loads` says (`hip._select` chooses so at run time)."""
+    import ctypes
+
+    releases = [load(p) for p in shipped()]
+    for manifest in releases:
+        hip = next((lib for lib in manifest["libraries"] if lib["name"] == "hip"), None)
+        probe = (hip or {}).get("loads") or {}
+        for name in probe.get("sonames", []):
+            try:
+                lib = ctypes.CDLL(name)
+            except OSError:
+                continue
+            symbol, divisor = probe["version"]
+            out = ctypes.c_int(0)
+            if getattr(lib, symbol)(ctypes.byref(out)) != 0 or out.value <= 0:
+                continue
+            major = str(out.value // divisor)
+            return next((m["release"] for m in releases if m["release"].split(".")[0] == major), None)
+    return None
+
+
 def catalog(version: str, builds: list[tuple[str, Path]], suffix: str = ".abi3.so") -> dict:
     """hip-python's `_releases.json` for `(selected libraries, folder)` pairs, the default
     release's first: what `hip._select` chooses among."""
@@ -164,6 +189,7 @@ def main(argv: list[str]) -> int:
     sub.add_parser("default")
     sub.add_parser("packages")
     sub.add_parser("shipped")
+    sub.add_parser("installed")
     sub.add_parser("runtimes")
     sub.add_parser("runtime")
     cat = sub.add_parser("catalog")
@@ -184,6 +210,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.command == "default":
         print(load(default_folder())["release"])
+        return 0
+    if args.command == "installed":
+        print(installed() or "")
         return 0
     if args.command == "shipped":
         print(" ".join(load(p)["release"] for p in shipped()))

@@ -20,32 +20,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 default_release=$("$PY" tools/manifest.py default)
-release=${1:-$default_release}
 # The release whose nvidia_detail headers serve (the newest that has them).
 detail=5.7.1
-rocm=${HIPGEN_ROCM_DIR:-.rocm}
-cuda=.cuda/12
-# CUDA 12 headers (and the runtime/NVRTC libraries to link against), unpacked from wheels.
-WHEELS=(nvidia-cuda-runtime-cu12==12.9.79 nvidia-cuda-nvrtc-cu12==12.9.86
-        nvidia-cuda-nvcc-cu12==12.9.86 nvidia-cuda-cccl-cu12==12.9.27
-        nvidia-cuda-profiler-api-cu12==12.9.79)
-if [ "$(cat "$cuda/.wheels" 2>/dev/null)" != "${WHEELS[*]}" ]; then
-  rm -rf "$cuda"; mkdir -p "$cuda/wheels"
-  "$PY" -m pip download -q --no-deps --disable-pip-version-check -d "$cuda/wheels" "${WHEELS[@]}"
-  for w in "$cuda"/wheels/*.whl; do "$PY" -m zipfile -e "$w" "$cuda"; done
-  echo "${WHEELS[*]}" >"$cuda/.wheels"
+if [ "${1:-}" = --headers ]; then
+  # The releases whose headers the shims are generated from (tools/setup.sh shim_headers).
+  echo "$default_release $detail"
+  exit 0
 fi
+release=${1:-$default_release}
+rocm=${HIPGEN_ROCM_DIR:-.rocm}
+cuda=${HIPGEN_CUDA_DIR:-.cuda}/12
+# CUDA 12's headers (also cuBLAS's, cuFFT's, ... in $cuda/math), HIP 5.7.1's and the release's,
+# each fetched once (tools/setup.sh).
+bash tools/setup.sh shim_headers >/dev/null
 inc=(); for d in cuda_runtime cuda_nvrtc cuda_cccl cuda_nvcc cuda_profiler_api; do
   inc+=("$cuda/nvidia/$d/include")
 done
-# Headers only of cuBLAS, cuFFT, cuRAND, cuSPARSE and cuSOLVER (their wheels are 70-600 MB
-# of libraries; only the headers are read, by HTTP range requests).
-MATH=(nvidia-cublas-cu12==12.9.1.4 nvidia-cufft-cu12==11.4.1.4 nvidia-curand-cu12==10.3.10.19
-      nvidia-cusparse-cu12==12.5.10.65 nvidia-cusolver-cu12==11.7.5.82)
-if [ "$(cat "$cuda/.math" 2>/dev/null)" != "${MATH[*]}" ]; then
-  "$PY" tools/cuda_headers.py "$cuda/math" "${MATH[@]}"
-  echo "${MATH[*]}" >"$cuda/.math"
-fi
 for d in cublas cufft curand cusparse cusolver; do inc+=("$cuda/math/nvidia/$d/include"); done
 cargo build -q --release -p hipgen
 gen() { ./target/release/hipgen generate --release "$1" --out target/bindings ${2:+--libs "$2"} 2>/dev/null; }
@@ -75,10 +65,35 @@ if [ "$release" != "$detail" ]; then
   detail_irs=(--detail-ir "$detail_dir/hip.ir.json.gz" --detail-ir "$detail_dir/hiprtc.ir.json.gz")
 fi
 mkdir -p target/nvidia hip-python/python/hip/_nvidia
+shims=hip-python/python/hip/_nvidia
+# keep FILE: FILE.new, which hipgen just wrote, replaces FILE only where it differs, so that an
+# unchanged source keeps its time and its library is not compiled again.
+keep() {
+  if cmp -s "$1.new" "$1"; then rm "$1.new"; else mv "$1.new" "$1"; fi
+}
+# compile LIBRARY SOURCE... [-- G++ OPTIONS]: a shared library of only the wrappers, compiled
+# where a source (or this script, or the glibc header) is newer than it, in the background:
+# one compiler per library. tools/glibc-compat.h binds libdl's functions to the symbol
+# version every glibc has, and libdl.so.2 is named, which holds them before glibc 2.34: the
+# wheel keeps its manylinux_2_28 tag.
+compile() {
+  local so=$shims/$1; shift
+  local sources=() flags=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do sources+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && flags=("$@")
+  local source stale=0
+  for source in "${sources[@]}" tools/glibc-compat.h "$0"; do [ "$source" -nt "$so" ] && stale=1; done
+  [ "$stale" = 1 ] || return 0
+  g++ -std=c++17 -shared -fPIC -O2 -fvisibility=hidden -w -include tools/glibc-compat.h "${flags[@]}" \
+    "${sources[@]}" -o "$so" -Wl,--no-as-needed -l:libdl.so.2 &
+  compilers+=($!)
+}
+compilers=()
 ./target/release/hipgen shim --include "$rocm/$detail/usr/include" \
   $(printf -- '--cuda-include %s ' "${inc[@]}") \
   --ir "$irs/hip.ir.json.gz" --ir "$irs/hiprtc.ir.json.gz" "${detail_irs[@]}" \
-  --out target/nvidia/hip_nvidia.cpp --exported target/nvidia/hip_nvidia.exported
+  --out target/nvidia/hip_nvidia.cpp.new --exported target/nvidia/hip_nvidia.exported
+keep target/nvidia/hip_nvidia.cpp
 # HIPIFY's table of the default release (the newest here): 5.7.1's maps no hipSOLVER function.
 hipify=$rocm/$default_release/usr/bin/hipify-perl
 [ -f "$hipify" ] || hipify=$rocm/$release/usr/bin/hipify-perl
@@ -88,15 +103,13 @@ hipify=$rocm/$default_release/usr/bin/hipify-perl
 ./target/release/hipgen cuda-shim --spec generator/specs/hip.yaml \
   --ir "$irs/hip.ir.json.gz" --exclude-from target/nvidia/hip_nvidia.exported \
   --include "$rocm/$release/usr/include" --hipify "$hipify" \
-  $(printf -- '--cuda-include %s ' "${inc[@]}") --out target/nvidia/hip_fill_nvidia.cpp
+  $(printf -- '--cuda-include %s ' "${inc[@]}") --out target/nvidia/hip_fill_nvidia.cpp.new
+keep target/nvidia/hip_fill_nvidia.cpp
 # Only the wrappers are exported. CUDA's libraries are not linked by name: the loader
 # loads the driver, the CUDA 12 runtime and NVRTC (12, else 13: its C API is the same)
 # globally first, from NVIDIA's wheels or the system, so one shim serves either install.
-g++ -std=c++17 -shared -fPIC -O2 -fvisibility=hidden -w \
-  -I"$rocm/$detail/usr/include" $(printf -- '-I%s ' "${inc[@]}") \
-  target/nvidia/hip_nvidia.cpp target/nvidia/hip_fill_nvidia.cpp -o hip-python/python/hip/_nvidia/libhip_nvidia.so
-echo "built hip-python/python/hip/_nvidia/libhip_nvidia.so ($(nm -D --defined-only \
-  hip-python/python/hip/_nvidia/libhip_nvidia.so | grep -c ' T ') functions)"
+compile libhip_nvidia.so target/nvidia/hip_nvidia.cpp target/nvidia/hip_fill_nvidia.cpp -- \
+  -I"$rocm/$detail/usr/include" $(printf -- '-I%s ' "${inc[@]}")
 # The HIP shim for machines with CUDA 13 alone: every hip and hiprtc function over CUDA 13's
 # own API and NVRTC, joined by HIPIFY's table (HIP 5.7's NVIDIA headers do not compile
 # against CUDA 13). The loader takes it where CUDA 13's runtime is the one that loads.
@@ -106,26 +119,22 @@ if [ -f "$cuda13/cuda_runtime_api.h" ]; then
     deps=(); [ "$lib" = hip ] || deps=(--ir "$irs/hip.ir.json.gz")
     ./target/release/hipgen cuda-shim --spec "generator/specs/$lib.yaml" \
       --ir "$irs/$lib.ir.json.gz" "${deps[@]}" --include "$rocm/$release/usr/include" \
-      --hipify "$hipify" --cuda-include "$cuda13" --out "target/nvidia/${lib}_cu13.cpp"
+      --hipify "$hipify" --cuda-include "$cuda13" --out "target/nvidia/${lib}_cu13.cpp.new"
+    keep "target/nvidia/${lib}_cu13.cpp"
   done
-  g++ -std=c++17 -shared -fPIC -O2 -fvisibility=hidden -w -I"$cuda13" \
-    target/nvidia/hip_cu13.cpp target/nvidia/hiprtc_cu13.cpp \
-    -o hip-python/python/hip/_nvidia/libhip_nvidia_cu13.so &
+  compile libhip_nvidia_cu13.so target/nvidia/hip_cu13.cpp target/nvidia/hiprtc_cu13.cpp -- -I"$cuda13"
 fi
 for lib in "${MATH_LIBS[@]}"; do
   ./target/release/hipgen cuda-shim --spec "generator/specs/$lib.yaml" \
     --ir "$irs/$lib.ir.json.gz" --ir "$irs/hip.ir.json.gz" \
     --include "$rocm/$release/usr/include" --hipify "$hipify" \
-    $(printf -- '--cuda-include %s ' "${inc[@]}") --out "target/nvidia/${lib}_nvidia.cpp"
+    $(printf -- '--cuda-include %s ' "${inc[@]}") --out "target/nvidia/${lib}_nvidia.cpp.new"
+  keep "target/nvidia/${lib}_nvidia.cpp"
+  compile "lib${lib}_nvidia.so" "target/nvidia/${lib}_nvidia.cpp" -- $(printf -- '-I%s ' "${inc[@]}")
 done
-# One compiler per library, in parallel (hipSPARSE's and hipBLAS's take a minute each).
-for lib in "${MATH_LIBS[@]}"; do
-  g++ -std=c++17 -shared -fPIC -O2 -fvisibility=hidden -w $(printf -- '-I%s ' "${inc[@]}") \
-    "target/nvidia/${lib}_nvidia.cpp" -o "hip-python/python/hip/_nvidia/lib${lib}_nvidia.so" &
-done
-wait
-for lib in hip_nvidia_cu13 "${MATH_LIBS[@]/%/_nvidia}"; do
-  so=hip-python/python/hip/_nvidia/lib${lib}.so
+for pid in "${compilers[@]}"; do wait "$pid"; done
+for lib in hip_nvidia hip_nvidia_cu13 "${MATH_LIBS[@]/%/_nvidia}"; do
+  so=$shims/lib${lib}.so
   [ -f "$so" ] || continue
   echo "built $so ($(nm -D --defined-only "$so" | grep -c ' T ') functions)"
 done

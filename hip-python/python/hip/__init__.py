@@ -99,10 +99,9 @@ def _attach_hiprtc_extras():
     if hiprtc is None or "__hip_missing__" in vars(hiprtc):
         return
     hiprtc.ext = _ext
-    # On NVIDIA, hiprtc is NVRTC: AMD target options are translated there. Only a package
-    # built for NVIDIA (it ships the shim in `_nvidia/`) wraps the function; elsewhere
+    # On NVIDIA, hiprtc is NVRTC: AMD target options are translated there; on AMD
     # hiprtcCompileProgram stays the native one.
-    if _select.built_for_nvidia():
+    if _select.native().platform() == "nvidia":
         hiprtc.hiprtcCompileProgram = _nvidia_options.compile_program(hiprtc.hiprtcCompileProgram)
 
 

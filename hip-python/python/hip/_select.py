@@ -80,15 +80,18 @@ def _probe_runtime(release: dict) -> tuple[str, int | None] | None:
     return None
 
 
-def built_for_nvidia() -> bool:
-    """Whether this package was built for NVIDIA: it then ships its shims in `_nvidia/`."""
-    return os.path.isdir(os.path.join(_HERE, "_nvidia"))
-
-
 def _platform_is_nvidia() -> bool:
-    if os.environ.get("HIP_PLATFORM") == "nvidia":
-        return True
-    return os.environ.get("HIP_PLATFORM") != "amd" and built_for_nvidia()
+    """Whether the runtime runs HIP on NVIDIA here (`HIP_PLATFORM`, else the GPUs present): it
+    decides, in the default release's extension, whose modules leave sys.modules again."""
+    before = dict(sys.modules)
+    ext, _ = _load_extension(_default())
+    for name, module in list(sys.modules.items()):
+        if before.get(name) is not module:
+            if name in before:
+                sys.modules[name] = before[name]
+            else:
+                del sys.modules[name]
+    return ext.platform() == "nvidia"
 
 
 class ReleaseError(RuntimeError):
@@ -128,11 +131,18 @@ def choose() -> tuple[dict, str]:
     return _default(), "no HIP runtime found: the default release"
 
 
-def _load_extension(entry: dict) -> types.ModuleType:
+# Each extension loaded, by module name: (extension, the modules it published in sys.modules).
+_extensions: dict[str, tuple[types.ModuleType, dict[str, types.ModuleType]]] = {}
+
+
+def _load_extension(entry: dict) -> tuple[types.ModuleType, dict[str, types.ModuleType]]:
     """Loads the extension of release `entry` from its file (`file`, relative to the package;
-    the default release's is `hip._native`'s own), without the import system, which finds
-    the placeholder under `hip._native`. The module name (`module`) names its init function."""
+    the default release's is `hip._native`'s own), once, without the import system, which finds
+    the placeholder under `hip._native`. The module name (`module`) names its init function.
+    Returns it with the modules it published in sys.modules."""
     name = entry["module"]
+    if name in _extensions:
+        return _extensions[name]
     if entry.get("file"):
         paths = [os.path.join(_HERE, entry["file"])]
     else:
@@ -141,9 +151,12 @@ def _load_extension(entry: dict) -> types.ModuleType:
         if os.path.exists(path):
             loader = importlib.machinery.ExtensionFileLoader(name, path)
             spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+            before = dict(sys.modules)
             module = importlib.util.module_from_spec(spec)
             loader.exec_module(module)
-            return module
+            published = {k: v for k, v in sys.modules.items() if before.get(k) is not v}
+            _extensions[name] = (module, published)
+            return _extensions[name]
     raise ImportError(f"the extension of ROCm {entry.get('release')} ({name}) is missing: {paths[0]}")
 
 
@@ -170,12 +183,13 @@ def _load() -> tuple[types.ModuleType, dict | None, str | None]:
         except ReleaseError as e:
             # Every use raises; the default release's extension supplies HipLoadError.
             entry, why, error = _default(), None, str(e)
-        ext = _load_extension(entry)
+        ext, published = _load_extension(entry)
+        sys.modules.update(published)
         chosen = None
         if error is None:
             chosen = dict(entry, reason=why, release=entry["release"] or ext.ROCM_RELEASE)
             for name, holder in placeholders.items():
-                real = ext if name == "hip._native" else sys.modules.get(name)
+                real = ext if name == "hip._native" else published.get(name)
                 if real is not None and real is not holder:
                     holder._fill(real, chosen["release"])
                 else:
