@@ -38,7 +38,7 @@ ROCM = Path(os.environ.get("HIPGEN_ROCM_DIR", REPO / ".rocm")) / RELEASE / "usr"
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "gpu: needs a GPU (AMD, or NVIDIA with --platform nvidia)")
+    config.addinivalue_line("markers", "gpu: needs a GPU (AMD or NVIDIA)")
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """The GPU suite: real kernels, copies, streams and events on whatever GPU is present (AMD, or
-NVIDIA through `./build_pkgs.sh --platform nvidia`). Skipped where no GPU is; run on the
+NVIDIA, where the same wheel runs over CUDA). Skipped where no GPU is; run on the
 device machines with `pytest -m gpu tests/test_gpu.py` (see docs/nvidia.md).
 """
 
