@@ -62,11 +62,8 @@ done
 phase "the test wheels, with every shipped release's bindings (target/test-dist)"
 ./build_pkgs.sh --out "$HIPGEN_DIST" --no-install
 if [ -n "$FT" ]; then
-  # The free-threaded twins carry the default release's bindings and those of the runtime
-  # installed here: the release choice runs there too, with a build fewer.
-  installed=$("$PY" tools/manifest.py installed)
-  phase "the free-threaded CPython's test wheels (default release${installed:+ and $installed})"
-  ./build_pkgs.sh --out "$HIPGEN_DIST" --no-install --python "$FT" --releases "${installed:-none}"
+  phase "the free-threaded CPython's test wheels"
+  ./build_pkgs.sh --out "$HIPGEN_DIST" --no-install --python "$FT"
 fi
 install_wheels() {
   quietly "installing the test wheels into $1" "$1/bin/python" -m pip install --disable-pip-version-check \

@@ -138,7 +138,7 @@ pub fn generate(release: &Release, libs: Option<&str>, inputs: &Inputs, out: &Pa
         }
     }
     let manifest = manifest::build(release, &files)?;
-    std::fs::write(
+    write_if_changed(
         dir.join("manifest.json"),
         serde_json::to_string_pretty(&manifest)? + "\n",
     )?;
@@ -162,13 +162,13 @@ fn generate_one(
     let rendered = render::render(&lib, &imports, &modules, &spec, inputs.templates, command)?;
     // Functions the renderer leaves out are recorded in the IR file.
     lib.skipped.extend(rendered.skipped);
-    std::fs::write(dir.join(format!("{name}.rs")), rendered.code)?;
+    write_if_changed(dir.join(format!("{name}.rs")), rendered.code)?;
     // The stub goes where the package puts the module: stubs/hip/hip.pyi for `hip.hip`.
     let stub = dir
         .join("stubs")
         .join(spec.python_module().replace('.', "/") + ".pyi");
     std::fs::create_dir_all(stub.parent().context("stub path")?)?;
-    std::fs::write(&stub, rendered.stub)?;
+    write_if_changed(&stub, rendered.stub)?;
     // The Cython declarations of its C level go beside the stub (`stubs/hip/chip.pxd`), for
     // the packages whose extension exports the loader they call (hip-python so far).
     if render::pxd::has_c_level(&spec.package) {
@@ -176,7 +176,7 @@ fn generate_one(
         let pxd_path = dir
             .join("stubs")
             .join(render::pxd::pxd_module(&spec.python_module()).replace('.', "/") + ".pxd");
-        std::fs::write(pxd_path, pxd)?;
+        write_if_changed(pxd_path, pxd)?;
     }
     ir_file::write(&ir_file::path(dir, name), &lib)?;
     eprintln!(
@@ -214,16 +214,16 @@ fn generate_aliases(
         for (path, text) in render::pxd::render_cuda(&set, &modules, command) {
             let path = dir.join("stubs").join(path);
             std::fs::create_dir_all(path.parent().context("pxd path")?)?;
-            std::fs::write(path, text)?;
+            write_if_changed(path, text)?;
         }
     }
-    std::fs::write(
+    write_if_changed(
         dir.join(format!("{name}.rs")),
         aliases::render(&set, inputs.templates, command)?,
     )?;
     if !set.apis.is_empty() {
         let (code, report) = adapters::render(&set, libraries, inputs.templates, command)?;
-        std::fs::write(dir.join("cuda_adapters.rs"), code)?;
+        write_if_changed(dir.join("cuda_adapters.rs"), code)?;
         for (version, (native, all)) in &report.counts {
             eprintln!("{name}: cuda-bindings {version}: {native} of {all} adapters native");
         }
@@ -278,9 +278,19 @@ fn write_cuda_stubs(
     let out = dir.join("stubs/cuda/bindings");
     std::fs::create_dir_all(&out)?;
     for (kind, text) in cuda_stubs::render(set, &libs, &stubs.api, inputs.templates, command)? {
-        std::fs::write(out.join(format!("{kind}.pyi")), text)?;
+        write_if_changed(out.join(format!("{kind}.pyi")), text)?;
     }
     Ok(())
+}
+
+/// Writes `contents` to `path` unless the file holds exactly that already: an output that did
+/// not change keeps its modification time, so cargo does not build the extensions from it again.
+pub fn write_if_changed(path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
+    let (path, contents) = (path.as_ref(), contents.as_ref());
+    if std::fs::read(path).is_ok_and(|old| old == contents) {
+        return Ok(());
+    }
+    std::fs::write(path, contents)
 }
 
 #[cfg(test)]

@@ -17,16 +17,14 @@ pub fn path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.ir.json.gz"))
 }
 
-/// Writes `value` as gzip-compressed pretty JSON.
+/// Writes `value` as gzip-compressed pretty JSON (only where the file's bytes change).
 pub fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value)? + "\n";
-    let file =
-        std::fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
     // GzBuilder's header has mtime 0 and no name unless asked: the bytes depend on the IR only.
-    let mut gz = GzBuilder::new().write(file, Compression::best());
+    let mut gz = GzBuilder::new().write(Vec::new(), Compression::best());
     gz.write_all(text.as_bytes())?;
-    gz.finish()?;
-    Ok(())
+    crate::generate::write_if_changed(path, gz.finish()?)
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// Reads an IR file, gzip-compressed or plain JSON.
