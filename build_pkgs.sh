@@ -314,6 +314,27 @@ if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   bash tools/stubs.sh "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
   "$PY" tools/layout.py "$BINDINGS" rocm-llvm-python "${llvm_modules[@]}"
   clear_wheels rocm_llvm_python
+  # The bindings of LLVM's and comgr's other versions (rocm/_<library><version>/, one
+  # extension each, from the newest shipped release of that version; the default release's
+  # are rocm._native's), and `_bindings.json`, which tells rocm._select what each holds.
+  rm -rf rocm-llvm-python/python/rocm/_llvm[0-9]* rocm-llvm-python/python/rocm/_amd_comgr[0-9]* \
+    rocm-llvm-python/python/rocm/_bindings.json
+  llvm_carry=$CARRY
+  [ "$RELEASE" = "$DEFAULT_RELEASE" ] || llvm_carry=none
+  while read -r lib major folder; do
+    [ "$folder" = "$BINDINGS" ] && continue
+    phase "building rocm-llvm-python's $lib $major bindings (ROCm ${folder##*/rocm-})"
+    tmp=$(mktemp -d)
+    (cd rocm-llvm-python && HIPGEN_BINDINGS=$folder HIPGEN_LIBS=$lib CARGO_TARGET_DIR=../target/wheel-llvm-$lib$major$TARGET_TAG \
+       quietly "rocm-llvm-python ($lib $major)" "../$PY" -m maturin build --release --out "$tmp" "${MANYLINUX[@]}" --features pyo3/extension-module)
+    mkdir -p "rocm-llvm-python/python/rocm/_$lib$major"
+    "$PY" -c "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); n = next(n for n in z.namelist() if n.startswith('rocm/_native.')); open(sys.argv[2], 'wb').write(z.read(n))" \
+      "$(ls "$tmp"/rocm_llvm_python-*.whl)" "rocm-llvm-python/python/rocm/_$lib$major/_bindings$EXT_SUFFIX"
+    rm -rf "$tmp"
+  done < <("$PY" tools/manifest.py version-sets --package rocm-llvm-python --releases "$llvm_carry" "$LLVM_SELECTED")
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' rocm-llvm-python/pyproject.toml)
+  "$PY" tools/manifest.py version-catalog --package rocm-llvm-python --version "$version" \
+    --suffix "$EXT_SUFFIX" --releases "$llvm_carry" "$LLVM_SELECTED" >rocm-llvm-python/python/rocm/_bindings.json
   (cd rocm-llvm-python && HIPGEN_LIBS=$LLVM_SELECTED CARGO_TARGET_DIR=../target/wheel-llvm$TARGET_TAG \
      quietly rocm-llvm-python "../$PY" -m maturin build --release --out "$OUT" "${MANYLINUX[@]}" \
      --features pyo3/extension-module)

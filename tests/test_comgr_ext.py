@@ -142,10 +142,19 @@ def test_kernel_disassembly_assembles_back(executable):
     for code in (executable, again):
         assert rocm.comgr.parse_code_obj_kernel_names(code, len(code)) == ["scale"]
     first, second = (rocm.comgr.parse_code_symbols(c, len(c)) for c in (executable, again))
-    for name in ("scale", "scale.kd"):  # the same instructions, the same descriptor
-        assert comgr._get_code_symbol_bytes(executable, first, name) == comgr._get_code_symbol_bytes(
-            again, second, name
-        )
+    code = [comgr._get_code_symbol_bytes(c, s, "scale") for c, s in ((executable, first), (again, second))]
+    assert code[0] == code[1]  # the same instructions
+    # The same descriptor, but for the SGPR blocks: the directives give the blocks' end, as LLVM's
+    # disassembler writes it, to which the assembler adds the SGPRs the target reserves (the XNACK
+    # mask on gfx90a), which may take one block more. Neither can recover the count used.
+    was, now = (
+        kd.parse_amdgpu_code_obj_kernel_descriptor(comgr._get_code_symbol_bytes(c, s, "scale.kd"), ISA)
+        for c, s in ((executable, first), (again, second))
+    )
+    blocks = was.granulated_wavefront_sgpr_count
+    assert now.granulated_wavefront_sgpr_count in (blocks, blocks + 1)
+    now.granulated_wavefront_sgpr_count = blocks
+    assert bytes(now) == bytes(was)
     metadata = (rocm.comgr.parse_code_obj_metadata(c, len(c)) for c in (executable, again))
     assert next(metadata) == next(metadata)
     with pytest.raises(RuntimeError, match="no kernel 'other'"):
@@ -298,12 +307,14 @@ def test_kernel_descriptor_fields_follow_the_architecture():
     assert "enable_dx10_clamp" not in gfx1200.properties() and "accum_offset" not in gfx1200.properties()
     assert "accum_offset" not in kd.AMDHSAKernelDescriptor.create_type("gfx90c").properties()
     assert set(gfx90a.as_dict()) == set(gfx90a.properties())
-    # Rendered: the accumulation offset in registers, the counts as values giving the same blocks
-    # (xnack- reserves no XNACK mask on gfx9, so next_free_sgpr is the blocks' full 16).
+    # Rendered as LLVM's disassembler writes it: the accumulation offset in registers (computed,
+    # not guessed), the counts as their blocks' end, the XNACK mask as the target says (xnack-).
     text = gfx90a.render_amdhsa_kernel_directive("k")
-    assert ".amdhsa_accum_offset 24 ; guessed value" in text and ".amdhsa_tg_split 1" in text
+    assert ".amdhsa_accum_offset 24\n" in text and ".amdhsa_tg_split 1" in text
     assert ".amdhsa_next_free_vgpr 32 ; guessed value" in text and ".amdhsa_next_free_sgpr 16 ;" in text
     assert ".amdhsa_reserve_xnack_mask 0 ;" in text
+    plain = kd.parse_amdgpu_code_obj_kernel_descriptor(raw, "gfx90a").render_amdhsa_kernel_directive("k")
+    assert ".amdhsa_reserve_xnack_mask" not in plain  # the assembler takes it from the target
     assert ".amdhsa_wavefront_size32" not in text and ".amdhsa_wavefront_size32 1" in (
         gfx1200.render_amdhsa_kernel_directive("k")
     )

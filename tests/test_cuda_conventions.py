@@ -748,7 +748,7 @@ def test_generated_modules_name_their_release():
     from hip import hiprtc
 
     assert hip.__rocm_release__ == hiprtc.__rocm_release__ == cuda.bindings.ROCM_RELEASE
-    # rocm-llvm-python may be built from another release's headers (tools/test.sh: 5.2.3's).
+    # rocm-llvm-python uses the bindings of the LLVM found here, of another release.
     assert core.__rocm_release__ in ("5.2.3", "5.7.1", "6.4.3", "7.2.4")
 
 

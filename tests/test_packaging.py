@@ -55,10 +55,17 @@ def test_free_threaded_wheels_beside_the_abi3_ones(package):
     natives = [n for n in names if n.rsplit("/", 1)[-1].startswith("_native.") and n.endswith(".so")]
     assert natives and all(n.endswith(suffix) for n in natives), natives
     assert not [n for n in names if n.endswith(".abi3.so")]
-    if package == "hip_python":
-        releases = json.loads(zipfile.ZipFile(wheel).read("hip/_releases.json"))
-        files = [r["file"] for r in releases["releases"] if r["file"]]
-        assert files and all(f.endswith(suffix) and f"hip/{f}" in names for f in files)
+    catalogs = {
+        "hip_python": ("hip/_releases.json", "releases"),
+        "rocm_llvm_python": ("rocm/_bindings.json", None),
+    }
+    if package in catalogs:
+        path, key = catalogs[package]
+        catalog = json.loads(zipfile.ZipFile(wheel).read(path))
+        entries = catalog[key] if key else [v for f in catalog["families"].values() for v in f["versions"]]
+        files = [e["file"] for e in entries if e["file"]]
+        folder = path.split("/")[0]
+        assert files and all(f.endswith(suffix) and f"{folder}/{f}" in names for f in files)
     index = (DIST / "simple" / package.replace("_", "-") / "index.html").read_text()
     assert wheel.name in index and wheels(package)[0].name in index
 
@@ -175,22 +182,21 @@ def test_doctor_reports_libraries_and_symbols(fresh_venv):
 
 
 def test_rocm_doctor_reports_comgr_and_llvm(fresh_venv):
-    # The shipped bindings are for comgr interface 3: this machine's comgr 2.4 is refused...
-    refused = run_outside(fresh_venv, "-m", "rocm", "doctor")
-    assert refused.returncode == 1
-    assert "is interface 2.4, but the bindings in use are of interface 3.x" in refused.stdout
-    # ...unless HIP_PYTHON_ROCM_RELEASE says to use them anyway: then it warns.
-    out = run_outside(fresh_venv, "-m", "rocm", "doctor", env={"HIP_PYTHON_ROCM_RELEASE": SESSION_RELEASE})
+    # This machine's comgr 2.4 and LLVM 19, each with the wheel's bindings of its version,
+    # chosen with no variable set.
+    out = run_outside(fresh_venv, "-m", "rocm", "doctor")
     assert out.returncode == 0, out.stdout + out.stderr
     assert f"rocm-llvm-python {SESSION_RELEASE}." in out.stdout
     assert re.search(
-        r"library 'amd_comgr': 1 module\(s\): rocm.amd_comgr.amd_comgr\n  loaded from", out.stdout
+        r"library 'amd_comgr': 1 module\(s\): rocm.amd_comgr.amd_comgr\n"
+        r"  bindings: version 2 \(ROCm [\d.]+'s; carried: 3, 2\): bindings of version 2\n  loaded from",
+        out.stdout,
     )
-    assert "amd_comgr_get_version: interface 2.4" in out.stdout
-    assert "is interface 2.4, but the bindings in use are of interface 3.x" in out.stderr
+    assert "amd_comgr_get_version: interface 2.4" in out.stdout and not out.stderr
     # Every LLVM module of the manifest but lto, which loads libLTO.
     llvm = next(lib for lib in MANIFEST["libraries"] if lib["name"] == "llvm")
     assert f"library 'LLVM': {len(llvm['modules']) - 1} module(s)" in out.stdout
+    assert "bindings: version 19 (ROCm 6.4.3's; carried: 22, 19): bindings of version 19" in out.stdout
     assert "LLVMGetVersion: 19." in out.stdout
     assert "library 'LTO': 1 module(s): rocm.llvm.c.lto" in out.stdout
     assert "status: OK" in out.stdout

@@ -403,16 +403,18 @@ def test_interface_mismatch_warns():
         )
 
 
-def test_the_package_says_the_release_its_bindings_were_generated_from():
-    # tools/test.sh installs these bindings from ROCm 5.2.3's headers: the package says so,
-    # as each generated module does (it used to say the default release whatever it held).
+def test_the_package_says_its_release_and_each_module_its_bindings():
+    # The package is of its default release; each generated module says the release its bindings
+    # come from, those of the LLVM and comgr versions found here (rocm/_select.py).
     import rocm.amd_comgr
     import rocm.llvm
+    from rocm import _select
 
-    assert rocm.llvm.ROCM_VERSION_NAME == comgr.__rocm_release__ == core.__rocm_release__
+    assert rocm.llvm.ROCM_VERSION_NAME == rocm.amd_comgr.ROCM_VERSION_NAME == _native.ROCM_RELEASE
     major, minor, patch = rocm.llvm.ROCM_VERSION_TUPLE
     assert rocm.llvm.ROCM_VERSION == major * 10_000_000 + minor * 100_000 + patch
-    assert rocm.amd_comgr.ROCM_VERSION_TUPLE == rocm.llvm.ROCM_VERSION_TUPLE
+    assert core.__rocm_release__ == _select.choose("llvm")[0]["release"]
+    assert comgr.__rocm_release__ == _select.choose("amd_comgr")[0]["release"]
 
 
 def test_runtime_classes_are_named_as_their_packages():

@@ -26,6 +26,16 @@ tools/test.sh, the tests and the benches use. Standard library only.
         the modules of the selected libraries LIBS, its extension and how its HIP runtime is
         found and asked its version
 
+    python tools/manifest.py version-sets --package P [--releases LIST] LIBS
+        for each library of LIBS whose bindings are of a version of its own (LLVM's major,
+        comgr's interface): `library version folder`, one line per version, the default
+        release's first, then the newest release of each other version (LIST: the releases
+        to take them from, comma-separated, `all` (default) or `none`)
+    python tools/manifest.py version-catalog --package P --version V [--suffix S]
+            [--releases LIST] LIBS
+        rocm-llvm-python's `_bindings.json`: per library of those, its modules and the
+        extension of each version's bindings (rocm/_select.py chooses among them)
+
 DIR defaults to `$HIPGEN_BINDINGS`, else the checked-in folder whose manifest says default.
 """
 
@@ -55,8 +65,7 @@ def default_folder() -> Path:
 
 def load(folder: Path | str | None = None) -> dict:
     """The manifest of `folder` (default: `$HIPGEN_BINDINGS`, else the default release's)."""
-    folder = Path(folder or os.environ.get("HIPGEN_BINDINGS") or default_folder())
-    path = folder / "manifest.json"
+    path = own_folder(folder) / "manifest.json"
     if not path.exists():
         raise SystemExit(f"{path} does not exist: generate the release with hipgen generate")
     return json.loads(path.read_text())
@@ -180,6 +189,65 @@ def catalog(version: str, builds: list[tuple[str, Path]], suffix: str = ".abi3.s
     return {"version": version, "releases": releases}
 
 
+def bindings_major(folder: Path, lib: dict) -> int | None:
+    """The major version library `lib`'s bindings in `folder` are of: its header constant
+    `loads.major_constant` (`LLVM_VERSION_MAJOR`), read from the IR of its modules."""
+    import gzip
+
+    constant = (lib.get("loads") or {}).get("major_constant")
+    for module in lib["modules"] if constant else ():
+        ir = json.loads(gzip.open(folder / f"{module['name']}.ir.json.gz").read())
+        for c in ir["constants"]:
+            if c["name"] == constant:
+                return int(c["value"])
+    return None
+
+
+def own_folder(folder: Path | str | None = None) -> Path:
+    """The release folder a build makes its extensions from: `folder`, else `$HIPGEN_BINDINGS`,
+    else the default release's."""
+    return Path(folder or os.environ.get("HIPGEN_BINDINGS") or default_folder())
+
+
+def version_sets(package: str, libs: list[str], releases: str = "all") -> list[tuple[str, int, Path]]:
+    """(library, version, release folder) of each version of the named libraries' bindings
+    among the built release's and the shipped ones `releases` allows, the built one's first."""
+    default = own_folder()
+    allowed = [p for p in shipped() if releases == "all" or load(p)["release"] in releases.split(",")]
+    folders = [default] + [p for p in allowed if p != default]
+    found: dict[tuple[str, int], Path] = {}
+    for folder in folders:
+        for lib in libraries(load(folder), package):
+            major = bindings_major(folder, lib) if lib["name"] in libs else None
+            if major is not None:
+                found.setdefault((lib["name"], major), folder)
+    return [(name, major, folder) for (name, major), folder in found.items()]
+
+
+def version_catalog(package: str, version: str, libs: list[str], releases: str, suffix: str) -> dict:
+    """What rocm/_select.py chooses among: per library, its Python modules and each version's
+    extension (the built release's is the package's own `_native`)."""
+    default = own_folder()
+    families: dict[str, dict] = {}
+    for name, major, folder in version_sets(package, libs, releases):
+        manifest = load(folder)
+        lib = next(entry for entry in manifest["libraries"] if entry["name"] == name)
+        family = families.setdefault(
+            name, {"library": None, "modules": python_modules(manifest, [name]), "versions": []}
+        )
+        own = folder == default
+        family["library"] = lib["loads"]["library"]
+        family["versions"].append(
+            {
+                "version": major,
+                "release": manifest["release"],
+                "module": "rocm._native" if own else f"rocm._{name}{major}._native",
+                "file": None if own else f"_{name}{major}/_bindings{suffix}",
+            }
+        )
+    return {"version": version, "families": families}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -198,6 +266,14 @@ def main(argv: list[str]) -> int:
     cat.add_argument("--suffix", default=".abi3.so")
     cat.add_argument("builds", nargs="+", metavar="LIBS=FOLDER")
     sub.add_parser("alias-modules").add_argument("--package", required=True)
+    for name in ("version-sets", "version-catalog"):
+        p = sub.add_parser(name)
+        p.add_argument("--package", required=True)
+        p.add_argument("--releases", default="all")
+        p.add_argument("libs")
+        if name == "version-catalog":
+            p.add_argument("--version", required=True)
+            p.add_argument("--suffix", default=".abi3.so")
     pick = sub.add_parser("choose")
     pick.add_argument("known")
     pick.add_argument("spec")
@@ -223,6 +299,15 @@ def main(argv: list[str]) -> int:
     if args.command == "catalog":
         builds = [(b.split("=", 1)[0], Path(b.split("=", 1)[1])) for b in args.builds]
         print(json.dumps(catalog(args.version, builds, args.suffix), indent=1))
+        return 0
+    if args.command == "version-sets":
+        for name, major, folder in version_sets(args.package, args.libs.split(","), args.releases):
+            print(name, major, folder)
+        return 0
+    if args.command == "version-catalog":
+        libs = args.libs.split(",")
+        found = version_catalog(args.package, args.version, libs, args.releases, args.suffix)
+        print(json.dumps(found, indent=1))
         return 0
     if args.command == "choose":
         try:

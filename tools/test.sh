@@ -4,8 +4,8 @@
 # check that bindings/ is exactly what the generator emits today, Python lint, and pytest
 # against the real HIP runtime and headers, with the GIL and without, and inside the Debian
 # roots of the newer ROCm runtimes. The test builds (every shipped release's bindings, the
-# free-threaded wheels, rocm-llvm-python for the comgr that runs here) go to target/test-dist
-# and the test venvs (.venv-test, .venv-ft); the quick start's .venv and dist/ stay as they are.
+# free-threaded wheels) go to target/test-dist and the test venvs (.venv-test, .venv-ft); the
+# quick start's .venv and dist/ stay as they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tools/progress.sh
@@ -72,23 +72,6 @@ install_wheels() {
 install_wheels .venv-test "$HIPGEN_DIST"/*-abi3-*.whl
 [ -z "$FT" ] || install_wheels .venv-ft "$HIPGEN_DIST"/*-cp3*t-*.whl
 
-phase "rocm-llvm-python for the comgr that runs here (bookworm's 2.4: interface 2, whose enums"
-echo "         differ from the checked-in interface-3 bindings), into the test venvs"
-rm -f target/test-wheels/rocm_llvm_python-*.whl  # one wheel for pip, whatever an earlier run left
-mods=$("$PY" tools/manifest.py --bindings target/bindings/rocm-5.2.3 modules --package rocm-llvm-python amd_comgr,llvm)
-# shellcheck disable=SC2086  # the modules, one word each
-bash tools/stubs.sh target/bindings/rocm-5.2.3 rocm-llvm-python $mods
-# shellcheck disable=SC2086
-"$PY" tools/layout.py target/bindings/rocm-5.2.3 rocm-llvm-python $mods
-(cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
-  quietly "rocm-llvm-python (5.2.3)" ../.venv/bin/python -m maturin build --release --out ../target/test-wheels)
-install_wheels .venv-test target/test-wheels/rocm_llvm_python-*-abi3-*.whl
-if [ -n "$FT" ]; then
-  (cd rocm-llvm-python && CARGO_TARGET_DIR=../target/wheel-llvm-ft HIPGEN_BINDINGS=$PWD/../target/bindings/rocm-5.2.3 \
-    PYO3_PYTHON=$FT quietly "rocm-llvm-python (5.2.3, free-threaded)" ../.venv/bin/python -m maturin build --release \
-    -i "$FT" --out ../target/test-wheels)
-  install_wheels .venv-ft target/test-wheels/rocm_llvm_python-*-cp3*t-*.whl
-fi
 phase "ruff"
 .venv-test/bin/ruff check .
 .venv-test/bin/ruff format --check .

@@ -1781,7 +1781,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2020,7 +2020,7 @@ pub mod hip {
         let a_pDependencies = h_pDependencies.addr();
         let a_numDependencies = numDependencies.0;
         let a_dev_ptr = dev_ptr.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -3508,7 +3508,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -5284,7 +5284,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -5523,7 +5523,7 @@ pub mod hip {
         let a_pDependencies = h_pDependencies.addr();
         let a_numDependencies = numDependencies.0;
         let a_dev_ptr = dev_ptr.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -5593,8 +5593,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -5620,8 +5620,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7126,7 +7126,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7218,8 +7218,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7245,8 +7245,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(189, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };

@@ -6050,8 +6050,8 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bou
     let mut h_to = TYPES.handle_ref(189, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+    h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+    h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6074,8 +6074,8 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &
     let mut h_to = TYPES.handle_ref(189, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+    h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+    h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6406,7 +6406,7 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(164, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6489,7 +6489,7 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(85, pCopyParams, false)?;
     let a_pCopyParams = p_pCopyParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6614,7 +6614,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(12, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6685,7 +6685,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDe
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(12, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6758,7 +6758,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepe
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(12, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6828,7 +6828,7 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(165, pMemsetParams, false)?;
     let a_pMemsetParams = p_pMemsetParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6911,7 +6911,7 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: 
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(163, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6993,7 +6993,7 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependen
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_childGraph = TYPES.handle_arg(188, childGraph)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7054,7 +7054,7 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies:
     let mut h_pDependencies = TYPES.handle_ref(189, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7078,7 +7078,7 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepende
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(186, event)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7158,7 +7158,7 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenc
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(186, event)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7239,7 +7239,7 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(166, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7282,7 +7282,7 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencie
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7553,7 +7553,7 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(172, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7578,7 +7578,7 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: &Bound<'_, PyA
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(171, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

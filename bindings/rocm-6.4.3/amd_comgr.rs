@@ -158,7 +158,7 @@ rt::function!(F_amd_comgr_get_isa_name, C_amd_comgr_get_isa_name, c"amd_comgr_ge
     ["index"],
     |py, [x0]| amd_comgr_get_isa_name(py, rt::call::extract(x0, "index")?));
 
-fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CInt<u64>) -> PyResult<PyObject> {
+fn amd_comgr_get_isa_name(py: Python<'_>, index: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_isa_name");
     let a_index = index.0;
     let mut o_isa_name: usize = Default::default();
@@ -254,7 +254,7 @@ rt::function!(F_amd_comgr_set_data, C_amd_comgr_set_data, c"amd_comgr_set_data",
     ["data", "size", "bytes"],
     |py, [x0, x1, x2]| amd_comgr_set_data(py, &x0, rt::call::extract(x1, "size")?, rt::call::extract(x2, "bytes")?));
 
-fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CInt<u64>, bytes: rt::CStrArg) -> PyResult<PyObject> {
+fn amd_comgr_set_data(py: Python<'_>, data: &Bound<'_, PyAny>, size: rt::CIndex<u64>, bytes: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_size = size.0;
@@ -273,7 +273,7 @@ rt::function!(F_amd_comgr_set_data_from_file_slice, C_amd_comgr_set_data_from_fi
     ["data", "file_descriptor", "offset", "size"],
     |py, [x0, x1, x2, x3]| amd_comgr_set_data_from_file_slice(py, &x0, rt::call::extract(x1, "file_descriptor")?, rt::call::extract(x2, "offset")?, rt::call::extract(x3, "size")?));
 
-fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, file_descriptor: rt::CInt<i32>, offset: rt::CInt<u64>, size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn amd_comgr_set_data_from_file_slice(py: Python<'_>, data: &Bound<'_, PyAny>, file_descriptor: rt::CIndex<i32>, offset: rt::CIndex<u64>, size: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_set_data_from_file_slice");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_file_descriptor = file_descriptor.0;
@@ -414,7 +414,7 @@ rt::function!(F_amd_comgr_symbolize, C_amd_comgr_symbolize, c"amd_comgr_symboliz
     ["symbolizer_info", "address", "is_code", "user_data"],
     |py, [x0, x1, x2, x3]| amd_comgr_symbolize(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "is_code")?, rt::call::extract(x3, "user_data")?));
 
-fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, is_code: bool, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_symbolize(py: Python<'_>, symbolizer_info: &Bound<'_, PyAny>, address: rt::CIndex<u64>, is_code: bool, user_data: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_symbolize");
     let a_symbolizer_info = TYPES.record_arg::<R_amd_comgr_symbolizer_info_s>(13, symbolizer_info)?;
     let a_address = address.0;
@@ -567,7 +567,7 @@ rt::function!(F_amd_comgr_action_data_get_data, C_amd_comgr_action_data_get_data
     ["data_set", "data_kind", "index"],
     |py, [x0, x1, x2]| amd_comgr_action_data_get_data(py, &x0, &x1, rt::call::extract(x2, "index")?));
 
-fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
+fn amd_comgr_action_data_get_data(py: Python<'_>, data_set: &Bound<'_, PyAny>, data_kind: &Bound<'_, PyAny>, index: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_data_get_data");
     let a_data_set = TYPES.record_arg::<R_amd_comgr_data_set_s>(8, data_set)?;
     let a_data_kind = rt::narrow::<u32>(TYPES.enum_arg(2, data_kind)?)?;
@@ -702,7 +702,7 @@ rt::function!(F_amd_comgr_action_info_set_option_list, C_amd_comgr_action_info_s
     ["action_info", "options", "count"],
     |py, [x0, x1, x2]| amd_comgr_action_info_set_option_list(py, &x0, rt::call::extract(x1, "options")?, rt::call::extract(x2, "count")?));
 
-fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_, PyAny>, options: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn amd_comgr_action_info_set_option_list(py: Python<'_>, action_info: &Bound<'_, PyAny>, options: rt::CStrArrayArg, count: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_option_list");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_options = options.addr();
@@ -741,7 +741,7 @@ rt::function!(F_amd_comgr_action_info_get_option_list_item, C_amd_comgr_action_i
     ["action_info", "index", "size", "option"],
     |py, [x0, x1, x2, x3]| amd_comgr_action_info_get_option_list_item(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "option")?));
 
-fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, option: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_option_list_item(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CIndex<u64>, size: &Bound<'_, PyAny>, option: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_option_list_item");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_index = index.0;
@@ -763,7 +763,7 @@ rt::function!(F_amd_comgr_action_info_set_bundle_entry_ids, C_amd_comgr_action_i
     ["action_info", "bundle_entry_ids", "count"],
     |py, [x0, x1, x2]| amd_comgr_action_info_set_bundle_entry_ids(py, &x0, rt::call::extract(x1, "bundle_entry_ids")?, rt::call::extract(x2, "count")?));
 
-fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Bound<'_, PyAny>, bundle_entry_ids: rt::CStrArrayArg, count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn amd_comgr_action_info_set_bundle_entry_ids(py: Python<'_>, action_info: &Bound<'_, PyAny>, bundle_entry_ids: rt::CStrArrayArg, count: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_set_bundle_entry_ids");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_bundle_entry_ids = bundle_entry_ids.addr();
@@ -802,7 +802,7 @@ rt::function!(F_amd_comgr_action_info_get_bundle_entry_id, C_amd_comgr_action_in
     ["action_info", "index", "size", "bundle_entry_id"],
     |py, [x0, x1, x2, x3]| amd_comgr_action_info_get_bundle_entry_id(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "bundle_entry_id")?));
 
-fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, bundle_entry_id: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_action_info_get_bundle_entry_id(py: Python<'_>, action_info: &Bound<'_, PyAny>, index: rt::CIndex<u64>, size: &Bound<'_, PyAny>, bundle_entry_id: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_action_info_get_bundle_entry_id");
     let a_action_info = TYPES.record_arg::<R_amd_comgr_action_info_s>(9, action_info)?;
     let a_index = index.0;
@@ -1073,7 +1073,7 @@ rt::function!(F_amd_comgr_index_list_metadata, C_amd_comgr_index_list_metadata, 
     ["metadata", "index"],
     |py, [x0, x1]| amd_comgr_index_list_metadata(py, &x0, rt::call::extract(x1, "index")?));
 
-fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: rt::CInt<u64>) -> PyResult<PyObject> {
+fn amd_comgr_index_list_metadata(py: Python<'_>, metadata: &Bound<'_, PyAny>, index: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_index_list_metadata");
     let a_metadata = TYPES.record_arg::<R_amd_comgr_metadata_node_s>(10, metadata)?;
     let a_index = index.0;
@@ -1193,7 +1193,7 @@ rt::function!(F_amd_comgr_disassemble_instruction, C_amd_comgr_disassemble_instr
     ["disassembly_info", "address", "user_data", "size"],
     |py, [x0, x1, x2, x3]| amd_comgr_disassemble_instruction(py, &x0, rt::call::extract(x1, "address")?, rt::call::extract(x2, "user_data")?, &x3));
 
-fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: rt::CInt<u64>, user_data: rt::PtrArgMut, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_disassemble_instruction(py: Python<'_>, disassembly_info: &Bound<'_, PyAny>, address: rt::CIndex<u64>, user_data: rt::PtrArgMut, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_disassemble_instruction");
     let a_disassembly_info = TYPES.record_arg::<R_amd_comgr_disassembly_info_s>(12, disassembly_info)?;
     let a_address = address.0;
@@ -1252,7 +1252,7 @@ rt::function!(F_amd_comgr_get_mangled_name, C_amd_comgr_get_mangled_name, c"amd_
     ["data", "index", "size", "mangled_name"],
     |py, [x0, x1, x2, x3]| amd_comgr_get_mangled_name(py, &x0, rt::call::extract(x1, "index")?, &x2, rt::call::extract(x3, "mangled_name")?));
 
-fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>, mangled_name: rt::PtrArgMut) -> PyResult<PyObject> {
+fn amd_comgr_get_mangled_name(py: Python<'_>, data: &Bound<'_, PyAny>, index: rt::CIndex<u64>, size: &Bound<'_, PyAny>, mangled_name: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_get_mangled_name");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_index = index.0;
@@ -1315,7 +1315,7 @@ rt::function!(F_amd_comgr_lookup_code_object, C_amd_comgr_lookup_code_object, c"
     ["data", "info_list", "info_list_size"],
     |py, [x0, x1, x2]| amd_comgr_lookup_code_object(py, &x0, &x1, rt::call::extract(x2, "info_list_size")?));
 
-fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_list: &Bound<'_, PyAny>, info_list_size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn amd_comgr_lookup_code_object(py: Python<'_>, data: &Bound<'_, PyAny>, info_list: &Bound<'_, PyAny>, info_list_size: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_lookup_code_object");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let p_info_list = TYPES.record_ptr_arg(14, info_list, true)?;
@@ -1335,7 +1335,7 @@ rt::function!(F_amd_comgr_map_elf_virtual_address_to_code_object_offset, C_amd_c
     ["data", "elf_virtual_address", "code_object_offset", "slice_size", "nobits"],
     |py, [x0, x1, x2, x3, x4]| amd_comgr_map_elf_virtual_address_to_code_object_offset(py, &x0, rt::call::extract(x1, "elf_virtual_address")?, &x2, &x3, &x4));
 
-fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data: &Bound<'_, PyAny>, elf_virtual_address: rt::CInt<u64>, code_object_offset: &Bound<'_, PyAny>, slice_size: &Bound<'_, PyAny>, nobits: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn amd_comgr_map_elf_virtual_address_to_code_object_offset(py: Python<'_>, data: &Bound<'_, PyAny>, elf_virtual_address: rt::CIndex<u64>, code_object_offset: &Bound<'_, PyAny>, slice_size: &Bound<'_, PyAny>, nobits: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"amd_comgr_map_elf_virtual_address_to_code_object_offset");
     let a_data = TYPES.record_arg::<R_amd_comgr_data_s>(7, data)?;
     let a_elf_virtual_address = elf_virtual_address.0;

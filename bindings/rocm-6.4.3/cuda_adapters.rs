@@ -1852,7 +1852,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -1925,7 +1925,7 @@ pub mod hip {
         let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
         let a_copyParams = p_copyParams.addr();
         let a_ctx = TYPES.handle_arg(209, ctx)?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2145,7 +2145,7 @@ pub mod hip {
         let a_dependencies = h_dependencies.addr();
         let a_numDependencies = numDependencies.0;
         let a_dptr = dptr.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2377,7 +2377,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -3795,7 +3795,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -3911,7 +3911,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -5731,7 +5731,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -5804,7 +5804,7 @@ pub mod hip {
         let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
         let a_copyParams = p_copyParams.addr();
         let a_ctx = TYPES.handle_arg(209, ctx)?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6024,7 +6024,7 @@ pub mod hip {
         let a_dependencies = h_dependencies.addr();
         let a_numDependencies = numDependencies.0;
         let a_dptr = dptr.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6094,8 +6094,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6121,8 +6121,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6311,7 +6311,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7813,7 +7813,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7905,8 +7905,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7932,8 +7932,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(218, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7984,7 +7984,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };

@@ -1598,7 +1598,7 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(154, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6425,7 +6425,7 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: &Bound<'_, PyAny>, graph
     let a_dependencyData = p_dependencyData.addr();
     let a_numDependencies = numDependencies.0;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(47, mode)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6611,8 +6611,8 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bou
     let mut h_to = TYPES.handle_ref(218, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+    h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+    h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6635,8 +6635,8 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &
     let mut h_to = TYPES.handle_ref(218, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+    h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+    h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6946,7 +6946,7 @@ fn hipGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bou
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(203, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7071,7 +7071,7 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(181, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7155,7 +7155,7 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let p_copyParams = TYPES.record_ptr_arg(92, copyParams, false)?;
     let a_copyParams = p_copyParams.addr();
     let a_ctx = TYPES.handle_arg(209, ctx)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7180,7 +7180,7 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(91, pCopyParams, false)?;
     let a_pCopyParams = p_pCopyParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7305,7 +7305,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7376,7 +7376,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDe
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7449,7 +7449,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepe
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(19, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7519,7 +7519,7 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(182, pMemsetParams, false)?;
     let a_pMemsetParams = p_pMemsetParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7602,7 +7602,7 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: 
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(180, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7684,7 +7684,7 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependen
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_childGraph = TYPES.handle_arg(217, childGraph)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7745,7 +7745,7 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies:
     let mut h_pDependencies = TYPES.handle_ref(218, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7769,7 +7769,7 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepende
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(215, event)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7849,7 +7849,7 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenc
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(215, event)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7930,7 +7930,7 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(183, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7973,7 +7973,7 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencie
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8244,7 +8244,7 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(191, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8269,7 +8269,7 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: &Bound<'_, PyA
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(190, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8449,7 +8449,7 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let p_memsetParams = TYPES.record_ptr_arg(186, memsetParams, false)?;
     let a_memsetParams = p_memsetParams.addr();
     let a_ctx = TYPES.handle_arg(209, ctx)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8473,7 +8473,7 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dptr = dptr.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -112,7 +112,7 @@ rt::function!(F_llvm_blake3_hasher_init_derive_key_raw, C_llvm_blake3_hasher_ini
     ["self", "context", "context_len"],
     |py, [x0, x1, x2]| llvm_blake3_hasher_init_derive_key_raw(py, &x0, rt::call::extract(x1, "context")?, rt::call::extract(x2, "context_len")?));
 
-fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::PtrArg, context_len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_init_derive_key_raw(py: Python<'_>, self_: &Bound<'_, PyAny>, context: rt::PtrArg, context_len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_init_derive_key_raw");
     let p_self = TYPES.record_ptr_arg(1, self_, true)?;
     let a_self = p_self.addr();
@@ -132,7 +132,7 @@ rt::function!(F_llvm_blake3_hasher_update, C_llvm_blake3_hasher_update, c"llvm_b
     ["self", "input", "input_len"],
     |py, [x0, x1, x2]| llvm_blake3_hasher_update(py, &x0, rt::call::extract(x1, "input")?, rt::call::extract(x2, "input_len")?));
 
-fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt::PtrArg, input_len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_update(py: Python<'_>, self_: &Bound<'_, PyAny>, input: rt::PtrArg, input_len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_update");
     let p_self = TYPES.record_ptr_arg(1, self_, true)?;
     let a_self = p_self.addr();
@@ -152,7 +152,7 @@ rt::function!(F_llvm_blake3_hasher_finalize, C_llvm_blake3_hasher_finalize, c"ll
     ["self", "out", "out_len"],
     |py, [x0, x1, x2]| llvm_blake3_hasher_finalize(py, &x0, &x1, rt::call::extract(x2, "out_len")?));
 
-fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_finalize(py: Python<'_>, self_: &Bound<'_, PyAny>, out: &Bound<'_, PyAny>, out_len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize");
     let p_self = TYPES.record_ptr_arg(1, self_, false)?;
     let a_self = p_self.addr();
@@ -173,7 +173,7 @@ rt::function!(F_llvm_blake3_hasher_finalize_seek, C_llvm_blake3_hasher_finalize_
     ["self", "seek", "out", "out_len"],
     |py, [x0, x1, x2, x3]| llvm_blake3_hasher_finalize_seek(py, &x0, rt::call::extract(x1, "seek")?, &x2, rt::call::extract(x3, "out_len")?));
 
-fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CInt<u64>, out: &Bound<'_, PyAny>, out_len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn llvm_blake3_hasher_finalize_seek(py: Python<'_>, self_: &Bound<'_, PyAny>, seek: rt::CIndex<u64>, out: &Bound<'_, PyAny>, out_len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"llvm_blake3_hasher_finalize_seek");
     let p_self = TYPES.record_ptr_arg(1, self_, false)?;
     let a_self = p_self.addr();

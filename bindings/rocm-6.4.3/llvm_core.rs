@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -253,7 +253,7 @@ rt::function!(F_LLVMContextSetDiscardValueNames, C_LLVMContextSetDiscardValueNam
     ["C", "Discard"],
     |py, [x0, x1]| LLVMContextSetDiscardValueNames(py, &x0, rt::call::extract(x1, "Discard")?));
 
-fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: &Bound<'_, PyAny>, Discard: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: &Bound<'_, PyAny>, Discard: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiscardValueNames");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Discard = Discard.0;
@@ -323,7 +323,7 @@ rt::function!(F_LLVMGetMDKindIDInContext, C_LLVMGetMDKindIDInContext, c"LLVMGetM
     ["C", "Name", "SLen"],
     |py, [x0, x1, x2]| LLVMGetMDKindIDInContext(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMGetMDKindIDInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMDKindIDInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindIDInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
@@ -342,7 +342,7 @@ rt::function!(F_LLVMGetMDKindID, C_LLVMGetMDKindID, c"LLVMGetMDKindID", "LLVMGet
     ["Name", "SLen"],
     |py, [x0, x1]| LLVMGetMDKindID(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "SLen")?));
 
-fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindID");
     let a_Name = Name.addr();
     let a_SLen = SLen.0;
@@ -360,7 +360,7 @@ rt::function!(F_LLVMGetEnumAttributeKindForName, C_LLVMGetEnumAttributeKindForNa
     ["Name", "SLen"],
     |py, [x0, x1]| LLVMGetEnumAttributeKindForName(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "SLen")?));
 
-fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeKindForName");
     let a_Name = Name.addr();
     let a_SLen = SLen.0;
@@ -394,7 +394,7 @@ rt::function!(F_LLVMCreateEnumAttribute, C_LLVMCreateEnumAttribute, c"LLVMCreate
     ["C", "KindID", "Val"],
     |py, [x0, x1, x2]| LLVMCreateEnumAttribute(py, &x0, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "Val")?));
 
-fn LLVMCreateEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, Val: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMCreateEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, Val: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateEnumAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
@@ -447,7 +447,7 @@ rt::function!(F_LLVMCreateTypeAttribute, C_LLVMCreateTypeAttribute, c"LLVMCreate
     ["C", "KindID", "type_ref"],
     |py, [x0, x1, x2]| LLVMCreateTypeAttribute(py, &x0, rt::call::extract(x1, "KindID")?, &x2));
 
-fn LLVMCreateTypeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, type_ref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateTypeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, type_ref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTypeAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
@@ -483,7 +483,7 @@ rt::function!(F_LLVMCreateConstantRangeAttribute, C_LLVMCreateConstantRangeAttri
     ["C", "KindID", "NumBits", "LowerWords", "UpperWords"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateConstantRangeAttribute(py, &x0, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "NumBits")?, &x3, &x4));
 
-fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, NumBits: rt::CInt<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, NumBits: rt::CIndex<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateConstantRangeAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
@@ -506,7 +506,7 @@ rt::function!(F_LLVMCreateStringAttribute, C_LLVMCreateStringAttribute, c"LLVMCr
     ["C", "K", "KLength", "V", "VLength"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateStringAttribute(py, &x0, rt::call::extract(x1, "K")?, rt::call::extract(x2, "KLength")?, rt::call::extract(x3, "V")?, rt::call::extract(x4, "VLength")?));
 
-fn LLVMCreateStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, K: rt::CStrArg, KLength: rt::CInt<u32>, V: rt::CStrArg, VLength: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, K: rt::CStrArg, KLength: rt::CIndex<u32>, V: rt::CStrArg, VLength: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_K = K.addr();
@@ -721,7 +721,7 @@ rt::function!(F_LLVMSetIsNewDbgInfoFormat, C_LLVMSetIsNewDbgInfoFormat, c"LLVMSe
     ["M", "UseNewFormat"],
     |py, [x0, x1]| LLVMSetIsNewDbgInfoFormat(py, &x0, rt::call::extract(x1, "UseNewFormat")?));
 
-fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: &Bound<'_, PyAny>, UseNewFormat: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: &Bound<'_, PyAny>, UseNewFormat: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsNewDbgInfoFormat");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_UseNewFormat = UseNewFormat.0;
@@ -758,7 +758,7 @@ rt::function!(F_LLVMSetModuleIdentifier, C_LLVMSetModuleIdentifier, c"LLVMSetMod
     ["M", "Ident", "Len"],
     |py, [x0, x1, x2]| LLVMSetModuleIdentifier(py, &x0, rt::call::extract(x1, "Ident")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetModuleIdentifier(py: Python<'_>, M: &Bound<'_, PyAny>, Ident: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetModuleIdentifier(py: Python<'_>, M: &Bound<'_, PyAny>, Ident: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleIdentifier");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Ident = Ident.addr();
@@ -796,7 +796,7 @@ rt::function!(F_LLVMSetSourceFileName, C_LLVMSetSourceFileName, c"LLVMSetSourceF
     ["M", "Name", "Len"],
     |py, [x0, x1, x2]| LLVMSetSourceFileName(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetSourceFileName(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetSourceFileName(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSourceFileName");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -940,7 +940,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetFlagBehavior, C_LLVMModuleFlagEntriesGet
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetFlagBehavior(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetFlagBehavior");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -958,7 +958,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetKey, C_LLVMModuleFlagEntriesGetKey, c"LL
     ["Entries", "Index", "Len"],
     |py, [x0, x1, x2]| LLVMModuleFlagEntriesGetKey(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetKey");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -978,7 +978,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetMetadata, C_LLVMModuleFlagEntriesGetMeta
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -996,7 +996,7 @@ rt::function!(F_LLVMGetModuleFlag, C_LLVMGetModuleFlag, c"LLVMGetModuleFlag", "L
     ["M", "Key", "KeyLen"],
     |py, [x0, x1, x2]| LLVMGetModuleFlag(py, &x0, rt::call::extract(x1, "Key")?, rt::call::extract(x2, "KeyLen")?));
 
-fn LLVMGetModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleFlag");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Key = Key.addr();
@@ -1015,7 +1015,7 @@ rt::function!(F_LLVMAddModuleFlag, C_LLVMAddModuleFlag, c"LLVMAddModuleFlag", "L
     ["M", "Behavior", "Key", "KeyLen", "Val"],
     |py, [x0, x1, x2, x3, x4]| LLVMAddModuleFlag(py, &x0, &x1, rt::call::extract(x2, "Key")?, rt::call::extract(x3, "KeyLen")?, &x4));
 
-fn LLVMAddModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CIndex<u64>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModuleFlag");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Behavior = rt::narrow::<u32>(TYPES.enum_arg(16, Behavior)?)?;
@@ -1108,7 +1108,7 @@ rt::function!(F_LLVMSetModuleInlineAsm2, C_LLVMSetModuleInlineAsm2, c"LLVMSetMod
     ["M", "Asm", "Len"],
     |py, [x0, x1, x2]| LLVMSetModuleInlineAsm2(py, &x0, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleInlineAsm2");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Asm = Asm.addr();
@@ -1127,7 +1127,7 @@ rt::function!(F_LLVMAppendModuleInlineAsm, C_LLVMAppendModuleInlineAsm, c"LLVMAp
     ["M", "Asm", "Len"],
     |py, [x0, x1, x2]| LLVMAppendModuleInlineAsm(py, &x0, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendModuleInlineAsm");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Asm = Asm.addr();
@@ -1146,7 +1146,7 @@ rt::function!(F_LLVMGetInlineAsm, C_LLVMGetInlineAsm, c"LLVMGetInlineAsm", "LLVM
     ["Ty", "AsmString", "AsmStringSize", "Constraints", "ConstraintsSize", "HasSideEffects", "IsAlignStack", "Dialect", "CanThrow"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMGetInlineAsm(py, &x0, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "AsmStringSize")?, rt::call::extract(x3, "Constraints")?, rt::call::extract(x4, "ConstraintsSize")?, rt::call::extract(x5, "HasSideEffects")?, rt::call::extract(x6, "IsAlignStack")?, &x7, rt::call::extract(x8, "CanThrow")?));
 
-fn LLVMGetInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, AsmStringSize: rt::CInt<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CInt<u64>, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGetInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, AsmStringSize: rt::CIndex<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CIndex<u64>, HasSideEffects: rt::CIndex<i32>, IsAlignStack: rt::CIndex<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsm");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_AsmString = AsmString.addr();
@@ -1397,7 +1397,7 @@ rt::function!(F_LLVMGetNamedMetadata, C_LLVMGetNamedMetadata, c"LLVMGetNamedMeta
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetNamedMetadata(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadata");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -1416,7 +1416,7 @@ rt::function!(F_LLVMGetOrInsertNamedMetadata, C_LLVMGetOrInsertNamedMetadata, c"
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetOrInsertNamedMetadata(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertNamedMetadata");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -1893,7 +1893,7 @@ rt::function!(F_LLVMIntTypeInContext, C_LLVMIntTypeInContext, c"LLVMIntTypeInCon
     ["C", "NumBits"],
     |py, [x0, x1]| LLVMIntTypeInContext(py, &x0, rt::call::extract(x1, "NumBits")?));
 
-fn LLVMIntTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, NumBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_NumBits = NumBits.0;
@@ -2007,7 +2007,7 @@ rt::function!(F_LLVMIntType, C_LLVMIntType, c"LLVMIntType", "LLVMIntType",
     ["NumBits"],
     |py, [x0]| LLVMIntType(py, rt::call::extract(x0, "NumBits")?));
 
-fn LLVMIntType(py: Python<'_>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntType(py: Python<'_>, NumBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntType");
     let a_NumBits = NumBits.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2272,14 +2272,14 @@ rt::function!(F_LLVMFunctionType, C_LLVMFunctionType, c"LLVMFunctionType", "LLVM
     ["ReturnType", "ParamTypes", "ParamCount", "IsVarArg"],
     |py, [x0, x1, x2, x3]| LLVMFunctionType(py, &x0, &x1, rt::call::extract(x2, "ParamCount")?, rt::call::extract(x3, "IsVarArg")?));
 
-fn LLVMFunctionType(py: Python<'_>, ReturnType: &Bound<'_, PyAny>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMFunctionType(py: Python<'_>, ReturnType: &Bound<'_, PyAny>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u32>, IsVarArg: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFunctionType");
     let a_ReturnType = super::llvm_types::TYPES.handle_arg(3, ReturnType)?;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let a_IsVarArg = IsVarArg.0;
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2348,7 +2348,7 @@ rt::function!(F_LLVMGetParamTypes, C_LLVMGetParamTypes, c"LLVMGetParamTypes", "L
 fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamTypes");
     let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
-    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, false, false)?;
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2364,14 +2364,14 @@ rt::function!(F_LLVMStructTypeInContext, C_LLVMStructTypeInContext, c"LLVMStruct
     ["C", "ElementTypes", "ElementCount", "Packed"],
     |py, [x0, x1, x2, x3]| LLVMStructTypeInContext(py, &x0, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMStructTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, false, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
+    h_ElementTypes.check_count(a_ElementCount as i128, "ElementCount", "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2386,13 +2386,13 @@ rt::function!(F_LLVMStructType, C_LLVMStructType, c"LLVMStructType", "LLVMStruct
     ["ElementTypes", "ElementCount", "Packed"],
     |py, [x0, x1, x2]| LLVMStructType(py, &x0, rt::call::extract(x1, "ElementCount")?, rt::call::extract(x2, "Packed")?));
 
-fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructType");
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, false, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
+    h_ElementTypes.check_count(a_ElementCount as i128, "ElementCount", "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2442,14 +2442,14 @@ rt::function!(F_LLVMStructSetBody, C_LLVMStructSetBody, c"LLVMStructSetBody", "L
     ["StructTy", "ElementTypes", "ElementCount", "Packed"],
     |py, [x0, x1, x2, x3]| LLVMStructSetBody(py, &x0, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMStructSetBody(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructSetBody(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructSetBody");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, false, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
+    h_ElementTypes.check_count(a_ElementCount as i128, "ElementCount", "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2500,7 +2500,7 @@ rt::function!(F_LLVMStructGetTypeAtIndex, C_LLVMStructGetTypeAtIndex, c"LLVMStru
     ["StructTy", "i"],
     |py, [x0, x1]| LLVMStructGetTypeAtIndex(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: &Bound<'_, PyAny>, i: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructGetTypeAtIndex");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let a_i = i.0;
@@ -2622,7 +2622,7 @@ rt::function!(F_LLVMArrayType, C_LLVMArrayType, c"LLVMArrayType", "LLVMArrayType
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMArrayType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMArrayType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMArrayType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -2640,7 +2640,7 @@ rt::function!(F_LLVMArrayType2, C_LLVMArrayType2, c"LLVMArrayType2", "LLVMArrayT
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMArrayType2(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMArrayType2(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMArrayType2(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType2");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -2692,7 +2692,7 @@ rt::function!(F_LLVMPointerType, C_LLVMPointerType, c"LLVMPointerType", "LLVMPoi
     ["ElementType", "AddressSpace"],
     |py, [x0, x1]| LLVMPointerType(py, &x0, rt::call::extract(x1, "AddressSpace")?));
 
-fn LLVMPointerType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, AddressSpace: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_AddressSpace = AddressSpace.0;
@@ -2727,7 +2727,7 @@ rt::function!(F_LLVMPointerTypeInContext, C_LLVMPointerTypeInContext, c"LLVMPoin
     ["C", "AddressSpace"],
     |py, [x0, x1]| LLVMPointerTypeInContext(py, &x0, rt::call::extract(x1, "AddressSpace")?));
 
-fn LLVMPointerTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, AddressSpace: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_AddressSpace = AddressSpace.0;
@@ -2762,7 +2762,7 @@ rt::function!(F_LLVMVectorType, C_LLVMVectorType, c"LLVMVectorType", "LLVMVector
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMVectorType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVectorType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -2780,7 +2780,7 @@ rt::function!(F_LLVMScalableVectorType, C_LLVMScalableVectorType, c"LLVMScalable
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMScalableVectorType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMScalableVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMScalableVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMScalableVectorType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -3049,17 +3049,17 @@ rt::function!(F_LLVMTargetExtTypeInContext, C_LLVMTargetExtTypeInContext, c"LLVM
     ["C", "Name", "TypeParams", "TypeParamCount", "IntParams", "IntParamCount"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMTargetExtTypeInContext(py, &x0, rt::call::extract(x1, "Name")?, &x2, rt::call::extract(x3, "TypeParamCount")?, &x4, rt::call::extract(x5, "IntParamCount")?));
 
-fn LLVMTargetExtTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParams: &Bound<'_, PyAny>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMTargetExtTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CIndex<u32>, IntParams: &Bound<'_, PyAny>, IntParamCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetExtTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
-    let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true, false)?;
+    let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, false, false)?;
     let a_TypeParams = h_TypeParams.addr();
     let a_TypeParamCount = TypeParamCount.0;
     let p_IntParams = rt::typed_ptr_arg(IntParams, None, 4, true)?;
     let a_IntParams = p_IntParams.addr();
     let a_IntParamCount = IntParamCount.0;
-    rt::check_count(a_TypeParamCount as i128, "TypeParamCount", h_TypeParams.item_count(), "TypeParams")?;
+    h_TypeParams.check_count(a_TypeParamCount as i128, "TypeParamCount", "TypeParams")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3108,7 +3108,7 @@ rt::function!(F_LLVMGetTargetExtTypeTypeParam, C_LLVMGetTargetExtTypeTypeParam, 
     ["TargetExtTy", "Idx"],
     |py, [x0, x1]| LLVMGetTargetExtTypeTypeParam(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeTypeParam");
     let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     let a_Idx = Idx.0;
@@ -3143,7 +3143,7 @@ rt::function!(F_LLVMGetTargetExtTypeIntParam, C_LLVMGetTargetExtTypeIntParam, c"
     ["TargetExtTy", "Idx"],
     |py, [x0, x1]| LLVMGetTargetExtTypeIntParam(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeIntParam");
     let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     let a_Idx = Idx.0;
@@ -3214,7 +3214,7 @@ rt::function!(F_LLVMSetValueName2, C_LLVMSetValueName2, c"LLVMSetValueName2", "L
     ["Val", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMSetValueName2(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMSetValueName2(py: Python<'_>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetValueName2(py: Python<'_>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetValueName2");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
@@ -5020,7 +5020,7 @@ rt::function!(F_LLVMGetOperand, C_LLVMGetOperand, c"LLVMGetOperand", "LLVMGetOpe
     ["Val", "Index"],
     |py, [x0, x1]| LLVMGetOperand(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperand(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperand(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperand");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Index = Index.0;
@@ -5038,7 +5038,7 @@ rt::function!(F_LLVMGetOperandUse, C_LLVMGetOperandUse, c"LLVMGetOperandUse", "L
     ["Val", "Index"],
     |py, [x0, x1]| LLVMGetOperandUse(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandUse(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandUse(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandUse");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Index = Index.0;
@@ -5056,7 +5056,7 @@ rt::function!(F_LLVMSetOperand, C_LLVMSetOperand, c"LLVMSetOperand", "LLVMSetOpe
     ["User", "Index", "Val"],
     |py, [x0, x1, x2]| LLVMSetOperand(py, &x0, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMSetOperand(py: Python<'_>, User: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetOperand(py: Python<'_>, User: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOperand");
     let a_User = super::llvm_types::TYPES.handle_arg(4, User)?;
     let a_Index = Index.0;
@@ -5194,7 +5194,7 @@ rt::function!(F_LLVMConstInt, C_LLVMConstInt, c"LLVMConstInt", "LLVMConstInt",
     ["IntTy", "N", "SignExtend"],
     |py, [x0, x1, x2]| LLVMConstInt(py, &x0, rt::call::extract(x1, "N")?, rt::call::extract(x2, "SignExtend")?));
 
-fn LLVMConstInt(py: Python<'_>, IntTy: &Bound<'_, PyAny>, N: rt::CInt<u64>, SignExtend: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstInt(py: Python<'_>, IntTy: &Bound<'_, PyAny>, N: rt::CIndex<u64>, SignExtend: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInt");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_N = N.0;
@@ -5213,7 +5213,7 @@ rt::function!(F_LLVMConstIntOfArbitraryPrecision, C_LLVMConstIntOfArbitraryPreci
     ["IntTy", "NumWords", "Words"],
     |py, [x0, x1, x2]| LLVMConstIntOfArbitraryPrecision(py, &x0, rt::call::extract(x1, "NumWords")?, &x2));
 
-fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: &Bound<'_, PyAny>, NumWords: rt::CInt<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: &Bound<'_, PyAny>, NumWords: rt::CIndex<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfArbitraryPrecision");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_NumWords = NumWords.0;
@@ -5233,7 +5233,7 @@ rt::function!(F_LLVMConstIntOfString, C_LLVMConstIntOfString, c"LLVMConstIntOfSt
     ["IntTy", "Text", "Radix"],
     |py, [x0, x1, x2]| LLVMConstIntOfString(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "Radix")?));
 
-fn LLVMConstIntOfString(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
+fn LLVMConstIntOfString(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, Radix: rt::CIndex<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfString");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_Text = Text.addr();
@@ -5252,7 +5252,7 @@ rt::function!(F_LLVMConstIntOfStringAndSize, C_LLVMConstIntOfStringAndSize, c"LL
     ["IntTy", "Text", "SLen", "Radix"],
     |py, [x0, x1, x2, x3]| LLVMConstIntOfStringAndSize(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?, rt::call::extract(x3, "Radix")?));
 
-fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CInt<u32>, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
+fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CIndex<u32>, Radix: rt::CIndex<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfStringAndSize");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_Text = Text.addr();
@@ -5308,7 +5308,7 @@ rt::function!(F_LLVMConstRealOfStringAndSize, C_LLVMConstRealOfStringAndSize, c"
     ["RealTy", "Text", "SLen"],
     |py, [x0, x1, x2]| LLVMConstRealOfStringAndSize(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealOfStringAndSize");
     let a_RealTy = super::llvm_types::TYPES.handle_arg(3, RealTy)?;
     let a_Text = Text.addr();
@@ -5380,7 +5380,7 @@ rt::function!(F_LLVMConstStringInContext, C_LLVMConstStringInContext, c"LLVMCons
     ["C", "Str", "Length", "DontNullTerminate"],
     |py, [x0, x1, x2, x3]| LLVMConstStringInContext(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
 
-fn LLVMConstStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CIndex<u32>, DontNullTerminate: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -5400,7 +5400,7 @@ rt::function!(F_LLVMConstStringInContext2, C_LLVMConstStringInContext2, c"LLVMCo
     ["C", "Str", "Length", "DontNullTerminate"],
     |py, [x0, x1, x2, x3]| LLVMConstStringInContext2(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
 
-fn LLVMConstStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CInt<u64>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CIndex<u64>, DontNullTerminate: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext2");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -5420,7 +5420,7 @@ rt::function!(F_LLVMConstString, C_LLVMConstString, c"LLVMConstString", "LLVMCon
     ["Str", "Length", "DontNullTerminate"],
     |py, [x0, x1, x2]| LLVMConstString(py, rt::call::extract(x0, "Str")?, rt::call::extract(x1, "Length")?, rt::call::extract(x2, "DontNullTerminate")?));
 
-fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CIndex<u32>, DontNullTerminate: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstString");
     let a_Str = Str.addr();
     let a_Length = Length.0;
@@ -5475,14 +5475,14 @@ rt::function!(F_LLVMConstStructInContext, C_LLVMConstStructInContext, c"LLVMCons
     ["C", "ConstantVals", "Count", "Packed"],
     |py, [x0, x1, x2, x3]| LLVMConstStructInContext(py, &x0, &x1, rt::call::extract(x2, "Count")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMConstStructInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStructInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStructInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Count as i128, "Count", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5497,13 +5497,13 @@ rt::function!(F_LLVMConstStruct, C_LLVMConstStruct, c"LLVMConstStruct", "LLVMCon
     ["ConstantVals", "Count", "Packed"],
     |py, [x0, x1, x2]| LLVMConstStruct(py, &x0, rt::call::extract(x1, "Count")?, rt::call::extract(x2, "Packed")?));
 
-fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStruct");
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Count as i128, "Count", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5518,13 +5518,13 @@ rt::function!(F_LLVMConstArray, C_LLVMConstArray, c"LLVMConstArray", "LLVMConstA
     ["ElementTy", "ConstantVals", "Length"],
     |py, [x0, x1, x2]| LLVMConstArray(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMConstArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray");
     let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
-    rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Length as i128, "Length", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5539,13 +5539,13 @@ rt::function!(F_LLVMConstArray2, C_LLVMConstArray2, c"LLVMConstArray2", "LLVMCon
     ["ElementTy", "ConstantVals", "Length"],
     |py, [x0, x1, x2]| LLVMConstArray2(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray2");
     let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
-    rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Length as i128, "Length", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5560,13 +5560,13 @@ rt::function!(F_LLVMConstNamedStruct, C_LLVMConstNamedStruct, c"LLVMConstNamedSt
     ["StructTy", "ConstantVals", "Count"],
     |py, [x0, x1, x2]| LLVMConstNamedStruct(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMConstNamedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstNamedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNamedStruct");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Count as i128, "Count", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5581,7 +5581,7 @@ rt::function!(F_LLVMGetAggregateElement, C_LLVMGetAggregateElement, c"LLVMGetAgg
     ["C", "Idx"],
     |py, [x0, x1]| LLVMGetAggregateElement(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetAggregateElement(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetAggregateElement(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAggregateElement");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -5599,7 +5599,7 @@ rt::function!(F_LLVMGetElementAsConstant, C_LLVMGetElementAsConstant, c"LLVMGetE
     ["C", "idx"],
     |py, [x0, x1]| LLVMGetElementAsConstant(py, &x0, rt::call::extract(x1, "idx")?));
 
-fn LLVMGetElementAsConstant(py: Python<'_>, C: &Bound<'_, PyAny>, idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetElementAsConstant(py: Python<'_>, C: &Bound<'_, PyAny>, idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetElementAsConstant");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_idx = idx.0;
@@ -5617,7 +5617,7 @@ rt::function!(F_LLVMConstVector, C_LLVMConstVector, c"LLVMConstVector", "LLVMCon
     ["ScalarConstantVals", "Size"],
     |py, [x0, x1]| LLVMConstVector(py, &x0, rt::call::extract(x1, "Size")?));
 
-fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstVector");
     let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, true, false)?;
     let a_ScalarConstantVals = h_ScalarConstantVals.addr();
@@ -5955,14 +5955,14 @@ rt::function!(F_LLVMConstGEP2, C_LLVMConstGEP2, c"LLVMConstGEP2", "LLVMConstGEP2
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices"],
     |py, [x0, x1, x2, x3]| LLVMConstGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?));
 
-fn LLVMConstGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEP2");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, false, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
+    h_ConstantIndices.check_count(a_NumIndices as i128, "NumIndices", "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5977,14 +5977,14 @@ rt::function!(F_LLVMConstInBoundsGEP2, C_LLVMConstInBoundsGEP2, c"LLVMConstInBou
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices"],
     |py, [x0, x1, x2, x3]| LLVMConstInBoundsGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?));
 
-fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInBoundsGEP2");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, false, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
+    h_ConstantIndices.check_count(a_NumIndices as i128, "NumIndices", "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5999,15 +5999,15 @@ rt::function!(F_LLVMConstGEPWithNoWrapFlags, C_LLVMConstGEPWithNoWrapFlags, c"LL
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices", "NoWrapFlags"],
     |py, [x0, x1, x2, x3, x4]| LLVMConstGEPWithNoWrapFlags(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?, rt::call::extract(x4, "NoWrapFlags")?));
 
-fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, NoWrapFlags: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEPWithNoWrapFlags");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, false, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
     let a_NoWrapFlags = NoWrapFlags.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
+    h_ConstantIndices.check_count(a_NumIndices as i128, "NumIndices", "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6256,7 +6256,7 @@ rt::function!(F_LLVMConstInlineAsm, C_LLVMConstInlineAsm, c"LLVMConstInlineAsm",
     ["Ty", "AsmString", "Constraints", "HasSideEffects", "IsAlignStack"],
     |py, [x0, x1, x2, x3, x4]| LLVMConstInlineAsm(py, &x0, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "Constraints")?, rt::call::extract(x3, "HasSideEffects")?, rt::call::extract(x4, "IsAlignStack")?));
 
-fn LLVMConstInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CIndex<i32>, IsAlignStack: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInlineAsm");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_AsmString = AsmString.addr();
@@ -6520,7 +6520,7 @@ rt::function!(F_LLVMSetUnnamedAddr, C_LLVMSetUnnamedAddr, c"LLVMSetUnnamedAddr",
     ["Global", "HasUnnamedAddr"],
     |py, [x0, x1]| LLVMSetUnnamedAddr(py, &x0, rt::call::extract(x1, "HasUnnamedAddr")?));
 
-fn LLVMSetUnnamedAddr(py: Python<'_>, Global: &Bound<'_, PyAny>, HasUnnamedAddr: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetUnnamedAddr(py: Python<'_>, Global: &Bound<'_, PyAny>, HasUnnamedAddr: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnnamedAddr");
     let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_HasUnnamedAddr = HasUnnamedAddr.0;
@@ -6555,7 +6555,7 @@ rt::function!(F_LLVMSetAlignment, C_LLVMSetAlignment, c"LLVMSetAlignment", "LLVM
     ["V", "Bytes"],
     |py, [x0, x1]| LLVMSetAlignment(py, &x0, rt::call::extract(x1, "Bytes")?));
 
-fn LLVMSetAlignment(py: Python<'_>, V: &Bound<'_, PyAny>, Bytes: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetAlignment(py: Python<'_>, V: &Bound<'_, PyAny>, Bytes: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAlignment");
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Bytes = Bytes.0;
@@ -6573,7 +6573,7 @@ rt::function!(F_LLVMGlobalSetMetadata, C_LLVMGlobalSetMetadata, c"LLVMGlobalSetM
     ["Global", "Kind", "MD"],
     |py, [x0, x1, x2]| LLVMGlobalSetMetadata(py, &x0, rt::call::extract(x1, "Kind")?, &x2));
 
-fn LLVMGlobalSetMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CInt<u32>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGlobalSetMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CIndex<u32>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalSetMetadata");
     let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Kind = Kind.0;
@@ -6592,7 +6592,7 @@ rt::function!(F_LLVMGlobalEraseMetadata, C_LLVMGlobalEraseMetadata, c"LLVMGlobal
     ["Global", "Kind"],
     |py, [x0, x1]| LLVMGlobalEraseMetadata(py, &x0, rt::call::extract(x1, "Kind")?));
 
-fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalEraseMetadata");
     let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Kind = Kind.0;
@@ -6665,7 +6665,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetKind, C_LLVMValueMetadataEntriesGetKi
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetKind(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetKind");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -6683,7 +6683,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetMetadata, C_LLVMValueMetadataEntriesG
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -6720,7 +6720,7 @@ rt::function!(F_LLVMAddGlobalInAddressSpace, C_LLVMAddGlobalInAddressSpace, c"LL
     ["M", "Ty", "Name", "AddressSpace"],
     |py, [x0, x1, x2, x3]| LLVMAddGlobalInAddressSpace(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "AddressSpace")?));
 
-fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg, AddressSpace: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalInAddressSpace");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
@@ -6895,7 +6895,7 @@ rt::function!(F_LLVMSetThreadLocal, C_LLVMSetThreadLocal, c"LLVMSetThreadLocal",
     ["GlobalVar", "IsThreadLocal"],
     |py, [x0, x1]| LLVMSetThreadLocal(py, &x0, rt::call::extract(x1, "IsThreadLocal")?));
 
-fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsThreadLocal: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsThreadLocal: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocal");
     let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsThreadLocal = IsThreadLocal.0;
@@ -6930,7 +6930,7 @@ rt::function!(F_LLVMSetGlobalConstant, C_LLVMSetGlobalConstant, c"LLVMSetGlobalC
     ["GlobalVar", "IsConstant"],
     |py, [x0, x1]| LLVMSetGlobalConstant(py, &x0, rt::call::extract(x1, "IsConstant")?));
 
-fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsConstant: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsConstant: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGlobalConstant");
     let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsConstant = IsConstant.0;
@@ -7000,7 +7000,7 @@ rt::function!(F_LLVMSetExternallyInitialized, C_LLVMSetExternallyInitialized, c"
     ["GlobalVar", "IsExtInit"],
     |py, [x0, x1]| LLVMSetExternallyInitialized(py, &x0, rt::call::extract(x1, "IsExtInit")?));
 
-fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsExtInit: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsExtInit: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExternallyInitialized");
     let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsExtInit = IsExtInit.0;
@@ -7018,7 +7018,7 @@ rt::function!(F_LLVMAddAlias2, C_LLVMAddAlias2, c"LLVMAddAlias2", "LLVMAddAlias2
     ["M", "ValueTy", "AddrSpace", "Aliasee", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMAddAlias2(py, &x0, &x1, rt::call::extract(x2, "AddrSpace")?, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMAddAlias2(py: Python<'_>, M: &Bound<'_, PyAny>, ValueTy: &Bound<'_, PyAny>, AddrSpace: rt::CInt<u32>, Aliasee: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAddAlias2(py: Python<'_>, M: &Bound<'_, PyAny>, ValueTy: &Bound<'_, PyAny>, AddrSpace: rt::CIndex<u32>, Aliasee: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAlias2");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_ValueTy = super::llvm_types::TYPES.handle_arg(3, ValueTy)?;
@@ -7039,7 +7039,7 @@ rt::function!(F_LLVMGetNamedGlobalAlias, C_LLVMGetNamedGlobalAlias, c"LLVMGetNam
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetNamedGlobalAlias(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalAlias");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -7230,7 +7230,7 @@ rt::function!(F_LLVMLookupIntrinsicID, C_LLVMLookupIntrinsicID, c"LLVMLookupIntr
     ["Name", "NameLen"],
     |py, [x0, x1]| LLVMLookupIntrinsicID(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "NameLen")?));
 
-fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLookupIntrinsicID");
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
@@ -7265,14 +7265,14 @@ rt::function!(F_LLVMGetIntrinsicDeclaration, C_LLVMGetIntrinsicDeclaration, c"LL
     ["Mod", "ID", "ParamTypes", "ParamCount"],
     |py, [x0, x1, x2, x3]| LLVMGetIntrinsicDeclaration(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
 
-fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicDeclaration");
     let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7287,14 +7287,14 @@ rt::function!(F_LLVMIntrinsicGetType, C_LLVMIntrinsicGetType, c"LLVMIntrinsicGet
     ["Ctx", "ID", "ParamTypes", "ParamCount"],
     |py, [x0, x1, x2, x3]| LLVMIntrinsicGetType(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
 
-fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: &Bound<'_, PyAny>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetType");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7309,7 +7309,7 @@ rt::function!(F_LLVMIntrinsicGetName, C_LLVMIntrinsicGetName, c"LLVMIntrinsicGet
     ["ID", "NameLength"],
     |py, [x0, x1]| LLVMIntrinsicGetName(py, rt::call::extract(x0, "ID")?, &x1));
 
-fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CIndex<u32>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetName");
     let a_ID = ID.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
@@ -7328,15 +7328,15 @@ rt::function!(F_LLVMIntrinsicCopyOverloadedName, C_LLVMIntrinsicCopyOverloadedNa
     ["ID", "ParamTypes", "ParamCount", "NameLength"],
     |py, [x0, x1, x2, x3]| LLVMIntrinsicCopyOverloadedName(py, rt::call::extract(x0, "ID")?, &x1, rt::call::extract(x2, "ParamCount")?, &x3));
 
-fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName");
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
     let a_NameLength = p_NameLength.addr();
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7351,16 +7351,16 @@ rt::function!(F_LLVMIntrinsicCopyOverloadedName2, C_LLVMIntrinsicCopyOverloadedN
     ["Mod", "ID", "ParamTypes", "ParamCount", "NameLength"],
     |py, [x0, x1, x2, x3, x4]| LLVMIntrinsicCopyOverloadedName2(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?, &x4));
 
-fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName2");
     let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
     let a_NameLength = p_NameLength.addr();
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7375,7 +7375,7 @@ rt::function!(F_LLVMIntrinsicIsOverloaded, C_LLVMIntrinsicIsOverloaded, c"LLVMIn
     ["ID"],
     |py, [x0]| LLVMIntrinsicIsOverloaded(py, rt::call::extract(x0, "ID")?));
 
-fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicIsOverloaded");
     let a_ID = ID.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7409,7 +7409,7 @@ rt::function!(F_LLVMSetFunctionCallConv, C_LLVMSetFunctionCallConv, c"LLVMSetFun
     ["Fn", "CC"],
     |py, [x0, x1]| LLVMSetFunctionCallConv(py, &x0, rt::call::extract(x1, "CC")?));
 
-fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: &Bound<'_, PyAny>, CC: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: &Bound<'_, PyAny>, CC: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFunctionCallConv");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_CC = CC.0;
@@ -7566,7 +7566,7 @@ rt::function!(F_LLVMAddAttributeAtIndex, C_LLVMAddAttributeAtIndex, c"LLVMAddAtt
     ["F", "Idx", "A"],
     |py, [x0, x1, x2]| LLVMAddAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMAddAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7585,7 +7585,7 @@ rt::function!(F_LLVMGetAttributeCountAtIndex, C_LLVMGetAttributeCountAtIndex, c"
     ["F", "Idx"],
     |py, [x0, x1]| LLVMGetAttributeCountAtIndex(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributeCountAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7603,7 +7603,7 @@ rt::function!(F_LLVMGetAttributesAtIndex, C_LLVMGetAttributesAtIndex, c"LLVMGetA
     ["F", "Idx", "Attrs"],
     |py, [x0, x1, x2]| LLVMGetAttributesAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMGetAttributesAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetAttributesAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributesAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7623,7 +7623,7 @@ rt::function!(F_LLVMGetEnumAttributeAtIndex, C_LLVMGetEnumAttributeAtIndex, c"LL
     ["F", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMGetEnumAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7642,7 +7642,7 @@ rt::function!(F_LLVMGetStringAttributeAtIndex, C_LLVMGetStringAttributeAtIndex, 
     ["F", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMGetStringAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7662,7 +7662,7 @@ rt::function!(F_LLVMRemoveEnumAttributeAtIndex, C_LLVMRemoveEnumAttributeAtIndex
     ["F", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMRemoveEnumAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveEnumAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7681,7 +7681,7 @@ rt::function!(F_LLVMRemoveStringAttributeAtIndex, C_LLVMRemoveStringAttributeAtI
     ["F", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMRemoveStringAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveStringAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7740,7 +7740,7 @@ rt::function!(F_LLVMGetParams, C_LLVMGetParams, c"LLVMGetParams", "LLVMGetParams
 fn LLVMGetParams(py: Python<'_>, Fn: &Bound<'_, PyAny>, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParams");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, false, false)?;
+    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, true, false)?;
     let a_Params = h_Params.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7756,7 +7756,7 @@ rt::function!(F_LLVMGetParam, C_LLVMGetParam, c"LLVMGetParam", "LLVMGetParam",
     ["Fn", "Index"],
     |py, [x0, x1]| LLVMGetParam(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetParam(py: Python<'_>, Fn: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetParam(py: Python<'_>, Fn: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParam");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_Index = Index.0;
@@ -7859,7 +7859,7 @@ rt::function!(F_LLVMSetParamAlignment, C_LLVMSetParamAlignment, c"LLVMSetParamAl
     ["Arg", "Align"],
     |py, [x0, x1]| LLVMSetParamAlignment(py, &x0, rt::call::extract(x1, "Align")?));
 
-fn LLVMSetParamAlignment(py: Python<'_>, Arg: &Bound<'_, PyAny>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetParamAlignment(py: Python<'_>, Arg: &Bound<'_, PyAny>, Align: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetParamAlignment");
     let a_Arg = super::llvm_types::TYPES.handle_arg(4, Arg)?;
     let a_Align = Align.0;
@@ -7877,7 +7877,7 @@ rt::function!(F_LLVMAddGlobalIFunc, C_LLVMAddGlobalIFunc, c"LLVMAddGlobalIFunc",
     ["M", "Name", "NameLen", "Ty", "AddrSpace", "Resolver"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMAddGlobalIFunc(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "AddrSpace")?, &x5));
 
-fn LLVMAddGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Ty: &Bound<'_, PyAny>, AddrSpace: rt::CInt<u32>, Resolver: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Ty: &Bound<'_, PyAny>, AddrSpace: rt::CIndex<u32>, Resolver: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalIFunc");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -7899,7 +7899,7 @@ rt::function!(F_LLVMGetNamedGlobalIFunc, C_LLVMGetNamedGlobalIFunc, c"LLVMGetNam
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetNamedGlobalIFunc(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalIFunc");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -8055,7 +8055,7 @@ rt::function!(F_LLVMMDStringInContext2, C_LLVMMDStringInContext2, c"LLVMMDString
     ["C", "Str", "SLen"],
     |py, [x0, x1, x2]| LLVMMDStringInContext2(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMMDStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMMDStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext2");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -8074,13 +8074,13 @@ rt::function!(F_LLVMMDNodeInContext2, C_LLVMMDNodeInContext2, c"LLVMMDNodeInCont
     ["C", "MDs", "Count"],
     |py, [x0, x1, x2]| LLVMMDNodeInContext2(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMMDNodeInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, MDs: &Bound<'_, PyAny>, Count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, MDs: &Bound<'_, PyAny>, Count: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext2");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, true, false)?;
+    let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, false, false)?;
     let a_MDs = h_MDs.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_MDs.item_count(), "MDs")?;
+    h_MDs.check_count(a_Count as i128, "Count", "MDs")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8185,7 +8185,7 @@ rt::function!(F_LLVMReplaceMDNodeOperandWith, C_LLVMReplaceMDNodeOperandWith, c"
     ["V", "Index", "Replacement"],
     |py, [x0, x1, x2]| LLVMReplaceMDNodeOperandWith(py, &x0, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Replacement: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Replacement: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceMDNodeOperandWith");
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Index = Index.0;
@@ -8204,7 +8204,7 @@ rt::function!(F_LLVMMDStringInContext, C_LLVMMDStringInContext, c"LLVMMDStringIn
     ["C", "Str", "SLen"],
     |py, [x0, x1, x2]| LLVMMDStringInContext(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMMDStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -8223,7 +8223,7 @@ rt::function!(F_LLVMMDString, C_LLVMMDString, c"LLVMMDString", "LLVMMDString",
     ["Str", "SLen"],
     |py, [x0, x1]| LLVMMDString(py, rt::call::extract(x0, "Str")?, rt::call::extract(x1, "SLen")?));
 
-fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDString");
     let a_Str = Str.addr();
     let a_SLen = SLen.0;
@@ -8241,13 +8241,13 @@ rt::function!(F_LLVMMDNodeInContext, C_LLVMMDNodeInContext, c"LLVMMDNodeInContex
     ["C", "Vals", "Count"],
     |py, [x0, x1, x2]| LLVMMDNodeInContext(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMMDNodeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Vals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true, false)?;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, false, false)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
+    h_Vals.check_count(a_Count as i128, "Count", "Vals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8262,12 +8262,12 @@ rt::function!(F_LLVMMDNode, C_LLVMMDNode, c"LLVMMDNode", "LLVMMDNode",
     ["Vals", "Count"],
     |py, [x0, x1]| LLVMMDNode(py, &x0, rt::call::extract(x1, "Count")?));
 
-fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNode");
-    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true, false)?;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, false, false)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
+    h_Vals.check_count(a_Count as i128, "Count", "Vals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8282,14 +8282,14 @@ rt::function!(F_LLVMCreateOperandBundle, C_LLVMCreateOperandBundle, c"LLVMCreate
     ["Tag", "TagLen", "Args", "NumArgs"],
     |py, [x0, x1, x2, x3]| LLVMCreateOperandBundle(py, rt::call::extract(x0, "Tag")?, rt::call::extract(x1, "TagLen")?, &x2, rt::call::extract(x3, "NumArgs")?));
 
-fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u64>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CIndex<u64>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOperandBundle");
     let a_Tag = Tag.addr();
     let a_TagLen = TagLen.0;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8358,7 +8358,7 @@ rt::function!(F_LLVMGetOperandBundleArgAtIndex, C_LLVMGetOperandBundleArgAtIndex
     ["Bundle", "Index"],
     |py, [x0, x1]| LLVMGetOperandBundleArgAtIndex(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleArgAtIndex");
     let a_Bundle = super::llvm_types::TYPES.handle_arg(13, Bundle)?;
     let a_Index = Index.0;
@@ -8848,7 +8848,7 @@ rt::function!(F_LLVMGetMetadata, C_LLVMGetMetadata, c"LLVMGetMetadata", "LLVMGet
     ["Val", "KindID"],
     |py, [x0, x1]| LLVMGetMetadata(py, &x0, rt::call::extract(x1, "KindID")?));
 
-fn LLVMGetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadata");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_KindID = KindID.0;
@@ -8866,7 +8866,7 @@ rt::function!(F_LLVMSetMetadata, C_LLVMSetMetadata, c"LLVMSetMetadata", "LLVMSet
     ["Val", "KindID", "Node"],
     |py, [x0, x1, x2]| LLVMSetMetadata(py, &x0, rt::call::extract(x1, "KindID")?, &x2));
 
-fn LLVMSetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, Node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, Node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetMetadata");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_KindID = KindID.0;
@@ -9108,7 +9108,7 @@ rt::function!(F_LLVMSetInstructionCallConv, C_LLVMSetInstructionCallConv, c"LLVM
     ["Instr", "CC"],
     |py, [x0, x1]| LLVMSetInstructionCallConv(py, &x0, rt::call::extract(x1, "CC")?));
 
-fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: &Bound<'_, PyAny>, CC: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: &Bound<'_, PyAny>, CC: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstructionCallConv");
     let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let a_CC = CC.0;
@@ -9143,7 +9143,7 @@ rt::function!(F_LLVMSetInstrParamAlignment, C_LLVMSetInstrParamAlignment, c"LLVM
     ["Instr", "Idx", "Align"],
     |py, [x0, x1, x2]| LLVMSetInstrParamAlignment(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "Align")?));
 
-fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Align: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstrParamAlignment");
     let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let a_Idx = Idx.0;
@@ -9162,7 +9162,7 @@ rt::function!(F_LLVMAddCallSiteAttribute, C_LLVMAddCallSiteAttribute, c"LLVMAddC
     ["C", "Idx", "A"],
     |py, [x0, x1, x2]| LLVMAddCallSiteAttribute(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMAddCallSiteAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddCallSiteAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddCallSiteAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9181,7 +9181,7 @@ rt::function!(F_LLVMGetCallSiteAttributeCount, C_LLVMGetCallSiteAttributeCount, 
     ["C", "Idx"],
     |py, [x0, x1]| LLVMGetCallSiteAttributeCount(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributeCount");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9199,7 +9199,7 @@ rt::function!(F_LLVMGetCallSiteAttributes, C_LLVMGetCallSiteAttributes, c"LLVMGe
     ["C", "Idx", "Attrs"],
     |py, [x0, x1, x2]| LLVMGetCallSiteAttributes(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMGetCallSiteAttributes(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributes(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributes");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9219,7 +9219,7 @@ rt::function!(F_LLVMGetCallSiteEnumAttribute, C_LLVMGetCallSiteEnumAttribute, c"
     ["C", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMGetCallSiteEnumAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteEnumAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9238,7 +9238,7 @@ rt::function!(F_LLVMGetCallSiteStringAttribute, C_LLVMGetCallSiteStringAttribute
     ["C", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMGetCallSiteStringAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteStringAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9258,7 +9258,7 @@ rt::function!(F_LLVMRemoveCallSiteEnumAttribute, C_LLVMRemoveCallSiteEnumAttribu
     ["C", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMRemoveCallSiteEnumAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteEnumAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9277,7 +9277,7 @@ rt::function!(F_LLVMRemoveCallSiteStringAttribute, C_LLVMRemoveCallSiteStringAtt
     ["C", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMRemoveCallSiteStringAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteStringAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9348,7 +9348,7 @@ rt::function!(F_LLVMGetOperandBundleAtIndex, C_LLVMGetOperandBundleAtIndex, c"LL
     ["C", "Index"],
     |py, [x0, x1]| LLVMGetOperandBundleAtIndex(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleAtIndex");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Index = Index.0;
@@ -9383,7 +9383,7 @@ rt::function!(F_LLVMSetTailCall, C_LLVMSetTailCall, c"LLVMSetTailCall", "LLVMSet
     ["CallInst", "IsTailCall"],
     |py, [x0, x1]| LLVMSetTailCall(py, &x0, rt::call::extract(x1, "IsTailCall")?));
 
-fn LLVMSetTailCall(py: Python<'_>, CallInst: &Bound<'_, PyAny>, IsTailCall: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetTailCall(py: Python<'_>, CallInst: &Bound<'_, PyAny>, IsTailCall: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCall");
     let a_CallInst = super::llvm_types::TYPES.handle_arg(4, CallInst)?;
     let a_IsTailCall = IsTailCall.0;
@@ -9540,7 +9540,7 @@ rt::function!(F_LLVMGetCallBrIndirectDest, C_LLVMGetCallBrIndirectDest, c"LLVMGe
     ["CallBr", "Idx"],
     |py, [x0, x1]| LLVMGetCallBrIndirectDest(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrIndirectDest");
     let a_CallBr = super::llvm_types::TYPES.handle_arg(4, CallBr)?;
     let a_Idx = Idx.0;
@@ -9575,7 +9575,7 @@ rt::function!(F_LLVMGetSuccessor, C_LLVMGetSuccessor, c"LLVMGetSuccessor", "LLVM
     ["Term", "i"],
     |py, [x0, x1]| LLVMGetSuccessor(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMGetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSuccessor");
     let a_Term = super::llvm_types::TYPES.handle_arg(4, Term)?;
     let a_i = i.0;
@@ -9593,7 +9593,7 @@ rt::function!(F_LLVMSetSuccessor, C_LLVMSetSuccessor, c"LLVMSetSuccessor", "LLVM
     ["Term", "i", "block"],
     |py, [x0, x1, x2]| LLVMSetSuccessor(py, &x0, rt::call::extract(x1, "i")?, &x2));
 
-fn LLVMSetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CInt<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CIndex<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSuccessor");
     let a_Term = super::llvm_types::TYPES.handle_arg(4, Term)?;
     let a_i = i.0;
@@ -9715,7 +9715,7 @@ rt::function!(F_LLVMSetIsInBounds, C_LLVMSetIsInBounds, c"LLVMSetIsInBounds", "L
     ["GEP", "InBounds"],
     |py, [x0, x1]| LLVMSetIsInBounds(py, &x0, rt::call::extract(x1, "InBounds")?));
 
-fn LLVMSetIsInBounds(py: Python<'_>, GEP: &Bound<'_, PyAny>, InBounds: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsInBounds(py: Python<'_>, GEP: &Bound<'_, PyAny>, InBounds: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsInBounds");
     let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     let a_InBounds = InBounds.0;
@@ -9767,7 +9767,7 @@ rt::function!(F_LLVMGEPSetNoWrapFlags, C_LLVMGEPSetNoWrapFlags, c"LLVMGEPSetNoWr
     ["GEP", "NoWrapFlags"],
     |py, [x0, x1]| LLVMGEPSetNoWrapFlags(py, &x0, rt::call::extract(x1, "NoWrapFlags")?));
 
-fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: &Bound<'_, PyAny>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: &Bound<'_, PyAny>, NoWrapFlags: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGEPSetNoWrapFlags");
     let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     let a_NoWrapFlags = NoWrapFlags.0;
@@ -9785,15 +9785,15 @@ rt::function!(F_LLVMAddIncoming, C_LLVMAddIncoming, c"LLVMAddIncoming", "LLVMAdd
     ["PhiNode", "IncomingValues", "IncomingBlocks", "Count"],
     |py, [x0, x1, x2, x3]| LLVMAddIncoming(py, &x0, &x1, &x2, rt::call::extract(x3, "Count")?));
 
-fn LLVMAddIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMAddIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddIncoming");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true, false)?;
     let a_IncomingValues = h_IncomingValues.addr();
-    let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, true, false)?;
+    let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, false, false)?;
     let a_IncomingBlocks = h_IncomingBlocks.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_IncomingBlocks.item_count(), "IncomingBlocks")?;
+    h_IncomingBlocks.check_count(a_Count as i128, "Count", "IncomingBlocks")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9825,7 +9825,7 @@ rt::function!(F_LLVMGetIncomingValue, C_LLVMGetIncomingValue, c"LLVMGetIncomingV
     ["PhiNode", "Index"],
     |py, [x0, x1]| LLVMGetIncomingValue(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingValue");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let a_Index = Index.0;
@@ -9843,7 +9843,7 @@ rt::function!(F_LLVMGetIncomingBlock, C_LLVMGetIncomingBlock, c"LLVMGetIncomingB
     ["PhiNode", "Index"],
     |py, [x0, x1]| LLVMGetIncomingBlock(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingBlock");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let a_Index = Index.0;
@@ -10285,13 +10285,13 @@ rt::function!(F_LLVMBuildAggregateRet, C_LLVMBuildAggregateRet, c"LLVMBuildAggre
     ["arg0", "RetVals", "N"],
     |py, [x0, x1, x2]| LLVMBuildAggregateRet(py, &x0, &x1, rt::call::extract(x2, "N")?));
 
-fn LLVMBuildAggregateRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, RetVals: &Bound<'_, PyAny>, N: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildAggregateRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, RetVals: &Bound<'_, PyAny>, N: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAggregateRet");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
-    let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, true, false)?;
+    let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, false, false)?;
     let a_RetVals = h_RetVals.addr();
     let a_N = N.0;
-    rt::check_count(a_N as i128, "N", h_RetVals.item_count(), "RetVals")?;
+    h_RetVals.check_count(a_N as i128, "N", "RetVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10344,7 +10344,7 @@ rt::function!(F_LLVMBuildSwitch, C_LLVMBuildSwitch, c"LLVMBuildSwitch", "LLVMBui
     ["arg0", "V", "Else", "NumCases"],
     |py, [x0, x1, x2, x3]| LLVMBuildSwitch(py, &x0, &x1, &x2, rt::call::extract(x3, "NumCases")?));
 
-fn LLVMBuildSwitch(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Else: &Bound<'_, PyAny>, NumCases: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildSwitch(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Else: &Bound<'_, PyAny>, NumCases: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSwitch");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
@@ -10364,7 +10364,7 @@ rt::function!(F_LLVMBuildIndirectBr, C_LLVMBuildIndirectBr, c"LLVMBuildIndirectB
     ["B", "Addr", "NumDests"],
     |py, [x0, x1, x2]| LLVMBuildIndirectBr(py, &x0, &x1, rt::call::extract(x2, "NumDests")?));
 
-fn LLVMBuildIndirectBr(py: Python<'_>, B: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, NumDests: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildIndirectBr(py: Python<'_>, B: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, NumDests: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIndirectBr");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Addr = super::llvm_types::TYPES.handle_arg(4, Addr)?;
@@ -10383,25 +10383,25 @@ rt::function!(F_LLVMBuildCallBr, C_LLVMBuildCallBr, c"LLVMBuildCallBr", "LLVMBui
     ["B", "Ty", "Fn", "DefaultDest", "IndirectDests", "NumIndirectDests", "Args", "NumArgs", "Bundles", "NumBundles", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMBuildCallBr(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "NumIndirectDests")?, &x6, rt::call::extract(x7, "NumArgs")?, &x8, rt::call::extract(x9, "NumBundles")?, rt::call::extract(x10, "Name")?));
 
-fn LLVMBuildCallBr(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, DefaultDest: &Bound<'_, PyAny>, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CInt<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallBr(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, DefaultDest: &Bound<'_, PyAny>, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CIndex<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallBr");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_DefaultDest = super::llvm_types::TYPES.handle_arg(5, DefaultDest)?;
-    let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, true, false)?;
+    let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, false, false)?;
     let a_IndirectDests = h_IndirectDests.addr();
     let a_NumIndirectDests = NumIndirectDests.0;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, false, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumIndirectDests as i128, "NumIndirectDests", h_IndirectDests.item_count(), "IndirectDests")?;
-    rt::check_count(a_NumIndirectDests as i128, "NumIndirectDests", h_Args.item_count(), "Args")?;
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Bundles.item_count(), "Bundles")?;
+    h_IndirectDests.check_count(a_NumIndirectDests as i128, "NumIndirectDests", "IndirectDests")?;
+    h_Args.check_count(a_NumIndirectDests as i128, "NumIndirectDests", "Args")?;
+    h_Bundles.check_count(a_NumArgs as i128, "NumArgs", "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10416,18 +10416,18 @@ rt::function!(F_LLVMBuildInvoke2, C_LLVMBuildInvoke2, c"LLVMBuildInvoke2", "LLVM
     ["arg0", "Ty", "Fn", "Args", "NumArgs", "Then", "Catch", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildInvoke2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, &x6, rt::call::extract(x7, "Name")?));
 
-fn LLVMBuildInvoke2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvoke2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvoke2");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
     let a_Catch = super::llvm_types::TYPES.handle_arg(5, Catch)?;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10442,22 +10442,22 @@ rt::function!(F_LLVMBuildInvokeWithOperandBundles, C_LLVMBuildInvokeWithOperandB
     ["arg0", "Ty", "Fn", "Args", "NumArgs", "Then", "Catch", "Bundles", "NumBundles", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMBuildInvokeWithOperandBundles(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, &x6, &x7, rt::call::extract(x8, "NumBundles")?, rt::call::extract(x9, "Name")?));
 
-fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvokeWithOperandBundles");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
     let a_Catch = super::llvm_types::TYPES.handle_arg(5, Catch)?;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, false, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
-    rt::check_count(a_NumBundles as i128, "NumBundles", h_Bundles.item_count(), "Bundles")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
+    h_Bundles.check_count(a_NumBundles as i128, "NumBundles", "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10507,7 +10507,7 @@ rt::function!(F_LLVMBuildLandingPad, C_LLVMBuildLandingPad, c"LLVMBuildLandingPa
     ["B", "Ty", "PersFn", "NumClauses", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildLandingPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumClauses")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildLandingPad(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PersFn: &Bound<'_, PyAny>, NumClauses: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildLandingPad(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PersFn: &Bound<'_, PyAny>, NumClauses: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLandingPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
@@ -10566,15 +10566,15 @@ rt::function!(F_LLVMBuildCatchPad, C_LLVMBuildCatchPad, c"LLVMBuildCatchPad", "L
     ["B", "ParentPad", "Args", "NumArgs", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCatchPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10589,15 +10589,15 @@ rt::function!(F_LLVMBuildCleanupPad, C_LLVMBuildCleanupPad, c"LLVMBuildCleanupPa
     ["B", "ParentPad", "Args", "NumArgs", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildCleanupPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCleanupPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCleanupPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10612,7 +10612,7 @@ rt::function!(F_LLVMBuildCatchSwitch, C_LLVMBuildCatchSwitch, c"LLVMBuildCatchSw
     ["B", "ParentPad", "UnwindBB", "NumHandlers", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchSwitch(py, &x0, &x1, &x2, rt::call::extract(x3, "NumHandlers")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCatchSwitch(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, UnwindBB: &Bound<'_, PyAny>, NumHandlers: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchSwitch(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, UnwindBB: &Bound<'_, PyAny>, NumHandlers: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchSwitch");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
@@ -10687,7 +10687,7 @@ rt::function!(F_LLVMGetClause, C_LLVMGetClause, c"LLVMGetClause", "LLVMGetClause
     ["LandingPad", "Idx"],
     |py, [x0, x1]| LLVMGetClause(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetClause(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetClause(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetClause");
     let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     let a_Idx = Idx.0;
@@ -10740,7 +10740,7 @@ rt::function!(F_LLVMSetCleanup, C_LLVMSetCleanup, c"LLVMSetCleanup", "LLVMSetCle
     ["LandingPad", "Val"],
     |py, [x0, x1]| LLVMSetCleanup(py, &x0, rt::call::extract(x1, "Val")?));
 
-fn LLVMSetCleanup(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Val: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetCleanup(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Val: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCleanup");
     let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     let a_Val = Val.0;
@@ -10812,7 +10812,7 @@ rt::function!(F_LLVMGetArgOperand, C_LLVMGetArgOperand, c"LLVMGetArgOperand", "L
     ["Funclet", "i"],
     |py, [x0, x1]| LLVMGetArgOperand(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMGetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArgOperand");
     let a_Funclet = super::llvm_types::TYPES.handle_arg(4, Funclet)?;
     let a_i = i.0;
@@ -10830,7 +10830,7 @@ rt::function!(F_LLVMSetArgOperand, C_LLVMSetArgOperand, c"LLVMSetArgOperand", "L
     ["Funclet", "i", "value"],
     |py, [x0, x1, x2]| LLVMSetArgOperand(py, &x0, rt::call::extract(x1, "i")?, &x2));
 
-fn LLVMSetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CInt<u32>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CIndex<u32>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetArgOperand");
     let a_Funclet = super::llvm_types::TYPES.handle_arg(4, Funclet)?;
     let a_i = i.0;
@@ -11537,7 +11537,7 @@ rt::function!(F_LLVMSetNUW, C_LLVMSetNUW, c"LLVMSetNUW", "LLVMSetNUW",
     ["ArithInst", "HasNUW"],
     |py, [x0, x1]| LLVMSetNUW(py, &x0, rt::call::extract(x1, "HasNUW")?));
 
-fn LLVMSetNUW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNUW: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNUW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNUW: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNUW");
     let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     let a_HasNUW = HasNUW.0;
@@ -11572,7 +11572,7 @@ rt::function!(F_LLVMSetNSW, C_LLVMSetNSW, c"LLVMSetNSW", "LLVMSetNSW",
     ["ArithInst", "HasNSW"],
     |py, [x0, x1]| LLVMSetNSW(py, &x0, rt::call::extract(x1, "HasNSW")?));
 
-fn LLVMSetNSW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNSW: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNSW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNSW: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNSW");
     let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     let a_HasNSW = HasNSW.0;
@@ -11607,7 +11607,7 @@ rt::function!(F_LLVMSetExact, C_LLVMSetExact, c"LLVMSetExact", "LLVMSetExact",
     ["DivOrShrInst", "IsExact"],
     |py, [x0, x1]| LLVMSetExact(py, &x0, rt::call::extract(x1, "IsExact")?));
 
-fn LLVMSetExact(py: Python<'_>, DivOrShrInst: &Bound<'_, PyAny>, IsExact: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetExact(py: Python<'_>, DivOrShrInst: &Bound<'_, PyAny>, IsExact: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExact");
     let a_DivOrShrInst = super::llvm_types::TYPES.handle_arg(4, DivOrShrInst)?;
     let a_IsExact = IsExact.0;
@@ -11642,7 +11642,7 @@ rt::function!(F_LLVMSetNNeg, C_LLVMSetNNeg, c"LLVMSetNNeg", "LLVMSetNNeg",
     ["NonNegInst", "IsNonNeg"],
     |py, [x0, x1]| LLVMSetNNeg(py, &x0, rt::call::extract(x1, "IsNonNeg")?));
 
-fn LLVMSetNNeg(py: Python<'_>, NonNegInst: &Bound<'_, PyAny>, IsNonNeg: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNNeg(py: Python<'_>, NonNegInst: &Bound<'_, PyAny>, IsNonNeg: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNNeg");
     let a_NonNegInst = super::llvm_types::TYPES.handle_arg(4, NonNegInst)?;
     let a_IsNonNeg = IsNonNeg.0;
@@ -11677,7 +11677,7 @@ rt::function!(F_LLVMSetFastMathFlags, C_LLVMSetFastMathFlags, c"LLVMSetFastMathF
     ["FPMathInst", "FMF"],
     |py, [x0, x1]| LLVMSetFastMathFlags(py, &x0, rt::call::extract(x1, "FMF")?));
 
-fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: &Bound<'_, PyAny>, FMF: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: &Bound<'_, PyAny>, FMF: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFastMathFlags");
     let a_FPMathInst = super::llvm_types::TYPES.handle_arg(4, FPMathInst)?;
     let a_FMF = FMF.0;
@@ -11729,7 +11729,7 @@ rt::function!(F_LLVMSetIsDisjoint, C_LLVMSetIsDisjoint, c"LLVMSetIsDisjoint", "L
     ["Inst", "IsDisjoint"],
     |py, [x0, x1]| LLVMSetIsDisjoint(py, &x0, rt::call::extract(x1, "IsDisjoint")?));
 
-fn LLVMSetIsDisjoint(py: Python<'_>, Inst: &Bound<'_, PyAny>, IsDisjoint: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsDisjoint(py: Python<'_>, Inst: &Bound<'_, PyAny>, IsDisjoint: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsDisjoint");
     let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     let a_IsDisjoint = IsDisjoint.0;
@@ -11786,7 +11786,7 @@ rt::function!(F_LLVMBuildMemSet, C_LLVMBuildMemSet, c"LLVMBuildMemSet", "LLVMBui
     ["B", "Ptr", "Val", "Len", "Align"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildMemSet(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Align")?));
 
-fn LLVMBuildMemSet(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildMemSet(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>, Align: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemSet");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
@@ -11807,7 +11807,7 @@ rt::function!(F_LLVMBuildMemCpy, C_LLVMBuildMemCpy, c"LLVMBuildMemCpy", "LLVMBui
     ["B", "Dst", "DstAlign", "Src", "SrcAlign", "Size"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemCpy(py, &x0, &x1, rt::call::extract(x2, "DstAlign")?, &x3, rt::call::extract(x4, "SrcAlign")?, &x5));
 
-fn LLVMBuildMemCpy(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CInt<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CInt<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMBuildMemCpy(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CIndex<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CIndex<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemCpy");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Dst = super::llvm_types::TYPES.handle_arg(4, Dst)?;
@@ -11829,7 +11829,7 @@ rt::function!(F_LLVMBuildMemMove, C_LLVMBuildMemMove, c"LLVMBuildMemMove", "LLVM
     ["B", "Dst", "DstAlign", "Src", "SrcAlign", "Size"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemMove(py, &x0, &x1, rt::call::extract(x2, "DstAlign")?, &x3, rt::call::extract(x4, "SrcAlign")?, &x5));
 
-fn LLVMBuildMemMove(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CInt<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CInt<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMBuildMemMove(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CIndex<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CIndex<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemMove");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Dst = super::llvm_types::TYPES.handle_arg(4, Dst)?;
@@ -11947,16 +11947,16 @@ rt::function!(F_LLVMBuildGEP2, C_LLVMBuildGEP2, c"LLVMBuildGEP2", "LLVMBuildGEP2
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildGEP2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEP2");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, false, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
+    h_Indices.check_count(a_NumIndices as i128, "NumIndices", "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11971,16 +11971,16 @@ rt::function!(F_LLVMBuildInBoundsGEP2, C_LLVMBuildInBoundsGEP2, c"LLVMBuildInBou
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildInBoundsGEP2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInBoundsGEP2");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, false, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
+    h_Indices.check_count(a_NumIndices as i128, "NumIndices", "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11995,17 +11995,17 @@ rt::function!(F_LLVMBuildGEPWithNoWrapFlags, C_LLVMBuildGEPWithNoWrapFlags, c"LL
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name", "NoWrapFlags"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildGEPWithNoWrapFlags(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NoWrapFlags")?));
 
-fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEPWithNoWrapFlags");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, false, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
     let a_NoWrapFlags = NoWrapFlags.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
+    h_Indices.check_count(a_NumIndices as i128, "NumIndices", "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12020,7 +12020,7 @@ rt::function!(F_LLVMBuildStructGEP2, C_LLVMBuildStructGEP2, c"LLVMBuildStructGEP
     ["B", "Ty", "Pointer", "Idx", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildStructGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "Idx")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildStructGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildStructGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildStructGEP2");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
@@ -12096,7 +12096,7 @@ rt::function!(F_LLVMSetVolatile, C_LLVMSetVolatile, c"LLVMSetVolatile", "LLVMSet
     ["MemoryAccessInst", "IsVolatile"],
     |py, [x0, x1]| LLVMSetVolatile(py, &x0, rt::call::extract(x1, "IsVolatile")?));
 
-fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>, IsVolatile: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>, IsVolatile: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetVolatile");
     let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
     let a_IsVolatile = IsVolatile.0;
@@ -12131,7 +12131,7 @@ rt::function!(F_LLVMSetWeak, C_LLVMSetWeak, c"LLVMSetWeak", "LLVMSetWeak",
     ["CmpXchgInst", "IsWeak"],
     |py, [x0, x1]| LLVMSetWeak(py, &x0, rt::call::extract(x1, "IsWeak")?));
 
-fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, IsWeak: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, IsWeak: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetWeak");
     let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     let a_IsWeak = IsWeak.0;
@@ -12580,7 +12580,7 @@ rt::function!(F_LLVMBuildIntCast2, C_LLVMBuildIntCast2, c"LLVMBuildIntCast2", "L
     ["arg0", "Val", "DestTy", "IsSigned", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildIntCast2(py, &x0, &x1, &x2, rt::call::extract(x3, "IsSigned")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildIntCast2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, IsSigned: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIntCast2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, IsSigned: rt::CIndex<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntCast2");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
@@ -12641,7 +12641,7 @@ rt::function!(F_LLVMGetCastOpcode, C_LLVMGetCastOpcode, c"LLVMGetCastOpcode", "L
     ["Src", "SrcIsSigned", "DestTy", "DestIsSigned"],
     |py, [x0, x1, x2, x3]| LLVMGetCastOpcode(py, &x0, rt::call::extract(x1, "SrcIsSigned")?, &x2, rt::call::extract(x3, "DestIsSigned")?));
 
-fn LLVMGetCastOpcode(py: Python<'_>, Src: &Bound<'_, PyAny>, SrcIsSigned: rt::CInt<i32>, DestTy: &Bound<'_, PyAny>, DestIsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGetCastOpcode(py: Python<'_>, Src: &Bound<'_, PyAny>, SrcIsSigned: rt::CIndex<i32>, DestTy: &Bound<'_, PyAny>, DestIsSigned: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCastOpcode");
     let a_Src = super::llvm_types::TYPES.handle_arg(4, Src)?;
     let a_SrcIsSigned = SrcIsSigned.0;
@@ -12722,16 +12722,16 @@ rt::function!(F_LLVMBuildCall2, C_LLVMBuildCall2, c"LLVMBuildCall2", "LLVMBuildC
     ["arg0", "arg1", "Fn", "Args", "NumArgs", "Name"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildCall2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildCall2(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCall2(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCall2");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12746,20 +12746,20 @@ rt::function!(F_LLVMBuildCallWithOperandBundles, C_LLVMBuildCallWithOperandBundl
     ["arg0", "arg1", "Fn", "Args", "NumArgs", "Bundles", "NumBundles", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildCallWithOperandBundles(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, rt::call::extract(x6, "NumBundles")?, rt::call::extract(x7, "Name")?));
 
-fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallWithOperandBundles");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, false, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Bundles.item_count(), "Bundles")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
+    h_Bundles.check_count(a_NumArgs as i128, "NumArgs", "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12877,7 +12877,7 @@ rt::function!(F_LLVMBuildExtractValue, C_LLVMBuildExtractValue, c"LLVMBuildExtra
     ["arg0", "AggVal", "Index", "Name"],
     |py, [x0, x1, x2, x3]| LLVMBuildExtractValue(py, &x0, &x1, rt::call::extract(x2, "Index")?, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildExtractValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildExtractValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExtractValue");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_AggVal = super::llvm_types::TYPES.handle_arg(4, AggVal)?;
@@ -12897,7 +12897,7 @@ rt::function!(F_LLVMBuildInsertValue, C_LLVMBuildInsertValue, c"LLVMBuildInsertV
     ["arg0", "AggVal", "EltVal", "Index", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildInsertValue(py, &x0, &x1, &x2, rt::call::extract(x3, "Index")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildInsertValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, EltVal: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInsertValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, EltVal: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInsertValue");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_AggVal = super::llvm_types::TYPES.handle_arg(4, AggVal)?;
@@ -12996,7 +12996,7 @@ rt::function!(F_LLVMBuildFence, C_LLVMBuildFence, c"LLVMBuildFence", "LLVMBuildF
     ["B", "ordering", "singleThread", "Name"],
     |py, [x0, x1, x2, x3]| LLVMBuildFence(py, &x0, &x1, rt::call::extract(x2, "singleThread")?, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFence(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFence(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CIndex<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFence");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
@@ -13016,7 +13016,7 @@ rt::function!(F_LLVMBuildAtomicRMW, C_LLVMBuildAtomicRMW, c"LLVMBuildAtomicRMW",
     ["B", "op", "PTR", "Val", "ordering", "singleThread"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildAtomicRMW(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "singleThread")?));
 
-fn LLVMBuildAtomicRMW(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, PTR: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMBuildAtomicRMW(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, PTR: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicRMW");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_op = rt::narrow::<u32>(TYPES.enum_arg(13, op)?)?;
@@ -13038,7 +13038,7 @@ rt::function!(F_LLVMBuildAtomicCmpXchg, C_LLVMBuildAtomicCmpXchg, c"LLVMBuildAto
     ["B", "Ptr", "Cmp", "New", "SuccessOrdering", "FailureOrdering", "SingleThread"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildAtomicCmpXchg(py, &x0, &x1, &x2, &x3, &x4, &x5, rt::call::extract(x6, "SingleThread")?));
 
-fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Cmp: &Bound<'_, PyAny>, New: &Bound<'_, PyAny>, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Cmp: &Bound<'_, PyAny>, New: &Bound<'_, PyAny>, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicCmpXchg");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
@@ -13094,7 +13094,7 @@ rt::function!(F_LLVMGetMaskValue, C_LLVMGetMaskValue, c"LLVMGetMaskValue", "LLVM
     ["ShuffleVectorInst", "Elt"],
     |py, [x0, x1]| LLVMGetMaskValue(py, &x0, rt::call::extract(x1, "Elt")?));
 
-fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: &Bound<'_, PyAny>, Elt: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: &Bound<'_, PyAny>, Elt: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMaskValue");
     let a_ShuffleVectorInst = super::llvm_types::TYPES.handle_arg(4, ShuffleVectorInst)?;
     let a_Elt = Elt.0;
@@ -13129,7 +13129,7 @@ rt::function!(F_LLVMSetAtomicSingleThread, C_LLVMSetAtomicSingleThread, c"LLVMSe
     ["AtomicInst", "SingleThread"],
     |py, [x0, x1]| LLVMSetAtomicSingleThread(py, &x0, rt::call::extract(x1, "SingleThread")?));
 
-fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>, SingleThread: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicSingleThread");
     let a_AtomicInst = super::llvm_types::TYPES.handle_arg(4, AtomicInst)?;
     let a_SingleThread = SingleThread.0;
@@ -13293,7 +13293,7 @@ rt::function!(F_LLVMCreateMemoryBufferWithMemoryRange, C_LLVMCreateMemoryBufferW
     ["InputData", "InputDataLength", "BufferName", "RequiresNullTerminator"],
     |py, [x0, x1, x2, x3]| LLVMCreateMemoryBufferWithMemoryRange(py, rt::call::extract(x0, "InputData")?, rt::call::extract(x1, "InputDataLength")?, rt::call::extract(x2, "BufferName")?, rt::call::extract(x3, "RequiresNullTerminator")?));
 
-fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg, RequiresNullTerminator: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CIndex<u64>, BufferName: rt::CStrArg, RequiresNullTerminator: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRange");
     let a_InputData = InputData.addr();
     let a_InputDataLength = InputDataLength.0;
@@ -13313,7 +13313,7 @@ rt::function!(F_LLVMCreateMemoryBufferWithMemoryRangeCopy, C_LLVMCreateMemoryBuf
     ["InputData", "InputDataLength", "BufferName"],
     |py, [x0, x1, x2]| LLVMCreateMemoryBufferWithMemoryRangeCopy(py, rt::call::extract(x0, "InputData")?, rt::call::extract(x1, "InputDataLength")?, rt::call::extract(x2, "BufferName")?));
 
-fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CIndex<u64>, BufferName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRangeCopy");
     let a_InputData = InputData.addr();
     let a_InputDataLength = InputDataLength.0;

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -178,7 +178,7 @@ rt::function!(F_LLVMDIBuilderCreateCompileUnit, C_LLVMDIBuilderCreateCompileUnit
     ["Builder", "Lang", "FileRef", "Producer", "ProducerLen", "isOptimized", "Flags", "FlagsLen", "RuntimeVer", "SplitName", "SplitNameLen", "Kind", "DWOId", "SplitDebugInlining", "DebugInfoForProfiling", "SysRoot", "SysRootLen", "SDK", "SDKLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| LLVMDIBuilderCreateCompileUnit(py, &x0, &x1, &x2, rt::call::extract(x3, "Producer")?, rt::call::extract(x4, "ProducerLen")?, rt::call::extract(x5, "isOptimized")?, rt::call::extract(x6, "Flags")?, rt::call::extract(x7, "FlagsLen")?, rt::call::extract(x8, "RuntimeVer")?, rt::call::extract(x9, "SplitName")?, rt::call::extract(x10, "SplitNameLen")?, &x11, rt::call::extract(x12, "DWOId")?, rt::call::extract(x13, "SplitDebugInlining")?, rt::call::extract(x14, "DebugInfoForProfiling")?, rt::call::extract(x15, "SysRoot")?, rt::call::extract(x16, "SysRootLen")?, rt::call::extract(x17, "SDK")?, rt::call::extract(x18, "SDKLen")?));
 
-fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: &Bound<'_, PyAny>, Lang: &Bound<'_, PyAny>, FileRef: &Bound<'_, PyAny>, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: &Bound<'_, PyAny>, Lang: &Bound<'_, PyAny>, FileRef: &Bound<'_, PyAny>, Producer: rt::CStrArg, ProducerLen: rt::CIndex<u64>, isOptimized: rt::CIndex<i32>, Flags: rt::CStrArg, FlagsLen: rt::CIndex<u64>, RuntimeVer: rt::CIndex<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CIndex<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CIndex<u32>, SplitDebugInlining: rt::CIndex<i32>, DebugInfoForProfiling: rt::CIndex<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CIndex<u64>, SDK: rt::CStrArg, SDKLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateCompileUnit");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Lang = rt::narrow::<u32>(TYPES.enum_arg(1, Lang)?)?;
@@ -213,7 +213,7 @@ rt::function!(F_LLVMDIBuilderCreateFile, C_LLVMDIBuilderCreateFile, c"LLVMDIBuil
     ["Builder", "Filename", "FilenameLen", "Directory", "DirectoryLen"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateFile(py, &x0, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?));
 
-fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename: rt::CStrArg, FilenameLen: rt::CIndex<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFile");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Filename = Filename.addr();
@@ -234,7 +234,7 @@ rt::function!(F_LLVMDIBuilderCreateModule, C_LLVMDIBuilderCreateModule, c"LLVMDI
     ["Builder", "ParentScope", "Name", "NameLen", "ConfigMacros", "ConfigMacrosLen", "IncludePath", "IncludePathLen", "APINotesFile", "APINotesFileLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateModule(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ConfigMacros")?, rt::call::extract(x5, "ConfigMacrosLen")?, rt::call::extract(x6, "IncludePath")?, rt::call::extract(x7, "IncludePathLen")?, rt::call::extract(x8, "APINotesFile")?, rt::call::extract(x9, "APINotesFileLen")?));
 
-fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CIndex<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CIndex<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateModule");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentScope = super::llvm_types::TYPES.handle_arg(6, ParentScope)?;
@@ -260,7 +260,7 @@ rt::function!(F_LLVMDIBuilderCreateNameSpace, C_LLVMDIBuilderCreateNameSpace, c"
     ["Builder", "ParentScope", "Name", "NameLen", "ExportSymbols"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateNameSpace(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ExportSymbols")?));
 
-fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, ExportSymbols: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNameSpace");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentScope = super::llvm_types::TYPES.handle_arg(6, ParentScope)?;
@@ -281,7 +281,7 @@ rt::function!(F_LLVMDIBuilderCreateFunction, C_LLVMDIBuilderCreateFunction, c"LL
     ["Builder", "Scope", "Name", "NameLen", "LinkageName", "LinkageNameLen", "File", "LineNo", "Ty", "IsLocalToUnit", "IsDefinition", "ScopeLine", "Flags", "IsOptimized"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateFunction(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LinkageName")?, rt::call::extract(x5, "LinkageNameLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "IsLocalToUnit")?, rt::call::extract(x10, "IsDefinition")?, rt::call::extract(x11, "ScopeLine")?, &x12, rt::call::extract(x13, "IsOptimized")?));
 
-fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, IsLocalToUnit: rt::CIndex<i32>, IsDefinition: rt::CIndex<i32>, ScopeLine: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFunction");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -311,7 +311,7 @@ rt::function!(F_LLVMDIBuilderCreateLexicalBlock, C_LLVMDIBuilderCreateLexicalBlo
     ["Builder", "Scope", "File", "Line", "Column"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateLexicalBlock(py, &x0, &x1, &x2, rt::call::extract(x3, "Line")?, rt::call::extract(x4, "Column")?));
 
-fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Column: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlock");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -332,7 +332,7 @@ rt::function!(F_LLVMDIBuilderCreateLexicalBlockFile, C_LLVMDIBuilderCreateLexica
     ["Builder", "Scope", "File", "Discriminator"],
     |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateLexicalBlockFile(py, &x0, &x1, &x2, rt::call::extract(x3, "Discriminator")?));
 
-fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Discriminator: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlockFile");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -352,7 +352,7 @@ rt::function!(F_LLVMDIBuilderCreateImportedModuleFromNamespace, C_LLVMDIBuilderC
     ["Builder", "Scope", "NS", "File", "Line"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateImportedModuleFromNamespace(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, NS: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, NS: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromNamespace");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -373,17 +373,17 @@ rt::function!(F_LLVMDIBuilderCreateImportedModuleFromAlias, C_LLVMDIBuilderCreat
     ["Builder", "Scope", "ImportedEntity", "File", "Line", "Elements", "NumElements"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromAlias(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, ImportedEntity: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, ImportedEntity: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromAlias");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_ImportedEntity = super::llvm_types::TYPES.handle_arg(6, ImportedEntity)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -398,17 +398,17 @@ rt::function!(F_LLVMDIBuilderCreateImportedModuleFromModule, C_LLVMDIBuilderCrea
     ["Builder", "Scope", "M", "File", "Line", "Elements", "NumElements"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromModule(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromModule");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_M = super::llvm_types::TYPES.handle_arg(6, M)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -423,7 +423,7 @@ rt::function!(F_LLVMDIBuilderCreateImportedDeclaration, C_LLVMDIBuilderCreateImp
     ["Builder", "Scope", "Decl", "File", "Line", "Name", "NameLen", "Elements", "NumElements"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMDIBuilderCreateImportedDeclaration(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?, &x7, rt::call::extract(x8, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedDeclaration");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -432,10 +432,10 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, Py
     let a_Line = Line.0;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -450,7 +450,7 @@ rt::function!(F_LLVMDIBuilderCreateDebugLocation, C_LLVMDIBuilderCreateDebugLoca
     ["Ctx", "Line", "Column", "Scope", "InlinedAt"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateDebugLocation(py, &x0, rt::call::extract(x1, "Line")?, rt::call::extract(x2, "Column")?, &x3, &x4));
 
-fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: &Bound<'_, PyAny>, InlinedAt: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Column: rt::CIndex<u32>, Scope: &Bound<'_, PyAny>, InlinedAt: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDebugLocation");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let a_Line = Line.0;
@@ -613,13 +613,13 @@ rt::function!(F_LLVMDIBuilderGetOrCreateTypeArray, C_LLVMDIBuilderGetOrCreateTyp
     ["Builder", "Data", "NumElements"],
     |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateTypeArray(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, false, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
+    h_Data.check_count(a_NumElements as i128, "NumElements", "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -634,15 +634,15 @@ rt::function!(F_LLVMDIBuilderCreateSubroutineType, C_LLVMDIBuilderCreateSubrouti
     ["Builder", "File", "ParameterTypes", "NumParameterTypes", "Flags"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateSubroutineType(py, &x0, &x1, &x2, rt::call::extract(x3, "NumParameterTypes")?, &x4));
 
-fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
-    let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, true, false)?;
+    let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, false, false)?;
     let a_ParameterTypes = h_ParameterTypes.addr();
     let a_NumParameterTypes = NumParameterTypes.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    rt::check_count(a_NumParameterTypes as i128, "NumParameterTypes", h_ParameterTypes.item_count(), "ParameterTypes")?;
+    h_ParameterTypes.check_count(a_NumParameterTypes as i128, "NumParameterTypes", "ParameterTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -657,7 +657,7 @@ rt::function!(F_LLVMDIBuilderCreateMacro, C_LLVMDIBuilderCreateMacro, c"LLVMDIBu
     ["Builder", "ParentMacroFile", "Line", "RecordType", "Name", "NameLen", "Value", "ValueLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateMacro(py, &x0, &x1, rt::call::extract(x2, "Line")?, &x3, rt::call::extract(x4, "Name")?, rt::call::extract(x5, "NameLen")?, rt::call::extract(x6, "Value")?, rt::call::extract(x7, "ValueLen")?));
 
-fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Value: rt::CStrArg, ValueLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMacro");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentMacroFile = super::llvm_types::TYPES.handle_arg(6, ParentMacroFile)?;
@@ -681,7 +681,7 @@ rt::function!(F_LLVMDIBuilderCreateTempMacroFile, C_LLVMDIBuilderCreateTempMacro
     ["Builder", "ParentMacroFile", "Line", "File"],
     |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateTempMacroFile(py, &x0, &x1, rt::call::extract(x2, "Line")?, &x3));
 
-fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CInt<u32>, File: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, File: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempMacroFile");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentMacroFile = super::llvm_types::TYPES.handle_arg(6, ParentMacroFile)?;
@@ -701,7 +701,7 @@ rt::function!(F_LLVMDIBuilderCreateEnumerator, C_LLVMDIBuilderCreateEnumerator, 
     ["Builder", "Name", "NameLen", "Value", "IsUnsigned"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateEnumerator(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Value")?, rt::call::extract(x4, "IsUnsigned")?));
 
-fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Value: rt::CIndex<i64>, IsUnsigned: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerator");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -722,7 +722,7 @@ rt::function!(F_LLVMDIBuilderCreateEnumerationType, C_LLVMDIBuilderCreateEnumera
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Elements", "NumElements", "ClassTy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateEnumerationType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "NumElements")?, &x10));
 
-fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, ClassTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerationType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -732,11 +732,11 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_ClassTy = super::llvm_types::TYPES.handle_arg(6, ClassTy)?;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -751,7 +751,7 @@ rt::function!(F_LLVMDIBuilderCreateUnionType, C_LLVMDIBuilderCreateUnionType, c"
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "Elements", "NumElements", "RunTimeLang", "UniqueId", "UniqueIdLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateUnionType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumElements")?, rt::call::extract(x11, "RunTimeLang")?, rt::call::extract(x12, "UniqueId")?, rt::call::extract(x13, "UniqueIdLen")?));
 
-fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, RunTimeLang: rt::CIndex<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnionType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -762,13 +762,13 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_RunTimeLang = RunTimeLang.0;
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -783,16 +783,16 @@ rt::function!(F_LLVMDIBuilderCreateArrayType, C_LLVMDIBuilderCreateArrayType, c"
     ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateArrayType(py, &x0, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, &x3, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
-fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArrayType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
-    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true, false)?;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, false, false)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
-    rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
+    h_Subscripts.check_count(a_NumSubscripts as i128, "NumSubscripts", "Subscripts")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -807,16 +807,16 @@ rt::function!(F_LLVMDIBuilderCreateVectorType, C_LLVMDIBuilderCreateVectorType, 
     ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateVectorType(py, &x0, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, &x3, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
-fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateVectorType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
-    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true, false)?;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, false, false)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
-    rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
+    h_Subscripts.check_count(a_NumSubscripts as i128, "NumSubscripts", "Subscripts")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -831,7 +831,7 @@ rt::function!(F_LLVMDIBuilderCreateUnspecifiedType, C_LLVMDIBuilderCreateUnspeci
     ["Builder", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateUnspecifiedType(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnspecifiedType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -850,7 +850,7 @@ rt::function!(F_LLVMDIBuilderCreateBasicType, C_LLVMDIBuilderCreateBasicType, c"
     ["Builder", "Name", "NameLen", "SizeInBits", "Encoding", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateBasicType(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "Encoding")?, &x5));
 
-fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, SizeInBits: rt::CIndex<u64>, Encoding: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBasicType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -872,7 +872,7 @@ rt::function!(F_LLVMDIBuilderCreatePointerType, C_LLVMDIBuilderCreatePointerType
     ["Builder", "PointeeTy", "SizeInBits", "AlignInBits", "AddressSpace", "Name", "NameLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreatePointerType(py, &x0, &x1, rt::call::extract(x2, "SizeInBits")?, rt::call::extract(x3, "AlignInBits")?, rt::call::extract(x4, "AddressSpace")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?));
 
-fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeTy: &Bound<'_, PyAny>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeTy: &Bound<'_, PyAny>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, AddressSpace: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreatePointerType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_PointeeTy = super::llvm_types::TYPES.handle_arg(6, PointeeTy)?;
@@ -895,7 +895,7 @@ rt::function!(F_LLVMDIBuilderCreateStructType, C_LLVMDIBuilderCreateStructType, 
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "RunTimeLang", "VTableHolder", "UniqueId", "UniqueIdLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| LLVMDIBuilderCreateStructType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, &x10, rt::call::extract(x11, "NumElements")?, rt::call::extract(x12, "RunTimeLang")?, &x13, rt::call::extract(x14, "UniqueId")?, rt::call::extract(x15, "UniqueIdLen")?));
 
-fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: &Bound<'_, PyAny>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, RunTimeLang: rt::CIndex<u32>, VTableHolder: &Bound<'_, PyAny>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStructType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -907,14 +907,14 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Sco
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_RunTimeLang = RunTimeLang.0;
     let a_VTableHolder = super::llvm_types::TYPES.handle_arg(6, VTableHolder)?;
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -929,7 +929,7 @@ rt::function!(F_LLVMDIBuilderCreateMemberType, C_LLVMDIBuilderCreateMemberType, 
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, &x10));
 
-fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, OffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -956,7 +956,7 @@ rt::function!(F_LLVMDIBuilderCreateStaticMemberType, C_LLVMDIBuilderCreateStatic
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "Type", "Flags", "ConstantVal", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateStaticMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, &x6, &x7, &x8, rt::call::extract(x9, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, Type: &Bound<'_, PyAny>, Flags: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, Type: &Bound<'_, PyAny>, Flags: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStaticMemberType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -982,7 +982,7 @@ rt::function!(F_LLVMDIBuilderCreateMemberPointerType, C_LLVMDIBuilderCreateMembe
     ["Builder", "PointeeType", "ClassType", "SizeInBits", "AlignInBits", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateMemberPointerType(py, &x0, &x1, &x2, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "AlignInBits")?, &x5));
 
-fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeType: &Bound<'_, PyAny>, ClassType: &Bound<'_, PyAny>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeType: &Bound<'_, PyAny>, ClassType: &Bound<'_, PyAny>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberPointerType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_PointeeType = super::llvm_types::TYPES.handle_arg(6, PointeeType)?;
@@ -1004,7 +1004,7 @@ rt::function!(F_LLVMDIBuilderCreateObjCIVar, C_LLVMDIBuilderCreateObjCIVar, c"LL
     ["Builder", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty", "PropertyNode"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCIVar(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "SizeInBits")?, rt::call::extract(x6, "AlignInBits")?, rt::call::extract(x7, "OffsetInBits")?, &x8, &x9, &x10));
 
-fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PropertyNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, OffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PropertyNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCIVar");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -1031,7 +1031,7 @@ rt::function!(F_LLVMDIBuilderCreateObjCProperty, C_LLVMDIBuilderCreateObjCProper
     ["Builder", "Name", "NameLen", "File", "LineNo", "GetterName", "GetterNameLen", "SetterName", "SetterNameLen", "PropertyAttributes", "Ty"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCProperty(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "GetterName")?, rt::call::extract(x6, "GetterNameLen")?, rt::call::extract(x7, "SetterName")?, rt::call::extract(x8, "SetterNameLen")?, rt::call::extract(x9, "PropertyAttributes")?, &x10));
 
-fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CIndex<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CIndex<u64>, PropertyAttributes: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCProperty");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -1076,7 +1076,7 @@ rt::function!(F_LLVMDIBuilderCreateQualifiedType, C_LLVMDIBuilderCreateQualified
     ["Builder", "Tag", "Type"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateQualifiedType(py, &x0, rt::call::extract(x1, "Tag")?, &x2));
 
-fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateQualifiedType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1095,7 +1095,7 @@ rt::function!(F_LLVMDIBuilderCreateReferenceType, C_LLVMDIBuilderCreateReference
     ["Builder", "Tag", "Type"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateReferenceType(py, &x0, rt::call::extract(x1, "Tag")?, &x2));
 
-fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReferenceType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1131,7 +1131,7 @@ rt::function!(F_LLVMDIBuilderCreateTypedef, C_LLVMDIBuilderCreateTypedef, c"LLVM
     ["Builder", "Type", "Name", "NameLen", "File", "LineNo", "Scope", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateTypedef(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, &x6, rt::call::extract(x7, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Scope: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Scope: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTypedef");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
@@ -1155,7 +1155,7 @@ rt::function!(F_LLVMDIBuilderCreateInheritance, C_LLVMDIBuilderCreateInheritance
     ["Builder", "Ty", "BaseTy", "BaseOffset", "VBPtrOffset", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateInheritance(py, &x0, &x1, &x2, rt::call::extract(x3, "BaseOffset")?, rt::call::extract(x4, "VBPtrOffset")?, &x5));
 
-fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, BaseTy: &Bound<'_, PyAny>, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, BaseTy: &Bound<'_, PyAny>, BaseOffset: rt::CIndex<u64>, VBPtrOffset: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateInheritance");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
@@ -1177,7 +1177,7 @@ rt::function!(F_LLVMDIBuilderCreateForwardDecl, C_LLVMDIBuilderCreateForwardDecl
     ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "UniqueIdentifier", "UniqueIdentifierLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateForwardDecl(py, &x0, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, &x5, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, rt::call::extract(x10, "UniqueIdentifier")?, rt::call::extract(x11, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, RuntimeLang: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateForwardDecl");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1205,7 +1205,7 @@ rt::function!(F_LLVMDIBuilderCreateReplaceableCompositeType, C_LLVMDIBuilderCrea
     ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "Flags", "UniqueIdentifier", "UniqueIdentifierLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateReplaceableCompositeType(py, &x0, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, &x5, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, &x10, rt::call::extract(x11, "UniqueIdentifier")?, rt::call::extract(x12, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, RuntimeLang: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReplaceableCompositeType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1234,7 +1234,7 @@ rt::function!(F_LLVMDIBuilderCreateBitFieldMemberType, C_LLVMDIBuilderCreateBitF
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "OffsetInBits", "StorageOffsetInBits", "Flags", "Type"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateBitFieldMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "OffsetInBits")?, rt::call::extract(x8, "StorageOffsetInBits")?, &x9, &x10));
 
-fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, OffsetInBits: rt::CIndex<u64>, StorageOffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBitFieldMemberType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1261,7 +1261,7 @@ rt::function!(F_LLVMDIBuilderCreateClassType, C_LLVMDIBuilderCreateClassType, c"
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "VTableHolder", "TemplateParamsNode", "UniqueIdentifier", "UniqueIdentifierLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| LLVMDIBuilderCreateClassType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, &x10, &x11, rt::call::extract(x12, "NumElements")?, &x13, &x14, rt::call::extract(x15, "UniqueIdentifier")?, rt::call::extract(x16, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: &Bound<'_, PyAny>, TemplateParamsNode: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, OffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, VTableHolder: &Bound<'_, PyAny>, TemplateParamsNode: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateClassType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1274,14 +1274,14 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
     let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_VTableHolder = super::llvm_types::TYPES.handle_arg(6, VTableHolder)?;
     let a_TemplateParamsNode = super::llvm_types::TYPES.handle_arg(6, TemplateParamsNode)?;
     let a_UniqueIdentifier = UniqueIdentifier.addr();
     let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1418,7 +1418,7 @@ rt::function!(F_LLVMDIBuilderGetOrCreateSubrange, C_LLVMDIBuilderGetOrCreateSubr
     ["Builder", "LowerBound", "Count"],
     |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateSubrange(py, &x0, rt::call::extract(x1, "LowerBound")?, rt::call::extract(x2, "Count")?));
 
-fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: &Bound<'_, PyAny>, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: &Bound<'_, PyAny>, LowerBound: rt::CIndex<i64>, Count: rt::CIndex<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateSubrange");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_LowerBound = LowerBound.0;
@@ -1437,13 +1437,13 @@ rt::function!(F_LLVMDIBuilderGetOrCreateArray, C_LLVMDIBuilderGetOrCreateArray, 
     ["Builder", "Data", "NumElements"],
     |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateArray(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, false, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
+    h_Data.check_count(a_NumElements as i128, "NumElements", "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1458,7 +1458,7 @@ rt::function!(F_LLVMDIBuilderCreateExpression, C_LLVMDIBuilderCreateExpression, 
     ["Builder", "Addr", "Length"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateExpression(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, Length: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let p_Addr = rt::typed_ptr_arg(Addr, None, 8, true)?;
@@ -1478,7 +1478,7 @@ rt::function!(F_LLVMDIBuilderCreateConstantValueExpression, C_LLVMDIBuilderCreat
     ["Builder", "Value"],
     |py, [x0, x1]| LLVMDIBuilderCreateConstantValueExpression(py, &x0, rt::call::extract(x1, "Value")?));
 
-fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Value: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Value: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateConstantValueExpression");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Value = Value.0;
@@ -1496,7 +1496,7 @@ rt::function!(F_LLVMDIBuilderCreateGlobalVariableExpression, C_LLVMDIBuilderCrea
     ["Builder", "Scope", "Name", "NameLen", "Linkage", "LinkLen", "File", "LineNo", "Ty", "LocalToUnit", "Expr", "Decl", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateGlobalVariableExpression(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LinkLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "LocalToUnit")?, &x10, &x11, rt::call::extract(x12, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CInt<i32>, Expr: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Linkage: rt::CStrArg, LinkLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CIndex<i32>, Expr: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateGlobalVariableExpression");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1627,13 +1627,13 @@ rt::function!(F_LLVMTemporaryMDNode, C_LLVMTemporaryMDNode, c"LLVMTemporaryMDNod
     ["Ctx", "Data", "NumElements"],
     |py, [x0, x1, x2]| LLVMTemporaryMDNode(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, false, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
+    h_Data.check_count(a_NumElements as i128, "NumElements", "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1684,7 +1684,7 @@ rt::function!(F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl, C_LLVMDIBuilderCre
     ["Builder", "Scope", "Name", "NameLen", "Linkage", "LnkLen", "File", "LineNo", "Ty", "LocalToUnit", "Decl", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LnkLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "LocalToUnit")?, &x10, rt::call::extract(x11, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CInt<i32>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Linkage: rt::CStrArg, LnkLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CIndex<i32>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1800,7 +1800,7 @@ rt::function!(F_LLVMDIBuilderCreateAutoVariable, C_LLVMDIBuilderCreateAutoVariab
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateAutoVariable(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, &x6, rt::call::extract(x7, "AlwaysPreserve")?, &x8, rt::call::extract(x9, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CIndex<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateAutoVariable");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1826,7 +1826,7 @@ rt::function!(F_LLVMDIBuilderCreateParameterVariable, C_LLVMDIBuilderCreateParam
     ["Builder", "Scope", "Name", "NameLen", "ArgNo", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateParameterVariable(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ArgNo")?, &x5, rt::call::extract(x6, "LineNo")?, &x7, rt::call::extract(x8, "AlwaysPreserve")?, &x9));
 
-fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, ArgNo: rt::CIndex<u32>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CIndex<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateParameterVariable");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;

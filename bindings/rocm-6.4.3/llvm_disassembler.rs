@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -37,7 +37,7 @@ rt::function!(F_LLVMCreateDisasm, C_LLVMCreateDisasm, c"LLVMCreateDisasm", "LLVM
     ["TripleName", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateDisasm(py, rt::call::extract(x0, "TripleName")?, rt::call::extract(x1, "DisInfo")?, rt::call::extract(x2, "TagType")?, &x3, &x4));
 
-fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateDisasm(py: Python<'_>, TripleName: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CIndex<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasm");
     let a_TripleName = TripleName.addr();
     let a_DisInfo = DisInfo.addr();
@@ -58,7 +58,7 @@ rt::function!(F_LLVMCreateDisasmCPU, C_LLVMCreateDisasmCPU, c"LLVMCreateDisasmCP
     ["Triple", "CPU", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMCreateDisasmCPU(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "DisInfo")?, rt::call::extract(x3, "TagType")?, &x4, &x5));
 
-fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPU(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CIndex<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPU");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
@@ -80,7 +80,7 @@ rt::function!(F_LLVMCreateDisasmCPUFeatures, C_LLVMCreateDisasmCPUFeatures, c"LL
     ["Triple", "CPU", "Features", "DisInfo", "TagType", "GetOpInfo", "SymbolLookUp"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMCreateDisasmCPUFeatures(py, rt::call::extract(x0, "Triple")?, rt::call::extract(x1, "CPU")?, rt::call::extract(x2, "Features")?, rt::call::extract(x3, "DisInfo")?, rt::call::extract(x4, "TagType")?, &x5, &x6));
 
-fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CInt<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateDisasmCPUFeatures(py: Python<'_>, Triple: rt::CStrArg, CPU: rt::CStrArg, Features: rt::CStrArg, DisInfo: rt::PtrArgMut, TagType: rt::CIndex<i32>, GetOpInfo: &Bound<'_, PyAny>, SymbolLookUp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateDisasmCPUFeatures");
     let a_Triple = Triple.addr();
     let a_CPU = CPU.addr();
@@ -103,7 +103,7 @@ rt::function!(F_LLVMSetDisasmOptions, C_LLVMSetDisasmOptions, c"LLVMSetDisasmOpt
     ["DC", "Options"],
     |py, [x0, x1]| LLVMSetDisasmOptions(py, &x0, rt::call::extract(x1, "Options")?));
 
-fn LLVMSetDisasmOptions(py: Python<'_>, DC: &Bound<'_, PyAny>, Options: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetDisasmOptions(py: Python<'_>, DC: &Bound<'_, PyAny>, Options: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetDisasmOptions");
     let a_DC = rt::handle_arg(DC, None, "LLVMDisasmContextRef")?;
     let a_Options = Options.0;
@@ -138,7 +138,7 @@ rt::function!(F_LLVMDisasmInstruction, C_LLVMDisasmInstruction, c"LLVMDisasmInst
     ["DC", "Bytes", "BytesSize", "PC", "OutString", "OutStringSize"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDisasmInstruction(py, &x0, &x1, rt::call::extract(x2, "BytesSize")?, rt::call::extract(x3, "PC")?, rt::call::extract(x4, "OutString")?, rt::call::extract(x5, "OutStringSize")?));
 
-fn LLVMDisasmInstruction(py: Python<'_>, DC: &Bound<'_, PyAny>, Bytes: &Bound<'_, PyAny>, BytesSize: rt::CInt<u64>, PC: rt::CInt<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDisasmInstruction(py: Python<'_>, DC: &Bound<'_, PyAny>, Bytes: &Bound<'_, PyAny>, BytesSize: rt::CIndex<u64>, PC: rt::CIndex<u64>, OutString: rt::PtrArgMut, OutStringSize: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDisasmInstruction");
     let a_DC = rt::handle_arg(DC, None, "LLVMDisasmContextRef")?;
     let p_Bytes = rt::typed_ptr_arg(Bytes, None, 1, true)?;

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -161,7 +161,7 @@ rt::function!(F_LLVMOrcExecutionSessionLookup, C_LLVMOrcExecutionSessionLookup, 
     ["ES", "K", "SearchOrder", "SearchOrderSize", "Symbols", "SymbolsSize", "HandleResult", "Ctx"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcExecutionSessionLookup(py, &x0, &x1, &x2, rt::call::extract(x3, "SearchOrderSize")?, &x4, rt::call::extract(x5, "SymbolsSize")?, &x6, rt::call::extract(x7, "Ctx")?));
 
-fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: &Bound<'_, PyAny>, K: &Bound<'_, PyAny>, SearchOrder: &Bound<'_, PyAny>, SearchOrderSize: rt::CInt<u64>, Symbols: &Bound<'_, PyAny>, SymbolsSize: rt::CInt<u64>, HandleResult: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcExecutionSessionLookup(py: Python<'_>, ES: &Bound<'_, PyAny>, K: &Bound<'_, PyAny>, SearchOrder: &Bound<'_, PyAny>, SearchOrderSize: rt::CIndex<u64>, Symbols: &Bound<'_, PyAny>, SymbolsSize: rt::CIndex<u64>, HandleResult: &Bound<'_, PyAny>, Ctx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcExecutionSessionLookup");
     let a_ES = TYPES.handle_arg(15, ES)?;
     let a_K = rt::narrow::<u32>(TYPES.enum_arg(1, K)?)?;
@@ -298,6 +298,7 @@ fn LLVMOrcDisposeDefinitionGenerator(py: Python<'_>, DG: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DG) });
+    rt::life::destroyed(DG, false, "LLVMOrcDisposeDefinitionGenerator");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcDisposeMaterializationUnit, C_LLVMOrcDisposeMaterializationUnit, c"LLVMOrcDisposeMaterializationUnit", "LLVMOrcDisposeMaterializationUnit",
@@ -315,6 +316,7 @@ fn LLVMOrcDisposeMaterializationUnit(py: Python<'_>, MU: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MU) });
+    rt::life::destroyed(MU, false, "LLVMOrcDisposeMaterializationUnit");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcCreateCustomMaterializationUnit, C_LLVMOrcCreateCustomMaterializationUnit, c"LLVMOrcCreateCustomMaterializationUnit", "LLVMOrcCreateCustomMaterializationUnit",
@@ -322,7 +324,7 @@ rt::function!(F_LLVMOrcCreateCustomMaterializationUnit, C_LLVMOrcCreateCustomMat
     ["Name", "Ctx", "Syms", "NumSyms", "InitSym", "Materialize", "Discard", "Destroy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMOrcCreateCustomMaterializationUnit(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "Ctx")?, &x2, rt::call::extract(x3, "NumSyms")?, &x4, &x5, &x6, &x7));
 
-fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: &Bound<'_, PyAny>, NumSyms: rt::CInt<u64>, InitSym: &Bound<'_, PyAny>, Materialize: &Bound<'_, PyAny>, Discard: &Bound<'_, PyAny>, Destroy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcCreateCustomMaterializationUnit(py: Python<'_>, Name: rt::CStrArg, Ctx: rt::PtrArgMut, Syms: &Bound<'_, PyAny>, NumSyms: rt::CIndex<u64>, InitSym: &Bound<'_, PyAny>, Materialize: &Bound<'_, PyAny>, Discard: &Bound<'_, PyAny>, Destroy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateCustomMaterializationUnit");
     let a_Name = Name.addr();
     let a_Ctx = Ctx.addr();
@@ -346,7 +348,7 @@ rt::function!(F_LLVMOrcAbsoluteSymbols, C_LLVMOrcAbsoluteSymbols, c"LLVMOrcAbsol
     ["Syms", "NumPairs"],
     |py, [x0, x1]| LLVMOrcAbsoluteSymbols(py, &x0, rt::call::extract(x1, "NumPairs")?));
 
-fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcAbsoluteSymbols(py: Python<'_>, Syms: &Bound<'_, PyAny>, NumPairs: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcAbsoluteSymbols");
     let a_Syms = TYPES.handle_arg(20, Syms)?;
     let a_NumPairs = NumPairs.0;
@@ -364,7 +366,7 @@ rt::function!(F_LLVMOrcLazyReexports, C_LLVMOrcLazyReexports, c"LLVMOrcLazyReexp
     ["LCTM", "ISM", "SourceRef", "CallableAliases", "NumPairs"],
     |py, [x0, x1, x2, x3, x4]| LLVMOrcLazyReexports(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumPairs")?));
 
-fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: &Bound<'_, PyAny>, ISM: &Bound<'_, PyAny>, SourceRef: &Bound<'_, PyAny>, CallableAliases: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcLazyReexports(py: Python<'_>, LCTM: &Bound<'_, PyAny>, ISM: &Bound<'_, PyAny>, SourceRef: &Bound<'_, PyAny>, CallableAliases: &Bound<'_, PyAny>, NumPairs: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcLazyReexports");
     let a_LCTM = TYPES.handle_arg(48, LCTM)?;
     let a_ISM = TYPES.handle_arg(47, ISM)?;
@@ -395,6 +397,7 @@ fn LLVMOrcDisposeMaterializationResponsibility(py: Python<'_>, MR: &Bound<'_, Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MR) });
+    rt::life::destroyed(MR, false, "LLVMOrcDisposeMaterializationResponsibility");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetTargetDylib, C_LLVMOrcMaterializationResponsibilityGetTargetDylib, c"LLVMOrcMaterializationResponsibilityGetTargetDylib", "LLVMOrcMaterializationResponsibilityGetTargetDylib",
@@ -465,6 +468,7 @@ fn LLVMOrcDisposeCSymbolFlagsMap(py: Python<'_>, Pairs: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Pairs) });
+    rt::life::destroyed(Pairs, false, "LLVMOrcDisposeCSymbolFlagsMap");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityGetInitializerSymbol, C_LLVMOrcMaterializationResponsibilityGetInitializerSymbol, c"LLVMOrcMaterializationResponsibilityGetInitializerSymbol", "LLVMOrcMaterializationResponsibilityGetInitializerSymbol",
@@ -510,7 +514,7 @@ rt::function!(F_LLVMOrcDisposeSymbols, C_LLVMOrcDisposeSymbols, c"LLVMOrcDispose
 
 fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcDisposeSymbols");
-    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true, false)?;
+    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true, true)?;
     let a_Symbols = h_Symbols.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -519,6 +523,7 @@ fn LLVMOrcDisposeSymbols(py: Python<'_>, Symbols: &Bound<'_, PyAny>) -> PyResult
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Symbols) });
+    rt::life::destroyed(Symbols, true, "LLVMOrcDisposeSymbols");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyResolved, C_LLVMOrcMaterializationResponsibilityNotifyResolved, c"LLVMOrcMaterializationResponsibilityNotifyResolved", "LLVMOrcMaterializationResponsibilityNotifyResolved",
@@ -526,7 +531,7 @@ rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyResolved, C_LLVMOrcMat
     ["MR", "Symbols", "NumPairs"],
     |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyResolved(py, &x0, &x1, rt::call::extract(x2, "NumPairs")?));
 
-fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: &Bound<'_, PyAny>, Symbols: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityNotifyResolved(py: Python<'_>, MR: &Bound<'_, PyAny>, Symbols: &Bound<'_, PyAny>, NumPairs: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyResolved");
     let a_MR = TYPES.handle_arg(27, MR)?;
     let a_Symbols = TYPES.handle_arg(20, Symbols)?;
@@ -545,7 +550,7 @@ rt::function!(F_LLVMOrcMaterializationResponsibilityNotifyEmitted, C_LLVMOrcMate
     ["MR", "SymbolDepGroups", "NumSymbolDepGroups"],
     |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityNotifyEmitted(py, &x0, &x1, rt::call::extract(x2, "NumSymbolDepGroups")?));
 
-fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: &Bound<'_, PyAny>, SymbolDepGroups: &Bound<'_, PyAny>, NumSymbolDepGroups: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityNotifyEmitted(py: Python<'_>, MR: &Bound<'_, PyAny>, SymbolDepGroups: &Bound<'_, PyAny>, NumSymbolDepGroups: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityNotifyEmitted");
     let a_MR = TYPES.handle_arg(27, MR)?;
     let p_SymbolDepGroups = TYPES.record_ptr_arg(12, SymbolDepGroups, true)?;
@@ -565,7 +570,7 @@ rt::function!(F_LLVMOrcMaterializationResponsibilityDefineMaterializing, C_LLVMO
     ["MR", "Pairs", "NumPairs"],
     |py, [x0, x1, x2]| LLVMOrcMaterializationResponsibilityDefineMaterializing(py, &x0, &x1, rt::call::extract(x2, "NumPairs")?));
 
-fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: &Bound<'_, PyAny>, Pairs: &Bound<'_, PyAny>, NumPairs: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityDefineMaterializing(py: Python<'_>, MR: &Bound<'_, PyAny>, Pairs: &Bound<'_, PyAny>, NumPairs: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDefineMaterializing");
     let a_MR = TYPES.handle_arg(27, MR)?;
     let a_Pairs = TYPES.handle_arg(19, Pairs)?;
@@ -619,16 +624,16 @@ rt::function!(F_LLVMOrcMaterializationResponsibilityDelegate, C_LLVMOrcMateriali
     ["MR", "Symbols", "NumSymbols", "Result"],
     |py, [x0, x1, x2, x3]| LLVMOrcMaterializationResponsibilityDelegate(py, &x0, &x1, rt::call::extract(x2, "NumSymbols")?, &x3));
 
-fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: &Bound<'_, PyAny>, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CInt<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcMaterializationResponsibilityDelegate(py: Python<'_>, MR: &Bound<'_, PyAny>, Symbols: &Bound<'_, PyAny>, NumSymbols: rt::CIndex<u64>, Result: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcMaterializationResponsibilityDelegate");
     let a_MR = TYPES.handle_arg(27, MR)?;
-    let mut h_Symbols = TYPES.handle_ref(18, Symbols, true, false)?;
+    let mut h_Symbols = TYPES.handle_ref(18, Symbols, false, false)?;
     let a_Symbols = h_Symbols.addr();
     let a_NumSymbols = NumSymbols.0;
-    let mut h_Result = TYPES.handle_ref(27, Result, true, false)?;
+    let mut h_Result = TYPES.handle_ref(27, Result, false, false)?;
     let a_Result = h_Result.addr();
-    rt::check_count(a_NumSymbols as i128, "NumSymbols", h_Symbols.item_count(), "Symbols")?;
-    rt::check_count(a_NumSymbols as i128, "NumSymbols", h_Result.item_count(), "Result")?;
+    h_Symbols.check_count(a_NumSymbols as i128, "NumSymbols", "Symbols")?;
+    h_Result.check_count(a_NumSymbols as i128, "NumSymbols", "Result")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -823,7 +828,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, C_LLVMOrcC
     ["Result", "GlobalPrefx", "Filter", "FilterCtx"],
     |py, [x0, x1, x2, x3]| LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py, &x0, rt::call::extract(x1, "GlobalPrefx")?, &x2, rt::call::extract(x3, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CInt<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(py: Python<'_>, Result: &Bound<'_, PyAny>, GlobalPrefx: rt::CIndex<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess");
     let mut h_Result = TYPES.handle_ref(32, Result, true, false)?;
     let a_Result = h_Result.addr();
@@ -844,7 +849,7 @@ rt::function!(F_LLVMOrcCreateDynamicLibrarySearchGeneratorForPath, C_LLVMOrcCrea
     ["Result", "FileName", "GlobalPrefix", "Filter", "FilterCtx"],
     |py, [x0, x1, x2, x3, x4]| LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py, &x0, rt::call::extract(x1, "FileName")?, rt::call::extract(x2, "GlobalPrefix")?, &x3, rt::call::extract(x4, "FilterCtx")?));
 
-fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CInt<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
+fn LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(py: Python<'_>, Result: &Bound<'_, PyAny>, FileName: rt::CStrArg, GlobalPrefix: rt::CIndex<i8>, Filter: &Bound<'_, PyAny>, FilterCtx: rt::PtrArgMut) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateDynamicLibrarySearchGeneratorForPath");
     let mut h_Result = TYPES.handle_ref(32, Result, true, false)?;
     let a_Result = h_Result.addr();
@@ -930,6 +935,7 @@ fn LLVMOrcDisposeThreadSafeContext(py: Python<'_>, TSCtx: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSCtx) });
+    rt::life::destroyed(TSCtx, false, "LLVMOrcDisposeThreadSafeContext");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcCreateNewThreadSafeModule, C_LLVMOrcCreateNewThreadSafeModule, c"LLVMOrcCreateNewThreadSafeModule", "LLVMOrcCreateNewThreadSafeModule",
@@ -965,6 +971,7 @@ fn LLVMOrcDisposeThreadSafeModule(py: Python<'_>, TSM: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_TSM) });
+    rt::life::destroyed(TSM, false, "LLVMOrcDisposeThreadSafeModule");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcThreadSafeModuleWithModuleDo, C_LLVMOrcThreadSafeModuleWithModuleDo, c"LLVMOrcThreadSafeModuleWithModuleDo", "LLVMOrcThreadSafeModuleWithModuleDo",
@@ -1036,6 +1043,7 @@ fn LLVMOrcDisposeJITTargetMachineBuilder(py: Python<'_>, JTMB: &Bound<'_, PyAny>
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_JTMB) });
+    rt::life::destroyed(JTMB, false, "LLVMOrcDisposeJITTargetMachineBuilder");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcJITTargetMachineBuilderGetTargetTriple, C_LLVMOrcJITTargetMachineBuilderGetTargetTriple, c"LLVMOrcJITTargetMachineBuilderGetTargetTriple", "LLVMOrcJITTargetMachineBuilderGetTargetTriple",
@@ -1145,6 +1153,7 @@ fn LLVMOrcDisposeObjectLayer(py: Python<'_>, ObjLayer: &Bound<'_, PyAny>) -> PyR
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ObjLayer) });
+    rt::life::destroyed(ObjLayer, false, "LLVMOrcDisposeObjectLayer");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcIRTransformLayerEmit, C_LLVMOrcIRTransformLayerEmit, c"LLVMOrcIRTransformLayerEmit", "LLVMOrcIRTransformLayerEmit",
@@ -1236,6 +1245,7 @@ fn LLVMOrcDisposeIndirectStubsManager(py: Python<'_>, ISM: &Bound<'_, PyAny>) ->
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ISM) });
+    rt::life::destroyed(ISM, false, "LLVMOrcDisposeIndirectStubsManager");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcCreateLocalLazyCallThroughManager, C_LLVMOrcCreateLocalLazyCallThroughManager, c"LLVMOrcCreateLocalLazyCallThroughManager", "LLVMOrcCreateLocalLazyCallThroughManager",
@@ -1243,7 +1253,7 @@ rt::function!(F_LLVMOrcCreateLocalLazyCallThroughManager, C_LLVMOrcCreateLocalLa
     ["TargetTriple", "ES", "ErrorHandlerAddr", "LCTM"],
     |py, [x0, x1, x2, x3]| LLVMOrcCreateLocalLazyCallThroughManager(py, rt::call::extract(x0, "TargetTriple")?, &x1, rt::call::extract(x2, "ErrorHandlerAddr")?, &x3));
 
-fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: &Bound<'_, PyAny>, ErrorHandlerAddr: rt::CInt<u64>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMOrcCreateLocalLazyCallThroughManager(py: Python<'_>, TargetTriple: rt::CStrArg, ES: &Bound<'_, PyAny>, ErrorHandlerAddr: rt::CIndex<u64>, LCTM: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateLocalLazyCallThroughManager");
     let a_TargetTriple = TargetTriple.addr();
     let a_ES = TYPES.handle_arg(15, ES)?;
@@ -1274,6 +1284,7 @@ fn LLVMOrcDisposeLazyCallThroughManager(py: Python<'_>, LCTM: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_LCTM) });
+    rt::life::destroyed(LCTM, false, "LLVMOrcDisposeLazyCallThroughManager");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcCreateDumpObjects, C_LLVMOrcCreateDumpObjects, c"LLVMOrcCreateDumpObjects", "LLVMOrcCreateDumpObjects",
@@ -1309,6 +1320,7 @@ fn LLVMOrcDisposeDumpObjects(py: Python<'_>, DumpObjects: &Bound<'_, PyAny>) -> 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DumpObjects) });
+    rt::life::destroyed(DumpObjects, false, "LLVMOrcDisposeDumpObjects");
     Ok(py.None())
 }
 rt::function!(F_LLVMOrcDumpObjects_CallOperator, C_LLVMOrcDumpObjects_CallOperator, c"LLVMOrcDumpObjects_CallOperator", "LLVMOrcDumpObjects_CallOperator",

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -2149,7 +2149,7 @@ rt::function!(F_LLVMPointerSizeForAS, C_LLVMPointerSizeForAS, c"LLVMPointerSizeF
     ["TD", "AS"],
     |py, [x0, x1]| LLVMPointerSizeForAS(py, &x0, rt::call::extract(x1, "AS")?));
 
-fn LLVMPointerSizeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerSizeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSizeForAS");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_AS = AS.0;
@@ -2184,7 +2184,7 @@ rt::function!(F_LLVMIntPtrTypeForAS, C_LLVMIntPtrTypeForAS, c"LLVMIntPtrTypeForA
     ["TD", "AS"],
     |py, [x0, x1]| LLVMIntPtrTypeForAS(py, &x0, rt::call::extract(x1, "AS")?));
 
-fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForAS");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_AS = AS.0;
@@ -2220,7 +2220,7 @@ rt::function!(F_LLVMIntPtrTypeForASInContext, C_LLVMIntPtrTypeForASInContext, c"
     ["C", "TD", "AS"],
     |py, [x0, x1, x2]| LLVMIntPtrTypeForASInContext(py, &x0, &x1, rt::call::extract(x2, "AS")?));
 
-fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: &Bound<'_, PyAny>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: &Bound<'_, PyAny>, TD: &Bound<'_, PyAny>, AS: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForASInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_TD = TYPES.handle_arg(1, TD)?;
@@ -2365,7 +2365,7 @@ rt::function!(F_LLVMElementAtOffset, C_LLVMElementAtOffset, c"LLVMElementAtOffse
     ["TD", "StructTy", "Offset"],
     |py, [x0, x1, x2]| LLVMElementAtOffset(py, &x0, &x1, rt::call::extract(x2, "Offset")?));
 
-fn LLVMElementAtOffset(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMElementAtOffset(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Offset: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMElementAtOffset");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
@@ -2384,7 +2384,7 @@ rt::function!(F_LLVMOffsetOfElement, C_LLVMOffsetOfElement, c"LLVMOffsetOfElemen
     ["TD", "StructTy", "Element"],
     |py, [x0, x1, x2]| LLVMOffsetOfElement(py, &x0, &x1, rt::call::extract(x2, "Element")?));
 
-fn LLVMOffsetOfElement(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Element: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMOffsetOfElement(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Element: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOffsetOfElement");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;

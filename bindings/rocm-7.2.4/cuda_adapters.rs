@@ -2224,7 +2224,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2297,7 +2297,7 @@ pub mod hip {
         let p_copyParams = TYPES.record_ptr_arg(101, copyParams, false)?;
         let a_copyParams = p_copyParams.addr();
         let a_ctx = TYPES.handle_arg(231, ctx)?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2517,7 +2517,7 @@ pub mod hip {
         let a_dependencies = h_dependencies.addr();
         let a_numDependencies = numDependencies.0;
         let a_dptr = dptr.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -2749,7 +2749,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -4327,7 +4327,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -4443,7 +4443,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6688,7 +6688,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6761,7 +6761,7 @@ pub mod hip {
         let p_copyParams = TYPES.record_ptr_arg(101, copyParams, false)?;
         let a_copyParams = p_copyParams.addr();
         let a_ctx = TYPES.handle_arg(231, ctx)?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -6981,7 +6981,7 @@ pub mod hip {
         let a_dependencies = h_dependencies.addr();
         let a_numDependencies = numDependencies.0;
         let a_dptr = dptr.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+        h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7051,8 +7051,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7078,8 +7078,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -7268,7 +7268,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -8924,7 +8924,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
         let a_pNodeParams = p_pNodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -9016,8 +9016,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -9043,8 +9043,8 @@ pub mod hip {
         let mut h_to = TYPES.handle_ref(242, to, false, false)?;
         let a_to = h_to.addr();
         let a_numDependencies = numDependencies.0;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+        h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+        h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };
@@ -9095,7 +9095,7 @@ pub mod hip {
         let a_numDependencies = numDependencies.0;
         let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
         let a_nodeParams = p_nodeParams.addr();
-        rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+        h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
         // SAFETY: the symbol has the C signature hipgen read from the header.
         let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize) -> u32 =
             unsafe { std::mem::transmute(SYM.get(py)?) };

@@ -1709,7 +1709,7 @@ fn hipGraphAddBatchMemOpNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(172, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7118,7 +7118,7 @@ fn hipStreamBeginCaptureToGraph(py: Python<'_>, stream: &Bound<'_, PyAny>, graph
     let a_dependencyData = p_dependencyData.addr();
     let a_numDependencies = numDependencies.0;
     let a_mode = rt::narrow::<u32>(TYPES.enum_arg(54, mode)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7304,8 +7304,8 @@ fn hipGraphAddDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &Bou
     let mut h_to = TYPES.handle_ref(242, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+    h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+    h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7328,8 +7328,8 @@ fn hipGraphRemoveDependencies(py: Python<'_>, graph: &Bound<'_, PyAny>, from_: &
     let mut h_to = TYPES.handle_ref(242, to, false, false)?;
     let a_to = h_to.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_from.item_count(), "from_")?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_to.item_count(), "to")?;
+    h_from.check_count(a_numDependencies as i128, "numDependencies", "from_")?;
+    h_to.check_count(a_numDependencies as i128, "numDependencies", "to")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7639,7 +7639,7 @@ fn hipGraphAddNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: &Bou
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(221, nodeParams, true)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7764,7 +7764,7 @@ fn hipGraphAddKernelNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(198, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7848,7 +7848,7 @@ fn hipDrvGraphAddMemcpyNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let p_copyParams = TYPES.record_ptr_arg(101, copyParams, false)?;
     let a_copyParams = p_copyParams.addr();
     let a_ctx = TYPES.handle_arg(231, ctx)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7873,7 +7873,7 @@ fn hipGraphAddMemcpyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pCopyParams = TYPES.record_ptr_arg(100, pCopyParams, false)?;
     let a_pCopyParams = p_pCopyParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7998,7 +7998,7 @@ fn hipGraphAddMemcpyNode1D(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let a_src = src.addr();
     let a_count = count.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8069,7 +8069,7 @@ fn hipGraphAddMemcpyNodeFromSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDe
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8142,7 +8142,7 @@ fn hipGraphAddMemcpyNodeToSymbol(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepe
     let a_count = count.0;
     let a_offset = offset.0;
     let a_kind = rt::narrow::<u32>(TYPES.enum_arg(20, kind)?)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8212,7 +8212,7 @@ fn hipGraphAddMemsetNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies
     let a_numDependencies = numDependencies.0;
     let p_pMemsetParams = TYPES.record_ptr_arg(199, pMemsetParams, false)?;
     let a_pMemsetParams = p_pMemsetParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8295,7 +8295,7 @@ fn hipGraphAddHostNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies: 
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(197, pNodeParams, false)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8377,7 +8377,7 @@ fn hipGraphAddChildGraphNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependen
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_childGraph = TYPES.handle_arg(241, childGraph)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8438,7 +8438,7 @@ fn hipGraphAddEmptyNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencies:
     let mut h_pDependencies = TYPES.handle_ref(242, pDependencies, false, false)?;
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8462,7 +8462,7 @@ fn hipGraphAddEventRecordNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDepende
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(239, event)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8542,7 +8542,7 @@ fn hipGraphAddEventWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenc
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_event = TYPES.handle_arg(239, event)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8623,7 +8623,7 @@ fn hipGraphAddMemAllocNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependenci
     let a_numDependencies = numDependencies.0;
     let p_pNodeParams = TYPES.record_ptr_arg(200, pNodeParams, true)?;
     let a_pNodeParams = p_pNodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8666,7 +8666,7 @@ fn hipGraphAddMemFreeNode(py: Python<'_>, graph: &Bound<'_, PyAny>, pDependencie
     let a_pDependencies = h_pDependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dev_ptr = dev_ptr.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8937,7 +8937,7 @@ fn hipGraphAddExternalSemaphoresWaitNode(py: Python<'_>, graph: &Bound<'_, PyAny
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(209, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8962,7 +8962,7 @@ fn hipGraphAddExternalSemaphoresSignalNode(py: Python<'_>, graph: &Bound<'_, PyA
     let a_numDependencies = numDependencies.0;
     let p_nodeParams = TYPES.record_ptr_arg(208, nodeParams, false)?;
     let a_nodeParams = p_nodeParams.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_pDependencies.item_count(), "pDependencies")?;
+    h_pDependencies.check_count(a_numDependencies as i128, "numDependencies", "pDependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9142,7 +9142,7 @@ fn hipDrvGraphAddMemsetNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependenc
     let p_memsetParams = TYPES.record_ptr_arg(199, memsetParams, false)?;
     let a_memsetParams = p_memsetParams.addr();
     let a_ctx = TYPES.handle_arg(231, ctx)?;
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9166,7 +9166,7 @@ fn hipDrvGraphAddMemFreeNode(py: Python<'_>, hGraph: &Bound<'_, PyAny>, dependen
     let a_dependencies = h_dependencies.addr();
     let a_numDependencies = numDependencies.0;
     let a_dptr = dptr.addr();
-    rt::check_count(a_numDependencies as i128, "numDependencies", h_dependencies.item_count(), "dependencies")?;
+    h_dependencies.check_count(a_numDependencies as i128, "numDependencies", "dependencies")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -35,7 +35,7 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.bitreade
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_LLVMParseBitcode, C_LLVMParseBitcode, c"LLVMParseBitcode", "LLVMParseBitcode",
-    c"LLVMParseBitcode(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n    OutMessage: bytes",
+    c"LLVMParseBitcode(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n    OutMessage: bytes\n\nDeprecated in the C API.",
     ["MemBuf"],
     |py, [x0]| LLVMParseBitcode(py, &x0));
 
@@ -56,7 +56,7 @@ fn LLVMParseBitcode(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObj
     rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutModule, None)?, &[MemBuf]), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMParseBitcode2, C_LLVMParseBitcode2, c"LLVMParseBitcode2", "LLVMParseBitcode2",
-    c"LLVMParseBitcode2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutModule: LLVMOpaqueModule",
+    c"LLVMParseBitcode2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutModule: LLVMOpaqueModule\n\nDeprecated in the C API.",
     ["MemBuf"],
     |py, [x0]| LLVMParseBitcode2(py, &x0));
 
@@ -159,7 +159,7 @@ fn LLVMGetBitcodeModuleInContext2(py: Python<'_>, ContextRef: &Bound<'_, PyAny>,
     rt::tuple(py, [rt::obj(py, __r)?, rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, ContextRef)])
 }
 rt::function!(F_LLVMGetBitcodeModule, C_LLVMGetBitcodeModule, c"LLVMGetBitcodeModule", "LLVMGetBitcodeModule",
-    c"LLVMGetBitcodeModule(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
+    c"LLVMGetBitcodeModule(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes\n\nDeprecated in the C API.",
     ["MemBuf"],
     |py, [x0]| LLVMGetBitcodeModule(py, &x0));
 
@@ -180,7 +180,7 @@ fn LLVMGetBitcodeModule(py: Python<'_>, MemBuf: &Bound<'_, PyAny>) -> PyResult<P
     rt::tuple(py, [rt::obj(py, __r)?, rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, &[MemBuf]), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
 }
 rt::function!(F_LLVMGetBitcodeModule2, C_LLVMGetBitcodeModule2, c"LLVMGetBitcodeModule2", "LLVMGetBitcodeModule2",
-    c"LLVMGetBitcodeModule2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutM: LLVMOpaqueModule",
+    c"LLVMGetBitcodeModule2(MemBuf)\n--\n\nArgs:\n    MemBuf\n\nReturns: a tuple of 2 item(s):\n    int\n    OutM: LLVMOpaqueModule\n\nDeprecated in the C API.",
     ["MemBuf"],
     |py, [x0]| LLVMGetBitcodeModule2(py, &x0));
 

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -55,7 +55,7 @@ rt::function!(F_LLVMWriteBitcodeToFD, C_LLVMWriteBitcodeToFD, c"LLVMWriteBitcode
     ["M", "FD", "ShouldClose", "Unbuffered"],
     |py, [x0, x1, x2, x3]| LLVMWriteBitcodeToFD(py, &x0, rt::call::extract(x1, "FD")?, rt::call::extract(x2, "ShouldClose")?, rt::call::extract(x3, "Unbuffered")?));
 
-fn LLVMWriteBitcodeToFD(py: Python<'_>, M: &Bound<'_, PyAny>, FD: rt::CInt<i32>, ShouldClose: rt::CInt<i32>, Unbuffered: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToFD(py: Python<'_>, M: &Bound<'_, PyAny>, FD: rt::CIndex<i32>, ShouldClose: rt::CIndex<i32>, Unbuffered: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFD");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_FD = FD.0;
@@ -75,7 +75,7 @@ rt::function!(F_LLVMWriteBitcodeToFileHandle, C_LLVMWriteBitcodeToFileHandle, c"
     ["M", "Handle"],
     |py, [x0, x1]| LLVMWriteBitcodeToFileHandle(py, &x0, rt::call::extract(x1, "Handle")?));
 
-fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: &Bound<'_, PyAny>, Handle: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMWriteBitcodeToFileHandle(py: Python<'_>, M: &Bound<'_, PyAny>, Handle: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMWriteBitcodeToFileHandle");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Handle = Handle.0;

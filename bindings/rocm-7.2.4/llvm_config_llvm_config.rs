@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -56,38 +56,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     m.add("LLVM_ENABLE_THREADS", 1i64)?;
     m.add("LLVM_HAS_ATOMICS", 1i64)?;
-    m.add("LLVM_HAS_AARCH64_TARGET", 1i64)?;
-    m.add("LLVM_HAS_AMDGPU_TARGET", 1i64)?;
-    m.add("LLVM_HAS_ARC_TARGET", 0i64)?;
-    m.add("LLVM_HAS_ARM_TARGET", 1i64)?;
-    m.add("LLVM_HAS_AVR_TARGET", 1i64)?;
-    m.add("LLVM_HAS_BPF_TARGET", 1i64)?;
-    m.add("LLVM_HAS_CSKY_TARGET", 0i64)?;
-    m.add("LLVM_HAS_DIRECTX_TARGET", 0i64)?;
-    m.add("LLVM_HAS_HEXAGON_TARGET", 1i64)?;
-    m.add("LLVM_HAS_LANAI_TARGET", 1i64)?;
-    m.add("LLVM_HAS_LOONGARCH_TARGET", 1i64)?;
-    m.add("LLVM_HAS_M68K_TARGET", 1i64)?;
-    m.add("LLVM_HAS_MIPS_TARGET", 1i64)?;
-    m.add("LLVM_HAS_MSP430_TARGET", 1i64)?;
-    m.add("LLVM_HAS_NVPTX_TARGET", 1i64)?;
-    m.add("LLVM_HAS_POWERPC_TARGET", 1i64)?;
-    m.add("LLVM_HAS_RISCV_TARGET", 1i64)?;
-    m.add("LLVM_HAS_SPARC_TARGET", 1i64)?;
-    m.add("LLVM_HAS_SPIRV_TARGET", 0i64)?;
-    m.add("LLVM_HAS_SYSTEMZ_TARGET", 1i64)?;
-    m.add("LLVM_HAS_VE_TARGET", 1i64)?;
-    m.add("LLVM_HAS_WEBASSEMBLY_TARGET", 1i64)?;
-    m.add("LLVM_HAS_X86_TARGET", 1i64)?;
-    m.add("LLVM_HAS_XCORE_TARGET", 1i64)?;
-    m.add("LLVM_HAS_XTENSA_TARGET", 1i64)?;
     m.add("LLVM_ON_UNIX", 1i64)?;
     m.add("LLVM_USE_INTEL_JITEVENTS", 0i64)?;
     m.add("LLVM_USE_OPROFILE", 0i64)?;
     m.add("LLVM_USE_PERF", 1i64)?;
-    m.add("LLVM_VERSION_MAJOR", 19i64)?;
+    m.add("LLVM_VERSION_MAJOR", 22i64)?;
     m.add("LLVM_VERSION_MINOR", 1i64)?;
-    m.add("LLVM_VERSION_PATCH", 7i64)?;
+    m.add("LLVM_VERSION_PATCH", 8i64)?;
     m.add("LLVM_FORCE_ENABLE_STATS", 0i64)?;
     m.add("LLVM_WITH_Z3", 1i64)?;
     m.add("LLVM_ENABLE_CURL", 1i64)?;
@@ -95,10 +70,15 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LLVM_ENABLE_ZSTD", 1i64)?;
     m.add("HAVE_SYSEXITS_H", 1i64)?;
     m.add("LLVM_UNREACHABLE_OPTIMIZE", 1i64)?;
+    m.add("LLVM_ENABLE_IO_SANDBOX", 0i64)?;
     m.add("LLVM_ENABLE_DIA_SDK", 0i64)?;
+    m.add("LLVM_ENABLE_TELEMETRY", 1i64)?;
+    m.add("LLVM_ENABLE_DEBUGLOC_TRACKING_COVERAGE", 0i64)?;
+    m.add("LLVM_ENABLE_DEBUGLOC_TRACKING_ORIGIN", 0i64)?;
+    m.add("LLVM_ENABLE_ONDISK_CAS", 1i64)?;
     m.add("LLVM_DEFAULT_TARGET_TRIPLE", "x86_64-pc-linux-gnu")?;
     m.add("LLVM_HOST_TRIPLE", "x86_64-pc-linux-gnu")?;
-    m.add("LLVM_VERSION_STRING", "19.1.7")?;
+    m.add("LLVM_VERSION_STRING", "22.1.8")?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     // The ROCm release these bindings were generated from.

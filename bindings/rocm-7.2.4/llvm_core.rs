@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -26,8 +26,8 @@ static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; N
 
 /// Enums, structs/unions and handles of this module; fields refer to each other by index.
 static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
-    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMOpcode", aliases: &[], members: &[("LLVMRet", 1), ("LLVMBr", 2), ("LLVMSwitch", 3), ("LLVMIndirectBr", 4), ("LLVMInvoke", 5), ("LLVMUnreachable", 7), ("LLVMCallBr", 67), ("LLVMFNeg", 66), ("LLVMAdd", 8), ("LLVMFAdd", 9), ("LLVMSub", 10), ("LLVMFSub", 11), ("LLVMMul", 12), ("LLVMFMul", 13), ("LLVMUDiv", 14), ("LLVMSDiv", 15), ("LLVMFDiv", 16), ("LLVMURem", 17), ("LLVMSRem", 18), ("LLVMFRem", 19), ("LLVMShl", 20), ("LLVMLShr", 21), ("LLVMAShr", 22), ("LLVMAnd", 23), ("LLVMOr", 24), ("LLVMXor", 25), ("LLVMAlloca", 26), ("LLVMLoad", 27), ("LLVMStore", 28), ("LLVMGetElementPtr", 29), ("LLVMTrunc", 30), ("LLVMZExt", 31), ("LLVMSExt", 32), ("LLVMFPToUI", 33), ("LLVMFPToSI", 34), ("LLVMUIToFP", 35), ("LLVMSIToFP", 36), ("LLVMFPTrunc", 37), ("LLVMFPExt", 38), ("LLVMPtrToInt", 39), ("LLVMIntToPtr", 40), ("LLVMBitCast", 41), ("LLVMAddrSpaceCast", 60), ("LLVMICmp", 42), ("LLVMFCmp", 43), ("LLVMPHI", 44), ("LLVMCall", 45), ("LLVMSelect", 46), ("LLVMUserOp1", 47), ("LLVMUserOp2", 48), ("LLVMVAArg", 49), ("LLVMExtractElement", 50), ("LLVMInsertElement", 51), ("LLVMShuffleVector", 52), ("LLVMExtractValue", 53), ("LLVMInsertValue", 54), ("LLVMFreeze", 68), ("LLVMFence", 55), ("LLVMAtomicCmpXchg", 56), ("LLVMAtomicRMW", 57), ("LLVMResume", 58), ("LLVMLandingPad", 59), ("LLVMCleanupRet", 61), ("LLVMCatchRet", 62), ("LLVMCatchPad", 63), ("LLVMCleanupPad", 64), ("LLVMCatchSwitch", 65)] }),
-    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMTypeKind", aliases: &[], members: &[("LLVMVoidTypeKind", 0), ("LLVMHalfTypeKind", 1), ("LLVMFloatTypeKind", 2), ("LLVMDoubleTypeKind", 3), ("LLVMX86_FP80TypeKind", 4), ("LLVMFP128TypeKind", 5), ("LLVMPPC_FP128TypeKind", 6), ("LLVMLabelTypeKind", 7), ("LLVMIntegerTypeKind", 8), ("LLVMFunctionTypeKind", 9), ("LLVMStructTypeKind", 10), ("LLVMArrayTypeKind", 11), ("LLVMPointerTypeKind", 12), ("LLVMVectorTypeKind", 13), ("LLVMMetadataTypeKind", 14), ("LLVMX86_MMXTypeKind", 15), ("LLVMTokenTypeKind", 16), ("LLVMScalableVectorTypeKind", 17), ("LLVMBFloatTypeKind", 18), ("LLVMX86_AMXTypeKind", 19), ("LLVMTargetExtTypeKind", 20)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMOpcode", aliases: &[], members: &[("LLVMRet", 1), ("LLVMBr", 2), ("LLVMSwitch", 3), ("LLVMIndirectBr", 4), ("LLVMInvoke", 5), ("LLVMUnreachable", 7), ("LLVMCallBr", 67), ("LLVMFNeg", 66), ("LLVMAdd", 8), ("LLVMFAdd", 9), ("LLVMSub", 10), ("LLVMFSub", 11), ("LLVMMul", 12), ("LLVMFMul", 13), ("LLVMUDiv", 14), ("LLVMSDiv", 15), ("LLVMFDiv", 16), ("LLVMURem", 17), ("LLVMSRem", 18), ("LLVMFRem", 19), ("LLVMShl", 20), ("LLVMLShr", 21), ("LLVMAShr", 22), ("LLVMAnd", 23), ("LLVMOr", 24), ("LLVMXor", 25), ("LLVMAlloca", 26), ("LLVMLoad", 27), ("LLVMStore", 28), ("LLVMGetElementPtr", 29), ("LLVMTrunc", 30), ("LLVMZExt", 31), ("LLVMSExt", 32), ("LLVMFPToUI", 33), ("LLVMFPToSI", 34), ("LLVMUIToFP", 35), ("LLVMSIToFP", 36), ("LLVMFPTrunc", 37), ("LLVMFPExt", 38), ("LLVMPtrToInt", 39), ("LLVMPtrToAddr", 69), ("LLVMIntToPtr", 40), ("LLVMBitCast", 41), ("LLVMAddrSpaceCast", 60), ("LLVMICmp", 42), ("LLVMFCmp", 43), ("LLVMPHI", 44), ("LLVMCall", 45), ("LLVMSelect", 46), ("LLVMUserOp1", 47), ("LLVMUserOp2", 48), ("LLVMVAArg", 49), ("LLVMExtractElement", 50), ("LLVMInsertElement", 51), ("LLVMShuffleVector", 52), ("LLVMExtractValue", 53), ("LLVMInsertValue", 54), ("LLVMFreeze", 68), ("LLVMFence", 55), ("LLVMAtomicCmpXchg", 56), ("LLVMAtomicRMW", 57), ("LLVMResume", 58), ("LLVMLandingPad", 59), ("LLVMCleanupRet", 61), ("LLVMCatchRet", 62), ("LLVMCatchPad", 63), ("LLVMCleanupPad", 64), ("LLVMCatchSwitch", 65)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMTypeKind", aliases: &[], members: &[("LLVMVoidTypeKind", 0), ("LLVMHalfTypeKind", 1), ("LLVMFloatTypeKind", 2), ("LLVMDoubleTypeKind", 3), ("LLVMX86_FP80TypeKind", 4), ("LLVMFP128TypeKind", 5), ("LLVMPPC_FP128TypeKind", 6), ("LLVMLabelTypeKind", 7), ("LLVMIntegerTypeKind", 8), ("LLVMFunctionTypeKind", 9), ("LLVMStructTypeKind", 10), ("LLVMArrayTypeKind", 11), ("LLVMPointerTypeKind", 12), ("LLVMVectorTypeKind", 13), ("LLVMMetadataTypeKind", 14), ("LLVMTokenTypeKind", 16), ("LLVMScalableVectorTypeKind", 17), ("LLVMBFloatTypeKind", 18), ("LLVMX86_AMXTypeKind", 19), ("LLVMTargetExtTypeKind", 20)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMLinkage", aliases: &[], members: &[("LLVMExternalLinkage", 0), ("LLVMAvailableExternallyLinkage", 1), ("LLVMLinkOnceAnyLinkage", 2), ("LLVMLinkOnceODRLinkage", 3), ("LLVMLinkOnceODRAutoHideLinkage", 4), ("LLVMWeakAnyLinkage", 5), ("LLVMWeakODRLinkage", 6), ("LLVMAppendingLinkage", 7), ("LLVMInternalLinkage", 8), ("LLVMPrivateLinkage", 9), ("LLVMDLLImportLinkage", 10), ("LLVMDLLExportLinkage", 11), ("LLVMExternalWeakLinkage", 12), ("LLVMGhostLinkage", 13), ("LLVMCommonLinkage", 14), ("LLVMLinkerPrivateLinkage", 15), ("LLVMLinkerPrivateWeakLinkage", 16)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMVisibility", aliases: &[], members: &[("LLVMDefaultVisibility", 0), ("LLVMHiddenVisibility", 1), ("LLVMProtectedVisibility", 2)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMUnnamedAddr", aliases: &[], members: &[("LLVMNoUnnamedAddr", 0), ("LLVMLocalUnnamedAddr", 1), ("LLVMGlobalUnnamedAddr", 2)] }),
@@ -36,14 +36,14 @@ static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMValueKind", aliases: &[], members: &[("LLVMArgumentValueKind", 0), ("LLVMBasicBlockValueKind", 1), ("LLVMMemoryUseValueKind", 2), ("LLVMMemoryDefValueKind", 3), ("LLVMMemoryPhiValueKind", 4), ("LLVMFunctionValueKind", 5), ("LLVMGlobalAliasValueKind", 6), ("LLVMGlobalIFuncValueKind", 7), ("LLVMGlobalVariableValueKind", 8), ("LLVMBlockAddressValueKind", 9), ("LLVMConstantExprValueKind", 10), ("LLVMConstantArrayValueKind", 11), ("LLVMConstantStructValueKind", 12), ("LLVMConstantVectorValueKind", 13), ("LLVMUndefValueValueKind", 14), ("LLVMConstantAggregateZeroValueKind", 15), ("LLVMConstantDataArrayValueKind", 16), ("LLVMConstantDataVectorValueKind", 17), ("LLVMConstantIntValueKind", 18), ("LLVMConstantFPValueKind", 19), ("LLVMConstantPointerNullValueKind", 20), ("LLVMConstantTokenNoneValueKind", 21), ("LLVMMetadataAsValueValueKind", 22), ("LLVMInlineAsmValueKind", 23), ("LLVMInstructionValueKind", 24), ("LLVMPoisonValueValueKind", 25), ("LLVMConstantTargetNoneValueKind", 26), ("LLVMConstantPtrAuthValueKind", 27)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMIntPredicate", aliases: &[], members: &[("LLVMIntEQ", 32), ("LLVMIntNE", 33), ("LLVMIntUGT", 34), ("LLVMIntUGE", 35), ("LLVMIntULT", 36), ("LLVMIntULE", 37), ("LLVMIntSGT", 38), ("LLVMIntSGE", 39), ("LLVMIntSLT", 40), ("LLVMIntSLE", 41)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMRealPredicate", aliases: &[], members: &[("LLVMRealPredicateFalse", 0), ("LLVMRealOEQ", 1), ("LLVMRealOGT", 2), ("LLVMRealOGE", 3), ("LLVMRealOLT", 4), ("LLVMRealOLE", 5), ("LLVMRealONE", 6), ("LLVMRealORD", 7), ("LLVMRealUNO", 8), ("LLVMRealUEQ", 9), ("LLVMRealUGT", 10), ("LLVMRealUGE", 11), ("LLVMRealULT", 12), ("LLVMRealULE", 13), ("LLVMRealUNE", 14), ("LLVMRealPredicateTrue", 15)] }),
-    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMLandingPadClauseTy", aliases: &[], members: &[("LLVMLandingPadCatch", 0), ("LLVMLandingPadFilter", 1)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMThreadLocalMode", aliases: &[], members: &[("LLVMNotThreadLocal", 0), ("LLVMGeneralDynamicTLSModel", 1), ("LLVMLocalDynamicTLSModel", 2), ("LLVMInitialExecTLSModel", 3), ("LLVMLocalExecTLSModel", 4)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMAtomicOrdering", aliases: &[], members: &[("LLVMAtomicOrderingNotAtomic", 0), ("LLVMAtomicOrderingUnordered", 1), ("LLVMAtomicOrderingMonotonic", 2), ("LLVMAtomicOrderingAcquire", 4), ("LLVMAtomicOrderingRelease", 5), ("LLVMAtomicOrderingAcquireRelease", 6), ("LLVMAtomicOrderingSequentiallyConsistent", 7)] }),
-    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMAtomicRMWBinOp", aliases: &[], members: &[("LLVMAtomicRMWBinOpXchg", 0), ("LLVMAtomicRMWBinOpAdd", 1), ("LLVMAtomicRMWBinOpSub", 2), ("LLVMAtomicRMWBinOpAnd", 3), ("LLVMAtomicRMWBinOpNand", 4), ("LLVMAtomicRMWBinOpOr", 5), ("LLVMAtomicRMWBinOpXor", 6), ("LLVMAtomicRMWBinOpMax", 7), ("LLVMAtomicRMWBinOpMin", 8), ("LLVMAtomicRMWBinOpUMax", 9), ("LLVMAtomicRMWBinOpUMin", 10), ("LLVMAtomicRMWBinOpFAdd", 11), ("LLVMAtomicRMWBinOpFSub", 12), ("LLVMAtomicRMWBinOpFMax", 13), ("LLVMAtomicRMWBinOpFMin", 14), ("LLVMAtomicRMWBinOpUIncWrap", 15), ("LLVMAtomicRMWBinOpUDecWrap", 16)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMAtomicRMWBinOp", aliases: &[], members: &[("LLVMAtomicRMWBinOpXchg", 0), ("LLVMAtomicRMWBinOpAdd", 1), ("LLVMAtomicRMWBinOpSub", 2), ("LLVMAtomicRMWBinOpAnd", 3), ("LLVMAtomicRMWBinOpNand", 4), ("LLVMAtomicRMWBinOpOr", 5), ("LLVMAtomicRMWBinOpXor", 6), ("LLVMAtomicRMWBinOpMax", 7), ("LLVMAtomicRMWBinOpMin", 8), ("LLVMAtomicRMWBinOpUMax", 9), ("LLVMAtomicRMWBinOpUMin", 10), ("LLVMAtomicRMWBinOpFAdd", 11), ("LLVMAtomicRMWBinOpFSub", 12), ("LLVMAtomicRMWBinOpFMax", 13), ("LLVMAtomicRMWBinOpFMin", 14), ("LLVMAtomicRMWBinOpUIncWrap", 15), ("LLVMAtomicRMWBinOpUDecWrap", 16), ("LLVMAtomicRMWBinOpUSubCond", 17), ("LLVMAtomicRMWBinOpUSubSat", 18), ("LLVMAtomicRMWBinOpFMaximum", 19), ("LLVMAtomicRMWBinOpFMinimum", 20)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMDiagnosticSeverity", aliases: &[], members: &[("LLVMDSError", 0), ("LLVMDSWarning", 1), ("LLVMDSRemark", 2), ("LLVMDSNote", 3)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMInlineAsmDialect", aliases: &[], members: &[("LLVMInlineAsmDialectATT", 0), ("LLVMInlineAsmDialectIntel", 1)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMModuleFlagBehavior", aliases: &[], members: &[("LLVMModuleFlagBehaviorError", 0), ("LLVMModuleFlagBehaviorWarning", 1), ("LLVMModuleFlagBehaviorRequire", 2), ("LLVMModuleFlagBehaviorOverride", 3), ("LLVMModuleFlagBehaviorAppend", 4), ("LLVMModuleFlagBehaviorAppendUnique", 5)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMTailCallKind", aliases: &[], members: &[("LLVMTailCallKindNone", 0), ("LLVMTailCallKindTail", 1), ("LLVMTailCallKindMustTail", 2), ("LLVMTailCallKindNoTail", 3)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMDbgRecordKind", aliases: &[], members: &[("LLVMDbgRecordLabel", 0), ("LLVMDbgRecordDeclare", 1), ("LLVMDbgRecordValue", 2), ("LLVMDbgRecordAssign", 3)] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "LLVMDiagnosticHandler", aliases: &[] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "LLVMYieldCallback", aliases: &[] }),
 ];
@@ -144,7 +144,7 @@ fn LLVMContextCreate(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 1, __r, None)?)
 }
 rt::function!(F_LLVMGetGlobalContext, C_LLVMGetGlobalContext, c"LLVMGetGlobalContext", "LLVMGetGlobalContext",
-    c"LLVMGetGlobalContext()\n--\n\nObtain the global context instance.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext",
+    c"LLVMGetGlobalContext()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMGetGlobalContext(py));
 
@@ -253,7 +253,7 @@ rt::function!(F_LLVMContextSetDiscardValueNames, C_LLVMContextSetDiscardValueNam
     ["C", "Discard"],
     |py, [x0, x1]| LLVMContextSetDiscardValueNames(py, &x0, rt::call::extract(x1, "Discard")?));
 
-fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: &Bound<'_, PyAny>, Discard: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMContextSetDiscardValueNames(py: Python<'_>, C: &Bound<'_, PyAny>, Discard: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMContextSetDiscardValueNames");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Discard = Discard.0;
@@ -316,14 +316,14 @@ fn LLVMGetDiagInfoSeverity(py: Python<'_>, DI: &Bound<'_, PyAny>) -> PyResult<Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_DI) });
-    Ok(TYPES.enum_member(py, 14, __r as i64)?)
+    Ok(TYPES.enum_member(py, 13, __r as i64)?)
 }
 rt::function!(F_LLVMGetMDKindIDInContext, C_LLVMGetMDKindIDInContext, c"LLVMGetMDKindIDInContext", "LLVMGetMDKindIDInContext",
     c"LLVMGetMDKindIDInContext(C, Name, SLen)\n--\n\nArgs:\n    C\n    Name\n    SLen\n\nReturns: a tuple of 1 item(s):\n    int",
     ["C", "Name", "SLen"],
     |py, [x0, x1, x2]| LLVMGetMDKindIDInContext(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMGetMDKindIDInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMDKindIDInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindIDInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
@@ -338,11 +338,11 @@ fn LLVMGetMDKindIDInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStr
     Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMGetMDKindID, C_LLVMGetMDKindID, c"LLVMGetMDKindID", "LLVMGetMDKindID",
-    c"LLVMGetMDKindID(Name, SLen)\n--\n\nArgs:\n    Name\n    SLen\n\nReturns: a tuple of 1 item(s):\n    int",
+    c"LLVMGetMDKindID(Name, SLen)\n--\n\nArgs:\n    Name\n    SLen\n\nReturns: a tuple of 1 item(s):\n    int\n\nDeprecated in the C API.",
     ["Name", "SLen"],
     |py, [x0, x1]| LLVMGetMDKindID(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "SLen")?));
 
-fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDKindID");
     let a_Name = Name.addr();
     let a_SLen = SLen.0;
@@ -355,12 +355,31 @@ fn LLVMGetMDKindID(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u32>) -> Py
     let __r = py.allow_threads(move || unsafe { __f(a_Name, a_SLen) });
     Ok(rt::obj(py, __r)?)
 }
+rt::function!(F_LLVMGetSyncScopeID, C_LLVMGetSyncScopeID, c"LLVMGetSyncScopeID", "LLVMGetSyncScopeID",
+    c"LLVMGetSyncScopeID(C, Name, SLen)\n--\n\nMaps a synchronization scope name to a ID unique within this context.\n\nArgs:\n    C\n    Name\n    SLen\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["C", "Name", "SLen"],
+    |py, [x0, x1, x2]| LLVMGetSyncScopeID(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "SLen")?));
+
+fn LLVMGetSyncScopeID(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, SLen: rt::CIndex<u64>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSyncScopeID");
+    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
+    let a_Name = Name.addr();
+    let a_SLen = SLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_C, a_Name, a_SLen) });
+    Ok(rt::obj(py, __r)?)
+}
 rt::function!(F_LLVMGetEnumAttributeKindForName, C_LLVMGetEnumAttributeKindForName, c"LLVMGetEnumAttributeKindForName", "LLVMGetEnumAttributeKindForName",
     c"LLVMGetEnumAttributeKindForName(Name, SLen)\n--\n\nReturn an unique id given the name of a enum attribute,\nor 0 if no attribute by that name exists.\n\nSee http://llvm.org/docs/LangRef.html#parameter-attributes\nand http://llvm.org/docs/LangRef.html#function-attributes\nfor the list of available attributes.\n\nNB: Attribute names and/or id are subject to change without\ngoing through the C API deprecation cycle.\n\nArgs:\n    Name\n    SLen\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Name", "SLen"],
     |py, [x0, x1]| LLVMGetEnumAttributeKindForName(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "SLen")?));
 
-fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeKindForName(py: Python<'_>, Name: rt::CStrArg, SLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeKindForName");
     let a_Name = Name.addr();
     let a_SLen = SLen.0;
@@ -394,7 +413,7 @@ rt::function!(F_LLVMCreateEnumAttribute, C_LLVMCreateEnumAttribute, c"LLVMCreate
     ["C", "KindID", "Val"],
     |py, [x0, x1, x2]| LLVMCreateEnumAttribute(py, &x0, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "Val")?));
 
-fn LLVMCreateEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, Val: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMCreateEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, Val: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateEnumAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
@@ -447,7 +466,7 @@ rt::function!(F_LLVMCreateTypeAttribute, C_LLVMCreateTypeAttribute, c"LLVMCreate
     ["C", "KindID", "type_ref"],
     |py, [x0, x1, x2]| LLVMCreateTypeAttribute(py, &x0, rt::call::extract(x1, "KindID")?, &x2));
 
-fn LLVMCreateTypeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, type_ref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateTypeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, type_ref: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateTypeAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
@@ -483,7 +502,7 @@ rt::function!(F_LLVMCreateConstantRangeAttribute, C_LLVMCreateConstantRangeAttri
     ["C", "KindID", "NumBits", "LowerWords", "UpperWords"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateConstantRangeAttribute(py, &x0, rt::call::extract(x1, "KindID")?, rt::call::extract(x2, "NumBits")?, &x3, &x4));
 
-fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, NumBits: rt::CInt<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMCreateConstantRangeAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, NumBits: rt::CIndex<u32>, LowerWords: &Bound<'_, PyAny>, UpperWords: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateConstantRangeAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_KindID = KindID.0;
@@ -506,7 +525,7 @@ rt::function!(F_LLVMCreateStringAttribute, C_LLVMCreateStringAttribute, c"LLVMCr
     ["C", "K", "KLength", "V", "VLength"],
     |py, [x0, x1, x2, x3, x4]| LLVMCreateStringAttribute(py, &x0, rt::call::extract(x1, "K")?, rt::call::extract(x2, "KLength")?, rt::call::extract(x3, "V")?, rt::call::extract(x4, "VLength")?));
 
-fn LLVMCreateStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, K: rt::CStrArg, KLength: rt::CInt<u32>, V: rt::CStrArg, VLength: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, K: rt::CStrArg, KLength: rt::CIndex<u32>, V: rt::CStrArg, VLength: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateStringAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_K = K.addr();
@@ -630,7 +649,7 @@ fn LLVMGetTypeByName2(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg) -
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[C]))
 }
 rt::function!(F_LLVMModuleCreateWithName, C_LLVMModuleCreateWithName, c"LLVMModuleCreateWithName", "LLVMModuleCreateWithName",
-    c"LLVMModuleCreateWithName(ModuleID)\n--\n\nCreate a new, empty module in the global context.\n\nThis is equivalent to calling LLVMModuleCreateWithNameInContext with\nLLVMGetGlobalContext() as the context parameter.\n\nEvery invocation should be paired with LLVMDisposeModule() or memory\nwill be leaked.\n\nArgs:\n    ModuleID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModule",
+    c"LLVMModuleCreateWithName(ModuleID)\n--\n\nArgs:\n    ModuleID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueModule\n\nDeprecated in the C API.",
     ["ModuleID"],
     |py, [x0]| LLVMModuleCreateWithName(py, rt::call::extract(x0, "ModuleID")?));
 
@@ -721,7 +740,7 @@ rt::function!(F_LLVMSetIsNewDbgInfoFormat, C_LLVMSetIsNewDbgInfoFormat, c"LLVMSe
     ["M", "UseNewFormat"],
     |py, [x0, x1]| LLVMSetIsNewDbgInfoFormat(py, &x0, rt::call::extract(x1, "UseNewFormat")?));
 
-fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: &Bound<'_, PyAny>, UseNewFormat: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsNewDbgInfoFormat(py: Python<'_>, M: &Bound<'_, PyAny>, UseNewFormat: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsNewDbgInfoFormat");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_UseNewFormat = UseNewFormat.0;
@@ -758,7 +777,7 @@ rt::function!(F_LLVMSetModuleIdentifier, C_LLVMSetModuleIdentifier, c"LLVMSetMod
     ["M", "Ident", "Len"],
     |py, [x0, x1, x2]| LLVMSetModuleIdentifier(py, &x0, rt::call::extract(x1, "Ident")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetModuleIdentifier(py: Python<'_>, M: &Bound<'_, PyAny>, Ident: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetModuleIdentifier(py: Python<'_>, M: &Bound<'_, PyAny>, Ident: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleIdentifier");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Ident = Ident.addr();
@@ -796,7 +815,7 @@ rt::function!(F_LLVMSetSourceFileName, C_LLVMSetSourceFileName, c"LLVMSetSourceF
     ["M", "Name", "Len"],
     |py, [x0, x1, x2]| LLVMSetSourceFileName(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetSourceFileName(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetSourceFileName(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSourceFileName");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -940,7 +959,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetFlagBehavior, C_LLVMModuleFlagEntriesGet
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetFlagBehavior(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetFlagBehavior");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -951,14 +970,14 @@ fn LLVMModuleFlagEntriesGetFlagBehavior(py: Python<'_>, Entries: rt::PtrArgMut, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Entries, a_Index) });
-    Ok(TYPES.enum_member(py, 16, __r as i64)?)
+    Ok(TYPES.enum_member(py, 15, __r as i64)?)
 }
 rt::function!(F_LLVMModuleFlagEntriesGetKey, C_LLVMModuleFlagEntriesGetKey, c"LLVMModuleFlagEntriesGetKey", "LLVMModuleFlagEntriesGetKey",
     c"LLVMModuleFlagEntriesGetKey(Entries, Index, Len)\n--\n\nReturns the key for a module flag entry at a specific index.\n\nSee: Module::ModuleFlagEntry::Key\n\nArgs:\n    Entries\n    Index\n    Len\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Entries", "Index", "Len"],
     |py, [x0, x1, x2]| LLVMModuleFlagEntriesGetKey(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetKey(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>, Len: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetKey");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -978,7 +997,7 @@ rt::function!(F_LLVMModuleFlagEntriesGetMetadata, C_LLVMModuleFlagEntriesGetMeta
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMModuleFlagEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMModuleFlagEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMModuleFlagEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -996,7 +1015,7 @@ rt::function!(F_LLVMGetModuleFlag, C_LLVMGetModuleFlag, c"LLVMGetModuleFlag", "L
     ["M", "Key", "KeyLen"],
     |py, [x0, x1, x2]| LLVMGetModuleFlag(py, &x0, rt::call::extract(x1, "Key")?, rt::call::extract(x2, "KeyLen")?));
 
-fn LLVMGetModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetModuleFlag");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Key = Key.addr();
@@ -1015,10 +1034,10 @@ rt::function!(F_LLVMAddModuleFlag, C_LLVMAddModuleFlag, c"LLVMAddModuleFlag", "L
     ["M", "Behavior", "Key", "KeyLen", "Val"],
     |py, [x0, x1, x2, x3, x4]| LLVMAddModuleFlag(py, &x0, &x1, rt::call::extract(x2, "Key")?, rt::call::extract(x3, "KeyLen")?, &x4));
 
-fn LLVMAddModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CInt<u64>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddModuleFlag(py: Python<'_>, M: &Bound<'_, PyAny>, Behavior: &Bound<'_, PyAny>, Key: rt::CStrArg, KeyLen: rt::CIndex<u64>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddModuleFlag");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
-    let a_Behavior = rt::narrow::<u32>(TYPES.enum_arg(16, Behavior)?)?;
+    let a_Behavior = rt::narrow::<u32>(TYPES.enum_arg(15, Behavior)?)?;
     let a_Key = Key.addr();
     let a_KeyLen = KeyLen.0;
     let a_Val = super::llvm_types::TYPES.handle_arg(6, Val)?;
@@ -1108,7 +1127,7 @@ rt::function!(F_LLVMSetModuleInlineAsm2, C_LLVMSetModuleInlineAsm2, c"LLVMSetMod
     ["M", "Asm", "Len"],
     |py, [x0, x1, x2]| LLVMSetModuleInlineAsm2(py, &x0, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetModuleInlineAsm2(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetModuleInlineAsm2");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Asm = Asm.addr();
@@ -1127,7 +1146,7 @@ rt::function!(F_LLVMAppendModuleInlineAsm, C_LLVMAppendModuleInlineAsm, c"LLVMAp
     ["M", "Asm", "Len"],
     |py, [x0, x1, x2]| LLVMAppendModuleInlineAsm(py, &x0, rt::call::extract(x1, "Asm")?, rt::call::extract(x2, "Len")?));
 
-fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMAppendModuleInlineAsm(py: Python<'_>, M: &Bound<'_, PyAny>, Asm: rt::CStrArg, Len: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAppendModuleInlineAsm");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Asm = Asm.addr();
@@ -1146,7 +1165,7 @@ rt::function!(F_LLVMGetInlineAsm, C_LLVMGetInlineAsm, c"LLVMGetInlineAsm", "LLVM
     ["Ty", "AsmString", "AsmStringSize", "Constraints", "ConstraintsSize", "HasSideEffects", "IsAlignStack", "Dialect", "CanThrow"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMGetInlineAsm(py, &x0, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "AsmStringSize")?, rt::call::extract(x3, "Constraints")?, rt::call::extract(x4, "ConstraintsSize")?, rt::call::extract(x5, "HasSideEffects")?, rt::call::extract(x6, "IsAlignStack")?, &x7, rt::call::extract(x8, "CanThrow")?));
 
-fn LLVMGetInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, AsmStringSize: rt::CInt<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CInt<u64>, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGetInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, AsmStringSize: rt::CIndex<u64>, Constraints: rt::CStrArg, ConstraintsSize: rt::CIndex<u64>, HasSideEffects: rt::CIndex<i32>, IsAlignStack: rt::CIndex<i32>, Dialect: &Bound<'_, PyAny>, CanThrow: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetInlineAsm");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_AsmString = AsmString.addr();
@@ -1155,7 +1174,7 @@ fn LLVMGetInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrAr
     let a_ConstraintsSize = ConstraintsSize.0;
     let a_HasSideEffects = HasSideEffects.0;
     let a_IsAlignStack = IsAlignStack.0;
-    let a_Dialect = rt::narrow::<u32>(TYPES.enum_arg(15, Dialect)?)?;
+    let a_Dialect = rt::narrow::<u32>(TYPES.enum_arg(14, Dialect)?)?;
     let a_CanThrow = CanThrow.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -1219,7 +1238,7 @@ fn LLVMGetInlineAsmDialect(py: Python<'_>, InlineAsmVal: &Bound<'_, PyAny>) -> P
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_InlineAsmVal) });
-    Ok(TYPES.enum_member(py, 15, __r as i64)?)
+    Ok(TYPES.enum_member(py, 14, __r as i64)?)
 }
 rt::function!(F_LLVMGetInlineAsmFunctionType, C_LLVMGetInlineAsmFunctionType, c"LLVMGetInlineAsmFunctionType", "LLVMGetInlineAsmFunctionType",
     c"LLVMGetInlineAsmFunctionType(InlineAsmVal)\n--\n\nGet the function type of the inline assembly snippet. The same type that\nwas passed into LLVMGetInlineAsm originally\n\nSee: LLVMGetInlineAsm\n\nArgs:\n    InlineAsmVal\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
@@ -1397,7 +1416,7 @@ rt::function!(F_LLVMGetNamedMetadata, C_LLVMGetNamedMetadata, c"LLVMGetNamedMeta
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetNamedMetadata(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadata");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -1416,7 +1435,7 @@ rt::function!(F_LLVMGetOrInsertNamedMetadata, C_LLVMGetOrInsertNamedMetadata, c"
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetOrInsertNamedMetadata(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetOrInsertNamedMetadata(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertNamedMetadata");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -1597,6 +1616,26 @@ fn LLVMAddFunction(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Func
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_FunctionTy) });
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
 }
+rt::function!(F_LLVMGetOrInsertFunction, C_LLVMGetOrInsertFunction, c"LLVMGetOrInsertFunction", "LLVMGetOrInsertFunction",
+    c"LLVMGetOrInsertFunction(M, Name, NameLen, FunctionTy)\n--\n\nObtain or insert a function into a module.\n\nIf a function with the specified name already exists in the module, it\nis returned. Otherwise, a new function is created in the module with the\nspecified name and type and is returned.\n\nThe returned value corresponds to a llvm::Function instance.\n\nSee: llvm::Module::getOrInsertFunction()\n\nArgs:\n    M\n    Name\n    NameLen\n    FunctionTy\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["M", "Name", "NameLen", "FunctionTy"],
+    |py, [x0, x1, x2, x3]| LLVMGetOrInsertFunction(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3));
+
+fn LLVMGetOrInsertFunction(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, FunctionTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOrInsertFunction");
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_Name = Name.addr();
+    let a_NameLen = NameLen.0;
+    let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_NameLen, a_FunctionTy) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M, FunctionTy]))
+}
 rt::function!(F_LLVMGetNamedFunction, C_LLVMGetNamedFunction, c"LLVMGetNamedFunction", "LLVMGetNamedFunction",
     c"LLVMGetNamedFunction(M, Name)\n--\n\nObtain a Function value from a Module by its name.\n\nThe returned value corresponds to a llvm::Function value.\n\nSee: llvm::Module::getFunction()\n\nArgs:\n    M\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["M", "Name"],
@@ -1614,6 +1653,25 @@ fn LLVMGetNamedFunction(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg)
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
+}
+rt::function!(F_LLVMGetNamedFunctionWithLength, C_LLVMGetNamedFunctionWithLength, c"LLVMGetNamedFunctionWithLength", "LLVMGetNamedFunctionWithLength",
+    c"LLVMGetNamedFunctionWithLength(M, Name, Length)\n--\n\nObtain a Function value from a Module by its name.\n\nThe returned value corresponds to a llvm::Function value.\n\nSee: llvm::Module::getFunction()\n\nArgs:\n    M\n    Name\n    Length\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["M", "Name", "Length"],
+    |py, [x0, x1, x2]| LLVMGetNamedFunctionWithLength(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "Length")?));
+
+fn LLVMGetNamedFunctionWithLength(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Length: rt::CIndex<u64>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedFunctionWithLength");
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_Name = Name.addr();
+    let a_Length = Length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_Length) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetFirstFunction, C_LLVMGetFirstFunction, c"LLVMGetFirstFunction", "LLVMGetFirstFunction",
     c"LLVMGetFirstFunction(M)\n--\n\nObtain an iterator to the first Function in a Module.\n\nSee: llvm::Module::begin()\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -1893,7 +1951,7 @@ rt::function!(F_LLVMIntTypeInContext, C_LLVMIntTypeInContext, c"LLVMIntTypeInCon
     ["C", "NumBits"],
     |py, [x0, x1]| LLVMIntTypeInContext(py, &x0, rt::call::extract(x1, "NumBits")?));
 
-fn LLVMIntTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, NumBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_NumBits = NumBits.0;
@@ -1907,7 +1965,7 @@ fn LLVMIntTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, NumBits: rt::CInt<
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMInt1Type, C_LLVMInt1Type, c"LLVMInt1Type", "LLVMInt1Type",
-    c"LLVMInt1Type()\n--\n\nObtain an integer type from the global context with a specified bit\nwidth.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMInt1Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMInt1Type(py));
 
@@ -1923,7 +1981,7 @@ fn LLVMInt1Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMInt8Type, C_LLVMInt8Type, c"LLVMInt8Type", "LLVMInt8Type",
-    c"LLVMInt8Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMInt8Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMInt8Type(py));
 
@@ -1939,7 +1997,7 @@ fn LLVMInt8Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMInt16Type, C_LLVMInt16Type, c"LLVMInt16Type", "LLVMInt16Type",
-    c"LLVMInt16Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMInt16Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMInt16Type(py));
 
@@ -1955,7 +2013,7 @@ fn LLVMInt16Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMInt32Type, C_LLVMInt32Type, c"LLVMInt32Type", "LLVMInt32Type",
-    c"LLVMInt32Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMInt32Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMInt32Type(py));
 
@@ -1971,7 +2029,7 @@ fn LLVMInt32Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMInt64Type, C_LLVMInt64Type, c"LLVMInt64Type", "LLVMInt64Type",
-    c"LLVMInt64Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMInt64Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMInt64Type(py));
 
@@ -1987,7 +2045,7 @@ fn LLVMInt64Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMInt128Type, C_LLVMInt128Type, c"LLVMInt128Type", "LLVMInt128Type",
-    c"LLVMInt128Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMInt128Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMInt128Type(py));
 
@@ -2003,11 +2061,11 @@ fn LLVMInt128Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMIntType, C_LLVMIntType, c"LLVMIntType", "LLVMIntType",
-    c"LLVMIntType(NumBits)\n--\n\nArgs:\n    NumBits\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMIntType(NumBits)\n--\n\nArgs:\n    NumBits\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     ["NumBits"],
     |py, [x0]| LLVMIntType(py, rt::call::extract(x0, "NumBits")?));
 
-fn LLVMIntType(py: Python<'_>, NumBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntType(py: Python<'_>, NumBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntType");
     let a_NumBits = NumBits.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -2156,7 +2214,7 @@ fn LLVMPPCFP128TypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<P
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMHalfType, C_LLVMHalfType, c"LLVMHalfType", "LLVMHalfType",
-    c"LLVMHalfType()\n--\n\nObtain a floating point type from the global context.\n\nThese map to the functions in this group of the same name.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMHalfType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMHalfType(py));
 
@@ -2172,7 +2230,7 @@ fn LLVMHalfType(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMBFloatType, C_LLVMBFloatType, c"LLVMBFloatType", "LLVMBFloatType",
-    c"LLVMBFloatType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMBFloatType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMBFloatType(py));
 
@@ -2188,7 +2246,7 @@ fn LLVMBFloatType(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMFloatType, C_LLVMFloatType, c"LLVMFloatType", "LLVMFloatType",
-    c"LLVMFloatType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMFloatType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMFloatType(py));
 
@@ -2204,7 +2262,7 @@ fn LLVMFloatType(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMDoubleType, C_LLVMDoubleType, c"LLVMDoubleType", "LLVMDoubleType",
-    c"LLVMDoubleType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMDoubleType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMDoubleType(py));
 
@@ -2220,7 +2278,7 @@ fn LLVMDoubleType(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMX86FP80Type, C_LLVMX86FP80Type, c"LLVMX86FP80Type", "LLVMX86FP80Type",
-    c"LLVMX86FP80Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMX86FP80Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMX86FP80Type(py));
 
@@ -2236,7 +2294,7 @@ fn LLVMX86FP80Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMFP128Type, C_LLVMFP128Type, c"LLVMFP128Type", "LLVMFP128Type",
-    c"LLVMFP128Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMFP128Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMFP128Type(py));
 
@@ -2252,7 +2310,7 @@ fn LLVMFP128Type(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMPPCFP128Type, C_LLVMPPCFP128Type, c"LLVMPPCFP128Type", "LLVMPPCFP128Type",
-    c"LLVMPPCFP128Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMPPCFP128Type()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMPPCFP128Type(py));
 
@@ -2272,14 +2330,14 @@ rt::function!(F_LLVMFunctionType, C_LLVMFunctionType, c"LLVMFunctionType", "LLVM
     ["ReturnType", "ParamTypes", "ParamCount", "IsVarArg"],
     |py, [x0, x1, x2, x3]| LLVMFunctionType(py, &x0, &x1, rt::call::extract(x2, "ParamCount")?, rt::call::extract(x3, "IsVarArg")?));
 
-fn LLVMFunctionType(py: Python<'_>, ReturnType: &Bound<'_, PyAny>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u32>, IsVarArg: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMFunctionType(py: Python<'_>, ReturnType: &Bound<'_, PyAny>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u32>, IsVarArg: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMFunctionType");
     let a_ReturnType = super::llvm_types::TYPES.handle_arg(3, ReturnType)?;
     let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let a_IsVarArg = IsVarArg.0;
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2348,7 +2406,7 @@ rt::function!(F_LLVMGetParamTypes, C_LLVMGetParamTypes, c"LLVMGetParamTypes", "L
 fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>, Dest: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParamTypes");
     let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
-    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, false, false)?;
+    let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -2364,14 +2422,14 @@ rt::function!(F_LLVMStructTypeInContext, C_LLVMStructTypeInContext, c"LLVMStruct
     ["C", "ElementTypes", "ElementCount", "Packed"],
     |py, [x0, x1, x2, x3]| LLVMStructTypeInContext(py, &x0, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMStructTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, false, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
+    h_ElementTypes.check_count(a_ElementCount as i128, "ElementCount", "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2382,17 +2440,17 @@ fn LLVMStructTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ElementTypes: &
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMStructType, C_LLVMStructType, c"LLVMStructType", "LLVMStructType",
-    c"LLVMStructType(ElementTypes, ElementCount, Packed)\n--\n\nCreate a new structure type in the global context.\n\nSee: llvm::StructType::create()\n\nArgs:\n    ElementTypes\n    ElementCount\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMStructType(ElementTypes, ElementCount, Packed)\n--\n\nArgs:\n    ElementTypes\n    ElementCount\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     ["ElementTypes", "ElementCount", "Packed"],
     |py, [x0, x1, x2]| LLVMStructType(py, &x0, rt::call::extract(x1, "ElementCount")?, rt::call::extract(x2, "Packed")?));
 
-fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructType(py: Python<'_>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructType");
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, false, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
+    h_ElementTypes.check_count(a_ElementCount as i128, "ElementCount", "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2442,14 +2500,14 @@ rt::function!(F_LLVMStructSetBody, C_LLVMStructSetBody, c"LLVMStructSetBody", "L
     ["StructTy", "ElementTypes", "ElementCount", "Packed"],
     |py, [x0, x1, x2, x3]| LLVMStructSetBody(py, &x0, &x1, rt::call::extract(x2, "ElementCount")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMStructSetBody(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMStructSetBody(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ElementTypes: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructSetBody");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
-    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, true, false)?;
+    let mut h_ElementTypes = super::llvm_types::TYPES.handle_ref(3, ElementTypes, false, false)?;
     let a_ElementTypes = h_ElementTypes.addr();
     let a_ElementCount = ElementCount.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_ElementCount as i128, "ElementCount", h_ElementTypes.item_count(), "ElementTypes")?;
+    h_ElementTypes.check_count(a_ElementCount as i128, "ElementCount", "ElementTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2500,7 +2558,7 @@ rt::function!(F_LLVMStructGetTypeAtIndex, C_LLVMStructGetTypeAtIndex, c"LLVMStru
     ["StructTy", "i"],
     |py, [x0, x1]| LLVMStructGetTypeAtIndex(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMStructGetTypeAtIndex(py: Python<'_>, StructTy: &Bound<'_, PyAny>, i: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMStructGetTypeAtIndex");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let a_i = i.0;
@@ -2622,7 +2680,7 @@ rt::function!(F_LLVMArrayType, C_LLVMArrayType, c"LLVMArrayType", "LLVMArrayType
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMArrayType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMArrayType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMArrayType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -2640,7 +2698,7 @@ rt::function!(F_LLVMArrayType2, C_LLVMArrayType2, c"LLVMArrayType2", "LLVMArrayT
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMArrayType2(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMArrayType2(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMArrayType2(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMArrayType2");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -2692,7 +2750,7 @@ rt::function!(F_LLVMPointerType, C_LLVMPointerType, c"LLVMPointerType", "LLVMPoi
     ["ElementType", "AddressSpace"],
     |py, [x0, x1]| LLVMPointerType(py, &x0, rt::call::extract(x1, "AddressSpace")?));
 
-fn LLVMPointerType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, AddressSpace: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_AddressSpace = AddressSpace.0;
@@ -2727,7 +2785,7 @@ rt::function!(F_LLVMPointerTypeInContext, C_LLVMPointerTypeInContext, c"LLVMPoin
     ["C", "AddressSpace"],
     |py, [x0, x1]| LLVMPointerTypeInContext(py, &x0, rt::call::extract(x1, "AddressSpace")?));
 
-fn LLVMPointerTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, AddressSpace: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_AddressSpace = AddressSpace.0;
@@ -2762,7 +2820,7 @@ rt::function!(F_LLVMVectorType, C_LLVMVectorType, c"LLVMVectorType", "LLVMVector
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMVectorType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMVectorType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -2780,7 +2838,7 @@ rt::function!(F_LLVMScalableVectorType, C_LLVMScalableVectorType, c"LLVMScalable
     ["ElementType", "ElementCount"],
     |py, [x0, x1]| LLVMScalableVectorType(py, &x0, rt::call::extract(x1, "ElementCount")?));
 
-fn LLVMScalableVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMScalableVectorType(py: Python<'_>, ElementType: &Bound<'_, PyAny>, ElementCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMScalableVectorType");
     let a_ElementType = super::llvm_types::TYPES.handle_arg(3, ElementType)?;
     let a_ElementCount = ElementCount.0;
@@ -2912,23 +2970,6 @@ fn LLVMLabelTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyOb
     let __r = py.allow_threads(move || unsafe { __f(a_C) });
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
-rt::function!(F_LLVMX86MMXTypeInContext, C_LLVMX86MMXTypeInContext, c"LLVMX86MMXTypeInContext", "LLVMX86MMXTypeInContext",
-    c"LLVMX86MMXTypeInContext(C)\n--\n\nCreate a X86 MMX type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
-    ["C"],
-    |py, [x0]| LLVMX86MMXTypeInContext(py, &x0));
-
-fn LLVMX86MMXTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86MMXTypeInContext");
-    let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
-    // library is installed.
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_C) });
-    Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
-}
 rt::function!(F_LLVMX86AMXTypeInContext, C_LLVMX86AMXTypeInContext, c"LLVMX86AMXTypeInContext", "LLVMX86AMXTypeInContext",
     c"LLVMX86AMXTypeInContext(C)\n--\n\nCreate a X86 AMX type in a context.\n\nArgs:\n    C\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["C"],
@@ -2981,7 +3022,7 @@ fn LLVMMetadataTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<P
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMVoidType, C_LLVMVoidType, c"LLVMVoidType", "LLVMVoidType",
-    c"LLVMVoidType()\n--\n\nThese are similar to the above functions except they operate on the\nglobal context.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMVoidType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMVoidType(py));
 
@@ -2997,7 +3038,7 @@ fn LLVMVoidType(py: Python<'_>) -> PyResult<PyObject> {
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
 rt::function!(F_LLVMLabelType, C_LLVMLabelType, c"LLVMLabelType", "LLVMLabelType",
-    c"LLVMLabelType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMLabelType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMLabelType(py));
 
@@ -3012,24 +3053,8 @@ fn LLVMLabelType(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
 }
-rt::function!(F_LLVMX86MMXType, C_LLVMX86MMXType, c"LLVMX86MMXType", "LLVMX86MMXType",
-    c"LLVMX86MMXType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
-    [],
-    |py, []| LLVMX86MMXType(py));
-
-fn LLVMX86MMXType(py: Python<'_>) -> PyResult<PyObject> {
-    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMX86MMXType");
-    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
-    // library is installed.
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn() -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f() });
-    Ok(super::llvm_types::TYPES.instance_at(py, 3, __r, None)?)
-}
 rt::function!(F_LLVMX86AMXType, C_LLVMX86AMXType, c"LLVMX86AMXType", "LLVMX86AMXType",
-    c"LLVMX86AMXType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMX86AMXType()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMX86AMXType(py));
 
@@ -3049,17 +3074,17 @@ rt::function!(F_LLVMTargetExtTypeInContext, C_LLVMTargetExtTypeInContext, c"LLVM
     ["C", "Name", "TypeParams", "TypeParamCount", "IntParams", "IntParamCount"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMTargetExtTypeInContext(py, &x0, rt::call::extract(x1, "Name")?, &x2, rt::call::extract(x3, "TypeParamCount")?, &x4, rt::call::extract(x5, "IntParamCount")?));
 
-fn LLVMTargetExtTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CInt<u32>, IntParams: &Bound<'_, PyAny>, IntParamCount: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMTargetExtTypeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Name: rt::CStrArg, TypeParams: &Bound<'_, PyAny>, TypeParamCount: rt::CIndex<u32>, IntParams: &Bound<'_, PyAny>, IntParamCount: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTargetExtTypeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Name = Name.addr();
-    let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, true, false)?;
+    let mut h_TypeParams = super::llvm_types::TYPES.handle_ref(3, TypeParams, false, false)?;
     let a_TypeParams = h_TypeParams.addr();
     let a_TypeParamCount = TypeParamCount.0;
     let p_IntParams = rt::typed_ptr_arg(IntParams, None, 4, true)?;
     let a_IntParams = p_IntParams.addr();
     let a_IntParamCount = IntParamCount.0;
-    rt::check_count(a_TypeParamCount as i128, "TypeParamCount", h_TypeParams.item_count(), "TypeParams")?;
+    h_TypeParams.check_count(a_TypeParamCount as i128, "TypeParamCount", "TypeParams")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -3108,7 +3133,7 @@ rt::function!(F_LLVMGetTargetExtTypeTypeParam, C_LLVMGetTargetExtTypeTypeParam, 
     ["TargetExtTy", "Idx"],
     |py, [x0, x1]| LLVMGetTargetExtTypeTypeParam(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeTypeParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeTypeParam");
     let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     let a_Idx = Idx.0;
@@ -3143,7 +3168,7 @@ rt::function!(F_LLVMGetTargetExtTypeIntParam, C_LLVMGetTargetExtTypeIntParam, c"
     ["TargetExtTy", "Idx"],
     |py, [x0, x1]| LLVMGetTargetExtTypeIntParam(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetTargetExtTypeIntParam(py: Python<'_>, TargetExtTy: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetTargetExtTypeIntParam");
     let a_TargetExtTy = super::llvm_types::TYPES.handle_arg(3, TargetExtTy)?;
     let a_Idx = Idx.0;
@@ -3214,7 +3239,7 @@ rt::function!(F_LLVMSetValueName2, C_LLVMSetValueName2, c"LLVMSetValueName2", "L
     ["Val", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMSetValueName2(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMSetValueName2(py: Python<'_>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMSetValueName2(py: Python<'_>, Val: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetValueName2");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Name = Name.addr();
@@ -3261,6 +3286,23 @@ fn LLVMPrintValueToString(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<Py
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Val) });
     Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
+}
+rt::function!(F_LLVMGetValueContext, C_LLVMGetValueContext, c"LLVMGetValueContext", "LLVMGetValueContext",
+    c"LLVMGetValueContext(Val)\n--\n\nObtain the context to which this value is associated.\n\nSee: llvm::Value::getContext()\n\nArgs:\n    Val\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext",
+    ["Val"],
+    |py, [x0]| LLVMGetValueContext(py, &x0));
+
+fn LLVMGetValueContext(py: Python<'_>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetValueContext");
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Val) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 1, __r, None)?, &[Val]))
 }
 rt::function!(F_LLVMPrintDbgRecordToString, C_LLVMPrintDbgRecordToString, c"LLVMPrintDbgRecordToString", "LLVMPrintDbgRecordToString",
     c"LLVMPrintDbgRecordToString(Record)\n--\n\nReturn a string representation of the DbgRecord. Use\nLLVMDisposeMessage to free the string.\n\nSee: llvm::DbgRecord::print()\n\nArgs:\n    Record\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -5020,7 +5062,7 @@ rt::function!(F_LLVMGetOperand, C_LLVMGetOperand, c"LLVMGetOperand", "LLVMGetOpe
     ["Val", "Index"],
     |py, [x0, x1]| LLVMGetOperand(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperand(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperand(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperand");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Index = Index.0;
@@ -5038,7 +5080,7 @@ rt::function!(F_LLVMGetOperandUse, C_LLVMGetOperandUse, c"LLVMGetOperandUse", "L
     ["Val", "Index"],
     |py, [x0, x1]| LLVMGetOperandUse(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandUse(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandUse(py: Python<'_>, Val: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandUse");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_Index = Index.0;
@@ -5056,7 +5098,7 @@ rt::function!(F_LLVMSetOperand, C_LLVMSetOperand, c"LLVMSetOperand", "LLVMSetOpe
     ["User", "Index", "Val"],
     |py, [x0, x1, x2]| LLVMSetOperand(py, &x0, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMSetOperand(py: Python<'_>, User: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetOperand(py: Python<'_>, User: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Val: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOperand");
     let a_User = super::llvm_types::TYPES.handle_arg(4, User)?;
     let a_Index = Index.0;
@@ -5194,7 +5236,7 @@ rt::function!(F_LLVMConstInt, C_LLVMConstInt, c"LLVMConstInt", "LLVMConstInt",
     ["IntTy", "N", "SignExtend"],
     |py, [x0, x1, x2]| LLVMConstInt(py, &x0, rt::call::extract(x1, "N")?, rt::call::extract(x2, "SignExtend")?));
 
-fn LLVMConstInt(py: Python<'_>, IntTy: &Bound<'_, PyAny>, N: rt::CInt<u64>, SignExtend: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstInt(py: Python<'_>, IntTy: &Bound<'_, PyAny>, N: rt::CIndex<u64>, SignExtend: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInt");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_N = N.0;
@@ -5213,7 +5255,7 @@ rt::function!(F_LLVMConstIntOfArbitraryPrecision, C_LLVMConstIntOfArbitraryPreci
     ["IntTy", "NumWords", "Words"],
     |py, [x0, x1, x2]| LLVMConstIntOfArbitraryPrecision(py, &x0, rt::call::extract(x1, "NumWords")?, &x2));
 
-fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: &Bound<'_, PyAny>, NumWords: rt::CInt<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMConstIntOfArbitraryPrecision(py: Python<'_>, IntTy: &Bound<'_, PyAny>, NumWords: rt::CIndex<u32>, Words: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfArbitraryPrecision");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_NumWords = NumWords.0;
@@ -5233,7 +5275,7 @@ rt::function!(F_LLVMConstIntOfString, C_LLVMConstIntOfString, c"LLVMConstIntOfSt
     ["IntTy", "Text", "Radix"],
     |py, [x0, x1, x2]| LLVMConstIntOfString(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "Radix")?));
 
-fn LLVMConstIntOfString(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
+fn LLVMConstIntOfString(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, Radix: rt::CIndex<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfString");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_Text = Text.addr();
@@ -5252,7 +5294,7 @@ rt::function!(F_LLVMConstIntOfStringAndSize, C_LLVMConstIntOfStringAndSize, c"LL
     ["IntTy", "Text", "SLen", "Radix"],
     |py, [x0, x1, x2, x3]| LLVMConstIntOfStringAndSize(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?, rt::call::extract(x3, "Radix")?));
 
-fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CInt<u32>, Radix: rt::CInt<u8>) -> PyResult<PyObject> {
+fn LLVMConstIntOfStringAndSize(py: Python<'_>, IntTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CIndex<u32>, Radix: rt::CIndex<u8>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstIntOfStringAndSize");
     let a_IntTy = super::llvm_types::TYPES.handle_arg(3, IntTy)?;
     let a_Text = Text.addr();
@@ -5308,7 +5350,7 @@ rt::function!(F_LLVMConstRealOfStringAndSize, C_LLVMConstRealOfStringAndSize, c"
     ["RealTy", "Text", "SLen"],
     |py, [x0, x1, x2]| LLVMConstRealOfStringAndSize(py, &x0, rt::call::extract(x1, "Text")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstRealOfStringAndSize");
     let a_RealTy = super::llvm_types::TYPES.handle_arg(3, RealTy)?;
     let a_Text = Text.addr();
@@ -5321,6 +5363,25 @@ fn LLVMConstRealOfStringAndSize(py: Python<'_>, RealTy: &Bound<'_, PyAny>, Text:
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_RealTy, a_Text, a_SLen) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[RealTy]))
+}
+rt::function!(F_LLVMConstFPFromBits, C_LLVMConstFPFromBits, c"LLVMConstFPFromBits", "LLVMConstFPFromBits",
+    c"LLVMConstFPFromBits(Ty, N)\n--\n\nObtain a constant for a floating point value from array of 64 bit values.\nThe length of the array N must be ceildiv(bits, 64), where bits is the\nscalar size in bits of the floating-point type.\n\nArgs:\n    Ty\n    N\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["Ty", "N"],
+    |py, [x0, x1]| LLVMConstFPFromBits(py, &x0, &x1));
+
+fn LLVMConstFPFromBits(py: Python<'_>, Ty: &Bound<'_, PyAny>, N: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstFPFromBits");
+    let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
+    let p_N = rt::typed_ptr_arg(N, None, 8, false)?;
+    let a_N = p_N.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Ty, a_N) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Ty]))
 }
 rt::function!(F_LLVMConstIntGetZExtValue, C_LLVMConstIntGetZExtValue, c"LLVMConstIntGetZExtValue", "LLVMConstIntGetZExtValue",
     c"LLVMConstIntGetZExtValue(ConstantVal)\n--\n\nObtain the zero extended value for an integer constant value.\n\nSee: llvm::ConstantInt::getZExtValue()\n\nArgs:\n    ConstantVal\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -5380,7 +5441,7 @@ rt::function!(F_LLVMConstStringInContext, C_LLVMConstStringInContext, c"LLVMCons
     ["C", "Str", "Length", "DontNullTerminate"],
     |py, [x0, x1, x2, x3]| LLVMConstStringInContext(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
 
-fn LLVMConstStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CIndex<u32>, DontNullTerminate: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -5400,7 +5461,7 @@ rt::function!(F_LLVMConstStringInContext2, C_LLVMConstStringInContext2, c"LLVMCo
     ["C", "Str", "Length", "DontNullTerminate"],
     |py, [x0, x1, x2, x3]| LLVMConstStringInContext2(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Length")?, rt::call::extract(x3, "DontNullTerminate")?));
 
-fn LLVMConstStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CInt<u64>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, Length: rt::CIndex<u64>, DontNullTerminate: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStringInContext2");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -5416,11 +5477,11 @@ fn LLVMConstStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStr
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMConstString, C_LLVMConstString, c"LLVMConstString", "LLVMConstString",
-    c"LLVMConstString(Str, Length, DontNullTerminate)\n--\n\nCreate a ConstantDataSequential with string content in the global context.\n\nThis is the same as LLVMConstStringInContext except it operates on the\nglobal context.\n\nSee: LLVMConstStringInContext()\nSee: llvm::ConstantDataArray::getString()\n\nArgs:\n    Str\n    Length\n    DontNullTerminate\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    c"LLVMConstString(Str, Length, DontNullTerminate)\n--\n\nArgs:\n    Str\n    Length\n    DontNullTerminate\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
     ["Str", "Length", "DontNullTerminate"],
     |py, [x0, x1, x2]| LLVMConstString(py, rt::call::extract(x0, "Str")?, rt::call::extract(x1, "Length")?, rt::call::extract(x2, "DontNullTerminate")?));
 
-fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CInt<u32>, DontNullTerminate: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstString(py: Python<'_>, Str: rt::CStrArg, Length: rt::CIndex<u32>, DontNullTerminate: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstString");
     let a_Str = Str.addr();
     let a_Length = Length.0;
@@ -5470,19 +5531,38 @@ fn LLVMGetAsString(py: Python<'_>, c: &Bound<'_, PyAny>, Length: &Bound<'_, PyAn
     let __r = py.allow_threads(move || unsafe { __f(a_c, a_Length) });
     Ok(rt::cstr_result(py, __r)?)
 }
+rt::function!(F_LLVMGetRawDataValues, C_LLVMGetRawDataValues, c"LLVMGetRawDataValues", "LLVMGetRawDataValues",
+    c"LLVMGetRawDataValues(c, SizeInBytes)\n--\n\nGet the raw, underlying bytes of the given constant data sequential.\n\nThis is the same as LLVMGetAsString except it works for all constant data\nsequentials, not just i8 arrays.\n\nSee: ConstantDataSequential::getRawDataValues()\n\nArgs:\n    c\n    SizeInBytes\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["c", "SizeInBytes"],
+    |py, [x0, x1]| LLVMGetRawDataValues(py, &x0, &x1));
+
+fn LLVMGetRawDataValues(py: Python<'_>, c: &Bound<'_, PyAny>, SizeInBytes: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetRawDataValues");
+    let a_c = super::llvm_types::TYPES.handle_arg(4, c)?;
+    let p_SizeInBytes = rt::typed_ptr_arg(SizeInBytes, None, 8, true)?;
+    let a_SizeInBytes = p_SizeInBytes.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_c, a_SizeInBytes) });
+    Ok(rt::cstr_result(py, __r)?)
+}
 rt::function!(F_LLVMConstStructInContext, C_LLVMConstStructInContext, c"LLVMConstStructInContext", "LLVMConstStructInContext",
     c"LLVMConstStructInContext(C, ConstantVals, Count, Packed)\n--\n\nCreate an anonymous ConstantStruct with the specified values.\n\nSee: llvm::ConstantStruct::getAnon()\n\nArgs:\n    C\n    ConstantVals\n    Count\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["C", "ConstantVals", "Count", "Packed"],
     |py, [x0, x1, x2, x3]| LLVMConstStructInContext(py, &x0, &x1, rt::call::extract(x2, "Count")?, rt::call::extract(x3, "Packed")?));
 
-fn LLVMConstStructInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStructInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStructInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Count as i128, "Count", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5493,17 +5573,17 @@ fn LLVMConstStructInContext(py: Python<'_>, C: &Bound<'_, PyAny>, ConstantVals: 
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMConstStruct, C_LLVMConstStruct, c"LLVMConstStruct", "LLVMConstStruct",
-    c"LLVMConstStruct(ConstantVals, Count, Packed)\n--\n\nCreate a ConstantStruct in the global Context.\n\nThis is the same as LLVMConstStructInContext except it operates on the\nglobal Context.\n\nSee: LLVMConstStructInContext()\n\nArgs:\n    ConstantVals\n    Count\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    c"LLVMConstStruct(ConstantVals, Count, Packed)\n--\n\nArgs:\n    ConstantVals\n    Count\n    Packed\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
     ["ConstantVals", "Count", "Packed"],
     |py, [x0, x1, x2]| LLVMConstStruct(py, &x0, rt::call::extract(x1, "Count")?, rt::call::extract(x2, "Packed")?));
 
-fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>, Packed: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstStruct(py: Python<'_>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>, Packed: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstStruct");
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
     let a_Packed = Packed.0;
-    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Count as i128, "Count", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5518,13 +5598,13 @@ rt::function!(F_LLVMConstArray, C_LLVMConstArray, c"LLVMConstArray", "LLVMConstA
     ["ElementTy", "ConstantVals", "Length"],
     |py, [x0, x1, x2]| LLVMConstArray(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMConstArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray");
     let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
-    rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Length as i128, "Length", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5539,13 +5619,13 @@ rt::function!(F_LLVMConstArray2, C_LLVMConstArray2, c"LLVMConstArray2", "LLVMCon
     ["ElementTy", "ConstantVals", "Length"],
     |py, [x0, x1, x2]| LLVMConstArray2(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Length: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstArray2");
     let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Length = Length.0;
-    rt::check_count(a_Length as i128, "Length", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Length as i128, "Length", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5555,18 +5635,37 @@ fn LLVMConstArray2(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, ConstantVals: &
     let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_ConstantVals, a_Length) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ElementTy]))
 }
+rt::function!(F_LLVMConstDataArray, C_LLVMConstDataArray, c"LLVMConstDataArray", "LLVMConstDataArray",
+    c"LLVMConstDataArray(ElementTy, Data, SizeInBytes)\n--\n\nCreate a ConstantDataArray from raw values.\n\nElementTy must be one of i8, i16, i32, i64, half, bfloat, float, or double.\nData points to a contiguous buffer of raw values in the host endianness. The\nelement count is inferred from the element type and the data size in bytes.\n\nSee: llvm::ConstantDataArray::getRaw()\n\nArgs:\n    ElementTy\n    Data\n    SizeInBytes\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["ElementTy", "Data", "SizeInBytes"],
+    |py, [x0, x1, x2]| LLVMConstDataArray(py, &x0, rt::call::extract(x1, "Data")?, rt::call::extract(x2, "SizeInBytes")?));
+
+fn LLVMConstDataArray(py: Python<'_>, ElementTy: &Bound<'_, PyAny>, Data: rt::CStrArg, SizeInBytes: rt::CIndex<u64>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstDataArray");
+    let a_ElementTy = super::llvm_types::TYPES.handle_arg(3, ElementTy)?;
+    let a_Data = Data.addr();
+    let a_SizeInBytes = SizeInBytes.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_ElementTy, a_Data, a_SizeInBytes) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[ElementTy]))
+}
 rt::function!(F_LLVMConstNamedStruct, C_LLVMConstNamedStruct, c"LLVMConstNamedStruct", "LLVMConstNamedStruct",
     c"LLVMConstNamedStruct(StructTy, ConstantVals, Count)\n--\n\nCreate a non-anonymous ConstantStruct from values.\n\nSee: llvm::ConstantStruct::get()\n\nArgs:\n    StructTy\n    ConstantVals\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["StructTy", "ConstantVals", "Count"],
     |py, [x0, x1, x2]| LLVMConstNamedStruct(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMConstNamedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstNamedStruct(py: Python<'_>, StructTy: &Bound<'_, PyAny>, ConstantVals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNamedStruct");
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
-    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, true, false)?;
+    let mut h_ConstantVals = super::llvm_types::TYPES.handle_ref(4, ConstantVals, false, false)?;
     let a_ConstantVals = h_ConstantVals.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_ConstantVals.item_count(), "ConstantVals")?;
+    h_ConstantVals.check_count(a_Count as i128, "Count", "ConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5581,7 +5680,7 @@ rt::function!(F_LLVMGetAggregateElement, C_LLVMGetAggregateElement, c"LLVMGetAgg
     ["C", "Idx"],
     |py, [x0, x1]| LLVMGetAggregateElement(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetAggregateElement(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetAggregateElement(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAggregateElement");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -5599,7 +5698,7 @@ rt::function!(F_LLVMGetElementAsConstant, C_LLVMGetElementAsConstant, c"LLVMGetE
     ["C", "idx"],
     |py, [x0, x1]| LLVMGetElementAsConstant(py, &x0, rt::call::extract(x1, "idx")?));
 
-fn LLVMGetElementAsConstant(py: Python<'_>, C: &Bound<'_, PyAny>, idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetElementAsConstant(py: Python<'_>, C: &Bound<'_, PyAny>, idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetElementAsConstant");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_idx = idx.0;
@@ -5617,7 +5716,7 @@ rt::function!(F_LLVMConstVector, C_LLVMConstVector, c"LLVMConstVector", "LLVMCon
     ["ScalarConstantVals", "Size"],
     |py, [x0, x1]| LLVMConstVector(py, &x0, rt::call::extract(x1, "Size")?));
 
-fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstVector");
     let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, true, false)?;
     let a_ScalarConstantVals = h_ScalarConstantVals.addr();
@@ -5878,60 +5977,6 @@ fn LLVMConstNUWSub(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: 
     let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
 }
-rt::function!(F_LLVMConstMul, C_LLVMConstMul, c"LLVMConstMul", "LLVMConstMul",
-    c"LLVMConstMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
-    ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstMul(py, &x0, &x1));
-
-fn LLVMConstMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstMul");
-    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
-    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
-    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
-    // library is installed.
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
-}
-rt::function!(F_LLVMConstNSWMul, C_LLVMConstNSWMul, c"LLVMConstNSWMul", "LLVMConstNSWMul",
-    c"LLVMConstNSWMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
-    ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNSWMul(py, &x0, &x1));
-
-fn LLVMConstNSWMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNSWMul");
-    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
-    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
-    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
-    // library is installed.
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
-}
-rt::function!(F_LLVMConstNUWMul, C_LLVMConstNUWMul, c"LLVMConstNUWMul", "LLVMConstNUWMul",
-    c"LLVMConstNUWMul(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
-    ["LHSConstant", "RHSConstant"],
-    |py, [x0, x1]| LLVMConstNUWMul(py, &x0, &x1));
-
-fn LLVMConstNUWMul(py: Python<'_>, LHSConstant: &Bound<'_, PyAny>, RHSConstant: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstNUWMul");
-    let a_LHSConstant = super::llvm_types::TYPES.handle_arg(4, LHSConstant)?;
-    let a_RHSConstant = super::llvm_types::TYPES.handle_arg(4, RHSConstant)?;
-    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
-    // library is installed.
-    // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
-        unsafe { std::mem::transmute(SYM.get(py)?) };
-    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_LHSConstant, a_RHSConstant) });
-    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[LHSConstant, RHSConstant]))
-}
 rt::function!(F_LLVMConstXor, C_LLVMConstXor, c"LLVMConstXor", "LLVMConstXor",
     c"LLVMConstXor(LHSConstant, RHSConstant)\n--\n\nArgs:\n    LHSConstant\n    RHSConstant\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["LHSConstant", "RHSConstant"],
@@ -5955,14 +6000,14 @@ rt::function!(F_LLVMConstGEP2, C_LLVMConstGEP2, c"LLVMConstGEP2", "LLVMConstGEP2
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices"],
     |py, [x0, x1, x2, x3]| LLVMConstGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?));
 
-fn LLVMConstGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEP2");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, false, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
+    h_ConstantIndices.check_count(a_NumIndices as i128, "NumIndices", "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5977,14 +6022,14 @@ rt::function!(F_LLVMConstInBoundsGEP2, C_LLVMConstInBoundsGEP2, c"LLVMConstInBou
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices"],
     |py, [x0, x1, x2, x3]| LLVMConstInBoundsGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?));
 
-fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstInBoundsGEP2(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInBoundsGEP2");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, false, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
+    h_ConstantIndices.check_count(a_NumIndices as i128, "NumIndices", "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5999,15 +6044,15 @@ rt::function!(F_LLVMConstGEPWithNoWrapFlags, C_LLVMConstGEPWithNoWrapFlags, c"LL
     ["Ty", "ConstantVal", "ConstantIndices", "NumIndices", "NoWrapFlags"],
     |py, [x0, x1, x2, x3, x4]| LLVMConstGEPWithNoWrapFlags(py, &x0, &x1, &x2, rt::call::extract(x3, "NumIndices")?, rt::call::extract(x4, "NoWrapFlags")?));
 
-fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMConstGEPWithNoWrapFlags(py: Python<'_>, Ty: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, ConstantIndices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, NoWrapFlags: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstGEPWithNoWrapFlags");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_ConstantVal = super::llvm_types::TYPES.handle_arg(4, ConstantVal)?;
-    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, true, false)?;
+    let mut h_ConstantIndices = super::llvm_types::TYPES.handle_ref(4, ConstantIndices, false, false)?;
     let a_ConstantIndices = h_ConstantIndices.addr();
     let a_NumIndices = NumIndices.0;
     let a_NoWrapFlags = NoWrapFlags.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_ConstantIndices.item_count(), "ConstantIndices")?;
+    h_ConstantIndices.check_count(a_NumIndices as i128, "NumIndices", "ConstantIndices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -6256,7 +6301,7 @@ rt::function!(F_LLVMConstInlineAsm, C_LLVMConstInlineAsm, c"LLVMConstInlineAsm",
     ["Ty", "AsmString", "Constraints", "HasSideEffects", "IsAlignStack"],
     |py, [x0, x1, x2, x3, x4]| LLVMConstInlineAsm(py, &x0, rt::call::extract(x1, "AsmString")?, rt::call::extract(x2, "Constraints")?, rt::call::extract(x3, "HasSideEffects")?, rt::call::extract(x4, "IsAlignStack")?));
 
-fn LLVMConstInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CInt<i32>, IsAlignStack: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMConstInlineAsm(py: Python<'_>, Ty: &Bound<'_, PyAny>, AsmString: rt::CStrArg, Constraints: rt::CStrArg, HasSideEffects: rt::CIndex<i32>, IsAlignStack: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstInlineAsm");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_AsmString = AsmString.addr();
@@ -6482,7 +6527,7 @@ fn LLVMSetUnnamedAddress(py: Python<'_>, Global: &Bound<'_, PyAny>, UnnamedAddr:
     Ok(py.None())
 }
 rt::function!(F_LLVMGlobalGetValueType, C_LLVMGlobalGetValueType, c"LLVMGlobalGetValueType", "LLVMGlobalGetValueType",
-    c"LLVMGlobalGetValueType(Global)\n--\n\nReturns the \"value type\" of a global value.  This differs from the formal\ntype of a global value which is always a pointer type.\n\nSee: llvm::GlobalValue::getValueType()\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMGlobalGetValueType(Global)\n--\n\nReturns the \"value type\" of a global value.  This differs from the formal\ntype of a global value which is always a pointer type.\n\nSee: llvm::GlobalValue::getValueType()\nSee: llvm::Function::getFunctionType()\n\nArgs:\n    Global\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["Global"],
     |py, [x0]| LLVMGlobalGetValueType(py, &x0));
 
@@ -6520,7 +6565,7 @@ rt::function!(F_LLVMSetUnnamedAddr, C_LLVMSetUnnamedAddr, c"LLVMSetUnnamedAddr",
     ["Global", "HasUnnamedAddr"],
     |py, [x0, x1]| LLVMSetUnnamedAddr(py, &x0, rt::call::extract(x1, "HasUnnamedAddr")?));
 
-fn LLVMSetUnnamedAddr(py: Python<'_>, Global: &Bound<'_, PyAny>, HasUnnamedAddr: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetUnnamedAddr(py: Python<'_>, Global: &Bound<'_, PyAny>, HasUnnamedAddr: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetUnnamedAddr");
     let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_HasUnnamedAddr = HasUnnamedAddr.0;
@@ -6555,7 +6600,7 @@ rt::function!(F_LLVMSetAlignment, C_LLVMSetAlignment, c"LLVMSetAlignment", "LLVM
     ["V", "Bytes"],
     |py, [x0, x1]| LLVMSetAlignment(py, &x0, rt::call::extract(x1, "Bytes")?));
 
-fn LLVMSetAlignment(py: Python<'_>, V: &Bound<'_, PyAny>, Bytes: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetAlignment(py: Python<'_>, V: &Bound<'_, PyAny>, Bytes: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAlignment");
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Bytes = Bytes.0;
@@ -6573,8 +6618,27 @@ rt::function!(F_LLVMGlobalSetMetadata, C_LLVMGlobalSetMetadata, c"LLVMGlobalSetM
     ["Global", "Kind", "MD"],
     |py, [x0, x1, x2]| LLVMGlobalSetMetadata(py, &x0, rt::call::extract(x1, "Kind")?, &x2));
 
-fn LLVMGlobalSetMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CInt<u32>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGlobalSetMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CIndex<u32>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalSetMetadata");
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
+    let a_Kind = Kind.0;
+    let a_MD = super::llvm_types::TYPES.handle_arg(6, MD)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Global, a_Kind, a_MD) });
+    Ok(py.None())
+}
+rt::function!(F_LLVMGlobalAddMetadata, C_LLVMGlobalAddMetadata, c"LLVMGlobalAddMetadata", "LLVMGlobalAddMetadata",
+    c"LLVMGlobalAddMetadata(Global, Kind, MD)\n--\n\nAdds a metadata attachment.\n\nSee: llvm::GlobalObject::addMetadata()\n\nArgs:\n    Global\n    Kind\n    MD",
+    ["Global", "Kind", "MD"],
+    |py, [x0, x1, x2]| LLVMGlobalAddMetadata(py, &x0, rt::call::extract(x1, "Kind")?, &x2));
+
+fn LLVMGlobalAddMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CIndex<u32>, MD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalAddMetadata");
     let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Kind = Kind.0;
     let a_MD = super::llvm_types::TYPES.handle_arg(6, MD)?;
@@ -6592,7 +6656,7 @@ rt::function!(F_LLVMGlobalEraseMetadata, C_LLVMGlobalEraseMetadata, c"LLVMGlobal
     ["Global", "Kind"],
     |py, [x0, x1]| LLVMGlobalEraseMetadata(py, &x0, rt::call::extract(x1, "Kind")?));
 
-fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGlobalEraseMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>, Kind: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalEraseMetadata");
     let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
     let a_Kind = Kind.0;
@@ -6620,6 +6684,24 @@ fn LLVMGlobalClearMetadata(py: Python<'_>, Global: &Bound<'_, PyAny>) -> PyResul
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Global) });
+    Ok(py.None())
+}
+rt::function!(F_LLVMGlobalAddDebugInfo, C_LLVMGlobalAddDebugInfo, c"LLVMGlobalAddDebugInfo", "LLVMGlobalAddDebugInfo",
+    c"LLVMGlobalAddDebugInfo(Global, GVE)\n--\n\nAdd debuginfo metadata to this global.\n\nSee: llvm::GlobalVariable::addDebugInfo()\n\nArgs:\n    Global\n    GVE",
+    ["Global", "GVE"],
+    |py, [x0, x1]| LLVMGlobalAddDebugInfo(py, &x0, &x1));
+
+fn LLVMGlobalAddDebugInfo(py: Python<'_>, Global: &Bound<'_, PyAny>, GVE: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGlobalAddDebugInfo");
+    let a_Global = super::llvm_types::TYPES.handle_arg(4, Global)?;
+    let a_GVE = super::llvm_types::TYPES.handle_arg(6, GVE)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Global, a_GVE) });
     Ok(py.None())
 }
 rt::function!(F_LLVMGlobalCopyAllMetadata, C_LLVMGlobalCopyAllMetadata, c"LLVMGlobalCopyAllMetadata", "LLVMGlobalCopyAllMetadata",
@@ -6665,7 +6747,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetKind, C_LLVMValueMetadataEntriesGetKi
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetKind(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetKind(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetKind");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -6683,7 +6765,7 @@ rt::function!(F_LLVMValueMetadataEntriesGetMetadata, C_LLVMValueMetadataEntriesG
     ["Entries", "Index"],
     |py, [x0, x1]| LLVMValueMetadataEntriesGetMetadata(py, rt::call::extract(x0, "Entries")?, rt::call::extract(x1, "Index")?));
 
-fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMValueMetadataEntriesGetMetadata(py: Python<'_>, Entries: rt::PtrArgMut, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMValueMetadataEntriesGetMetadata");
     let a_Entries = Entries.addr();
     let a_Index = Index.0;
@@ -6720,7 +6802,7 @@ rt::function!(F_LLVMAddGlobalInAddressSpace, C_LLVMAddGlobalInAddressSpace, c"LL
     ["M", "Ty", "Name", "AddressSpace"],
     |py, [x0, x1, x2, x3]| LLVMAddGlobalInAddressSpace(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "AddressSpace")?));
 
-fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg, AddressSpace: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMAddGlobalInAddressSpace(py: Python<'_>, M: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Name: rt::CStrArg, AddressSpace: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalInAddressSpace");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
@@ -6752,6 +6834,25 @@ fn LLVMGetNamedGlobal(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg) -
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name) });
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, M))
+}
+rt::function!(F_LLVMGetNamedGlobalWithLength, C_LLVMGetNamedGlobalWithLength, c"LLVMGetNamedGlobalWithLength", "LLVMGetNamedGlobalWithLength",
+    c"LLVMGetNamedGlobalWithLength(M, Name, Length)\n--\n\nArgs:\n    M\n    Name\n    Length\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["M", "Name", "Length"],
+    |py, [x0, x1, x2]| LLVMGetNamedGlobalWithLength(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "Length")?));
+
+fn LLVMGetNamedGlobalWithLength(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, Length: rt::CIndex<u64>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalWithLength");
+    let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
+    let a_Name = Name.addr();
+    let a_Length = Length.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_M, a_Name, a_Length) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[M]))
 }
 rt::function!(F_LLVMGetFirstGlobal, C_LLVMGetFirstGlobal, c"LLVMGetFirstGlobal", "LLVMGetFirstGlobal",
     c"LLVMGetFirstGlobal(M)\n--\n\nArgs:\n    M\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
@@ -6895,7 +6996,7 @@ rt::function!(F_LLVMSetThreadLocal, C_LLVMSetThreadLocal, c"LLVMSetThreadLocal",
     ["GlobalVar", "IsThreadLocal"],
     |py, [x0, x1]| LLVMSetThreadLocal(py, &x0, rt::call::extract(x1, "IsThreadLocal")?));
 
-fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsThreadLocal: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetThreadLocal(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsThreadLocal: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocal");
     let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsThreadLocal = IsThreadLocal.0;
@@ -6930,7 +7031,7 @@ rt::function!(F_LLVMSetGlobalConstant, C_LLVMSetGlobalConstant, c"LLVMSetGlobalC
     ["GlobalVar", "IsConstant"],
     |py, [x0, x1]| LLVMSetGlobalConstant(py, &x0, rt::call::extract(x1, "IsConstant")?));
 
-fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsConstant: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetGlobalConstant(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsConstant: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetGlobalConstant");
     let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsConstant = IsConstant.0;
@@ -6958,7 +7059,7 @@ fn LLVMGetThreadLocalMode(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_GlobalVar) });
-    Ok(TYPES.enum_member(py, 11, __r as i64)?)
+    Ok(TYPES.enum_member(py, 10, __r as i64)?)
 }
 rt::function!(F_LLVMSetThreadLocalMode, C_LLVMSetThreadLocalMode, c"LLVMSetThreadLocalMode", "LLVMSetThreadLocalMode",
     c"LLVMSetThreadLocalMode(GlobalVar, Mode)\n--\n\nArgs:\n    GlobalVar\n    Mode",
@@ -6968,7 +7069,7 @@ rt::function!(F_LLVMSetThreadLocalMode, C_LLVMSetThreadLocalMode, c"LLVMSetThrea
 fn LLVMSetThreadLocalMode(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, Mode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetThreadLocalMode");
     let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
-    let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(11, Mode)?)?;
+    let a_Mode = rt::narrow::<u32>(TYPES.enum_arg(10, Mode)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7000,7 +7101,7 @@ rt::function!(F_LLVMSetExternallyInitialized, C_LLVMSetExternallyInitialized, c"
     ["GlobalVar", "IsExtInit"],
     |py, [x0, x1]| LLVMSetExternallyInitialized(py, &x0, rt::call::extract(x1, "IsExtInit")?));
 
-fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsExtInit: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetExternallyInitialized(py: Python<'_>, GlobalVar: &Bound<'_, PyAny>, IsExtInit: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExternallyInitialized");
     let a_GlobalVar = super::llvm_types::TYPES.handle_arg(4, GlobalVar)?;
     let a_IsExtInit = IsExtInit.0;
@@ -7018,7 +7119,7 @@ rt::function!(F_LLVMAddAlias2, C_LLVMAddAlias2, c"LLVMAddAlias2", "LLVMAddAlias2
     ["M", "ValueTy", "AddrSpace", "Aliasee", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMAddAlias2(py, &x0, &x1, rt::call::extract(x2, "AddrSpace")?, &x3, rt::call::extract(x4, "Name")?));
 
-fn LLVMAddAlias2(py: Python<'_>, M: &Bound<'_, PyAny>, ValueTy: &Bound<'_, PyAny>, AddrSpace: rt::CInt<u32>, Aliasee: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMAddAlias2(py: Python<'_>, M: &Bound<'_, PyAny>, ValueTy: &Bound<'_, PyAny>, AddrSpace: rt::CIndex<u32>, Aliasee: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAlias2");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_ValueTy = super::llvm_types::TYPES.handle_arg(3, ValueTy)?;
@@ -7039,7 +7140,7 @@ rt::function!(F_LLVMGetNamedGlobalAlias, C_LLVMGetNamedGlobalAlias, c"LLVMGetNam
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetNamedGlobalAlias(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalAlias(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalAlias");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -7226,11 +7327,11 @@ fn LLVMSetPersonalityFn(py: Python<'_>, Fn: &Bound<'_, PyAny>, PersonalityFn: &B
     Ok(py.None())
 }
 rt::function!(F_LLVMLookupIntrinsicID, C_LLVMLookupIntrinsicID, c"LLVMLookupIntrinsicID", "LLVMLookupIntrinsicID",
-    c"LLVMLookupIntrinsicID(Name, NameLen)\n--\n\nObtain the intrinsic ID number which matches the given function name.\n\nSee: llvm::Function::lookupIntrinsicID()\n\nArgs:\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    int",
+    c"LLVMLookupIntrinsicID(Name, NameLen)\n--\n\nObtain the intrinsic ID number which matches the given function name.\n\nSee: llvm::Intrinsic::lookupIntrinsicID()\n\nArgs:\n    Name\n    NameLen\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Name", "NameLen"],
     |py, [x0, x1]| LLVMLookupIntrinsicID(py, rt::call::extract(x0, "Name")?, rt::call::extract(x1, "NameLen")?));
 
-fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMLookupIntrinsicID(py: Python<'_>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMLookupIntrinsicID");
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
@@ -7261,18 +7362,18 @@ fn LLVMGetIntrinsicID(py: Python<'_>, Fn: &Bound<'_, PyAny>) -> PyResult<PyObjec
     Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMGetIntrinsicDeclaration, C_LLVMGetIntrinsicDeclaration, c"LLVMGetIntrinsicDeclaration", "LLVMGetIntrinsicDeclaration",
-    c"LLVMGetIntrinsicDeclaration(Mod, ID, ParamTypes, ParamCount)\n--\n\nCreate or insert the declaration of an intrinsic.  For overloaded intrinsics,\nparameter types must be provided to uniquely identify an overload.\n\nSee: llvm::Intrinsic::getDeclaration()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    c"LLVMGetIntrinsicDeclaration(Mod, ID, ParamTypes, ParamCount)\n--\n\nGet or insert the declaration of an intrinsic.  For overloaded intrinsics,\nparameter types must be provided to uniquely identify an overload.\n\nSee: llvm::Intrinsic::getOrInsertDeclaration()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["Mod", "ID", "ParamTypes", "ParamCount"],
     |py, [x0, x1, x2, x3]| LLVMGetIntrinsicDeclaration(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
 
-fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetIntrinsicDeclaration(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIntrinsicDeclaration");
     let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7287,14 +7388,14 @@ rt::function!(F_LLVMIntrinsicGetType, C_LLVMIntrinsicGetType, c"LLVMIntrinsicGet
     ["Ctx", "ID", "ParamTypes", "ParamCount"],
     |py, [x0, x1, x2, x3]| LLVMIntrinsicGetType(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?));
 
-fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetType(py: Python<'_>, Ctx: &Bound<'_, PyAny>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetType");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7309,7 +7410,7 @@ rt::function!(F_LLVMIntrinsicGetName, C_LLVMIntrinsicGetName, c"LLVMIntrinsicGet
     ["ID", "NameLength"],
     |py, [x0, x1]| LLVMIntrinsicGetName(py, rt::call::extract(x0, "ID")?, &x1));
 
-fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CInt<u32>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMIntrinsicGetName(py: Python<'_>, ID: rt::CIndex<u32>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicGetName");
     let a_ID = ID.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
@@ -7328,15 +7429,15 @@ rt::function!(F_LLVMIntrinsicCopyOverloadedName, C_LLVMIntrinsicCopyOverloadedNa
     ["ID", "ParamTypes", "ParamCount", "NameLength"],
     |py, [x0, x1, x2, x3]| LLVMIntrinsicCopyOverloadedName(py, rt::call::extract(x0, "ID")?, &x1, rt::call::extract(x2, "ParamCount")?, &x3));
 
-fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName");
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
     let a_NameLength = p_NameLength.addr();
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7344,23 +7445,23 @@ fn LLVMIntrinsicCopyOverloadedName(py: Python<'_>, ID: rt::CInt<u32>, ParamTypes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    Ok(rt::cstr_result(py, __r)?)
+    Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
 rt::function!(F_LLVMIntrinsicCopyOverloadedName2, C_LLVMIntrinsicCopyOverloadedName2, c"LLVMIntrinsicCopyOverloadedName2", "LLVMIntrinsicCopyOverloadedName2",
     c"LLVMIntrinsicCopyOverloadedName2(Mod, ID, ParamTypes, ParamCount, NameLength)\n--\n\nCopies the name of an overloaded intrinsic identified by a given list of\nparameter types.\n\nUnlike LLVMIntrinsicGetName, the caller is responsible for freeing the\nreturned string.\n\nThis version also supports unnamed types.\n\nSee: llvm::Intrinsic::getName()\n\nArgs:\n    Mod\n    ID\n    ParamTypes\n    ParamCount\n    NameLength\n\nReturns: a tuple of 1 item(s):\n    bytes",
     ["Mod", "ID", "ParamTypes", "ParamCount", "NameLength"],
     |py, [x0, x1, x2, x3, x4]| LLVMIntrinsicCopyOverloadedName2(py, &x0, rt::call::extract(x1, "ID")?, &x2, rt::call::extract(x3, "ParamCount")?, &x4));
 
-fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CInt<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CInt<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: rt::CIndex<u32>, ParamTypes: &Bound<'_, PyAny>, ParamCount: rt::CIndex<u64>, NameLength: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicCopyOverloadedName2");
     let a_Mod = super::llvm_types::TYPES.handle_arg(2, Mod)?;
     let a_ID = ID.0;
-    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, true, false)?;
+    let mut h_ParamTypes = super::llvm_types::TYPES.handle_ref(3, ParamTypes, false, false)?;
     let a_ParamTypes = h_ParamTypes.addr();
     let a_ParamCount = ParamCount.0;
     let p_NameLength = rt::typed_ptr_arg(NameLength, None, 8, true)?;
     let a_NameLength = p_NameLength.addr();
-    rt::check_count(a_ParamCount as i128, "ParamCount", h_ParamTypes.item_count(), "ParamTypes")?;
+    h_ParamTypes.check_count(a_ParamCount as i128, "ParamCount", "ParamTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7368,14 +7469,14 @@ fn LLVMIntrinsicCopyOverloadedName2(py: Python<'_>, Mod: &Bound<'_, PyAny>, ID: 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Mod, a_ID, a_ParamTypes, a_ParamCount, a_NameLength) });
-    Ok(rt::cstr_result(py, __r)?)
+    Ok(rt::owned_cstr_result(py, __r, &FREE_LLVMDisposeMessage)?)
 }
 rt::function!(F_LLVMIntrinsicIsOverloaded, C_LLVMIntrinsicIsOverloaded, c"LLVMIntrinsicIsOverloaded", "LLVMIntrinsicIsOverloaded",
     c"LLVMIntrinsicIsOverloaded(ID)\n--\n\nObtain if the intrinsic identified by the given ID is overloaded.\n\nSee: llvm::Intrinsic::isOverloaded()\n\nArgs:\n    ID\n\nReturns: a tuple of 1 item(s):\n    int",
     ["ID"],
     |py, [x0]| LLVMIntrinsicIsOverloaded(py, rt::call::extract(x0, "ID")?));
 
-fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntrinsicIsOverloaded(py: Python<'_>, ID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntrinsicIsOverloaded");
     let a_ID = ID.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -7409,7 +7510,7 @@ rt::function!(F_LLVMSetFunctionCallConv, C_LLVMSetFunctionCallConv, c"LLVMSetFun
     ["Fn", "CC"],
     |py, [x0, x1]| LLVMSetFunctionCallConv(py, &x0, rt::call::extract(x1, "CC")?));
 
-fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: &Bound<'_, PyAny>, CC: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetFunctionCallConv(py: Python<'_>, Fn: &Bound<'_, PyAny>, CC: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFunctionCallConv");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_CC = CC.0;
@@ -7566,7 +7667,7 @@ rt::function!(F_LLVMAddAttributeAtIndex, C_LLVMAddAttributeAtIndex, c"LLVMAddAtt
     ["F", "Idx", "A"],
     |py, [x0, x1, x2]| LLVMAddAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMAddAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7585,7 +7686,7 @@ rt::function!(F_LLVMGetAttributeCountAtIndex, C_LLVMGetAttributeCountAtIndex, c"
     ["F", "Idx"],
     |py, [x0, x1]| LLVMGetAttributeCountAtIndex(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetAttributeCountAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributeCountAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7603,7 +7704,7 @@ rt::function!(F_LLVMGetAttributesAtIndex, C_LLVMGetAttributesAtIndex, c"LLVMGetA
     ["F", "Idx", "Attrs"],
     |py, [x0, x1, x2]| LLVMGetAttributesAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMGetAttributesAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetAttributesAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributesAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7623,7 +7724,7 @@ rt::function!(F_LLVMGetEnumAttributeAtIndex, C_LLVMGetEnumAttributeAtIndex, c"LL
     ["F", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMGetEnumAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetEnumAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7642,7 +7743,7 @@ rt::function!(F_LLVMGetStringAttributeAtIndex, C_LLVMGetStringAttributeAtIndex, 
     ["F", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMGetStringAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetStringAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7662,7 +7763,7 @@ rt::function!(F_LLVMRemoveEnumAttributeAtIndex, C_LLVMRemoveEnumAttributeAtIndex
     ["F", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMRemoveEnumAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveEnumAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveEnumAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7681,7 +7782,7 @@ rt::function!(F_LLVMRemoveStringAttributeAtIndex, C_LLVMRemoveStringAttributeAtI
     ["F", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMRemoveStringAttributeAtIndex(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveStringAttributeAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveStringAttributeAtIndex");
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_Idx = Idx.0;
@@ -7740,7 +7841,7 @@ rt::function!(F_LLVMGetParams, C_LLVMGetParams, c"LLVMGetParams", "LLVMGetParams
 fn LLVMGetParams(py: Python<'_>, Fn: &Bound<'_, PyAny>, Params: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParams");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, false, false)?;
+    let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, true, false)?;
     let a_Params = h_Params.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -7756,7 +7857,7 @@ rt::function!(F_LLVMGetParam, C_LLVMGetParam, c"LLVMGetParam", "LLVMGetParam",
     ["Fn", "Index"],
     |py, [x0, x1]| LLVMGetParam(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetParam(py: Python<'_>, Fn: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetParam(py: Python<'_>, Fn: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetParam");
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_Index = Index.0;
@@ -7859,7 +7960,7 @@ rt::function!(F_LLVMSetParamAlignment, C_LLVMSetParamAlignment, c"LLVMSetParamAl
     ["Arg", "Align"],
     |py, [x0, x1]| LLVMSetParamAlignment(py, &x0, rt::call::extract(x1, "Align")?));
 
-fn LLVMSetParamAlignment(py: Python<'_>, Arg: &Bound<'_, PyAny>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetParamAlignment(py: Python<'_>, Arg: &Bound<'_, PyAny>, Align: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetParamAlignment");
     let a_Arg = super::llvm_types::TYPES.handle_arg(4, Arg)?;
     let a_Align = Align.0;
@@ -7877,7 +7978,7 @@ rt::function!(F_LLVMAddGlobalIFunc, C_LLVMAddGlobalIFunc, c"LLVMAddGlobalIFunc",
     ["M", "Name", "NameLen", "Ty", "AddrSpace", "Resolver"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMAddGlobalIFunc(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "AddrSpace")?, &x5));
 
-fn LLVMAddGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Ty: &Bound<'_, PyAny>, AddrSpace: rt::CInt<u32>, Resolver: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Ty: &Bound<'_, PyAny>, AddrSpace: rt::CIndex<u32>, Resolver: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddGlobalIFunc");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -7899,7 +8000,7 @@ rt::function!(F_LLVMGetNamedGlobalIFunc, C_LLVMGetNamedGlobalIFunc, c"LLVMGetNam
     ["M", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMGetNamedGlobalIFunc(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMGetNamedGlobalIFunc(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedGlobalIFunc");
     let a_M = super::llvm_types::TYPES.handle_arg(2, M)?;
     let a_Name = Name.addr();
@@ -8055,7 +8156,7 @@ rt::function!(F_LLVMMDStringInContext2, C_LLVMMDStringInContext2, c"LLVMMDString
     ["C", "Str", "SLen"],
     |py, [x0, x1, x2]| LLVMMDStringInContext2(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMMDStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMMDStringInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext2");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -8074,13 +8175,13 @@ rt::function!(F_LLVMMDNodeInContext2, C_LLVMMDNodeInContext2, c"LLVMMDNodeInCont
     ["C", "MDs", "Count"],
     |py, [x0, x1, x2]| LLVMMDNodeInContext2(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMMDNodeInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, MDs: &Bound<'_, PyAny>, Count: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext2(py: Python<'_>, C: &Bound<'_, PyAny>, MDs: &Bound<'_, PyAny>, Count: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext2");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, true, false)?;
+    let mut h_MDs = super::llvm_types::TYPES.handle_ref(6, MDs, false, false)?;
     let a_MDs = h_MDs.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_MDs.item_count(), "MDs")?;
+    h_MDs.check_count(a_Count as i128, "Count", "MDs")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8185,7 +8286,7 @@ rt::function!(F_LLVMReplaceMDNodeOperandWith, C_LLVMReplaceMDNodeOperandWith, c"
     ["V", "Index", "Replacement"],
     |py, [x0, x1, x2]| LLVMReplaceMDNodeOperandWith(py, &x0, rt::call::extract(x1, "Index")?, &x2));
 
-fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Replacement: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMReplaceMDNodeOperandWith(py: Python<'_>, V: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Replacement: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceMDNodeOperandWith");
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let a_Index = Index.0;
@@ -8204,7 +8305,7 @@ rt::function!(F_LLVMMDStringInContext, C_LLVMMDStringInContext, c"LLVMMDStringIn
     ["C", "Str", "SLen"],
     |py, [x0, x1, x2]| LLVMMDStringInContext(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "SLen")?));
 
-fn LLVMMDStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDStringInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_Str = Str.addr();
@@ -8219,11 +8320,11 @@ fn LLVMMDStringInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Str: rt::CStrArg,
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMMDString, C_LLVMMDString, c"LLVMMDString", "LLVMMDString",
-    c"LLVMMDString(Str, SLen)\n--\n\nDeprecated: Use LLVMMDStringInContext2 instead.\n\nArgs:\n    Str\n    SLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    c"LLVMMDString(Str, SLen)\n--\n\nArgs:\n    Str\n    SLen\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
     ["Str", "SLen"],
     |py, [x0, x1]| LLVMMDString(py, rt::call::extract(x0, "Str")?, rt::call::extract(x1, "SLen")?));
 
-fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDString(py: Python<'_>, Str: rt::CStrArg, SLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDString");
     let a_Str = Str.addr();
     let a_SLen = SLen.0;
@@ -8241,13 +8342,13 @@ rt::function!(F_LLVMMDNodeInContext, C_LLVMMDNodeInContext, c"LLVMMDNodeInContex
     ["C", "Vals", "Count"],
     |py, [x0, x1, x2]| LLVMMDNodeInContext(py, &x0, &x1, rt::call::extract(x2, "Count")?));
 
-fn LLVMMDNodeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDNodeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Vals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNodeInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
-    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true, false)?;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, false, false)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
+    h_Vals.check_count(a_Count as i128, "Count", "Vals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8258,16 +8359,16 @@ fn LLVMMDNodeInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Vals: &Bound<'_, Py
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, C))
 }
 rt::function!(F_LLVMMDNode, C_LLVMMDNode, c"LLVMMDNode", "LLVMMDNode",
-    c"LLVMMDNode(Vals, Count)\n--\n\nDeprecated: Use LLVMMDNodeInContext2 instead.\n\nArgs:\n    Vals\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    c"LLVMMDNode(Vals, Count)\n--\n\nArgs:\n    Vals\n    Count\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue\n\nDeprecated in the C API.",
     ["Vals", "Count"],
     |py, [x0, x1]| LLVMMDNode(py, &x0, rt::call::extract(x1, "Count")?));
 
-fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMMDNode(py: Python<'_>, Vals: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMDNode");
-    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, true, false)?;
+    let mut h_Vals = super::llvm_types::TYPES.handle_ref(4, Vals, false, false)?;
     let a_Vals = h_Vals.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_Vals.item_count(), "Vals")?;
+    h_Vals.check_count(a_Count as i128, "Count", "Vals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8282,14 +8383,14 @@ rt::function!(F_LLVMCreateOperandBundle, C_LLVMCreateOperandBundle, c"LLVMCreate
     ["Tag", "TagLen", "Args", "NumArgs"],
     |py, [x0, x1, x2, x3]| LLVMCreateOperandBundle(py, rt::call::extract(x0, "Tag")?, rt::call::extract(x1, "TagLen")?, &x2, rt::call::extract(x3, "NumArgs")?));
 
-fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CInt<u64>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateOperandBundle(py: Python<'_>, Tag: rt::CStrArg, TagLen: rt::CIndex<u64>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateOperandBundle");
     let a_Tag = Tag.addr();
     let a_TagLen = TagLen.0;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8358,7 +8459,7 @@ rt::function!(F_LLVMGetOperandBundleArgAtIndex, C_LLVMGetOperandBundleArgAtIndex
     ["Bundle", "Index"],
     |py, [x0, x1]| LLVMGetOperandBundleArgAtIndex(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleArgAtIndex(py: Python<'_>, Bundle: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleArgAtIndex");
     let a_Bundle = super::llvm_types::TYPES.handle_arg(13, Bundle)?;
     let a_Index = Index.0;
@@ -8668,7 +8769,7 @@ fn LLVMAppendBasicBlockInContext(py: Python<'_>, C: &Bound<'_, PyAny>, Fn: &Boun
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, C))
 }
 rt::function!(F_LLVMAppendBasicBlock, C_LLVMAppendBasicBlock, c"LLVMAppendBasicBlock", "LLVMAppendBasicBlock",
-    c"LLVMAppendBasicBlock(Fn, Name)\n--\n\nAppend a basic block to the end of a function using the global\ncontext.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    Fn\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
+    c"LLVMAppendBasicBlock(Fn, Name)\n--\n\nArgs:\n    Fn\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock\n\nDeprecated in the C API.",
     ["Fn", "Name"],
     |py, [x0, x1]| LLVMAppendBasicBlock(py, &x0, rt::call::extract(x1, "Name")?));
 
@@ -8705,7 +8806,7 @@ fn LLVMInsertBasicBlockInContext(py: Python<'_>, C: &Bound<'_, PyAny>, BB: &Boun
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, C))
 }
 rt::function!(F_LLVMInsertBasicBlock, C_LLVMInsertBasicBlock, c"LLVMInsertBasicBlock", "LLVMInsertBasicBlock",
-    c"LLVMInsertBasicBlock(InsertBeforeBB, Name)\n--\n\nInsert a basic block in a function using the global context.\n\nSee: llvm::BasicBlock::Create()\n\nArgs:\n    InsertBeforeBB\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock",
+    c"LLVMInsertBasicBlock(InsertBeforeBB, Name)\n--\n\nArgs:\n    InsertBeforeBB\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBasicBlock\n\nDeprecated in the C API.",
     ["InsertBeforeBB", "Name"],
     |py, [x0, x1]| LLVMInsertBasicBlock(py, &x0, rt::call::extract(x1, "Name")?));
 
@@ -8848,7 +8949,7 @@ rt::function!(F_LLVMGetMetadata, C_LLVMGetMetadata, c"LLVMGetMetadata", "LLVMGet
     ["Val", "KindID"],
     |py, [x0, x1]| LLVMGetMetadata(py, &x0, rt::call::extract(x1, "KindID")?));
 
-fn LLVMGetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMetadata");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_KindID = KindID.0;
@@ -8866,7 +8967,7 @@ rt::function!(F_LLVMSetMetadata, C_LLVMSetMetadata, c"LLVMSetMetadata", "LLVMSet
     ["Val", "KindID", "Node"],
     |py, [x0, x1, x2]| LLVMSetMetadata(py, &x0, rt::call::extract(x1, "KindID")?, &x2));
 
-fn LLVMSetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CInt<u32>, Node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetMetadata(py: Python<'_>, Val: &Bound<'_, PyAny>, KindID: rt::CIndex<u32>, Node: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetMetadata");
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
     let a_KindID = KindID.0;
@@ -9035,6 +9136,41 @@ fn LLVMGetICmpPredicate(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyO
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(TYPES.enum_member(py, 8, __r as i64)?)
 }
+rt::function!(F_LLVMGetICmpSameSign, C_LLVMGetICmpSameSign, c"LLVMGetICmpSameSign", "LLVMGetICmpSameSign",
+    c"LLVMGetICmpSameSign(Inst)\n--\n\nGet whether or not an icmp instruction has the samesign flag.\n\nThis is only valid for instructions that correspond to llvm::ICmpInst.\n\nSee: llvm::ICmpInst::hasSameSign()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["Inst"],
+    |py, [x0]| LLVMGetICmpSameSign(py, &x0));
+
+fn LLVMGetICmpSameSign(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetICmpSameSign");
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
+    Ok(rt::obj(py, __r)?)
+}
+rt::function!(F_LLVMSetICmpSameSign, C_LLVMSetICmpSameSign, c"LLVMSetICmpSameSign", "LLVMSetICmpSameSign",
+    c"LLVMSetICmpSameSign(Inst, SameSign)\n--\n\nSet the samesign flag on an icmp instruction.\n\nThis is only valid for instructions that correspond to llvm::ICmpInst.\n\nSee: llvm::ICmpInst::setSameSign()\n\nArgs:\n    Inst\n    SameSign",
+    ["Inst", "SameSign"],
+    |py, [x0, x1]| LLVMSetICmpSameSign(py, &x0, rt::call::extract(x1, "SameSign")?));
+
+fn LLVMSetICmpSameSign(py: Python<'_>, Inst: &Bound<'_, PyAny>, SameSign: rt::CIndex<i32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetICmpSameSign");
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
+    let a_SameSign = SameSign.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Inst, a_SameSign) });
+    Ok(py.None())
+}
 rt::function!(F_LLVMGetFCmpPredicate, C_LLVMGetFCmpPredicate, c"LLVMGetFCmpPredicate", "LLVMGetFCmpPredicate",
     c"LLVMGetFCmpPredicate(Inst)\n--\n\nObtain the float predicate of an instruction.\n\nThis is only valid for instructions that correspond to llvm::FCmpInst.\n\nSee: llvm::FCmpInst::getPredicate()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMRealPredicate",
     ["Inst"],
@@ -9086,6 +9222,160 @@ fn LLVMIsATerminatorInst(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<Py
     let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Inst]))
 }
+rt::function!(F_LLVMGetFirstDbgRecord, C_LLVMGetFirstDbgRecord, c"LLVMGetFirstDbgRecord", "LLVMGetFirstDbgRecord",
+    c"LLVMGetFirstDbgRecord(Inst)\n--\n\nObtain the first debug record attached to an instruction.\n\nUse LLVMGetNextDbgRecord() and LLVMGetPreviousDbgRecord() to traverse the\nsequence of DbgRecords.\n\nReturn the first DbgRecord attached to Inst or NULL if there are none.\n\nSee: llvm::Instruction::getDbgRecordRange()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+    ["Inst"],
+    |py, [x0]| LLVMGetFirstDbgRecord(py, &x0));
+
+fn LLVMGetFirstDbgRecord(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetFirstDbgRecord");
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Inst]))
+}
+rt::function!(F_LLVMGetLastDbgRecord, C_LLVMGetLastDbgRecord, c"LLVMGetLastDbgRecord", "LLVMGetLastDbgRecord",
+    c"LLVMGetLastDbgRecord(Inst)\n--\n\nObtain the last debug record attached to an instruction.\n\nReturn the last DbgRecord attached to Inst or NULL if there are none.\n\nSee: llvm::Instruction::getDbgRecordRange()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+    ["Inst"],
+    |py, [x0]| LLVMGetLastDbgRecord(py, &x0));
+
+fn LLVMGetLastDbgRecord(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetLastDbgRecord");
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Inst]))
+}
+rt::function!(F_LLVMGetNextDbgRecord, C_LLVMGetNextDbgRecord, c"LLVMGetNextDbgRecord", "LLVMGetNextDbgRecord",
+    c"LLVMGetNextDbgRecord(DbgRecord)\n--\n\nObtain the next DbgRecord in the sequence or NULL if there are no more.\n\nSee: llvm::Instruction::getDbgRecordRange()\n\nArgs:\n    DbgRecord\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+    ["DbgRecord"],
+    |py, [x0]| LLVMGetNextDbgRecord(py, &x0));
+
+fn LLVMGetNextDbgRecord(py: Python<'_>, DbgRecord: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNextDbgRecord");
+    let a_DbgRecord = super::llvm_types::TYPES.handle_arg(19, DbgRecord)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_DbgRecord) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[DbgRecord]))
+}
+rt::function!(F_LLVMGetPreviousDbgRecord, C_LLVMGetPreviousDbgRecord, c"LLVMGetPreviousDbgRecord", "LLVMGetPreviousDbgRecord",
+    c"LLVMGetPreviousDbgRecord(DbgRecord)\n--\n\nObtain the previous DbgRecord in the sequence or NULL if there are no more.\n\nSee: llvm::Instruction::getDbgRecordRange()\n\nArgs:\n    DbgRecord\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+    ["DbgRecord"],
+    |py, [x0]| LLVMGetPreviousDbgRecord(py, &x0));
+
+fn LLVMGetPreviousDbgRecord(py: Python<'_>, DbgRecord: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetPreviousDbgRecord");
+    let a_DbgRecord = super::llvm_types::TYPES.handle_arg(19, DbgRecord)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_DbgRecord) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[DbgRecord]))
+}
+rt::function!(F_LLVMDbgRecordGetDebugLoc, C_LLVMDbgRecordGetDebugLoc, c"LLVMDbgRecordGetDebugLoc", "LLVMDbgRecordGetDebugLoc",
+    c"LLVMDbgRecordGetDebugLoc(Rec)\n--\n\nGet the debug location attached to the debug record.\n\nSee: llvm::DbgRecord::getDebugLoc()\n\nArgs:\n    Rec\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Rec"],
+    |py, [x0]| LLVMDbgRecordGetDebugLoc(py, &x0));
+
+fn LLVMDbgRecordGetDebugLoc(py: Python<'_>, Rec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDbgRecordGetDebugLoc");
+    let a_Rec = super::llvm_types::TYPES.handle_arg(19, Rec)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Rec) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Rec]))
+}
+rt::function!(F_LLVMDbgRecordGetKind, C_LLVMDbgRecordGetKind, c"LLVMDbgRecordGetKind", "LLVMDbgRecordGetKind",
+    c"LLVMDbgRecordGetKind(Rec)\n--\n\nArgs:\n    Rec\n\nReturns: a tuple of 1 item(s):\n    LLVMDbgRecordKind",
+    ["Rec"],
+    |py, [x0]| LLVMDbgRecordGetKind(py, &x0));
+
+fn LLVMDbgRecordGetKind(py: Python<'_>, Rec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDbgRecordGetKind");
+    let a_Rec = super::llvm_types::TYPES.handle_arg(19, Rec)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Rec) });
+    Ok(TYPES.enum_member(py, 17, __r as i64)?)
+}
+rt::function!(F_LLVMDbgVariableRecordGetValue, C_LLVMDbgVariableRecordGetValue, c"LLVMDbgVariableRecordGetValue", "LLVMDbgVariableRecordGetValue",
+    c"LLVMDbgVariableRecordGetValue(Rec, OpIdx)\n--\n\nGet the value of the DbgVariableRecord.\n\nSee: llvm::DbgVariableRecord::getValue()\n\nArgs:\n    Rec\n    OpIdx\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["Rec", "OpIdx"],
+    |py, [x0, x1]| LLVMDbgVariableRecordGetValue(py, &x0, rt::call::extract(x1, "OpIdx")?));
+
+fn LLVMDbgVariableRecordGetValue(py: Python<'_>, Rec: &Bound<'_, PyAny>, OpIdx: rt::CIndex<u32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDbgVariableRecordGetValue");
+    let a_Rec = super::llvm_types::TYPES.handle_arg(19, Rec)?;
+    let a_OpIdx = OpIdx.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Rec, a_OpIdx) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[Rec]))
+}
+rt::function!(F_LLVMDbgVariableRecordGetVariable, C_LLVMDbgVariableRecordGetVariable, c"LLVMDbgVariableRecordGetVariable", "LLVMDbgVariableRecordGetVariable",
+    c"LLVMDbgVariableRecordGetVariable(Rec)\n--\n\nGet the debug info variable of the DbgVariableRecord.\n\nSee: llvm::DbgVariableRecord::getVariable()\n\nArgs:\n    Rec\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Rec"],
+    |py, [x0]| LLVMDbgVariableRecordGetVariable(py, &x0));
+
+fn LLVMDbgVariableRecordGetVariable(py: Python<'_>, Rec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDbgVariableRecordGetVariable");
+    let a_Rec = super::llvm_types::TYPES.handle_arg(19, Rec)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Rec) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Rec]))
+}
+rt::function!(F_LLVMDbgVariableRecordGetExpression, C_LLVMDbgVariableRecordGetExpression, c"LLVMDbgVariableRecordGetExpression", "LLVMDbgVariableRecordGetExpression",
+    c"LLVMDbgVariableRecordGetExpression(Rec)\n--\n\nGet the debug info expression of the DbgVariableRecord.\n\nSee: llvm::DbgVariableRecord::getExpression()\n\nArgs:\n    Rec\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Rec"],
+    |py, [x0]| LLVMDbgVariableRecordGetExpression(py, &x0));
+
+fn LLVMDbgVariableRecordGetExpression(py: Python<'_>, Rec: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDbgVariableRecordGetExpression");
+    let a_Rec = super::llvm_types::TYPES.handle_arg(19, Rec)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Rec) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Rec]))
+}
 rt::function!(F_LLVMGetNumArgOperands, C_LLVMGetNumArgOperands, c"LLVMGetNumArgOperands", "LLVMGetNumArgOperands",
     c"LLVMGetNumArgOperands(Instr)\n--\n\nObtain the argument count for a call instruction.\n\nThis expects an LLVMValueRef that corresponds to a llvm::CallInst,\nllvm::InvokeInst, or llvm:FuncletPadInst.\n\nSee: llvm::CallInst::getNumArgOperands()\nSee: llvm::InvokeInst::getNumArgOperands()\nSee: llvm::FuncletPadInst::getNumArgOperands()\n\nArgs:\n    Instr\n\nReturns: a tuple of 1 item(s):\n    int",
     ["Instr"],
@@ -9108,7 +9398,7 @@ rt::function!(F_LLVMSetInstructionCallConv, C_LLVMSetInstructionCallConv, c"LLVM
     ["Instr", "CC"],
     |py, [x0, x1]| LLVMSetInstructionCallConv(py, &x0, rt::call::extract(x1, "CC")?));
 
-fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: &Bound<'_, PyAny>, CC: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetInstructionCallConv(py: Python<'_>, Instr: &Bound<'_, PyAny>, CC: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstructionCallConv");
     let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let a_CC = CC.0;
@@ -9143,7 +9433,7 @@ rt::function!(F_LLVMSetInstrParamAlignment, C_LLVMSetInstrParamAlignment, c"LLVM
     ["Instr", "Idx", "Align"],
     |py, [x0, x1, x2]| LLVMSetInstrParamAlignment(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "Align")?));
 
-fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetInstrParamAlignment(py: Python<'_>, Instr: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Align: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetInstrParamAlignment");
     let a_Instr = super::llvm_types::TYPES.handle_arg(4, Instr)?;
     let a_Idx = Idx.0;
@@ -9162,7 +9452,7 @@ rt::function!(F_LLVMAddCallSiteAttribute, C_LLVMAddCallSiteAttribute, c"LLVMAddC
     ["C", "Idx", "A"],
     |py, [x0, x1, x2]| LLVMAddCallSiteAttribute(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMAddCallSiteAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMAddCallSiteAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, A: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddCallSiteAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9181,7 +9471,7 @@ rt::function!(F_LLVMGetCallSiteAttributeCount, C_LLVMGetCallSiteAttributeCount, 
     ["C", "Idx"],
     |py, [x0, x1]| LLVMGetCallSiteAttributeCount(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributeCount(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributeCount");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9199,7 +9489,7 @@ rt::function!(F_LLVMGetCallSiteAttributes, C_LLVMGetCallSiteAttributes, c"LLVMGe
     ["C", "Idx", "Attrs"],
     |py, [x0, x1, x2]| LLVMGetCallSiteAttributes(py, &x0, rt::call::extract(x1, "Idx")?, &x2));
 
-fn LLVMGetCallSiteAttributes(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteAttributes(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Attrs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributes");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9219,7 +9509,7 @@ rt::function!(F_LLVMGetCallSiteEnumAttribute, C_LLVMGetCallSiteEnumAttribute, c"
     ["C", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMGetCallSiteEnumAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteEnumAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9238,7 +9528,7 @@ rt::function!(F_LLVMGetCallSiteStringAttribute, C_LLVMGetCallSiteStringAttribute
     ["C", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMGetCallSiteStringAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteStringAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9258,7 +9548,7 @@ rt::function!(F_LLVMRemoveCallSiteEnumAttribute, C_LLVMRemoveCallSiteEnumAttribu
     ["C", "Idx", "KindID"],
     |py, [x0, x1, x2]| LLVMRemoveCallSiteEnumAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "KindID")?));
 
-fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, KindID: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteEnumAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, KindID: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteEnumAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9277,7 +9567,7 @@ rt::function!(F_LLVMRemoveCallSiteStringAttribute, C_LLVMRemoveCallSiteStringAtt
     ["C", "Idx", "K", "KLen"],
     |py, [x0, x1, x2, x3]| LLVMRemoveCallSiteStringAttribute(py, &x0, rt::call::extract(x1, "Idx")?, rt::call::extract(x2, "K")?, rt::call::extract(x3, "KLen")?));
 
-fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, K: rt::CStrArg, KLen: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMRemoveCallSiteStringAttribute(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, K: rt::CStrArg, KLen: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRemoveCallSiteStringAttribute");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Idx = Idx.0;
@@ -9348,7 +9638,7 @@ rt::function!(F_LLVMGetOperandBundleAtIndex, C_LLVMGetOperandBundleAtIndex, c"LL
     ["C", "Index"],
     |py, [x0, x1]| LLVMGetOperandBundleAtIndex(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetOperandBundleAtIndex(py: Python<'_>, C: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetOperandBundleAtIndex");
     let a_C = super::llvm_types::TYPES.handle_arg(4, C)?;
     let a_Index = Index.0;
@@ -9383,7 +9673,7 @@ rt::function!(F_LLVMSetTailCall, C_LLVMSetTailCall, c"LLVMSetTailCall", "LLVMSet
     ["CallInst", "IsTailCall"],
     |py, [x0, x1]| LLVMSetTailCall(py, &x0, rt::call::extract(x1, "IsTailCall")?));
 
-fn LLVMSetTailCall(py: Python<'_>, CallInst: &Bound<'_, PyAny>, IsTailCall: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetTailCall(py: Python<'_>, CallInst: &Bound<'_, PyAny>, IsTailCall: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCall");
     let a_CallInst = super::llvm_types::TYPES.handle_arg(4, CallInst)?;
     let a_IsTailCall = IsTailCall.0;
@@ -9411,7 +9701,7 @@ fn LLVMGetTailCallKind(py: Python<'_>, CallInst: &Bound<'_, PyAny>) -> PyResult<
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CallInst) });
-    Ok(TYPES.enum_member(py, 17, __r as i64)?)
+    Ok(TYPES.enum_member(py, 16, __r as i64)?)
 }
 rt::function!(F_LLVMSetTailCallKind, C_LLVMSetTailCallKind, c"LLVMSetTailCallKind", "LLVMSetTailCallKind",
     c"LLVMSetTailCallKind(CallInst, kind)\n--\n\nSet the call kind of the call instruction.\n\nSee: llvm::CallInst::getTailCallKind()\n\nArgs:\n    CallInst\n    kind",
@@ -9421,7 +9711,7 @@ rt::function!(F_LLVMSetTailCallKind, C_LLVMSetTailCallKind, c"LLVMSetTailCallKin
 fn LLVMSetTailCallKind(py: Python<'_>, CallInst: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetTailCallKind");
     let a_CallInst = super::llvm_types::TYPES.handle_arg(4, CallInst)?;
-    let a_kind = rt::narrow::<u32>(TYPES.enum_arg(17, kind)?)?;
+    let a_kind = rt::narrow::<u32>(TYPES.enum_arg(16, kind)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9540,7 +9830,7 @@ rt::function!(F_LLVMGetCallBrIndirectDest, C_LLVMGetCallBrIndirectDest, c"LLVMGe
     ["CallBr", "Idx"],
     |py, [x0, x1]| LLVMGetCallBrIndirectDest(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetCallBrIndirectDest(py: Python<'_>, CallBr: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallBrIndirectDest");
     let a_CallBr = super::llvm_types::TYPES.handle_arg(4, CallBr)?;
     let a_Idx = Idx.0;
@@ -9575,7 +9865,7 @@ rt::function!(F_LLVMGetSuccessor, C_LLVMGetSuccessor, c"LLVMGetSuccessor", "LLVM
     ["Term", "i"],
     |py, [x0, x1]| LLVMGetSuccessor(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMGetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSuccessor");
     let a_Term = super::llvm_types::TYPES.handle_arg(4, Term)?;
     let a_i = i.0;
@@ -9593,7 +9883,7 @@ rt::function!(F_LLVMSetSuccessor, C_LLVMSetSuccessor, c"LLVMSetSuccessor", "LLVM
     ["Term", "i", "block"],
     |py, [x0, x1, x2]| LLVMSetSuccessor(py, &x0, rt::call::extract(x1, "i")?, &x2));
 
-fn LLVMSetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CInt<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetSuccessor(py: Python<'_>, Term: &Bound<'_, PyAny>, i: rt::CIndex<u32>, block: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSuccessor");
     let a_Term = super::llvm_types::TYPES.handle_arg(4, Term)?;
     let a_i = i.0;
@@ -9676,6 +9966,43 @@ fn LLVMGetSwitchDefaultDest(py: Python<'_>, SwitchInstr: &Bound<'_, PyAny>) -> P
     let __r = py.allow_threads(move || unsafe { __f(a_SwitchInstr) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 5, __r, None)?, &[SwitchInstr]))
 }
+rt::function!(F_LLVMGetSwitchCaseValue, C_LLVMGetSwitchCaseValue, c"LLVMGetSwitchCaseValue", "LLVMGetSwitchCaseValue",
+    c"LLVMGetSwitchCaseValue(SwitchInstr, i)\n--\n\nObtain the case value for a successor of a switch instruction. i corresponds\nto the successor index. The first successor is the default destination, so i\nmust be greater than zero.\n\nThis only works on llvm::SwitchInst instructions.\n\nSee: llvm::SwitchInst::CaseHandle::getCaseValue()\n\nArgs:\n    SwitchInstr\n    i\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["SwitchInstr", "i"],
+    |py, [x0, x1]| LLVMGetSwitchCaseValue(py, &x0, rt::call::extract(x1, "i")?));
+
+fn LLVMGetSwitchCaseValue(py: Python<'_>, SwitchInstr: &Bound<'_, PyAny>, i: rt::CIndex<u32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetSwitchCaseValue");
+    let a_SwitchInstr = super::llvm_types::TYPES.handle_arg(4, SwitchInstr)?;
+    let a_i = i.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_SwitchInstr, a_i) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[SwitchInstr]))
+}
+rt::function!(F_LLVMSetSwitchCaseValue, C_LLVMSetSwitchCaseValue, c"LLVMSetSwitchCaseValue", "LLVMSetSwitchCaseValue",
+    c"LLVMSetSwitchCaseValue(SwitchInstr, i, CaseValue)\n--\n\nSet the case value for a successor of a switch instruction. i corresponds to\nthe successor index. The first successor is the default destination, so i\nmust be greater than zero.\n\nThis only works on llvm::SwitchInst instructions.\n\nSee: llvm::SwitchInst::CaseHandle::setValue()\n\nArgs:\n    SwitchInstr\n    i\n    CaseValue",
+    ["SwitchInstr", "i", "CaseValue"],
+    |py, [x0, x1, x2]| LLVMSetSwitchCaseValue(py, &x0, rt::call::extract(x1, "i")?, &x2));
+
+fn LLVMSetSwitchCaseValue(py: Python<'_>, SwitchInstr: &Bound<'_, PyAny>, i: rt::CIndex<u32>, CaseValue: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetSwitchCaseValue");
+    let a_SwitchInstr = super::llvm_types::TYPES.handle_arg(4, SwitchInstr)?;
+    let a_i = i.0;
+    let a_CaseValue = super::llvm_types::TYPES.handle_arg(4, CaseValue)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_SwitchInstr, a_i, a_CaseValue) });
+    Ok(py.None())
+}
 rt::function!(F_LLVMGetAllocatedType, C_LLVMGetAllocatedType, c"LLVMGetAllocatedType", "LLVMGetAllocatedType",
     c"LLVMGetAllocatedType(Alloca)\n--\n\nObtain the type that is being allocated by the alloca instruction.\n\nArgs:\n    Alloca\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
     ["Alloca"],
@@ -9715,7 +10042,7 @@ rt::function!(F_LLVMSetIsInBounds, C_LLVMSetIsInBounds, c"LLVMSetIsInBounds", "L
     ["GEP", "InBounds"],
     |py, [x0, x1]| LLVMSetIsInBounds(py, &x0, rt::call::extract(x1, "InBounds")?));
 
-fn LLVMSetIsInBounds(py: Python<'_>, GEP: &Bound<'_, PyAny>, InBounds: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsInBounds(py: Python<'_>, GEP: &Bound<'_, PyAny>, InBounds: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsInBounds");
     let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     let a_InBounds = InBounds.0;
@@ -9767,7 +10094,7 @@ rt::function!(F_LLVMGEPSetNoWrapFlags, C_LLVMGEPSetNoWrapFlags, c"LLVMGEPSetNoWr
     ["GEP", "NoWrapFlags"],
     |py, [x0, x1]| LLVMGEPSetNoWrapFlags(py, &x0, rt::call::extract(x1, "NoWrapFlags")?));
 
-fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: &Bound<'_, PyAny>, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGEPSetNoWrapFlags(py: Python<'_>, GEP: &Bound<'_, PyAny>, NoWrapFlags: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGEPSetNoWrapFlags");
     let a_GEP = super::llvm_types::TYPES.handle_arg(4, GEP)?;
     let a_NoWrapFlags = NoWrapFlags.0;
@@ -9785,15 +10112,15 @@ rt::function!(F_LLVMAddIncoming, C_LLVMAddIncoming, c"LLVMAddIncoming", "LLVMAdd
     ["PhiNode", "IncomingValues", "IncomingBlocks", "Count"],
     |py, [x0, x1, x2, x3]| LLVMAddIncoming(py, &x0, &x1, &x2, rt::call::extract(x3, "Count")?));
 
-fn LLVMAddIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMAddIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddIncoming");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true, false)?;
     let a_IncomingValues = h_IncomingValues.addr();
-    let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, true, false)?;
+    let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, false, false)?;
     let a_IncomingBlocks = h_IncomingBlocks.addr();
     let a_Count = Count.0;
-    rt::check_count(a_Count as i128, "Count", h_IncomingBlocks.item_count(), "IncomingBlocks")?;
+    h_IncomingBlocks.check_count(a_Count as i128, "Count", "IncomingBlocks")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9825,7 +10152,7 @@ rt::function!(F_LLVMGetIncomingValue, C_LLVMGetIncomingValue, c"LLVMGetIncomingV
     ["PhiNode", "Index"],
     |py, [x0, x1]| LLVMGetIncomingValue(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetIncomingValue(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingValue");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let a_Index = Index.0;
@@ -9843,7 +10170,7 @@ rt::function!(F_LLVMGetIncomingBlock, C_LLVMGetIncomingBlock, c"LLVMGetIncomingB
     ["PhiNode", "Index"],
     |py, [x0, x1]| LLVMGetIncomingBlock(py, &x0, rt::call::extract(x1, "Index")?));
 
-fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetIncomingBlock(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, Index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetIncomingBlock");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
     let a_Index = Index.0;
@@ -9908,7 +10235,7 @@ fn LLVMCreateBuilderInContext(py: Python<'_>, C: &Bound<'_, PyAny>) -> PyResult<
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 8, __r, None)?, C))
 }
 rt::function!(F_LLVMCreateBuilder, C_LLVMCreateBuilder, c"LLVMCreateBuilder", "LLVMCreateBuilder",
-    c"LLVMCreateBuilder()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBuilder",
+    c"LLVMCreateBuilder()\n--\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBuilder\n\nDeprecated in the C API.",
     [],
     |py, []| LLVMCreateBuilder(py));
 
@@ -10210,6 +10537,23 @@ fn LLVMBuilderSetDefaultFPMathTag(py: Python<'_>, Builder: &Bound<'_, PyAny>, FP
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_FPMathTag) });
     Ok(py.None())
 }
+rt::function!(F_LLVMGetBuilderContext, C_LLVMGetBuilderContext, c"LLVMGetBuilderContext", "LLVMGetBuilderContext",
+    c"LLVMGetBuilderContext(Builder)\n--\n\nObtain the context to which this builder is associated.\n\nSee: llvm::IRBuilder::getContext()\n\nArgs:\n    Builder\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueContext",
+    ["Builder"],
+    |py, [x0]| LLVMGetBuilderContext(py, &x0));
+
+fn LLVMGetBuilderContext(py: Python<'_>, Builder: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetBuilderContext");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(8, Builder)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 1, __r, None)?, &[Builder]))
+}
 rt::function!(F_LLVMSetCurrentDebugLocation, C_LLVMSetCurrentDebugLocation, c"LLVMSetCurrentDebugLocation", "LLVMSetCurrentDebugLocation",
     c"LLVMSetCurrentDebugLocation(Builder, L)\n--\n\nDeprecated: Passing the NULL location will crash.\nUse LLVMGetCurrentDebugLocation2 instead.\n\nArgs:\n    Builder\n    L",
     ["Builder", "L"],
@@ -10285,13 +10629,13 @@ rt::function!(F_LLVMBuildAggregateRet, C_LLVMBuildAggregateRet, c"LLVMBuildAggre
     ["arg0", "RetVals", "N"],
     |py, [x0, x1, x2]| LLVMBuildAggregateRet(py, &x0, &x1, rt::call::extract(x2, "N")?));
 
-fn LLVMBuildAggregateRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, RetVals: &Bound<'_, PyAny>, N: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildAggregateRet(py: Python<'_>, arg0: &Bound<'_, PyAny>, RetVals: &Bound<'_, PyAny>, N: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAggregateRet");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
-    let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, true, false)?;
+    let mut h_RetVals = super::llvm_types::TYPES.handle_ref(4, RetVals, false, false)?;
     let a_RetVals = h_RetVals.addr();
     let a_N = N.0;
-    rt::check_count(a_N as i128, "N", h_RetVals.item_count(), "RetVals")?;
+    h_RetVals.check_count(a_N as i128, "N", "RetVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10344,7 +10688,7 @@ rt::function!(F_LLVMBuildSwitch, C_LLVMBuildSwitch, c"LLVMBuildSwitch", "LLVMBui
     ["arg0", "V", "Else", "NumCases"],
     |py, [x0, x1, x2, x3]| LLVMBuildSwitch(py, &x0, &x1, &x2, rt::call::extract(x3, "NumCases")?));
 
-fn LLVMBuildSwitch(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Else: &Bound<'_, PyAny>, NumCases: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildSwitch(py: Python<'_>, arg0: &Bound<'_, PyAny>, V: &Bound<'_, PyAny>, Else: &Bound<'_, PyAny>, NumCases: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildSwitch");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
@@ -10364,7 +10708,7 @@ rt::function!(F_LLVMBuildIndirectBr, C_LLVMBuildIndirectBr, c"LLVMBuildIndirectB
     ["B", "Addr", "NumDests"],
     |py, [x0, x1, x2]| LLVMBuildIndirectBr(py, &x0, &x1, rt::call::extract(x2, "NumDests")?));
 
-fn LLVMBuildIndirectBr(py: Python<'_>, B: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, NumDests: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildIndirectBr(py: Python<'_>, B: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, NumDests: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIndirectBr");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Addr = super::llvm_types::TYPES.handle_arg(4, Addr)?;
@@ -10383,25 +10727,25 @@ rt::function!(F_LLVMBuildCallBr, C_LLVMBuildCallBr, c"LLVMBuildCallBr", "LLVMBui
     ["B", "Ty", "Fn", "DefaultDest", "IndirectDests", "NumIndirectDests", "Args", "NumArgs", "Bundles", "NumBundles", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMBuildCallBr(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "NumIndirectDests")?, &x6, rt::call::extract(x7, "NumArgs")?, &x8, rt::call::extract(x9, "NumBundles")?, rt::call::extract(x10, "Name")?));
 
-fn LLVMBuildCallBr(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, DefaultDest: &Bound<'_, PyAny>, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CInt<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallBr(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, DefaultDest: &Bound<'_, PyAny>, IndirectDests: &Bound<'_, PyAny>, NumIndirectDests: rt::CIndex<u32>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallBr");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let a_DefaultDest = super::llvm_types::TYPES.handle_arg(5, DefaultDest)?;
-    let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, true, false)?;
+    let mut h_IndirectDests = super::llvm_types::TYPES.handle_ref(5, IndirectDests, false, false)?;
     let a_IndirectDests = h_IndirectDests.addr();
     let a_NumIndirectDests = NumIndirectDests.0;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, false, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumIndirectDests as i128, "NumIndirectDests", h_IndirectDests.item_count(), "IndirectDests")?;
-    rt::check_count(a_NumIndirectDests as i128, "NumIndirectDests", h_Args.item_count(), "Args")?;
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Bundles.item_count(), "Bundles")?;
+    h_IndirectDests.check_count(a_NumIndirectDests as i128, "NumIndirectDests", "IndirectDests")?;
+    h_Args.check_count(a_NumIndirectDests as i128, "NumIndirectDests", "Args")?;
+    h_Bundles.check_count(a_NumArgs as i128, "NumArgs", "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10416,18 +10760,18 @@ rt::function!(F_LLVMBuildInvoke2, C_LLVMBuildInvoke2, c"LLVMBuildInvoke2", "LLVM
     ["arg0", "Ty", "Fn", "Args", "NumArgs", "Then", "Catch", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildInvoke2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, &x6, rt::call::extract(x7, "Name")?));
 
-fn LLVMBuildInvoke2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvoke2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvoke2");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
     let a_Catch = super::llvm_types::TYPES.handle_arg(5, Catch)?;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10442,22 +10786,22 @@ rt::function!(F_LLVMBuildInvokeWithOperandBundles, C_LLVMBuildInvokeWithOperandB
     ["arg0", "Ty", "Fn", "Args", "NumArgs", "Then", "Catch", "Bundles", "NumBundles", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMBuildInvokeWithOperandBundles(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, &x6, &x7, rt::call::extract(x8, "NumBundles")?, rt::call::extract(x9, "Name")?));
 
-fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInvokeWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Then: &Bound<'_, PyAny>, Catch: &Bound<'_, PyAny>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInvokeWithOperandBundles");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Then = super::llvm_types::TYPES.handle_arg(5, Then)?;
     let a_Catch = super::llvm_types::TYPES.handle_arg(5, Catch)?;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, false, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
-    rt::check_count(a_NumBundles as i128, "NumBundles", h_Bundles.item_count(), "Bundles")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
+    h_Bundles.check_count(a_NumBundles as i128, "NumBundles", "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10507,7 +10851,7 @@ rt::function!(F_LLVMBuildLandingPad, C_LLVMBuildLandingPad, c"LLVMBuildLandingPa
     ["B", "Ty", "PersFn", "NumClauses", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildLandingPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumClauses")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildLandingPad(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PersFn: &Bound<'_, PyAny>, NumClauses: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildLandingPad(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PersFn: &Bound<'_, PyAny>, NumClauses: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildLandingPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
@@ -10566,15 +10910,15 @@ rt::function!(F_LLVMBuildCatchPad, C_LLVMBuildCatchPad, c"LLVMBuildCatchPad", "L
     ["B", "ParentPad", "Args", "NumArgs", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCatchPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10589,15 +10933,15 @@ rt::function!(F_LLVMBuildCleanupPad, C_LLVMBuildCleanupPad, c"LLVMBuildCleanupPa
     ["B", "ParentPad", "Args", "NumArgs", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildCleanupPad(py, &x0, &x1, &x2, rt::call::extract(x3, "NumArgs")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCleanupPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCleanupPad(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCleanupPad");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -10612,7 +10956,7 @@ rt::function!(F_LLVMBuildCatchSwitch, C_LLVMBuildCatchSwitch, c"LLVMBuildCatchSw
     ["B", "ParentPad", "UnwindBB", "NumHandlers", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildCatchSwitch(py, &x0, &x1, &x2, rt::call::extract(x3, "NumHandlers")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildCatchSwitch(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, UnwindBB: &Bound<'_, PyAny>, NumHandlers: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCatchSwitch(py: Python<'_>, B: &Bound<'_, PyAny>, ParentPad: &Bound<'_, PyAny>, UnwindBB: &Bound<'_, PyAny>, NumHandlers: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCatchSwitch");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_ParentPad = super::llvm_types::TYPES.handle_arg(4, ParentPad)?;
@@ -10687,7 +11031,7 @@ rt::function!(F_LLVMGetClause, C_LLVMGetClause, c"LLVMGetClause", "LLVMGetClause
     ["LandingPad", "Idx"],
     |py, [x0, x1]| LLVMGetClause(py, &x0, rt::call::extract(x1, "Idx")?));
 
-fn LLVMGetClause(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Idx: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetClause(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetClause");
     let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     let a_Idx = Idx.0;
@@ -10740,7 +11084,7 @@ rt::function!(F_LLVMSetCleanup, C_LLVMSetCleanup, c"LLVMSetCleanup", "LLVMSetCle
     ["LandingPad", "Val"],
     |py, [x0, x1]| LLVMSetCleanup(py, &x0, rt::call::extract(x1, "Val")?));
 
-fn LLVMSetCleanup(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Val: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetCleanup(py: Python<'_>, LandingPad: &Bound<'_, PyAny>, Val: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCleanup");
     let a_LandingPad = super::llvm_types::TYPES.handle_arg(4, LandingPad)?;
     let a_Val = Val.0;
@@ -10812,7 +11156,7 @@ rt::function!(F_LLVMGetArgOperand, C_LLVMGetArgOperand, c"LLVMGetArgOperand", "L
     ["Funclet", "i"],
     |py, [x0, x1]| LLVMGetArgOperand(py, &x0, rt::call::extract(x1, "i")?));
 
-fn LLVMGetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetArgOperand");
     let a_Funclet = super::llvm_types::TYPES.handle_arg(4, Funclet)?;
     let a_i = i.0;
@@ -10830,7 +11174,7 @@ rt::function!(F_LLVMSetArgOperand, C_LLVMSetArgOperand, c"LLVMSetArgOperand", "L
     ["Funclet", "i", "value"],
     |py, [x0, x1, x2]| LLVMSetArgOperand(py, &x0, rt::call::extract(x1, "i")?, &x2));
 
-fn LLVMSetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CInt<u32>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMSetArgOperand(py: Python<'_>, Funclet: &Bound<'_, PyAny>, i: rt::CIndex<u32>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetArgOperand");
     let a_Funclet = super::llvm_types::TYPES.handle_arg(4, Funclet)?;
     let a_i = i.0;
@@ -11537,7 +11881,7 @@ rt::function!(F_LLVMSetNUW, C_LLVMSetNUW, c"LLVMSetNUW", "LLVMSetNUW",
     ["ArithInst", "HasNUW"],
     |py, [x0, x1]| LLVMSetNUW(py, &x0, rt::call::extract(x1, "HasNUW")?));
 
-fn LLVMSetNUW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNUW: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNUW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNUW: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNUW");
     let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     let a_HasNUW = HasNUW.0;
@@ -11572,7 +11916,7 @@ rt::function!(F_LLVMSetNSW, C_LLVMSetNSW, c"LLVMSetNSW", "LLVMSetNSW",
     ["ArithInst", "HasNSW"],
     |py, [x0, x1]| LLVMSetNSW(py, &x0, rt::call::extract(x1, "HasNSW")?));
 
-fn LLVMSetNSW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNSW: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNSW(py: Python<'_>, ArithInst: &Bound<'_, PyAny>, HasNSW: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNSW");
     let a_ArithInst = super::llvm_types::TYPES.handle_arg(4, ArithInst)?;
     let a_HasNSW = HasNSW.0;
@@ -11607,7 +11951,7 @@ rt::function!(F_LLVMSetExact, C_LLVMSetExact, c"LLVMSetExact", "LLVMSetExact",
     ["DivOrShrInst", "IsExact"],
     |py, [x0, x1]| LLVMSetExact(py, &x0, rt::call::extract(x1, "IsExact")?));
 
-fn LLVMSetExact(py: Python<'_>, DivOrShrInst: &Bound<'_, PyAny>, IsExact: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetExact(py: Python<'_>, DivOrShrInst: &Bound<'_, PyAny>, IsExact: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetExact");
     let a_DivOrShrInst = super::llvm_types::TYPES.handle_arg(4, DivOrShrInst)?;
     let a_IsExact = IsExact.0;
@@ -11642,7 +11986,7 @@ rt::function!(F_LLVMSetNNeg, C_LLVMSetNNeg, c"LLVMSetNNeg", "LLVMSetNNeg",
     ["NonNegInst", "IsNonNeg"],
     |py, [x0, x1]| LLVMSetNNeg(py, &x0, rt::call::extract(x1, "IsNonNeg")?));
 
-fn LLVMSetNNeg(py: Python<'_>, NonNegInst: &Bound<'_, PyAny>, IsNonNeg: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetNNeg(py: Python<'_>, NonNegInst: &Bound<'_, PyAny>, IsNonNeg: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetNNeg");
     let a_NonNegInst = super::llvm_types::TYPES.handle_arg(4, NonNegInst)?;
     let a_IsNonNeg = IsNonNeg.0;
@@ -11677,7 +12021,7 @@ rt::function!(F_LLVMSetFastMathFlags, C_LLVMSetFastMathFlags, c"LLVMSetFastMathF
     ["FPMathInst", "FMF"],
     |py, [x0, x1]| LLVMSetFastMathFlags(py, &x0, rt::call::extract(x1, "FMF")?));
 
-fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: &Bound<'_, PyAny>, FMF: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMSetFastMathFlags(py: Python<'_>, FPMathInst: &Bound<'_, PyAny>, FMF: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetFastMathFlags");
     let a_FPMathInst = super::llvm_types::TYPES.handle_arg(4, FPMathInst)?;
     let a_FMF = FMF.0;
@@ -11729,7 +12073,7 @@ rt::function!(F_LLVMSetIsDisjoint, C_LLVMSetIsDisjoint, c"LLVMSetIsDisjoint", "L
     ["Inst", "IsDisjoint"],
     |py, [x0, x1]| LLVMSetIsDisjoint(py, &x0, rt::call::extract(x1, "IsDisjoint")?));
 
-fn LLVMSetIsDisjoint(py: Python<'_>, Inst: &Bound<'_, PyAny>, IsDisjoint: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetIsDisjoint(py: Python<'_>, Inst: &Bound<'_, PyAny>, IsDisjoint: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetIsDisjoint");
     let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     let a_IsDisjoint = IsDisjoint.0;
@@ -11786,7 +12130,7 @@ rt::function!(F_LLVMBuildMemSet, C_LLVMBuildMemSet, c"LLVMBuildMemSet", "LLVMBui
     ["B", "Ptr", "Val", "Len", "Align"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildMemSet(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Align")?));
 
-fn LLVMBuildMemSet(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>, Align: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildMemSet(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, Len: &Bound<'_, PyAny>, Align: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemSet");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
@@ -11807,7 +12151,7 @@ rt::function!(F_LLVMBuildMemCpy, C_LLVMBuildMemCpy, c"LLVMBuildMemCpy", "LLVMBui
     ["B", "Dst", "DstAlign", "Src", "SrcAlign", "Size"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemCpy(py, &x0, &x1, rt::call::extract(x2, "DstAlign")?, &x3, rt::call::extract(x4, "SrcAlign")?, &x5));
 
-fn LLVMBuildMemCpy(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CInt<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CInt<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMBuildMemCpy(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CIndex<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CIndex<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemCpy");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Dst = super::llvm_types::TYPES.handle_arg(4, Dst)?;
@@ -11829,7 +12173,7 @@ rt::function!(F_LLVMBuildMemMove, C_LLVMBuildMemMove, c"LLVMBuildMemMove", "LLVM
     ["B", "Dst", "DstAlign", "Src", "SrcAlign", "Size"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildMemMove(py, &x0, &x1, rt::call::extract(x2, "DstAlign")?, &x3, rt::call::extract(x4, "SrcAlign")?, &x5));
 
-fn LLVMBuildMemMove(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CInt<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CInt<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMBuildMemMove(py: Python<'_>, B: &Bound<'_, PyAny>, Dst: &Bound<'_, PyAny>, DstAlign: rt::CIndex<u32>, Src: &Bound<'_, PyAny>, SrcAlign: rt::CIndex<u32>, Size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildMemMove");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Dst = super::llvm_types::TYPES.handle_arg(4, Dst)?;
@@ -11947,16 +12291,16 @@ rt::function!(F_LLVMBuildGEP2, C_LLVMBuildGEP2, c"LLVMBuildGEP2", "LLVMBuildGEP2
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildGEP2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEP2");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, false, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
+    h_Indices.check_count(a_NumIndices as i128, "NumIndices", "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11971,16 +12315,16 @@ rt::function!(F_LLVMBuildInBoundsGEP2, C_LLVMBuildInBoundsGEP2, c"LLVMBuildInBou
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildInBoundsGEP2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInBoundsGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInBoundsGEP2");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, false, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
+    h_Indices.check_count(a_NumIndices as i128, "NumIndices", "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -11995,17 +12339,17 @@ rt::function!(F_LLVMBuildGEPWithNoWrapFlags, C_LLVMBuildGEPWithNoWrapFlags, c"LL
     ["B", "Ty", "Pointer", "Indices", "NumIndices", "Name", "NoWrapFlags"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildGEPWithNoWrapFlags(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumIndices")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NoWrapFlags")?));
 
-fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CInt<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMBuildGEPWithNoWrapFlags(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Indices: &Bound<'_, PyAny>, NumIndices: rt::CIndex<u32>, Name: rt::CStrArg, NoWrapFlags: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildGEPWithNoWrapFlags");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_Pointer = super::llvm_types::TYPES.handle_arg(4, Pointer)?;
-    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, true, false)?;
+    let mut h_Indices = super::llvm_types::TYPES.handle_ref(4, Indices, false, false)?;
     let a_Indices = h_Indices.addr();
     let a_NumIndices = NumIndices.0;
     let a_Name = Name.addr();
     let a_NoWrapFlags = NoWrapFlags.0;
-    rt::check_count(a_NumIndices as i128, "NumIndices", h_Indices.item_count(), "Indices")?;
+    h_Indices.check_count(a_NumIndices as i128, "NumIndices", "Indices")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12020,7 +12364,7 @@ rt::function!(F_LLVMBuildStructGEP2, C_LLVMBuildStructGEP2, c"LLVMBuildStructGEP
     ["B", "Ty", "Pointer", "Idx", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildStructGEP2(py, &x0, &x1, &x2, rt::call::extract(x3, "Idx")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildStructGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Idx: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildStructGEP2(py: Python<'_>, B: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, Pointer: &Bound<'_, PyAny>, Idx: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildStructGEP2");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
@@ -12056,7 +12400,7 @@ fn LLVMBuildGlobalString(py: Python<'_>, B: &Bound<'_, PyAny>, Str: rt::CStrArg,
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B]))
 }
 rt::function!(F_LLVMBuildGlobalStringPtr, C_LLVMBuildGlobalStringPtr, c"LLVMBuildGlobalStringPtr", "LLVMBuildGlobalStringPtr",
-    c"LLVMBuildGlobalStringPtr(B, Str, Name)\n--\n\nArgs:\n    B\n    Str\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    c"LLVMBuildGlobalStringPtr(B, Str, Name)\n--\n\nDeprecated: Use LLVMBuildGlobalString instead, which has identical behavior.\n\nArgs:\n    B\n    Str\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Str", "Name"],
     |py, [x0, x1, x2]| LLVMBuildGlobalStringPtr(py, &x0, rt::call::extract(x1, "Str")?, rt::call::extract(x2, "Name")?));
 
@@ -12075,20 +12419,20 @@ fn LLVMBuildGlobalStringPtr(py: Python<'_>, B: &Bound<'_, PyAny>, Str: rt::CStrA
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B]))
 }
 rt::function!(F_LLVMGetVolatile, C_LLVMGetVolatile, c"LLVMGetVolatile", "LLVMGetVolatile",
-    c"LLVMGetVolatile(MemoryAccessInst)\n--\n\nArgs:\n    MemoryAccessInst\n\nReturns: a tuple of 1 item(s):\n    int",
-    ["MemoryAccessInst"],
+    c"LLVMGetVolatile(Inst)\n--\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["Inst"],
     |py, [x0]| LLVMGetVolatile(py, &x0));
 
-fn LLVMGetVolatile(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMGetVolatile(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetVolatile");
-    let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
     let __f: unsafe extern "C" fn(usize) -> i32 =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_MemoryAccessInst) });
+    let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
     Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMSetVolatile, C_LLVMSetVolatile, c"LLVMSetVolatile", "LLVMSetVolatile",
@@ -12096,7 +12440,7 @@ rt::function!(F_LLVMSetVolatile, C_LLVMSetVolatile, c"LLVMSetVolatile", "LLVMSet
     ["MemoryAccessInst", "IsVolatile"],
     |py, [x0, x1]| LLVMSetVolatile(py, &x0, rt::call::extract(x1, "IsVolatile")?));
 
-fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>, IsVolatile: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetVolatile(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>, IsVolatile: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetVolatile");
     let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
     let a_IsVolatile = IsVolatile.0;
@@ -12131,7 +12475,7 @@ rt::function!(F_LLVMSetWeak, C_LLVMSetWeak, c"LLVMSetWeak", "LLVMSetWeak",
     ["CmpXchgInst", "IsWeak"],
     |py, [x0, x1]| LLVMSetWeak(py, &x0, rt::call::extract(x1, "IsWeak")?));
 
-fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, IsWeak: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetWeak(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, IsWeak: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetWeak");
     let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
     let a_IsWeak = IsWeak.0;
@@ -12159,7 +12503,7 @@ fn LLVMGetOrdering(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>) -> PyRes
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_MemoryAccessInst) });
-    Ok(TYPES.enum_member(py, 12, __r as i64)?)
+    Ok(TYPES.enum_member(py, 11, __r as i64)?)
 }
 rt::function!(F_LLVMSetOrdering, C_LLVMSetOrdering, c"LLVMSetOrdering", "LLVMSetOrdering",
     c"LLVMSetOrdering(MemoryAccessInst, Ordering)\n--\n\nArgs:\n    MemoryAccessInst\n    Ordering",
@@ -12169,7 +12513,7 @@ rt::function!(F_LLVMSetOrdering, C_LLVMSetOrdering, c"LLVMSetOrdering", "LLVMSet
 fn LLVMSetOrdering(py: Python<'_>, MemoryAccessInst: &Bound<'_, PyAny>, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetOrdering");
     let a_MemoryAccessInst = super::llvm_types::TYPES.handle_arg(4, MemoryAccessInst)?;
-    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
+    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(11, Ordering)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12194,7 +12538,7 @@ fn LLVMGetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: &Bound<'_, PyAny>) -> Py
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_AtomicRMWInst) });
-    Ok(TYPES.enum_member(py, 13, __r as i64)?)
+    Ok(TYPES.enum_member(py, 12, __r as i64)?)
 }
 rt::function!(F_LLVMSetAtomicRMWBinOp, C_LLVMSetAtomicRMWBinOp, c"LLVMSetAtomicRMWBinOp", "LLVMSetAtomicRMWBinOp",
     c"LLVMSetAtomicRMWBinOp(AtomicRMWInst, BinOp)\n--\n\nArgs:\n    AtomicRMWInst\n    BinOp",
@@ -12204,7 +12548,7 @@ rt::function!(F_LLVMSetAtomicRMWBinOp, C_LLVMSetAtomicRMWBinOp, c"LLVMSetAtomicR
 fn LLVMSetAtomicRMWBinOp(py: Python<'_>, AtomicRMWInst: &Bound<'_, PyAny>, BinOp: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicRMWBinOp");
     let a_AtomicRMWInst = super::llvm_types::TYPES.handle_arg(4, AtomicRMWInst)?;
-    let a_BinOp = rt::narrow::<u32>(TYPES.enum_arg(13, BinOp)?)?;
+    let a_BinOp = rt::narrow::<u32>(TYPES.enum_arg(12, BinOp)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12580,7 +12924,7 @@ rt::function!(F_LLVMBuildIntCast2, C_LLVMBuildIntCast2, c"LLVMBuildIntCast2", "L
     ["arg0", "Val", "DestTy", "IsSigned", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildIntCast2(py, &x0, &x1, &x2, rt::call::extract(x3, "IsSigned")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildIntCast2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, IsSigned: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildIntCast2(py: Python<'_>, arg0: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, DestTy: &Bound<'_, PyAny>, IsSigned: rt::CIndex<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildIntCast2");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
@@ -12641,7 +12985,7 @@ rt::function!(F_LLVMGetCastOpcode, C_LLVMGetCastOpcode, c"LLVMGetCastOpcode", "L
     ["Src", "SrcIsSigned", "DestTy", "DestIsSigned"],
     |py, [x0, x1, x2, x3]| LLVMGetCastOpcode(py, &x0, rt::call::extract(x1, "SrcIsSigned")?, &x2, rt::call::extract(x3, "DestIsSigned")?));
 
-fn LLVMGetCastOpcode(py: Python<'_>, Src: &Bound<'_, PyAny>, SrcIsSigned: rt::CInt<i32>, DestTy: &Bound<'_, PyAny>, DestIsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGetCastOpcode(py: Python<'_>, Src: &Bound<'_, PyAny>, SrcIsSigned: rt::CIndex<i32>, DestTy: &Bound<'_, PyAny>, DestIsSigned: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCastOpcode");
     let a_Src = super::llvm_types::TYPES.handle_arg(4, Src)?;
     let a_SrcIsSigned = SrcIsSigned.0;
@@ -12722,16 +13066,16 @@ rt::function!(F_LLVMBuildCall2, C_LLVMBuildCall2, c"LLVMBuildCall2", "LLVMBuildC
     ["arg0", "arg1", "Fn", "Args", "NumArgs", "Name"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildCall2(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, rt::call::extract(x5, "Name")?));
 
-fn LLVMBuildCall2(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCall2(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCall2");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12746,20 +13090,20 @@ rt::function!(F_LLVMBuildCallWithOperandBundles, C_LLVMBuildCallWithOperandBundl
     ["arg0", "arg1", "Fn", "Args", "NumArgs", "Bundles", "NumBundles", "Name"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMBuildCallWithOperandBundles(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "NumArgs")?, &x5, rt::call::extract(x6, "NumBundles")?, rt::call::extract(x7, "Name")?));
 
-fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildCallWithOperandBundles(py: Python<'_>, arg0: &Bound<'_, PyAny>, arg1: &Bound<'_, PyAny>, Fn: &Bound<'_, PyAny>, Args: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Bundles: &Bound<'_, PyAny>, NumBundles: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildCallWithOperandBundles");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_arg1 = super::llvm_types::TYPES.handle_arg(3, arg1)?;
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
-    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, true, false)?;
+    let mut h_Args = super::llvm_types::TYPES.handle_ref(4, Args, false, false)?;
     let a_Args = h_Args.addr();
     let a_NumArgs = NumArgs.0;
-    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, true, false)?;
+    let mut h_Bundles = super::llvm_types::TYPES.handle_ref(13, Bundles, false, false)?;
     let a_Bundles = h_Bundles.addr();
     let a_NumBundles = NumBundles.0;
     let a_Name = Name.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Bundles.item_count(), "Bundles")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
+    h_Bundles.check_count(a_NumArgs as i128, "NumArgs", "Bundles")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -12877,7 +13221,7 @@ rt::function!(F_LLVMBuildExtractValue, C_LLVMBuildExtractValue, c"LLVMBuildExtra
     ["arg0", "AggVal", "Index", "Name"],
     |py, [x0, x1, x2, x3]| LLVMBuildExtractValue(py, &x0, &x1, rt::call::extract(x2, "Index")?, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildExtractValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildExtractValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildExtractValue");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_AggVal = super::llvm_types::TYPES.handle_arg(4, AggVal)?;
@@ -12897,7 +13241,7 @@ rt::function!(F_LLVMBuildInsertValue, C_LLVMBuildInsertValue, c"LLVMBuildInsertV
     ["arg0", "AggVal", "EltVal", "Index", "Name"],
     |py, [x0, x1, x2, x3, x4]| LLVMBuildInsertValue(py, &x0, &x1, &x2, rt::call::extract(x3, "Index")?, rt::call::extract(x4, "Name")?));
 
-fn LLVMBuildInsertValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, EltVal: &Bound<'_, PyAny>, Index: rt::CInt<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildInsertValue(py: Python<'_>, arg0: &Bound<'_, PyAny>, AggVal: &Bound<'_, PyAny>, EltVal: &Bound<'_, PyAny>, Index: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildInsertValue");
     let a_arg0 = super::llvm_types::TYPES.handle_arg(8, arg0)?;
     let a_AggVal = super::llvm_types::TYPES.handle_arg(4, AggVal)?;
@@ -12996,10 +13340,10 @@ rt::function!(F_LLVMBuildFence, C_LLVMBuildFence, c"LLVMBuildFence", "LLVMBuildF
     ["B", "ordering", "singleThread", "Name"],
     |py, [x0, x1, x2, x3]| LLVMBuildFence(py, &x0, &x1, rt::call::extract(x2, "singleThread")?, rt::call::extract(x3, "Name")?));
 
-fn LLVMBuildFence(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMBuildFence(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CIndex<i32>, Name: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFence");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
-    let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
+    let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(11, ordering)?)?;
     let a_singleThread = singleThread.0;
     let a_Name = Name.addr();
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
@@ -13011,18 +13355,38 @@ fn LLVMBuildFence(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyA
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_ordering, a_singleThread, a_Name) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B]))
 }
+rt::function!(F_LLVMBuildFenceSyncScope, C_LLVMBuildFenceSyncScope, c"LLVMBuildFenceSyncScope", "LLVMBuildFenceSyncScope",
+    c"LLVMBuildFenceSyncScope(B, ordering, SSID, Name)\n--\n\nArgs:\n    B\n    ordering\n    SSID\n    Name\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["B", "ordering", "SSID", "Name"],
+    |py, [x0, x1, x2, x3]| LLVMBuildFenceSyncScope(py, &x0, &x1, rt::call::extract(x2, "SSID")?, rt::call::extract(x3, "Name")?));
+
+fn LLVMBuildFenceSyncScope(py: Python<'_>, B: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, SSID: rt::CIndex<u32>, Name: rt::CStrArg) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildFenceSyncScope");
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(11, ordering)?)?;
+    let a_SSID = SSID.0;
+    let a_Name = Name.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_B, a_ordering, a_SSID, a_Name) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B]))
+}
 rt::function!(F_LLVMBuildAtomicRMW, C_LLVMBuildAtomicRMW, c"LLVMBuildAtomicRMW", "LLVMBuildAtomicRMW",
     c"LLVMBuildAtomicRMW(B, op, PTR, Val, ordering, singleThread)\n--\n\nArgs:\n    B\n    op\n    PTR\n    Val\n    ordering\n    singleThread\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "op", "PTR", "Val", "ordering", "singleThread"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildAtomicRMW(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "singleThread")?));
 
-fn LLVMBuildAtomicRMW(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, PTR: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMBuildAtomicRMW(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, PTR: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, singleThread: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicRMW");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
-    let a_op = rt::narrow::<u32>(TYPES.enum_arg(13, op)?)?;
+    let a_op = rt::narrow::<u32>(TYPES.enum_arg(12, op)?)?;
     let a_PTR = super::llvm_types::TYPES.handle_arg(4, PTR)?;
     let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
-    let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(12, ordering)?)?;
+    let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(11, ordering)?)?;
     let a_singleThread = singleThread.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -13033,19 +13397,41 @@ fn LLVMBuildAtomicRMW(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_op, a_PTR, a_Val, a_ordering, a_singleThread) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, PTR, Val]))
 }
+rt::function!(F_LLVMBuildAtomicRMWSyncScope, C_LLVMBuildAtomicRMWSyncScope, c"LLVMBuildAtomicRMWSyncScope", "LLVMBuildAtomicRMWSyncScope",
+    c"LLVMBuildAtomicRMWSyncScope(B, op, PTR, Val, ordering, SSID)\n--\n\nArgs:\n    B\n    op\n    PTR\n    Val\n    ordering\n    SSID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["B", "op", "PTR", "Val", "ordering", "SSID"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMBuildAtomicRMWSyncScope(py, &x0, &x1, &x2, &x3, &x4, rt::call::extract(x5, "SSID")?));
+
+fn LLVMBuildAtomicRMWSyncScope(py: Python<'_>, B: &Bound<'_, PyAny>, op: &Bound<'_, PyAny>, PTR: &Bound<'_, PyAny>, Val: &Bound<'_, PyAny>, ordering: &Bound<'_, PyAny>, SSID: rt::CIndex<u32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicRMWSyncScope");
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_op = rt::narrow::<u32>(TYPES.enum_arg(12, op)?)?;
+    let a_PTR = super::llvm_types::TYPES.handle_arg(4, PTR)?;
+    let a_Val = super::llvm_types::TYPES.handle_arg(4, Val)?;
+    let a_ordering = rt::narrow::<u32>(TYPES.enum_arg(11, ordering)?)?;
+    let a_SSID = SSID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32, usize, usize, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_B, a_op, a_PTR, a_Val, a_ordering, a_SSID) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, PTR, Val]))
+}
 rt::function!(F_LLVMBuildAtomicCmpXchg, C_LLVMBuildAtomicCmpXchg, c"LLVMBuildAtomicCmpXchg", "LLVMBuildAtomicCmpXchg",
     c"LLVMBuildAtomicCmpXchg(B, Ptr, Cmp, New, SuccessOrdering, FailureOrdering, SingleThread)\n--\n\nArgs:\n    B\n    Ptr\n    Cmp\n    New\n    SuccessOrdering\n    FailureOrdering\n    SingleThread\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
     ["B", "Ptr", "Cmp", "New", "SuccessOrdering", "FailureOrdering", "SingleThread"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildAtomicCmpXchg(py, &x0, &x1, &x2, &x3, &x4, &x5, rt::call::extract(x6, "SingleThread")?));
 
-fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Cmp: &Bound<'_, PyAny>, New: &Bound<'_, PyAny>, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Cmp: &Bound<'_, PyAny>, New: &Bound<'_, PyAny>, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SingleThread: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicCmpXchg");
     let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
     let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
     let a_Cmp = super::llvm_types::TYPES.handle_arg(4, Cmp)?;
     let a_New = super::llvm_types::TYPES.handle_arg(4, New)?;
-    let a_SuccessOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, SuccessOrdering)?)?;
-    let a_FailureOrdering = rt::narrow::<u32>(TYPES.enum_arg(12, FailureOrdering)?)?;
+    let a_SuccessOrdering = rt::narrow::<u32>(TYPES.enum_arg(11, SuccessOrdering)?)?;
+    let a_FailureOrdering = rt::narrow::<u32>(TYPES.enum_arg(11, FailureOrdering)?)?;
     let a_SingleThread = SingleThread.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -13054,6 +13440,29 @@ fn LLVMBuildAtomicCmpXchg(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, 
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Cmp, a_New, a_SuccessOrdering, a_FailureOrdering, a_SingleThread) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ptr, Cmp, New]))
+}
+rt::function!(F_LLVMBuildAtomicCmpXchgSyncScope, C_LLVMBuildAtomicCmpXchgSyncScope, c"LLVMBuildAtomicCmpXchgSyncScope", "LLVMBuildAtomicCmpXchgSyncScope",
+    c"LLVMBuildAtomicCmpXchgSyncScope(B, Ptr, Cmp, New, SuccessOrdering, FailureOrdering, SSID)\n--\n\nArgs:\n    B\n    Ptr\n    Cmp\n    New\n    SuccessOrdering\n    FailureOrdering\n    SSID\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueValue",
+    ["B", "Ptr", "Cmp", "New", "SuccessOrdering", "FailureOrdering", "SSID"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMBuildAtomicCmpXchgSyncScope(py, &x0, &x1, &x2, &x3, &x4, &x5, rt::call::extract(x6, "SSID")?));
+
+fn LLVMBuildAtomicCmpXchgSyncScope(py: Python<'_>, B: &Bound<'_, PyAny>, Ptr: &Bound<'_, PyAny>, Cmp: &Bound<'_, PyAny>, New: &Bound<'_, PyAny>, SuccessOrdering: &Bound<'_, PyAny>, FailureOrdering: &Bound<'_, PyAny>, SSID: rt::CIndex<u32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMBuildAtomicCmpXchgSyncScope");
+    let a_B = super::llvm_types::TYPES.handle_arg(8, B)?;
+    let a_Ptr = super::llvm_types::TYPES.handle_arg(4, Ptr)?;
+    let a_Cmp = super::llvm_types::TYPES.handle_arg(4, Cmp)?;
+    let a_New = super::llvm_types::TYPES.handle_arg(4, New)?;
+    let a_SuccessOrdering = rt::narrow::<u32>(TYPES.enum_arg(11, SuccessOrdering)?)?;
+    let a_FailureOrdering = rt::narrow::<u32>(TYPES.enum_arg(11, FailureOrdering)?)?;
+    let a_SSID = SSID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize, u32, u32, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_B, a_Ptr, a_Cmp, a_New, a_SuccessOrdering, a_FailureOrdering, a_SSID) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 4, __r, None)?, &[B, Ptr, Cmp, New]))
 }
 rt::function!(F_LLVMGetNumMaskElements, C_LLVMGetNumMaskElements, c"LLVMGetNumMaskElements", "LLVMGetNumMaskElements",
@@ -13094,7 +13503,7 @@ rt::function!(F_LLVMGetMaskValue, C_LLVMGetMaskValue, c"LLVMGetMaskValue", "LLVM
     ["ShuffleVectorInst", "Elt"],
     |py, [x0, x1]| LLVMGetMaskValue(py, &x0, rt::call::extract(x1, "Elt")?));
 
-fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: &Bound<'_, PyAny>, Elt: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMGetMaskValue(py: Python<'_>, ShuffleVectorInst: &Bound<'_, PyAny>, Elt: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMaskValue");
     let a_ShuffleVectorInst = super::llvm_types::TYPES.handle_arg(4, ShuffleVectorInst)?;
     let a_Elt = Elt.0;
@@ -13129,7 +13538,7 @@ rt::function!(F_LLVMSetAtomicSingleThread, C_LLVMSetAtomicSingleThread, c"LLVMSe
     ["AtomicInst", "SingleThread"],
     |py, [x0, x1]| LLVMSetAtomicSingleThread(py, &x0, rt::call::extract(x1, "SingleThread")?));
 
-fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>, SingleThread: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>, SingleThread: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicSingleThread");
     let a_AtomicInst = super::llvm_types::TYPES.handle_arg(4, AtomicInst)?;
     let a_SingleThread = SingleThread.0;
@@ -13140,6 +13549,58 @@ fn LLVMSetAtomicSingleThread(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>, Sing
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_AtomicInst, a_SingleThread) });
+    Ok(py.None())
+}
+rt::function!(F_LLVMIsAtomic, C_LLVMIsAtomic, c"LLVMIsAtomic", "LLVMIsAtomic",
+    c"LLVMIsAtomic(Inst)\n--\n\nReturns whether an instruction is an atomic instruction, e.g., atomicrmw,\ncmpxchg, fence, or loads and stores with atomic ordering.\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["Inst"],
+    |py, [x0]| LLVMIsAtomic(py, &x0));
+
+fn LLVMIsAtomic(py: Python<'_>, Inst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIsAtomic");
+    let a_Inst = super::llvm_types::TYPES.handle_arg(4, Inst)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Inst) });
+    Ok(rt::obj(py, __r)?)
+}
+rt::function!(F_LLVMGetAtomicSyncScopeID, C_LLVMGetAtomicSyncScopeID, c"LLVMGetAtomicSyncScopeID", "LLVMGetAtomicSyncScopeID",
+    c"LLVMGetAtomicSyncScopeID(AtomicInst)\n--\n\nReturns the synchronization scope ID of an atomic instruction.\n\nArgs:\n    AtomicInst\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["AtomicInst"],
+    |py, [x0]| LLVMGetAtomicSyncScopeID(py, &x0));
+
+fn LLVMGetAtomicSyncScopeID(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAtomicSyncScopeID");
+    let a_AtomicInst = super::llvm_types::TYPES.handle_arg(4, AtomicInst)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_AtomicInst) });
+    Ok(rt::obj(py, __r)?)
+}
+rt::function!(F_LLVMSetAtomicSyncScopeID, C_LLVMSetAtomicSyncScopeID, c"LLVMSetAtomicSyncScopeID", "LLVMSetAtomicSyncScopeID",
+    c"LLVMSetAtomicSyncScopeID(AtomicInst, SSID)\n--\n\nSets the synchronization scope ID of an atomic instruction.\n\nArgs:\n    AtomicInst\n    SSID",
+    ["AtomicInst", "SSID"],
+    |py, [x0, x1]| LLVMSetAtomicSyncScopeID(py, &x0, rt::call::extract(x1, "SSID")?));
+
+fn LLVMSetAtomicSyncScopeID(py: Python<'_>, AtomicInst: &Bound<'_, PyAny>, SSID: rt::CIndex<u32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetAtomicSyncScopeID");
+    let a_AtomicInst = super::llvm_types::TYPES.handle_arg(4, AtomicInst)?;
+    let a_SSID = SSID.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_AtomicInst, a_SSID) });
     Ok(py.None())
 }
 rt::function!(F_LLVMGetCmpXchgSuccessOrdering, C_LLVMGetCmpXchgSuccessOrdering, c"LLVMGetCmpXchgSuccessOrdering", "LLVMGetCmpXchgSuccessOrdering",
@@ -13157,7 +13618,7 @@ fn LLVMGetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst) });
-    Ok(TYPES.enum_member(py, 12, __r as i64)?)
+    Ok(TYPES.enum_member(py, 11, __r as i64)?)
 }
 rt::function!(F_LLVMSetCmpXchgSuccessOrdering, C_LLVMSetCmpXchgSuccessOrdering, c"LLVMSetCmpXchgSuccessOrdering", "LLVMSetCmpXchgSuccessOrdering",
     c"LLVMSetCmpXchgSuccessOrdering(CmpXchgInst, Ordering)\n--\n\nArgs:\n    CmpXchgInst\n    Ordering",
@@ -13167,7 +13628,7 @@ rt::function!(F_LLVMSetCmpXchgSuccessOrdering, C_LLVMSetCmpXchgSuccessOrdering, 
 fn LLVMSetCmpXchgSuccessOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCmpXchgSuccessOrdering");
     let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
-    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
+    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(11, Ordering)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13192,7 +13653,7 @@ fn LLVMGetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>)
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_CmpXchgInst) });
-    Ok(TYPES.enum_member(py, 12, __r as i64)?)
+    Ok(TYPES.enum_member(py, 11, __r as i64)?)
 }
 rt::function!(F_LLVMSetCmpXchgFailureOrdering, C_LLVMSetCmpXchgFailureOrdering, c"LLVMSetCmpXchgFailureOrdering", "LLVMSetCmpXchgFailureOrdering",
     c"LLVMSetCmpXchgFailureOrdering(CmpXchgInst, Ordering)\n--\n\nArgs:\n    CmpXchgInst\n    Ordering",
@@ -13202,7 +13663,7 @@ rt::function!(F_LLVMSetCmpXchgFailureOrdering, C_LLVMSetCmpXchgFailureOrdering, 
 fn LLVMSetCmpXchgFailureOrdering(py: Python<'_>, CmpXchgInst: &Bound<'_, PyAny>, Ordering: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMSetCmpXchgFailureOrdering");
     let a_CmpXchgInst = super::llvm_types::TYPES.handle_arg(4, CmpXchgInst)?;
-    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(12, Ordering)?)?;
+    let a_Ordering = rt::narrow::<u32>(TYPES.enum_arg(11, Ordering)?)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -13293,7 +13754,7 @@ rt::function!(F_LLVMCreateMemoryBufferWithMemoryRange, C_LLVMCreateMemoryBufferW
     ["InputData", "InputDataLength", "BufferName", "RequiresNullTerminator"],
     |py, [x0, x1, x2, x3]| LLVMCreateMemoryBufferWithMemoryRange(py, rt::call::extract(x0, "InputData")?, rt::call::extract(x1, "InputDataLength")?, rt::call::extract(x2, "BufferName")?, rt::call::extract(x3, "RequiresNullTerminator")?));
 
-fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg, RequiresNullTerminator: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithMemoryRange(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CIndex<u64>, BufferName: rt::CStrArg, RequiresNullTerminator: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRange");
     let a_InputData = InputData.addr();
     let a_InputDataLength = InputDataLength.0;
@@ -13313,7 +13774,7 @@ rt::function!(F_LLVMCreateMemoryBufferWithMemoryRangeCopy, C_LLVMCreateMemoryBuf
     ["InputData", "InputDataLength", "BufferName"],
     |py, [x0, x1, x2]| LLVMCreateMemoryBufferWithMemoryRangeCopy(py, rt::call::extract(x0, "InputData")?, rt::call::extract(x1, "InputDataLength")?, rt::call::extract(x2, "BufferName")?));
 
-fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CInt<u64>, BufferName: rt::CStrArg) -> PyResult<PyObject> {
+fn LLVMCreateMemoryBufferWithMemoryRangeCopy(py: Python<'_>, InputData: rt::CStrArg, InputDataLength: rt::CIndex<u64>, BufferName: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMemoryBufferWithMemoryRangeCopy");
     let a_InputData = InputData.addr();
     let a_InputDataLength = InputDataLength.0;
@@ -13602,6 +14063,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMGetDiagInfoSeverity.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetMDKindIDInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetMDKindID.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSyncScopeID.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetEnumAttributeKindForName.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetLastEnumAttributeKind.add_to(m, PYTHON_MODULE)?;
     F_LLVMCreateEnumAttribute.add_to(m, PYTHON_MODULE)?;
@@ -13670,7 +14132,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMGetDebugLocLine.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetDebugLocColumn.add_to(m, PYTHON_MODULE)?;
     F_LLVMAddFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetOrInsertFunction.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetNamedFunction.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetNamedFunctionWithLength.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetFirstFunction.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetLastFunction.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetNextFunction.add_to(m, PYTHON_MODULE)?;
@@ -13746,13 +14210,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMGetConstantPtrAuthAddrDiscriminator.add_to(m, PYTHON_MODULE)?;
     F_LLVMVoidTypeInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMLabelTypeInContext.add_to(m, PYTHON_MODULE)?;
-    F_LLVMX86MMXTypeInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMX86AMXTypeInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMTokenTypeInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMMetadataTypeInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMVoidType.add_to(m, PYTHON_MODULE)?;
     F_LLVMLabelType.add_to(m, PYTHON_MODULE)?;
-    F_LLVMX86MMXType.add_to(m, PYTHON_MODULE)?;
     F_LLVMX86AMXType.add_to(m, PYTHON_MODULE)?;
     F_LLVMTargetExtTypeInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetTargetExtTypeName.add_to(m, PYTHON_MODULE)?;
@@ -13766,6 +14228,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMSetValueName2.add_to(m, PYTHON_MODULE)?;
     F_LLVMDumpValue.add_to(m, PYTHON_MODULE)?;
     F_LLVMPrintValueToString.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetValueContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMPrintDbgRecordToString.add_to(m, PYTHON_MODULE)?;
     F_LLVMReplaceAllUsesWith.add_to(m, PYTHON_MODULE)?;
     F_LLVMIsConstant.add_to(m, PYTHON_MODULE)?;
@@ -13886,6 +14349,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMConstReal.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstRealOfString.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstRealOfStringAndSize.add_to(m, PYTHON_MODULE)?;
+    F_LLVMConstFPFromBits.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstIntGetZExtValue.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstIntGetSExtValue.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstRealGetDouble.add_to(m, PYTHON_MODULE)?;
@@ -13894,10 +14358,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMConstString.add_to(m, PYTHON_MODULE)?;
     F_LLVMIsConstantString.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetAsString.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetRawDataValues.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstStructInContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstStruct.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstArray.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstArray2.add_to(m, PYTHON_MODULE)?;
+    F_LLVMConstDataArray.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstNamedStruct.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetAggregateElement.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetElementAsConstant.add_to(m, PYTHON_MODULE)?;
@@ -13916,9 +14382,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMConstSub.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstNSWSub.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstNUWSub.add_to(m, PYTHON_MODULE)?;
-    F_LLVMConstMul.add_to(m, PYTHON_MODULE)?;
-    F_LLVMConstNSWMul.add_to(m, PYTHON_MODULE)?;
-    F_LLVMConstNUWMul.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstXor.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstGEP2.add_to(m, PYTHON_MODULE)?;
     F_LLVMConstInBoundsGEP2.add_to(m, PYTHON_MODULE)?;
@@ -13955,8 +14418,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMGetAlignment.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetAlignment.add_to(m, PYTHON_MODULE)?;
     F_LLVMGlobalSetMetadata.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGlobalAddMetadata.add_to(m, PYTHON_MODULE)?;
     F_LLVMGlobalEraseMetadata.add_to(m, PYTHON_MODULE)?;
     F_LLVMGlobalClearMetadata.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGlobalAddDebugInfo.add_to(m, PYTHON_MODULE)?;
     F_LLVMGlobalCopyAllMetadata.add_to(m, PYTHON_MODULE)?;
     F_LLVMDisposeValueMetadataEntries.add_to(m, PYTHON_MODULE)?;
     F_LLVMValueMetadataEntriesGetKind.add_to(m, PYTHON_MODULE)?;
@@ -13964,6 +14429,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMAddGlobal.add_to(m, PYTHON_MODULE)?;
     F_LLVMAddGlobalInAddressSpace.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetNamedGlobal.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetNamedGlobalWithLength.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetFirstGlobal.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetLastGlobal.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetNextGlobal.add_to(m, PYTHON_MODULE)?;
@@ -14091,9 +14557,20 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMDeleteInstruction.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetInstructionOpcode.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetICmpPredicate.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetICmpSameSign.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetICmpSameSign.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetFCmpPredicate.add_to(m, PYTHON_MODULE)?;
     F_LLVMInstructionClone.add_to(m, PYTHON_MODULE)?;
     F_LLVMIsATerminatorInst.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetFirstDbgRecord.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetLastDbgRecord.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetNextDbgRecord.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetPreviousDbgRecord.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDbgRecordGetDebugLoc.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDbgRecordGetKind.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDbgVariableRecordGetValue.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDbgVariableRecordGetVariable.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDbgVariableRecordGetExpression.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetNumArgOperands.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetInstructionCallConv.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetInstructionCallConv.add_to(m, PYTHON_MODULE)?;
@@ -14127,6 +14604,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMGetCondition.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetCondition.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetSwitchDefaultDest.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetSwitchCaseValue.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetSwitchCaseValue.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetAllocatedType.add_to(m, PYTHON_MODULE)?;
     F_LLVMIsInBounds.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetIsInBounds.add_to(m, PYTHON_MODULE)?;
@@ -14157,6 +14636,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMAddMetadataToInst.add_to(m, PYTHON_MODULE)?;
     F_LLVMBuilderGetDefaultFPMathTag.add_to(m, PYTHON_MODULE)?;
     F_LLVMBuilderSetDefaultFPMathTag.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetBuilderContext.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetCurrentDebugLocation.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetCurrentDebugLocation.add_to(m, PYTHON_MODULE)?;
     F_LLVMBuildRetVoid.add_to(m, PYTHON_MODULE)?;
@@ -14299,13 +14779,19 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMBuildIsNotNull.add_to(m, PYTHON_MODULE)?;
     F_LLVMBuildPtrDiff2.add_to(m, PYTHON_MODULE)?;
     F_LLVMBuildFence.add_to(m, PYTHON_MODULE)?;
+    F_LLVMBuildFenceSyncScope.add_to(m, PYTHON_MODULE)?;
     F_LLVMBuildAtomicRMW.add_to(m, PYTHON_MODULE)?;
+    F_LLVMBuildAtomicRMWSyncScope.add_to(m, PYTHON_MODULE)?;
     F_LLVMBuildAtomicCmpXchg.add_to(m, PYTHON_MODULE)?;
+    F_LLVMBuildAtomicCmpXchgSyncScope.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetNumMaskElements.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetUndefMaskElem.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetMaskValue.add_to(m, PYTHON_MODULE)?;
     F_LLVMIsAtomicSingleThread.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetAtomicSingleThread.add_to(m, PYTHON_MODULE)?;
+    F_LLVMIsAtomic.add_to(m, PYTHON_MODULE)?;
+    F_LLVMGetAtomicSyncScopeID.add_to(m, PYTHON_MODULE)?;
+    F_LLVMSetAtomicSyncScopeID.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetCmpXchgSuccessOrdering.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetCmpXchgSuccessOrdering.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetCmpXchgFailureOrdering.add_to(m, PYTHON_MODULE)?;
@@ -14392,6 +14878,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMGetDiagInfoSeverity", "LLVMGetDiagInfoSeverity"),
     ("LLVMGetMDKindIDInContext", "LLVMGetMDKindIDInContext"),
     ("LLVMGetMDKindID", "LLVMGetMDKindID"),
+    ("LLVMGetSyncScopeID", "LLVMGetSyncScopeID"),
     ("LLVMGetEnumAttributeKindForName", "LLVMGetEnumAttributeKindForName"),
     ("LLVMGetLastEnumAttributeKind", "LLVMGetLastEnumAttributeKind"),
     ("LLVMCreateEnumAttribute", "LLVMCreateEnumAttribute"),
@@ -14460,7 +14947,9 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMGetDebugLocLine", "LLVMGetDebugLocLine"),
     ("LLVMGetDebugLocColumn", "LLVMGetDebugLocColumn"),
     ("LLVMAddFunction", "LLVMAddFunction"),
+    ("LLVMGetOrInsertFunction", "LLVMGetOrInsertFunction"),
     ("LLVMGetNamedFunction", "LLVMGetNamedFunction"),
+    ("LLVMGetNamedFunctionWithLength", "LLVMGetNamedFunctionWithLength"),
     ("LLVMGetFirstFunction", "LLVMGetFirstFunction"),
     ("LLVMGetLastFunction", "LLVMGetLastFunction"),
     ("LLVMGetNextFunction", "LLVMGetNextFunction"),
@@ -14536,13 +15025,11 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMGetConstantPtrAuthAddrDiscriminator", "LLVMGetConstantPtrAuthAddrDiscriminator"),
     ("LLVMVoidTypeInContext", "LLVMVoidTypeInContext"),
     ("LLVMLabelTypeInContext", "LLVMLabelTypeInContext"),
-    ("LLVMX86MMXTypeInContext", "LLVMX86MMXTypeInContext"),
     ("LLVMX86AMXTypeInContext", "LLVMX86AMXTypeInContext"),
     ("LLVMTokenTypeInContext", "LLVMTokenTypeInContext"),
     ("LLVMMetadataTypeInContext", "LLVMMetadataTypeInContext"),
     ("LLVMVoidType", "LLVMVoidType"),
     ("LLVMLabelType", "LLVMLabelType"),
-    ("LLVMX86MMXType", "LLVMX86MMXType"),
     ("LLVMX86AMXType", "LLVMX86AMXType"),
     ("LLVMTargetExtTypeInContext", "LLVMTargetExtTypeInContext"),
     ("LLVMGetTargetExtTypeName", "LLVMGetTargetExtTypeName"),
@@ -14556,6 +15043,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMSetValueName2", "LLVMSetValueName2"),
     ("LLVMDumpValue", "LLVMDumpValue"),
     ("LLVMPrintValueToString", "LLVMPrintValueToString"),
+    ("LLVMGetValueContext", "LLVMGetValueContext"),
     ("LLVMPrintDbgRecordToString", "LLVMPrintDbgRecordToString"),
     ("LLVMReplaceAllUsesWith", "LLVMReplaceAllUsesWith"),
     ("LLVMIsConstant", "LLVMIsConstant"),
@@ -14676,6 +15164,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMConstReal", "LLVMConstReal"),
     ("LLVMConstRealOfString", "LLVMConstRealOfString"),
     ("LLVMConstRealOfStringAndSize", "LLVMConstRealOfStringAndSize"),
+    ("LLVMConstFPFromBits", "LLVMConstFPFromBits"),
     ("LLVMConstIntGetZExtValue", "LLVMConstIntGetZExtValue"),
     ("LLVMConstIntGetSExtValue", "LLVMConstIntGetSExtValue"),
     ("LLVMConstRealGetDouble", "LLVMConstRealGetDouble"),
@@ -14684,10 +15173,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMConstString", "LLVMConstString"),
     ("LLVMIsConstantString", "LLVMIsConstantString"),
     ("LLVMGetAsString", "LLVMGetAsString"),
+    ("LLVMGetRawDataValues", "LLVMGetRawDataValues"),
     ("LLVMConstStructInContext", "LLVMConstStructInContext"),
     ("LLVMConstStruct", "LLVMConstStruct"),
     ("LLVMConstArray", "LLVMConstArray"),
     ("LLVMConstArray2", "LLVMConstArray2"),
+    ("LLVMConstDataArray", "LLVMConstDataArray"),
     ("LLVMConstNamedStruct", "LLVMConstNamedStruct"),
     ("LLVMGetAggregateElement", "LLVMGetAggregateElement"),
     ("LLVMGetElementAsConstant", "LLVMGetElementAsConstant"),
@@ -14706,9 +15197,6 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMConstSub", "LLVMConstSub"),
     ("LLVMConstNSWSub", "LLVMConstNSWSub"),
     ("LLVMConstNUWSub", "LLVMConstNUWSub"),
-    ("LLVMConstMul", "LLVMConstMul"),
-    ("LLVMConstNSWMul", "LLVMConstNSWMul"),
-    ("LLVMConstNUWMul", "LLVMConstNUWMul"),
     ("LLVMConstXor", "LLVMConstXor"),
     ("LLVMConstGEP2", "LLVMConstGEP2"),
     ("LLVMConstInBoundsGEP2", "LLVMConstInBoundsGEP2"),
@@ -14745,8 +15233,10 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMGetAlignment", "LLVMGetAlignment"),
     ("LLVMSetAlignment", "LLVMSetAlignment"),
     ("LLVMGlobalSetMetadata", "LLVMGlobalSetMetadata"),
+    ("LLVMGlobalAddMetadata", "LLVMGlobalAddMetadata"),
     ("LLVMGlobalEraseMetadata", "LLVMGlobalEraseMetadata"),
     ("LLVMGlobalClearMetadata", "LLVMGlobalClearMetadata"),
+    ("LLVMGlobalAddDebugInfo", "LLVMGlobalAddDebugInfo"),
     ("LLVMGlobalCopyAllMetadata", "LLVMGlobalCopyAllMetadata"),
     ("LLVMDisposeValueMetadataEntries", "LLVMDisposeValueMetadataEntries"),
     ("LLVMValueMetadataEntriesGetKind", "LLVMValueMetadataEntriesGetKind"),
@@ -14754,6 +15244,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMAddGlobal", "LLVMAddGlobal"),
     ("LLVMAddGlobalInAddressSpace", "LLVMAddGlobalInAddressSpace"),
     ("LLVMGetNamedGlobal", "LLVMGetNamedGlobal"),
+    ("LLVMGetNamedGlobalWithLength", "LLVMGetNamedGlobalWithLength"),
     ("LLVMGetFirstGlobal", "LLVMGetFirstGlobal"),
     ("LLVMGetLastGlobal", "LLVMGetLastGlobal"),
     ("LLVMGetNextGlobal", "LLVMGetNextGlobal"),
@@ -14881,9 +15372,20 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMDeleteInstruction", "LLVMDeleteInstruction"),
     ("LLVMGetInstructionOpcode", "LLVMGetInstructionOpcode"),
     ("LLVMGetICmpPredicate", "LLVMGetICmpPredicate"),
+    ("LLVMGetICmpSameSign", "LLVMGetICmpSameSign"),
+    ("LLVMSetICmpSameSign", "LLVMSetICmpSameSign"),
     ("LLVMGetFCmpPredicate", "LLVMGetFCmpPredicate"),
     ("LLVMInstructionClone", "LLVMInstructionClone"),
     ("LLVMIsATerminatorInst", "LLVMIsATerminatorInst"),
+    ("LLVMGetFirstDbgRecord", "LLVMGetFirstDbgRecord"),
+    ("LLVMGetLastDbgRecord", "LLVMGetLastDbgRecord"),
+    ("LLVMGetNextDbgRecord", "LLVMGetNextDbgRecord"),
+    ("LLVMGetPreviousDbgRecord", "LLVMGetPreviousDbgRecord"),
+    ("LLVMDbgRecordGetDebugLoc", "LLVMDbgRecordGetDebugLoc"),
+    ("LLVMDbgRecordGetKind", "LLVMDbgRecordGetKind"),
+    ("LLVMDbgVariableRecordGetValue", "LLVMDbgVariableRecordGetValue"),
+    ("LLVMDbgVariableRecordGetVariable", "LLVMDbgVariableRecordGetVariable"),
+    ("LLVMDbgVariableRecordGetExpression", "LLVMDbgVariableRecordGetExpression"),
     ("LLVMGetNumArgOperands", "LLVMGetNumArgOperands"),
     ("LLVMSetInstructionCallConv", "LLVMSetInstructionCallConv"),
     ("LLVMGetInstructionCallConv", "LLVMGetInstructionCallConv"),
@@ -14917,6 +15419,8 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMGetCondition", "LLVMGetCondition"),
     ("LLVMSetCondition", "LLVMSetCondition"),
     ("LLVMGetSwitchDefaultDest", "LLVMGetSwitchDefaultDest"),
+    ("LLVMGetSwitchCaseValue", "LLVMGetSwitchCaseValue"),
+    ("LLVMSetSwitchCaseValue", "LLVMSetSwitchCaseValue"),
     ("LLVMGetAllocatedType", "LLVMGetAllocatedType"),
     ("LLVMIsInBounds", "LLVMIsInBounds"),
     ("LLVMSetIsInBounds", "LLVMSetIsInBounds"),
@@ -14947,6 +15451,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMAddMetadataToInst", "LLVMAddMetadataToInst"),
     ("LLVMBuilderGetDefaultFPMathTag", "LLVMBuilderGetDefaultFPMathTag"),
     ("LLVMBuilderSetDefaultFPMathTag", "LLVMBuilderSetDefaultFPMathTag"),
+    ("LLVMGetBuilderContext", "LLVMGetBuilderContext"),
     ("LLVMSetCurrentDebugLocation", "LLVMSetCurrentDebugLocation"),
     ("LLVMGetCurrentDebugLocation", "LLVMGetCurrentDebugLocation"),
     ("LLVMBuildRetVoid", "LLVMBuildRetVoid"),
@@ -15089,13 +15594,19 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMBuildIsNotNull", "LLVMBuildIsNotNull"),
     ("LLVMBuildPtrDiff2", "LLVMBuildPtrDiff2"),
     ("LLVMBuildFence", "LLVMBuildFence"),
+    ("LLVMBuildFenceSyncScope", "LLVMBuildFenceSyncScope"),
     ("LLVMBuildAtomicRMW", "LLVMBuildAtomicRMW"),
+    ("LLVMBuildAtomicRMWSyncScope", "LLVMBuildAtomicRMWSyncScope"),
     ("LLVMBuildAtomicCmpXchg", "LLVMBuildAtomicCmpXchg"),
+    ("LLVMBuildAtomicCmpXchgSyncScope", "LLVMBuildAtomicCmpXchgSyncScope"),
     ("LLVMGetNumMaskElements", "LLVMGetNumMaskElements"),
     ("LLVMGetUndefMaskElem", "LLVMGetUndefMaskElem"),
     ("LLVMGetMaskValue", "LLVMGetMaskValue"),
     ("LLVMIsAtomicSingleThread", "LLVMIsAtomicSingleThread"),
     ("LLVMSetAtomicSingleThread", "LLVMSetAtomicSingleThread"),
+    ("LLVMIsAtomic", "LLVMIsAtomic"),
+    ("LLVMGetAtomicSyncScopeID", "LLVMGetAtomicSyncScopeID"),
+    ("LLVMSetAtomicSyncScopeID", "LLVMSetAtomicSyncScopeID"),
     ("LLVMGetCmpXchgSuccessOrdering", "LLVMGetCmpXchgSuccessOrdering"),
     ("LLVMSetCmpXchgSuccessOrdering", "LLVMSetCmpXchgSuccessOrdering"),
     ("LLVMGetCmpXchgFailureOrdering", "LLVMGetCmpXchgFailureOrdering"),

@@ -9,15 +9,15 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
 
 /// Number of enum, record and handle types of this module.
-const NUM_TYPES: usize = 4;
+const NUM_TYPES: usize = 5;
 
 /// Lazily created classes, one slot per type.
 static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; NUM_TYPES];
@@ -25,8 +25,9 @@ static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; N
 /// Enums, structs/unions and handles of this module; fields refer to each other by index.
 static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMDIFlags", aliases: &[], members: &[("LLVMDIFlagZero", 0), ("LLVMDIFlagPrivate", 1), ("LLVMDIFlagProtected", 2), ("LLVMDIFlagPublic", 3), ("LLVMDIFlagFwdDecl", 4), ("LLVMDIFlagAppleBlock", 8), ("LLVMDIFlagReservedBit4", 16), ("LLVMDIFlagVirtual", 32), ("LLVMDIFlagArtificial", 64), ("LLVMDIFlagExplicit", 128), ("LLVMDIFlagPrototyped", 256), ("LLVMDIFlagObjcClassComplete", 512), ("LLVMDIFlagObjectPointer", 1024), ("LLVMDIFlagVector", 2048), ("LLVMDIFlagStaticMember", 4096), ("LLVMDIFlagLValueReference", 8192), ("LLVMDIFlagRValueReference", 16384), ("LLVMDIFlagReserved", 32768), ("LLVMDIFlagSingleInheritance", 65536), ("LLVMDIFlagMultipleInheritance", 131072), ("LLVMDIFlagVirtualInheritance", 196608), ("LLVMDIFlagIntroducedVirtual", 262144), ("LLVMDIFlagBitField", 524288), ("LLVMDIFlagNoReturn", 1048576), ("LLVMDIFlagTypePassByValue", 4194304), ("LLVMDIFlagTypePassByReference", 8388608), ("LLVMDIFlagEnumClass", 16777216), ("LLVMDIFlagFixedEnum", 16777216), ("LLVMDIFlagThunk", 33554432), ("LLVMDIFlagNonTrivial", 67108864), ("LLVMDIFlagBigEndian", 134217728), ("LLVMDIFlagLittleEndian", 268435456), ("LLVMDIFlagIndirectVirtualBase", 36), ("LLVMDIFlagAccessibility", 3), ("LLVMDIFlagPtrToMemberRep", 196608)] }),
-    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMDWARFSourceLanguage", aliases: &[], members: &[("LLVMDWARFSourceLanguageC89", 0), ("LLVMDWARFSourceLanguageC", 1), ("LLVMDWARFSourceLanguageAda83", 2), ("LLVMDWARFSourceLanguageC_plus_plus", 3), ("LLVMDWARFSourceLanguageCobol74", 4), ("LLVMDWARFSourceLanguageCobol85", 5), ("LLVMDWARFSourceLanguageFortran77", 6), ("LLVMDWARFSourceLanguageFortran90", 7), ("LLVMDWARFSourceLanguagePascal83", 8), ("LLVMDWARFSourceLanguageModula2", 9), ("LLVMDWARFSourceLanguageJava", 10), ("LLVMDWARFSourceLanguageC99", 11), ("LLVMDWARFSourceLanguageAda95", 12), ("LLVMDWARFSourceLanguageFortran95", 13), ("LLVMDWARFSourceLanguagePLI", 14), ("LLVMDWARFSourceLanguageObjC", 15), ("LLVMDWARFSourceLanguageObjC_plus_plus", 16), ("LLVMDWARFSourceLanguageUPC", 17), ("LLVMDWARFSourceLanguageD", 18), ("LLVMDWARFSourceLanguagePython", 19), ("LLVMDWARFSourceLanguageOpenCL", 20), ("LLVMDWARFSourceLanguageGo", 21), ("LLVMDWARFSourceLanguageModula3", 22), ("LLVMDWARFSourceLanguageHaskell", 23), ("LLVMDWARFSourceLanguageC_plus_plus_03", 24), ("LLVMDWARFSourceLanguageC_plus_plus_11", 25), ("LLVMDWARFSourceLanguageOCaml", 26), ("LLVMDWARFSourceLanguageRust", 27), ("LLVMDWARFSourceLanguageC11", 28), ("LLVMDWARFSourceLanguageSwift", 29), ("LLVMDWARFSourceLanguageJulia", 30), ("LLVMDWARFSourceLanguageDylan", 31), ("LLVMDWARFSourceLanguageC_plus_plus_14", 32), ("LLVMDWARFSourceLanguageFortran03", 33), ("LLVMDWARFSourceLanguageFortran08", 34), ("LLVMDWARFSourceLanguageRenderScript", 35), ("LLVMDWARFSourceLanguageBLISS", 36), ("LLVMDWARFSourceLanguageKotlin", 37), ("LLVMDWARFSourceLanguageZig", 38), ("LLVMDWARFSourceLanguageCrystal", 39), ("LLVMDWARFSourceLanguageC_plus_plus_17", 40), ("LLVMDWARFSourceLanguageC_plus_plus_20", 41), ("LLVMDWARFSourceLanguageC17", 42), ("LLVMDWARFSourceLanguageFortran18", 43), ("LLVMDWARFSourceLanguageAda2005", 44), ("LLVMDWARFSourceLanguageAda2012", 45), ("LLVMDWARFSourceLanguageHIP", 46), ("LLVMDWARFSourceLanguageAssembly", 47), ("LLVMDWARFSourceLanguageC_sharp", 48), ("LLVMDWARFSourceLanguageMojo", 49), ("LLVMDWARFSourceLanguageGLSL", 50), ("LLVMDWARFSourceLanguageGLSL_ES", 51), ("LLVMDWARFSourceLanguageHLSL", 52), ("LLVMDWARFSourceLanguageOpenCL_CPP", 53), ("LLVMDWARFSourceLanguageCPP_for_OpenCL", 54), ("LLVMDWARFSourceLanguageSYCL", 55), ("LLVMDWARFSourceLanguageRuby", 56), ("LLVMDWARFSourceLanguageMove", 57), ("LLVMDWARFSourceLanguageHylo", 58), ("LLVMDWARFSourceLanguageMips_Assembler", 59), ("LLVMDWARFSourceLanguageGOOGLE_RenderScript", 60), ("LLVMDWARFSourceLanguageBORLAND_Delphi", 61)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMDWARFSourceLanguage", aliases: &[], members: &[("LLVMDWARFSourceLanguageC89", 0), ("LLVMDWARFSourceLanguageC", 1), ("LLVMDWARFSourceLanguageAda83", 2), ("LLVMDWARFSourceLanguageC_plus_plus", 3), ("LLVMDWARFSourceLanguageCobol74", 4), ("LLVMDWARFSourceLanguageCobol85", 5), ("LLVMDWARFSourceLanguageFortran77", 6), ("LLVMDWARFSourceLanguageFortran90", 7), ("LLVMDWARFSourceLanguagePascal83", 8), ("LLVMDWARFSourceLanguageModula2", 9), ("LLVMDWARFSourceLanguageJava", 10), ("LLVMDWARFSourceLanguageC99", 11), ("LLVMDWARFSourceLanguageAda95", 12), ("LLVMDWARFSourceLanguageFortran95", 13), ("LLVMDWARFSourceLanguagePLI", 14), ("LLVMDWARFSourceLanguageObjC", 15), ("LLVMDWARFSourceLanguageObjC_plus_plus", 16), ("LLVMDWARFSourceLanguageUPC", 17), ("LLVMDWARFSourceLanguageD", 18), ("LLVMDWARFSourceLanguagePython", 19), ("LLVMDWARFSourceLanguageOpenCL", 20), ("LLVMDWARFSourceLanguageGo", 21), ("LLVMDWARFSourceLanguageModula3", 22), ("LLVMDWARFSourceLanguageHaskell", 23), ("LLVMDWARFSourceLanguageC_plus_plus_03", 24), ("LLVMDWARFSourceLanguageC_plus_plus_11", 25), ("LLVMDWARFSourceLanguageOCaml", 26), ("LLVMDWARFSourceLanguageRust", 27), ("LLVMDWARFSourceLanguageC11", 28), ("LLVMDWARFSourceLanguageSwift", 29), ("LLVMDWARFSourceLanguageJulia", 30), ("LLVMDWARFSourceLanguageDylan", 31), ("LLVMDWARFSourceLanguageC_plus_plus_14", 32), ("LLVMDWARFSourceLanguageFortran03", 33), ("LLVMDWARFSourceLanguageFortran08", 34), ("LLVMDWARFSourceLanguageRenderScript", 35), ("LLVMDWARFSourceLanguageBLISS", 36), ("LLVMDWARFSourceLanguageKotlin", 37), ("LLVMDWARFSourceLanguageZig", 38), ("LLVMDWARFSourceLanguageCrystal", 39), ("LLVMDWARFSourceLanguageC_plus_plus_17", 40), ("LLVMDWARFSourceLanguageC_plus_plus_20", 41), ("LLVMDWARFSourceLanguageC17", 42), ("LLVMDWARFSourceLanguageFortran18", 43), ("LLVMDWARFSourceLanguageAda2005", 44), ("LLVMDWARFSourceLanguageAda2012", 45), ("LLVMDWARFSourceLanguageHIP", 46), ("LLVMDWARFSourceLanguageAssembly", 47), ("LLVMDWARFSourceLanguageC_sharp", 48), ("LLVMDWARFSourceLanguageMojo", 49), ("LLVMDWARFSourceLanguageGLSL", 50), ("LLVMDWARFSourceLanguageGLSL_ES", 51), ("LLVMDWARFSourceLanguageHLSL", 52), ("LLVMDWARFSourceLanguageOpenCL_CPP", 53), ("LLVMDWARFSourceLanguageCPP_for_OpenCL", 54), ("LLVMDWARFSourceLanguageSYCL", 55), ("LLVMDWARFSourceLanguageRuby", 56), ("LLVMDWARFSourceLanguageMove", 57), ("LLVMDWARFSourceLanguageHylo", 58), ("LLVMDWARFSourceLanguageMetal", 59), ("LLVMDWARFSourceLanguageMips_Assembler", 60), ("LLVMDWARFSourceLanguageGOOGLE_RenderScript", 61), ("LLVMDWARFSourceLanguageBORLAND_Delphi", 62)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMDWARFEmissionKind", aliases: &[], members: &[("LLVMDWARFEmissionNone", 0), ("LLVMDWARFEmissionFull", 1), ("LLVMDWARFEmissionLineTablesOnly", 2)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMChecksumKind", aliases: &[], members: &[("CSK_MD5", 0), ("CSK_SHA1", 1), ("CSK_SHA256", 2)] }),
     rt::TypeDef::Enum(rt::EnumDef { name: "LLVMDWARFMacinfoRecordType", aliases: &[], members: &[("LLVMDWARFMacinfoRecordTypeDefine", 1), ("LLVMDWARFMacinfoRecordTypeMacro", 2), ("LLVMDWARFMacinfoRecordTypeStartFile", 3), ("LLVMDWARFMacinfoRecordTypeEndFile", 4), ("LLVMDWARFMacinfoRecordTypeVendorExt", 255)] }),
 ];
 
@@ -178,7 +179,7 @@ rt::function!(F_LLVMDIBuilderCreateCompileUnit, C_LLVMDIBuilderCreateCompileUnit
     ["Builder", "Lang", "FileRef", "Producer", "ProducerLen", "isOptimized", "Flags", "FlagsLen", "RuntimeVer", "SplitName", "SplitNameLen", "Kind", "DWOId", "SplitDebugInlining", "DebugInfoForProfiling", "SysRoot", "SysRootLen", "SDK", "SDKLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17, x18]| LLVMDIBuilderCreateCompileUnit(py, &x0, &x1, &x2, rt::call::extract(x3, "Producer")?, rt::call::extract(x4, "ProducerLen")?, rt::call::extract(x5, "isOptimized")?, rt::call::extract(x6, "Flags")?, rt::call::extract(x7, "FlagsLen")?, rt::call::extract(x8, "RuntimeVer")?, rt::call::extract(x9, "SplitName")?, rt::call::extract(x10, "SplitNameLen")?, &x11, rt::call::extract(x12, "DWOId")?, rt::call::extract(x13, "SplitDebugInlining")?, rt::call::extract(x14, "DebugInfoForProfiling")?, rt::call::extract(x15, "SysRoot")?, rt::call::extract(x16, "SysRootLen")?, rt::call::extract(x17, "SDK")?, rt::call::extract(x18, "SDKLen")?));
 
-fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: &Bound<'_, PyAny>, Lang: &Bound<'_, PyAny>, FileRef: &Bound<'_, PyAny>, Producer: rt::CStrArg, ProducerLen: rt::CInt<u64>, isOptimized: rt::CInt<i32>, Flags: rt::CStrArg, FlagsLen: rt::CInt<u64>, RuntimeVer: rt::CInt<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CInt<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CInt<u32>, SplitDebugInlining: rt::CInt<i32>, DebugInfoForProfiling: rt::CInt<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CInt<u64>, SDK: rt::CStrArg, SDKLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateCompileUnit(py: Python<'_>, Builder: &Bound<'_, PyAny>, Lang: &Bound<'_, PyAny>, FileRef: &Bound<'_, PyAny>, Producer: rt::CStrArg, ProducerLen: rt::CIndex<u64>, isOptimized: rt::CIndex<i32>, Flags: rt::CStrArg, FlagsLen: rt::CIndex<u64>, RuntimeVer: rt::CIndex<u32>, SplitName: rt::CStrArg, SplitNameLen: rt::CIndex<u64>, Kind: &Bound<'_, PyAny>, DWOId: rt::CIndex<u32>, SplitDebugInlining: rt::CIndex<i32>, DebugInfoForProfiling: rt::CIndex<i32>, SysRoot: rt::CStrArg, SysRootLen: rt::CIndex<u64>, SDK: rt::CStrArg, SDKLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateCompileUnit");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Lang = rt::narrow::<u32>(TYPES.enum_arg(1, Lang)?)?;
@@ -213,7 +214,7 @@ rt::function!(F_LLVMDIBuilderCreateFile, C_LLVMDIBuilderCreateFile, c"LLVMDIBuil
     ["Builder", "Filename", "FilenameLen", "Directory", "DirectoryLen"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateFile(py, &x0, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?));
 
-fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename: rt::CStrArg, FilenameLen: rt::CInt<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename: rt::CStrArg, FilenameLen: rt::CIndex<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFile");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Filename = Filename.addr();
@@ -229,12 +230,38 @@ fn LLVMDIBuilderCreateFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename:
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Filename, a_FilenameLen, a_Directory, a_DirectoryLen) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
+rt::function!(F_LLVMDIBuilderCreateFileWithChecksum, C_LLVMDIBuilderCreateFileWithChecksum, c"LLVMDIBuilderCreateFileWithChecksum", "LLVMDIBuilderCreateFileWithChecksum",
+    c"LLVMDIBuilderCreateFileWithChecksum(Builder, Filename, FilenameLen, Directory, DirectoryLen, ChecksumKind, Checksum, ChecksumLen, Source, SourceLen)\n--\n\nCreate a file descriptor to hold debugging information for a file.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    Filename: File name.\n    FilenameLen: The length of the C string passed to \\c Filename.\n    Directory: Directory.\n    DirectoryLen: The length of the C string passed to \\c Directory.\n    ChecksumKind: The kind of checksum. eg MD5, SHA256\n    Checksum: The checksum.\n    ChecksumLen: The length of the checksum.\n    Source\n    SourceLen: The length of the source.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Filename", "FilenameLen", "Directory", "DirectoryLen", "ChecksumKind", "Checksum", "ChecksumLen", "Source", "SourceLen"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateFileWithChecksum(py, &x0, rt::call::extract(x1, "Filename")?, rt::call::extract(x2, "FilenameLen")?, rt::call::extract(x3, "Directory")?, rt::call::extract(x4, "DirectoryLen")?, &x5, rt::call::extract(x6, "Checksum")?, rt::call::extract(x7, "ChecksumLen")?, rt::call::extract(x8, "Source")?, rt::call::extract(x9, "SourceLen")?));
+
+fn LLVMDIBuilderCreateFileWithChecksum(py: Python<'_>, Builder: &Bound<'_, PyAny>, Filename: rt::CStrArg, FilenameLen: rt::CIndex<u64>, Directory: rt::CStrArg, DirectoryLen: rt::CIndex<u64>, ChecksumKind: &Bound<'_, PyAny>, Checksum: rt::CStrArg, ChecksumLen: rt::CIndex<u64>, Source: rt::CStrArg, SourceLen: rt::CIndex<u64>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFileWithChecksum");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Filename = Filename.addr();
+    let a_FilenameLen = FilenameLen.0;
+    let a_Directory = Directory.addr();
+    let a_DirectoryLen = DirectoryLen.0;
+    let a_ChecksumKind = rt::narrow::<u32>(TYPES.enum_arg(3, ChecksumKind)?)?;
+    let a_Checksum = Checksum.addr();
+    let a_ChecksumLen = ChecksumLen.0;
+    let a_Source = Source.addr();
+    let a_SourceLen = SourceLen.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, usize, u64, u32, usize, u64, usize, u64) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Filename, a_FilenameLen, a_Directory, a_DirectoryLen, a_ChecksumKind, a_Checksum, a_ChecksumLen, a_Source, a_SourceLen) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
+}
 rt::function!(F_LLVMDIBuilderCreateModule, C_LLVMDIBuilderCreateModule, c"LLVMDIBuilderCreateModule", "LLVMDIBuilderCreateModule",
     c"LLVMDIBuilderCreateModule(Builder, ParentScope, Name, NameLen, ConfigMacros, ConfigMacrosLen, IncludePath, IncludePathLen, APINotesFile, APINotesFileLen)\n--\n\nCreates a new descriptor for a module with the specified parent scope.\n\nArgs:\n    Builder: The \\c DIBuilder.\n    ParentScope: The parent scope containing this module declaration.\n    Name: Module name.\n    NameLen: The length of the C string passed to \\c Name.\n    ConfigMacros: A space-separated shell-quoted list of -D macro\n        definitions as they would appear on a command line.\n    ConfigMacrosLen: The length of the C string passed to \\c ConfigMacros.\n    IncludePath: The path to the module map file.\n    IncludePathLen: The length of the C string passed to \\c IncludePath.\n    APINotesFile: The path to an API notes file for the module.\n    APINotesFileLen: The length of the C string passed to \\c APINotestFile.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "ParentScope", "Name", "NameLen", "ConfigMacros", "ConfigMacrosLen", "IncludePath", "IncludePathLen", "APINotesFile", "APINotesFileLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateModule(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ConfigMacros")?, rt::call::extract(x5, "ConfigMacrosLen")?, rt::call::extract(x6, "IncludePath")?, rt::call::extract(x7, "IncludePathLen")?, rt::call::extract(x8, "APINotesFile")?, rt::call::extract(x9, "APINotesFileLen")?));
 
-fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CInt<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CInt<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, ConfigMacros: rt::CStrArg, ConfigMacrosLen: rt::CIndex<u64>, IncludePath: rt::CStrArg, IncludePathLen: rt::CIndex<u64>, APINotesFile: rt::CStrArg, APINotesFileLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateModule");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentScope = super::llvm_types::TYPES.handle_arg(6, ParentScope)?;
@@ -260,7 +287,7 @@ rt::function!(F_LLVMDIBuilderCreateNameSpace, C_LLVMDIBuilderCreateNameSpace, c"
     ["Builder", "ParentScope", "Name", "NameLen", "ExportSymbols"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateNameSpace(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ExportSymbols")?));
 
-fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ExportSymbols: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateNameSpace(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentScope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, ExportSymbols: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateNameSpace");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentScope = super::llvm_types::TYPES.handle_arg(6, ParentScope)?;
@@ -281,7 +308,7 @@ rt::function!(F_LLVMDIBuilderCreateFunction, C_LLVMDIBuilderCreateFunction, c"LL
     ["Builder", "Scope", "Name", "NameLen", "LinkageName", "LinkageNameLen", "File", "LineNo", "Ty", "IsLocalToUnit", "IsDefinition", "ScopeLine", "Flags", "IsOptimized"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateFunction(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LinkageName")?, rt::call::extract(x5, "LinkageNameLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "IsLocalToUnit")?, rt::call::extract(x10, "IsDefinition")?, rt::call::extract(x11, "ScopeLine")?, &x12, rt::call::extract(x13, "IsOptimized")?));
 
-fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, IsLocalToUnit: rt::CInt<i32>, IsDefinition: rt::CInt<i32>, ScopeLine: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateFunction(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, LinkageName: rt::CStrArg, LinkageNameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, IsLocalToUnit: rt::CIndex<i32>, IsDefinition: rt::CIndex<i32>, ScopeLine: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, IsOptimized: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateFunction");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -311,7 +338,7 @@ rt::function!(F_LLVMDIBuilderCreateLexicalBlock, C_LLVMDIBuilderCreateLexicalBlo
     ["Builder", "Scope", "File", "Line", "Column"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateLexicalBlock(py, &x0, &x1, &x2, rt::call::extract(x3, "Line")?, rt::call::extract(x4, "Column")?));
 
-fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Column: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlock(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Column: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlock");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -332,7 +359,7 @@ rt::function!(F_LLVMDIBuilderCreateLexicalBlockFile, C_LLVMDIBuilderCreateLexica
     ["Builder", "Scope", "File", "Discriminator"],
     |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateLexicalBlockFile(py, &x0, &x1, &x2, rt::call::extract(x3, "Discriminator")?));
 
-fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Discriminator: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateLexicalBlockFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Discriminator: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLexicalBlockFile");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -352,7 +379,7 @@ rt::function!(F_LLVMDIBuilderCreateImportedModuleFromNamespace, C_LLVMDIBuilderC
     ["Builder", "Scope", "NS", "File", "Line"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateImportedModuleFromNamespace(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, NS: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromNamespace(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, NS: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromNamespace");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -373,17 +400,17 @@ rt::function!(F_LLVMDIBuilderCreateImportedModuleFromAlias, C_LLVMDIBuilderCreat
     ["Builder", "Scope", "ImportedEntity", "File", "Line", "Elements", "NumElements"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromAlias(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, ImportedEntity: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromAlias(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, ImportedEntity: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromAlias");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_ImportedEntity = super::llvm_types::TYPES.handle_arg(6, ImportedEntity)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -398,17 +425,17 @@ rt::function!(F_LLVMDIBuilderCreateImportedModuleFromModule, C_LLVMDIBuilderCrea
     ["Builder", "Scope", "M", "File", "Line", "Elements", "NumElements"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateImportedModuleFromModule(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, &x5, rt::call::extract(x6, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedModuleFromModule(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, M: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedModuleFromModule");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
     let a_M = super::llvm_types::TYPES.handle_arg(6, M)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
     let a_Line = Line.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -423,7 +450,7 @@ rt::function!(F_LLVMDIBuilderCreateImportedDeclaration, C_LLVMDIBuilderCreateImp
     ["Builder", "Scope", "Decl", "File", "Line", "Name", "NameLen", "Elements", "NumElements"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMDIBuilderCreateImportedDeclaration(py, &x0, &x1, &x2, &x3, rt::call::extract(x4, "Line")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?, &x7, rt::call::extract(x8, "NumElements")?));
 
-fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateImportedDeclaration");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -432,10 +459,10 @@ fn LLVMDIBuilderCreateImportedDeclaration(py: Python<'_>, Builder: &Bound<'_, Py
     let a_Line = Line.0;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -450,7 +477,7 @@ rt::function!(F_LLVMDIBuilderCreateDebugLocation, C_LLVMDIBuilderCreateDebugLoca
     ["Ctx", "Line", "Column", "Scope", "InlinedAt"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateDebugLocation(py, &x0, rt::call::extract(x1, "Line")?, rt::call::extract(x2, "Column")?, &x3, &x4));
 
-fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Line: rt::CInt<u32>, Column: rt::CInt<u32>, Scope: &Bound<'_, PyAny>, InlinedAt: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateDebugLocation(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, Column: rt::CIndex<u32>, Scope: &Bound<'_, PyAny>, InlinedAt: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDebugLocation");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
     let a_Line = Line.0;
@@ -613,13 +640,13 @@ rt::function!(F_LLVMDIBuilderGetOrCreateTypeArray, C_LLVMDIBuilderGetOrCreateTyp
     ["Builder", "Data", "NumElements"],
     |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateTypeArray(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateTypeArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateTypeArray");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, false, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
+    h_Data.check_count(a_NumElements as i128, "NumElements", "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -634,15 +661,15 @@ rt::function!(F_LLVMDIBuilderCreateSubroutineType, C_LLVMDIBuilderCreateSubrouti
     ["Builder", "File", "ParameterTypes", "NumParameterTypes", "Flags"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateSubroutineType(py, &x0, &x1, &x2, rt::call::extract(x3, "NumParameterTypes")?, &x4));
 
-fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateSubroutineType(py: Python<'_>, Builder: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, ParameterTypes: &Bound<'_, PyAny>, NumParameterTypes: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubroutineType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
-    let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, true, false)?;
+    let mut h_ParameterTypes = super::llvm_types::TYPES.handle_ref(6, ParameterTypes, false, false)?;
     let a_ParameterTypes = h_ParameterTypes.addr();
     let a_NumParameterTypes = NumParameterTypes.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    rt::check_count(a_NumParameterTypes as i128, "NumParameterTypes", h_ParameterTypes.item_count(), "ParameterTypes")?;
+    h_ParameterTypes.check_count(a_NumParameterTypes as i128, "NumParameterTypes", "ParameterTypes")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -657,12 +684,12 @@ rt::function!(F_LLVMDIBuilderCreateMacro, C_LLVMDIBuilderCreateMacro, c"LLVMDIBu
     ["Builder", "ParentMacroFile", "Line", "RecordType", "Name", "NameLen", "Value", "ValueLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateMacro(py, &x0, &x1, rt::call::extract(x2, "Line")?, &x3, rt::call::extract(x4, "Name")?, rt::call::extract(x5, "NameLen")?, rt::call::extract(x6, "Value")?, rt::call::extract(x7, "ValueLen")?));
 
-fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CStrArg, ValueLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMacro(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, RecordType: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Value: rt::CStrArg, ValueLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMacro");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentMacroFile = super::llvm_types::TYPES.handle_arg(6, ParentMacroFile)?;
     let a_Line = Line.0;
-    let a_RecordType = rt::narrow::<u32>(TYPES.enum_arg(3, RecordType)?)?;
+    let a_RecordType = rt::narrow::<u32>(TYPES.enum_arg(4, RecordType)?)?;
     let a_Name = Name.addr();
     let a_NameLen = NameLen.0;
     let a_Value = Value.addr();
@@ -681,7 +708,7 @@ rt::function!(F_LLVMDIBuilderCreateTempMacroFile, C_LLVMDIBuilderCreateTempMacro
     ["Builder", "ParentMacroFile", "Line", "File"],
     |py, [x0, x1, x2, x3]| LLVMDIBuilderCreateTempMacroFile(py, &x0, &x1, rt::call::extract(x2, "Line")?, &x3));
 
-fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CInt<u32>, File: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempMacroFile(py: Python<'_>, Builder: &Bound<'_, PyAny>, ParentMacroFile: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, File: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempMacroFile");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_ParentMacroFile = super::llvm_types::TYPES.handle_arg(6, ParentMacroFile)?;
@@ -701,7 +728,7 @@ rt::function!(F_LLVMDIBuilderCreateEnumerator, C_LLVMDIBuilderCreateEnumerator, 
     ["Builder", "Name", "NameLen", "Value", "IsUnsigned"],
     |py, [x0, x1, x2, x3, x4]| LLVMDIBuilderCreateEnumerator(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "Value")?, rt::call::extract(x4, "IsUnsigned")?));
 
-fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Value: rt::CInt<i64>, IsUnsigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Value: rt::CIndex<i64>, IsUnsigned: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerator");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -717,12 +744,35 @@ fn LLVMDIBuilderCreateEnumerator(py: Python<'_>, Builder: &Bound<'_, PyAny>, Nam
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_Value, a_IsUnsigned) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
 }
+rt::function!(F_LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision, C_LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision, c"LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision", "LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision",
+    c"LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision(Builder, Name, NameLen, SizeInBits, Words, IsUnsigned)\n--\n\nCreate debugging information entry for an enumerator of arbitrary precision.\n\nArgs:\n    Builder: The DIBuilder.\n    Name: Enumerator name.\n    NameLen: Length of enumerator name.\n    SizeInBits: Number of bits of the value.\n    Words: The words that make up the value.\n    IsUnsigned: True if the value is unsigned.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Name", "NameLen", "SizeInBits", "Words", "IsUnsigned"],
+    |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, &x4, rt::call::extract(x5, "IsUnsigned")?));
+
+fn LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, SizeInBits: rt::CIndex<u64>, Words: &Bound<'_, PyAny>, IsUnsigned: rt::CIndex<i32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Name = Name.addr();
+    let a_NameLen = NameLen.0;
+    let a_SizeInBits = SizeInBits.0;
+    let p_Words = rt::typed_ptr_arg(Words, None, 8, false)?;
+    let a_Words = p_Words.addr();
+    let a_IsUnsigned = IsUnsigned.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, u64, u64, usize, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Name, a_NameLen, a_SizeInBits, a_Words, a_IsUnsigned) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder]))
+}
 rt::function!(F_LLVMDIBuilderCreateEnumerationType, C_LLVMDIBuilderCreateEnumerationType, c"LLVMDIBuilderCreateEnumerationType", "LLVMDIBuilderCreateEnumerationType",
     c"LLVMDIBuilderCreateEnumerationType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, Elements, NumElements, ClassTy)\n--\n\nCreate debugging information entry for an enumeration.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: Scope in which this enumeration is defined.\n    Name: Enumeration name.\n    NameLen: Length of enumeration name.\n    File: File where this member is defined.\n    LineNumber: Line number.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Elements: Enumeration elements.\n    NumElements: Number of enumeration elements.\n    ClassTy: Underlying type of a C++11/ObjC fixed enum.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Elements", "NumElements", "ClassTy"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateEnumerationType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, rt::call::extract(x9, "NumElements")?, &x10));
 
-fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, ClassTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, ClassTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateEnumerationType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -732,11 +782,11 @@ fn LLVMDIBuilderCreateEnumerationType(py: Python<'_>, Builder: &Bound<'_, PyAny>
     let a_LineNumber = LineNumber.0;
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_ClassTy = super::llvm_types::TYPES.handle_arg(6, ClassTy)?;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -751,7 +801,7 @@ rt::function!(F_LLVMDIBuilderCreateUnionType, C_LLVMDIBuilderCreateUnionType, c"
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "Elements", "NumElements", "RunTimeLang", "UniqueId", "UniqueIdLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateUnionType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumElements")?, rt::call::extract(x11, "RunTimeLang")?, rt::call::extract(x12, "UniqueId")?, rt::call::extract(x13, "UniqueIdLen")?));
 
-fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, RunTimeLang: rt::CIndex<u32>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnionType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -762,13 +812,13 @@ fn LLVMDIBuilderCreateUnionType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
     let a_SizeInBits = SizeInBits.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_RunTimeLang = RunTimeLang.0;
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -783,16 +833,16 @@ rt::function!(F_LLVMDIBuilderCreateArrayType, C_LLVMDIBuilderCreateArrayType, c"
     ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateArrayType(py, &x0, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, &x3, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
-fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateArrayType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
-    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true, false)?;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, false, false)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
-    rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
+    h_Subscripts.check_count(a_NumSubscripts as i128, "NumSubscripts", "Subscripts")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -802,21 +852,133 @@ fn LLVMDIBuilderCreateArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size
     let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Ty]))
 }
+rt::function!(F_LLVMDIBuilderCreateSetType, C_LLVMDIBuilderCreateSetType, c"LLVMDIBuilderCreateSetType", "LLVMDIBuilderCreateSetType",
+    c"LLVMDIBuilderCreateSetType(Builder, Scope, Name, NameLen, File, LineNumber, SizeInBits, AlignInBits, BaseTy)\n--\n\nCreate debugging information entry for a set.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The scope in which the set is defined.\n    Name: A name that uniquely identifies this set.\n    NameLen: The length of the C string passed to \\c Name.\n    File: File where the set is located.\n    LineNumber\n    SizeInBits: Set size.\n    AlignInBits: Set alignment.\n    BaseTy: The base type of the set.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "BaseTy"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8]| LLVMDIBuilderCreateSetType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8));
+
+fn LLVMDIBuilderCreateSetType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, BaseTy: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSetType");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_Name = Name.addr();
+    let a_NameLen = NameLen.0;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
+    let a_LineNumber = LineNumber.0;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
+    let a_BaseTy = super::llvm_types::TYPES.handle_arg(6, BaseTy)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, u64, u32, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_File, a_LineNumber, a_SizeInBits, a_AlignInBits, a_BaseTy) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, BaseTy]))
+}
+rt::function!(F_LLVMDIBuilderCreateSubrangeType, C_LLVMDIBuilderCreateSubrangeType, c"LLVMDIBuilderCreateSubrangeType", "LLVMDIBuilderCreateSubrangeType",
+    c"LLVMDIBuilderCreateSubrangeType(Builder, Scope, Name, NameLen, LineNo, File, SizeInBits, AlignInBits, Flags, BaseTy, LowerBound, UpperBound, Stride, Bias)\n--\n\nCreate a descriptor for a subrange with dynamic bounds.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope: The scope in which the subrange is defined.\n    Name: A name that uniquely identifies this subrange.\n    NameLen: The length of the C string passed to \\c Name.\n    LineNo: Line number.\n    File: File where the subrange is located.\n    SizeInBits: Member size.\n    AlignInBits: Member alignment.\n    Flags: Flags.\n    BaseTy: The base type of the subrange. eg integer or enumeration\n    LowerBound: Lower bound of the subrange.\n    UpperBound: Upper bound of the subrange.\n    Stride: Stride of the subrange.\n    Bias: Bias of the subrange.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Scope", "Name", "NameLen", "LineNo", "File", "SizeInBits", "AlignInBits", "Flags", "BaseTy", "LowerBound", "UpperBound", "Stride", "Bias"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13]| LLVMDIBuilderCreateSubrangeType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LineNo")?, &x5, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, &x10, &x11, &x12, &x13));
+
+fn LLVMDIBuilderCreateSubrangeType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, LineNo: rt::CIndex<u32>, File: &Bound<'_, PyAny>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, BaseTy: &Bound<'_, PyAny>, LowerBound: &Bound<'_, PyAny>, UpperBound: &Bound<'_, PyAny>, Stride: &Bound<'_, PyAny>, Bias: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateSubrangeType");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_Name = Name.addr();
+    let a_NameLen = NameLen.0;
+    let a_LineNo = LineNo.0;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
+    let a_SizeInBits = SizeInBits.0;
+    let a_AlignInBits = AlignInBits.0;
+    let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
+    let a_BaseTy = super::llvm_types::TYPES.handle_arg(6, BaseTy)?;
+    let a_LowerBound = super::llvm_types::TYPES.handle_arg(6, LowerBound)?;
+    let a_UpperBound = super::llvm_types::TYPES.handle_arg(6, UpperBound)?;
+    let a_Stride = super::llvm_types::TYPES.handle_arg(6, Stride)?;
+    let a_Bias = super::llvm_types::TYPES.handle_arg(6, Bias)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, usize, u64, u32, u32, usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_LineNo, a_File, a_SizeInBits, a_AlignInBits, a_Flags, a_BaseTy, a_LowerBound, a_UpperBound, a_Stride, a_Bias) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, BaseTy, LowerBound, UpperBound, Stride, Bias]))
+}
+rt::function!(F_LLVMDIBuilderCreateDynamicArrayType, C_LLVMDIBuilderCreateDynamicArrayType, c"LLVMDIBuilderCreateDynamicArrayType", "LLVMDIBuilderCreateDynamicArrayType",
+    c"LLVMDIBuilderCreateDynamicArrayType(Builder, Scope, Name, NameLen, LineNo, File, Size, AlignInBits, Ty, Subscripts, NumSubscripts, DataLocation, Associated, Allocated, Rank, BitStride)\n--\n\nCreate debugging information entry for a dynamic array.\n\nArgs:\n    Builder: The DIBuilder.\n    Scope\n    Name\n    NameLen\n    LineNo\n    File\n    Size: Array size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n    DataLocation: DataLocation. (DIVariable, DIExpression or NULL)\n    Associated: Associated. (DIVariable, DIExpression or NULL)\n    Allocated: Allocated. (DIVariable, DIExpression or NULL)\n    Rank: Rank. (DIVariable, DIExpression or NULL)\n    BitStride: BitStride.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Scope", "Name", "NameLen", "LineNo", "File", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts", "DataLocation", "Associated", "Allocated", "Rank", "BitStride"],
+    |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| LLVMDIBuilderCreateDynamicArrayType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "LineNo")?, &x5, rt::call::extract(x6, "Size")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, rt::call::extract(x10, "NumSubscripts")?, &x11, &x12, &x13, &x14, &x15));
+
+fn LLVMDIBuilderCreateDynamicArrayType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, LineNo: rt::CIndex<u32>, File: &Bound<'_, PyAny>, Size: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CIndex<u32>, DataLocation: &Bound<'_, PyAny>, Associated: &Bound<'_, PyAny>, Allocated: &Bound<'_, PyAny>, Rank: &Bound<'_, PyAny>, BitStride: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateDynamicArrayType");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
+    let a_Name = Name.addr();
+    let a_NameLen = NameLen.0;
+    let a_LineNo = LineNo.0;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
+    let a_Size = Size.0;
+    let a_AlignInBits = AlignInBits.0;
+    let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, false, false)?;
+    let a_Subscripts = h_Subscripts.addr();
+    let a_NumSubscripts = NumSubscripts.0;
+    let a_DataLocation = super::llvm_types::TYPES.handle_arg(6, DataLocation)?;
+    let a_Associated = super::llvm_types::TYPES.handle_arg(6, Associated)?;
+    let a_Allocated = super::llvm_types::TYPES.handle_arg(6, Allocated)?;
+    let a_Rank = super::llvm_types::TYPES.handle_arg(6, Rank)?;
+    let a_BitStride = super::llvm_types::TYPES.handle_arg(6, BitStride)?;
+    h_Subscripts.check_count(a_NumSubscripts as i128, "NumSubscripts", "Subscripts")?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, u32, usize, u64, u32, usize, usize, u32, usize, usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Scope, a_Name, a_NameLen, a_LineNo, a_File, a_Size, a_AlignInBits, a_Ty, a_Subscripts, a_NumSubscripts, a_DataLocation, a_Associated, a_Allocated, a_Rank, a_BitStride) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Scope, File, Ty, DataLocation, Associated, Allocated, Rank, BitStride]))
+}
+rt::function!(F_LLVMReplaceArrays, C_LLVMReplaceArrays, c"LLVMReplaceArrays", "LLVMReplaceArrays",
+    c"LLVMReplaceArrays(Builder, T, Elements, NumElements)\n--\n\nReplace arrays.\n\nSee: DIBuilder::replaceArrays()\n\nArgs:\n    Builder\n    T\n    Elements\n    NumElements",
+    ["Builder", "T", "Elements", "NumElements"],
+    |py, [x0, x1, x2, x3]| LLVMReplaceArrays(py, &x0, &x1, &x2, rt::call::extract(x3, "NumElements")?));
+
+fn LLVMReplaceArrays(py: Python<'_>, Builder: &Bound<'_, PyAny>, T: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMReplaceArrays");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let mut h_T = super::llvm_types::TYPES.handle_ref(6, T, true, false)?;
+    let a_T = h_T.addr();
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
+    let a_Elements = h_Elements.addr();
+    let a_NumElements = NumElements.0;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u32) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_T, a_Elements, a_NumElements) });
+    Ok(py.None())
+}
 rt::function!(F_LLVMDIBuilderCreateVectorType, C_LLVMDIBuilderCreateVectorType, c"LLVMDIBuilderCreateVectorType", "LLVMDIBuilderCreateVectorType",
     c"LLVMDIBuilderCreateVectorType(Builder, Size, AlignInBits, Ty, Subscripts, NumSubscripts)\n--\n\nCreate debugging information entry for a vector type.\n\nArgs:\n    Builder: The DIBuilder.\n    Size: Vector size.\n    AlignInBits: Alignment.\n    Ty: Element type.\n    Subscripts: Subscripts.\n    NumSubscripts: Number of subscripts.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Builder", "Size", "AlignInBits", "Ty", "Subscripts", "NumSubscripts"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateVectorType(py, &x0, rt::call::extract(x1, "Size")?, rt::call::extract(x2, "AlignInBits")?, &x3, &x4, rt::call::extract(x5, "NumSubscripts")?));
 
-fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateVectorType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Size: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, Subscripts: &Bound<'_, PyAny>, NumSubscripts: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateVectorType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Size = Size.0;
     let a_AlignInBits = AlignInBits.0;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
-    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, true, false)?;
+    let mut h_Subscripts = super::llvm_types::TYPES.handle_ref(6, Subscripts, false, false)?;
     let a_Subscripts = h_Subscripts.addr();
     let a_NumSubscripts = NumSubscripts.0;
-    rt::check_count(a_NumSubscripts as i128, "NumSubscripts", h_Subscripts.item_count(), "Subscripts")?;
+    h_Subscripts.check_count(a_NumSubscripts as i128, "NumSubscripts", "Subscripts")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -831,7 +993,7 @@ rt::function!(F_LLVMDIBuilderCreateUnspecifiedType, C_LLVMDIBuilderCreateUnspeci
     ["Builder", "Name", "NameLen"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateUnspecifiedType(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?));
 
-fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateUnspecifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateUnspecifiedType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -850,7 +1012,7 @@ rt::function!(F_LLVMDIBuilderCreateBasicType, C_LLVMDIBuilderCreateBasicType, c"
     ["Builder", "Name", "NameLen", "SizeInBits", "Encoding", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateBasicType(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "Encoding")?, &x5));
 
-fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, SizeInBits: rt::CInt<u64>, Encoding: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBasicType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, SizeInBits: rt::CIndex<u64>, Encoding: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBasicType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -872,7 +1034,7 @@ rt::function!(F_LLVMDIBuilderCreatePointerType, C_LLVMDIBuilderCreatePointerType
     ["Builder", "PointeeTy", "SizeInBits", "AlignInBits", "AddressSpace", "Name", "NameLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreatePointerType(py, &x0, &x1, rt::call::extract(x2, "SizeInBits")?, rt::call::extract(x3, "AlignInBits")?, rt::call::extract(x4, "AddressSpace")?, rt::call::extract(x5, "Name")?, rt::call::extract(x6, "NameLen")?));
 
-fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeTy: &Bound<'_, PyAny>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, AddressSpace: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreatePointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeTy: &Bound<'_, PyAny>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, AddressSpace: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreatePointerType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_PointeeTy = super::llvm_types::TYPES.handle_arg(6, PointeeTy)?;
@@ -895,7 +1057,7 @@ rt::function!(F_LLVMDIBuilderCreateStructType, C_LLVMDIBuilderCreateStructType, 
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "RunTimeLang", "VTableHolder", "UniqueId", "UniqueIdLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]| LLVMDIBuilderCreateStructType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, &x8, &x9, &x10, rt::call::extract(x11, "NumElements")?, rt::call::extract(x12, "RunTimeLang")?, &x13, rt::call::extract(x14, "UniqueId")?, rt::call::extract(x15, "UniqueIdLen")?));
 
-fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, RunTimeLang: rt::CInt<u32>, VTableHolder: &Bound<'_, PyAny>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, RunTimeLang: rt::CIndex<u32>, VTableHolder: &Bound<'_, PyAny>, UniqueId: rt::CStrArg, UniqueIdLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStructType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -907,14 +1069,14 @@ fn LLVMDIBuilderCreateStructType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Sco
     let a_AlignInBits = AlignInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_RunTimeLang = RunTimeLang.0;
     let a_VTableHolder = super::llvm_types::TYPES.handle_arg(6, VTableHolder)?;
     let a_UniqueId = UniqueId.addr();
     let a_UniqueIdLen = UniqueIdLen.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -929,7 +1091,7 @@ rt::function!(F_LLVMDIBuilderCreateMemberType, C_LLVMDIBuilderCreateMemberType, 
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, &x10));
 
-fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, OffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -956,7 +1118,7 @@ rt::function!(F_LLVMDIBuilderCreateStaticMemberType, C_LLVMDIBuilderCreateStatic
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "Type", "Flags", "ConstantVal", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateStaticMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, &x6, &x7, &x8, rt::call::extract(x9, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, Type: &Bound<'_, PyAny>, Flags: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateStaticMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, Type: &Bound<'_, PyAny>, Flags: &Bound<'_, PyAny>, ConstantVal: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateStaticMemberType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -982,7 +1144,7 @@ rt::function!(F_LLVMDIBuilderCreateMemberPointerType, C_LLVMDIBuilderCreateMembe
     ["Builder", "PointeeType", "ClassType", "SizeInBits", "AlignInBits", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateMemberPointerType(py, &x0, &x1, &x2, rt::call::extract(x3, "SizeInBits")?, rt::call::extract(x4, "AlignInBits")?, &x5));
 
-fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeType: &Bound<'_, PyAny>, ClassType: &Bound<'_, PyAny>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateMemberPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, PointeeType: &Bound<'_, PyAny>, ClassType: &Bound<'_, PyAny>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateMemberPointerType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_PointeeType = super::llvm_types::TYPES.handle_arg(6, PointeeType)?;
@@ -1004,7 +1166,7 @@ rt::function!(F_LLVMDIBuilderCreateObjCIVar, C_LLVMDIBuilderCreateObjCIVar, c"LL
     ["Builder", "Name", "NameLen", "File", "LineNo", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "Ty", "PropertyNode"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCIVar(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "SizeInBits")?, rt::call::extract(x6, "AlignInBits")?, rt::call::extract(x7, "OffsetInBits")?, &x8, &x9, &x10));
 
-fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PropertyNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCIVar(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, OffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, PropertyNode: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCIVar");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -1031,7 +1193,7 @@ rt::function!(F_LLVMDIBuilderCreateObjCProperty, C_LLVMDIBuilderCreateObjCProper
     ["Builder", "Name", "NameLen", "File", "LineNo", "GetterName", "GetterNameLen", "SetterName", "SetterNameLen", "PropertyAttributes", "Ty"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateObjCProperty(py, &x0, rt::call::extract(x1, "Name")?, rt::call::extract(x2, "NameLen")?, &x3, rt::call::extract(x4, "LineNo")?, rt::call::extract(x5, "GetterName")?, rt::call::extract(x6, "GetterNameLen")?, rt::call::extract(x7, "SetterName")?, rt::call::extract(x8, "SetterNameLen")?, rt::call::extract(x9, "PropertyAttributes")?, &x10));
 
-fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CInt<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CInt<u64>, PropertyAttributes: rt::CInt<u32>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, GetterName: rt::CStrArg, GetterNameLen: rt::CIndex<u64>, SetterName: rt::CStrArg, SetterNameLen: rt::CIndex<u64>, PropertyAttributes: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjCProperty");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Name = Name.addr();
@@ -1054,21 +1216,22 @@ fn LLVMDIBuilderCreateObjCProperty(py: Python<'_>, Builder: &Bound<'_, PyAny>, N
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, File, Ty]))
 }
 rt::function!(F_LLVMDIBuilderCreateObjectPointerType, C_LLVMDIBuilderCreateObjectPointerType, c"LLVMDIBuilderCreateObjectPointerType", "LLVMDIBuilderCreateObjectPointerType",
-    c"LLVMDIBuilderCreateObjectPointerType(Builder, Type)\n--\n\nCreate a uniqued DIType* clone with FlagObjectPointer and FlagArtificial set.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type to which this pointer points.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
-    ["Builder", "Type"],
-    |py, [x0, x1]| LLVMDIBuilderCreateObjectPointerType(py, &x0, &x1));
+    c"LLVMDIBuilderCreateObjectPointerType(Builder, Type, Implicit)\n--\n\nCreate a uniqued DIType* clone with FlagObjectPointer. If \\c Implicit\nis true, then also set FlagArtificial.\n\nArgs:\n    Builder: The DIBuilder.\n    Type: The underlying type to which this pointer points.\n    Implicit: Indicates whether this pointer was implicitly generated\n        (i.e., not spelled out in source).\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Type", "Implicit"],
+    |py, [x0, x1, x2]| LLVMDIBuilderCreateObjectPointerType(py, &x0, &x1, rt::call::extract(x2, "Implicit")?));
 
-fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateObjectPointerType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>, Implicit: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateObjectPointerType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
+    let a_Implicit = Implicit.0;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
-    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+    let __f: unsafe extern "C" fn(usize, usize, i32) -> usize =
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
-    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type) });
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Type, a_Implicit) });
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Type]))
 }
 rt::function!(F_LLVMDIBuilderCreateQualifiedType, C_LLVMDIBuilderCreateQualifiedType, c"LLVMDIBuilderCreateQualifiedType", "LLVMDIBuilderCreateQualifiedType",
@@ -1076,7 +1239,7 @@ rt::function!(F_LLVMDIBuilderCreateQualifiedType, C_LLVMDIBuilderCreateQualified
     ["Builder", "Tag", "Type"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateQualifiedType(py, &x0, rt::call::extract(x1, "Tag")?, &x2));
 
-fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateQualifiedType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateQualifiedType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1095,7 +1258,7 @@ rt::function!(F_LLVMDIBuilderCreateReferenceType, C_LLVMDIBuilderCreateReference
     ["Builder", "Tag", "Type"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateReferenceType(py, &x0, rt::call::extract(x1, "Tag")?, &x2));
 
-fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReferenceType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReferenceType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1131,7 +1294,7 @@ rt::function!(F_LLVMDIBuilderCreateTypedef, C_LLVMDIBuilderCreateTypedef, c"LLVM
     ["Builder", "Type", "Name", "NameLen", "File", "LineNo", "Scope", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7]| LLVMDIBuilderCreateTypedef(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, &x6, rt::call::extract(x7, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Scope: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTypedef(py: Python<'_>, Builder: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Scope: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTypedef");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Type = super::llvm_types::TYPES.handle_arg(6, Type)?;
@@ -1155,7 +1318,7 @@ rt::function!(F_LLVMDIBuilderCreateInheritance, C_LLVMDIBuilderCreateInheritance
     ["Builder", "Ty", "BaseTy", "BaseOffset", "VBPtrOffset", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5]| LLVMDIBuilderCreateInheritance(py, &x0, &x1, &x2, rt::call::extract(x3, "BaseOffset")?, rt::call::extract(x4, "VBPtrOffset")?, &x5));
 
-fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, BaseTy: &Bound<'_, PyAny>, BaseOffset: rt::CInt<u64>, VBPtrOffset: rt::CInt<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateInheritance(py: Python<'_>, Builder: &Bound<'_, PyAny>, Ty: &Bound<'_, PyAny>, BaseTy: &Bound<'_, PyAny>, BaseOffset: rt::CIndex<u64>, VBPtrOffset: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateInheritance");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Ty = super::llvm_types::TYPES.handle_arg(6, Ty)?;
@@ -1177,7 +1340,7 @@ rt::function!(F_LLVMDIBuilderCreateForwardDecl, C_LLVMDIBuilderCreateForwardDecl
     ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "UniqueIdentifier", "UniqueIdentifierLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateForwardDecl(py, &x0, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, &x5, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, rt::call::extract(x10, "UniqueIdentifier")?, rt::call::extract(x11, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateForwardDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, RuntimeLang: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateForwardDecl");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1205,7 +1368,7 @@ rt::function!(F_LLVMDIBuilderCreateReplaceableCompositeType, C_LLVMDIBuilderCrea
     ["Builder", "Tag", "Name", "NameLen", "Scope", "File", "Line", "RuntimeLang", "SizeInBits", "AlignInBits", "Flags", "UniqueIdentifier", "UniqueIdentifierLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateReplaceableCompositeType(py, &x0, rt::call::extract(x1, "Tag")?, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, &x5, rt::call::extract(x6, "Line")?, rt::call::extract(x7, "RuntimeLang")?, rt::call::extract(x8, "SizeInBits")?, rt::call::extract(x9, "AlignInBits")?, &x10, rt::call::extract(x11, "UniqueIdentifier")?, rt::call::extract(x12, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CInt<u32>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CInt<u32>, RuntimeLang: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateReplaceableCompositeType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Tag: rt::CIndex<u32>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Scope: &Bound<'_, PyAny>, File: &Bound<'_, PyAny>, Line: rt::CIndex<u32>, RuntimeLang: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, Flags: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateReplaceableCompositeType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Tag = Tag.0;
@@ -1234,7 +1397,7 @@ rt::function!(F_LLVMDIBuilderCreateBitFieldMemberType, C_LLVMDIBuilderCreateBitF
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "OffsetInBits", "StorageOffsetInBits", "Flags", "Type"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10]| LLVMDIBuilderCreateBitFieldMemberType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "OffsetInBits")?, rt::call::extract(x8, "StorageOffsetInBits")?, &x9, &x10));
 
-fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, OffsetInBits: rt::CInt<u64>, StorageOffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateBitFieldMemberType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, OffsetInBits: rt::CIndex<u64>, StorageOffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, Type: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateBitFieldMemberType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1261,7 +1424,7 @@ rt::function!(F_LLVMDIBuilderCreateClassType, C_LLVMDIBuilderCreateClassType, c"
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNumber", "SizeInBits", "AlignInBits", "OffsetInBits", "Flags", "DerivedFrom", "Elements", "NumElements", "VTableHolder", "TemplateParamsNode", "UniqueIdentifier", "UniqueIdentifierLen"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16]| LLVMDIBuilderCreateClassType(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNumber")?, rt::call::extract(x6, "SizeInBits")?, rt::call::extract(x7, "AlignInBits")?, rt::call::extract(x8, "OffsetInBits")?, &x9, &x10, &x11, rt::call::extract(x12, "NumElements")?, &x13, &x14, rt::call::extract(x15, "UniqueIdentifier")?, rt::call::extract(x16, "UniqueIdentifierLen")?));
 
-fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CInt<u32>, SizeInBits: rt::CInt<u64>, AlignInBits: rt::CInt<u32>, OffsetInBits: rt::CInt<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CInt<u32>, VTableHolder: &Bound<'_, PyAny>, TemplateParamsNode: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNumber: rt::CIndex<u32>, SizeInBits: rt::CIndex<u64>, AlignInBits: rt::CIndex<u32>, OffsetInBits: rt::CIndex<u64>, Flags: &Bound<'_, PyAny>, DerivedFrom: &Bound<'_, PyAny>, Elements: &Bound<'_, PyAny>, NumElements: rt::CIndex<u32>, VTableHolder: &Bound<'_, PyAny>, TemplateParamsNode: &Bound<'_, PyAny>, UniqueIdentifier: rt::CStrArg, UniqueIdentifierLen: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateClassType");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1274,14 +1437,14 @@ fn LLVMDIBuilderCreateClassType(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scop
     let a_OffsetInBits = OffsetInBits.0;
     let a_Flags = rt::narrow::<u32>(TYPES.enum_arg(0, Flags)?)?;
     let a_DerivedFrom = super::llvm_types::TYPES.handle_arg(6, DerivedFrom)?;
-    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, true, false)?;
+    let mut h_Elements = super::llvm_types::TYPES.handle_ref(6, Elements, false, false)?;
     let a_Elements = h_Elements.addr();
     let a_NumElements = NumElements.0;
     let a_VTableHolder = super::llvm_types::TYPES.handle_arg(6, VTableHolder)?;
     let a_TemplateParamsNode = super::llvm_types::TYPES.handle_arg(6, TemplateParamsNode)?;
     let a_UniqueIdentifier = UniqueIdentifier.addr();
     let a_UniqueIdentifierLen = UniqueIdentifierLen.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Elements.item_count(), "Elements")?;
+    h_Elements.check_count(a_NumElements as i128, "NumElements", "Elements")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1418,7 +1581,7 @@ rt::function!(F_LLVMDIBuilderGetOrCreateSubrange, C_LLVMDIBuilderGetOrCreateSubr
     ["Builder", "LowerBound", "Count"],
     |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateSubrange(py, &x0, rt::call::extract(x1, "LowerBound")?, rt::call::extract(x2, "Count")?));
 
-fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: &Bound<'_, PyAny>, LowerBound: rt::CInt<i64>, Count: rt::CInt<i64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateSubrange(py: Python<'_>, Builder: &Bound<'_, PyAny>, LowerBound: rt::CIndex<i64>, Count: rt::CIndex<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateSubrange");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_LowerBound = LowerBound.0;
@@ -1437,13 +1600,13 @@ rt::function!(F_LLVMDIBuilderGetOrCreateArray, C_LLVMDIBuilderGetOrCreateArray, 
     ["Builder", "Data", "NumElements"],
     |py, [x0, x1, x2]| LLVMDIBuilderGetOrCreateArray(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderGetOrCreateArray(py: Python<'_>, Builder: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderGetOrCreateArray");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, false, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
+    h_Data.check_count(a_NumElements as i128, "NumElements", "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1458,7 +1621,7 @@ rt::function!(F_LLVMDIBuilderCreateExpression, C_LLVMDIBuilderCreateExpression, 
     ["Builder", "Addr", "Length"],
     |py, [x0, x1, x2]| LLVMDIBuilderCreateExpression(py, &x0, &x1, rt::call::extract(x2, "Length")?));
 
-fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, Length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Addr: &Bound<'_, PyAny>, Length: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateExpression");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let p_Addr = rt::typed_ptr_arg(Addr, None, 8, true)?;
@@ -1478,7 +1641,7 @@ rt::function!(F_LLVMDIBuilderCreateConstantValueExpression, C_LLVMDIBuilderCreat
     ["Builder", "Value"],
     |py, [x0, x1]| LLVMDIBuilderCreateConstantValueExpression(py, &x0, rt::call::extract(x1, "Value")?));
 
-fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Value: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateConstantValueExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Value: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateConstantValueExpression");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Value = Value.0;
@@ -1496,7 +1659,7 @@ rt::function!(F_LLVMDIBuilderCreateGlobalVariableExpression, C_LLVMDIBuilderCrea
     ["Builder", "Scope", "Name", "NameLen", "Linkage", "LinkLen", "File", "LineNo", "Ty", "LocalToUnit", "Expr", "Decl", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12]| LLVMDIBuilderCreateGlobalVariableExpression(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LinkLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "LocalToUnit")?, &x10, &x11, rt::call::extract(x12, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LinkLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CInt<i32>, Expr: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateGlobalVariableExpression(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Linkage: rt::CStrArg, LinkLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CIndex<i32>, Expr: &Bound<'_, PyAny>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateGlobalVariableExpression");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1627,13 +1790,13 @@ rt::function!(F_LLVMTemporaryMDNode, C_LLVMTemporaryMDNode, c"LLVMTemporaryMDNod
     ["Ctx", "Data", "NumElements"],
     |py, [x0, x1, x2]| LLVMTemporaryMDNode(py, &x0, &x1, rt::call::extract(x2, "NumElements")?));
 
-fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMTemporaryMDNode(py: Python<'_>, Ctx: &Bound<'_, PyAny>, Data: &Bound<'_, PyAny>, NumElements: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMTemporaryMDNode");
     let a_Ctx = super::llvm_types::TYPES.handle_arg(1, Ctx)?;
-    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, true, false)?;
+    let mut h_Data = super::llvm_types::TYPES.handle_ref(6, Data, false, false)?;
     let a_Data = h_Data.addr();
     let a_NumElements = NumElements.0;
-    rt::check_count(a_NumElements as i128, "NumElements", h_Data.item_count(), "Data")?;
+    h_Data.check_count(a_NumElements as i128, "NumElements", "Data")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -1684,7 +1847,7 @@ rt::function!(F_LLVMDIBuilderCreateTempGlobalVariableFwdDecl, C_LLVMDIBuilderCre
     ["Builder", "Scope", "Name", "NameLen", "Linkage", "LnkLen", "File", "LineNo", "Ty", "LocalToUnit", "Decl", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11]| LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "Linkage")?, rt::call::extract(x5, "LnkLen")?, &x6, rt::call::extract(x7, "LineNo")?, &x8, rt::call::extract(x9, "LocalToUnit")?, &x10, rt::call::extract(x11, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, Linkage: rt::CStrArg, LnkLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CInt<i32>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateTempGlobalVariableFwdDecl(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, Linkage: rt::CStrArg, LnkLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, LocalToUnit: rt::CIndex<i32>, Decl: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateTempGlobalVariableFwdDecl");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1800,7 +1963,7 @@ rt::function!(F_LLVMDIBuilderCreateAutoVariable, C_LLVMDIBuilderCreateAutoVariab
     ["Builder", "Scope", "Name", "NameLen", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags", "AlignInBits"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateAutoVariable(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, &x6, rt::call::extract(x7, "AlwaysPreserve")?, &x8, rt::call::extract(x9, "AlignInBits")?));
 
-fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateAutoVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CIndex<i32>, Flags: &Bound<'_, PyAny>, AlignInBits: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateAutoVariable");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1826,7 +1989,7 @@ rt::function!(F_LLVMDIBuilderCreateParameterVariable, C_LLVMDIBuilderCreateParam
     ["Builder", "Scope", "Name", "NameLen", "ArgNo", "File", "LineNo", "Ty", "AlwaysPreserve", "Flags"],
     |py, [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9]| LLVMDIBuilderCreateParameterVariable(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, rt::call::extract(x4, "ArgNo")?, &x5, rt::call::extract(x6, "LineNo")?, &x7, rt::call::extract(x8, "AlwaysPreserve")?, &x9));
 
-fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CInt<u64>, ArgNo: rt::CInt<u32>, File: &Bound<'_, PyAny>, LineNo: rt::CInt<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CInt<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMDIBuilderCreateParameterVariable(py: Python<'_>, Builder: &Bound<'_, PyAny>, Scope: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, ArgNo: rt::CIndex<u32>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, Ty: &Bound<'_, PyAny>, AlwaysPreserve: rt::CIndex<i32>, Flags: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateParameterVariable");
     let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
     let a_Scope = super::llvm_types::TYPES.handle_arg(6, Scope)?;
@@ -1899,6 +2062,24 @@ fn LLVMDISubprogramGetLine(py: Python<'_>, Subprogram: &Bound<'_, PyAny>) -> PyR
     let __r = py.allow_threads(move || unsafe { __f(a_Subprogram) });
     Ok(rt::obj(py, __r)?)
 }
+rt::function!(F_LLVMDISubprogramReplaceType, C_LLVMDISubprogramReplaceType, c"LLVMDISubprogramReplaceType", "LLVMDISubprogramReplaceType",
+    c"LLVMDISubprogramReplaceType(Subprogram, SubroutineType)\n--\n\nReplace the subprogram subroutine type.\n\nSee: DISubprogram::replaceType()\n\nArgs:\n    Subprogram: The subprogram object.\n    SubroutineType: The new subroutine type.",
+    ["Subprogram", "SubroutineType"],
+    |py, [x0, x1]| LLVMDISubprogramReplaceType(py, &x0, &x1));
+
+fn LLVMDISubprogramReplaceType(py: Python<'_>, Subprogram: &Bound<'_, PyAny>, SubroutineType: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDISubprogramReplaceType");
+    let a_Subprogram = super::llvm_types::TYPES.handle_arg(6, Subprogram)?;
+    let a_SubroutineType = super::llvm_types::TYPES.handle_arg(6, SubroutineType)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Subprogram, a_SubroutineType) });
+    Ok(py.None())
+}
 rt::function!(F_LLVMInstructionGetDebugLoc, C_LLVMInstructionGetDebugLoc, c"LLVMInstructionGetDebugLoc", "LLVMInstructionGetDebugLoc",
     c"LLVMInstructionGetDebugLoc(Inst)\n--\n\nGet the debug location for the given instruction.\n\nSee: llvm::Instruction::getDebugLoc()\n\nArgs:\n    Inst\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
     ["Inst"],
@@ -1933,6 +2114,69 @@ fn LLVMInstructionSetDebugLoc(py: Python<'_>, Inst: &Bound<'_, PyAny>, Loc: &Bou
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_Inst, a_Loc) });
     Ok(py.None())
+}
+rt::function!(F_LLVMDIBuilderCreateLabel, C_LLVMDIBuilderCreateLabel, c"LLVMDIBuilderCreateLabel", "LLVMDIBuilderCreateLabel",
+    c"LLVMDIBuilderCreateLabel(Builder, Context, Name, NameLen, File, LineNo, AlwaysPreserve)\n--\n\nCreate a new descriptor for a label\n\nSee: llvm::DIBuilder::createLabel()\n\nArgs:\n    Builder: The DIBuilder.\n    Context\n    Name: Variable name.\n    NameLen: Length of variable name.\n    File: The file to create the label in.\n    LineNo: Line Number.\n    AlwaysPreserve: Preserve the label regardless of optimization.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueMetadata",
+    ["Builder", "Context", "Name", "NameLen", "File", "LineNo", "AlwaysPreserve"],
+    |py, [x0, x1, x2, x3, x4, x5, x6]| LLVMDIBuilderCreateLabel(py, &x0, &x1, rt::call::extract(x2, "Name")?, rt::call::extract(x3, "NameLen")?, &x4, rt::call::extract(x5, "LineNo")?, rt::call::extract(x6, "AlwaysPreserve")?));
+
+fn LLVMDIBuilderCreateLabel(py: Python<'_>, Builder: &Bound<'_, PyAny>, Context: &Bound<'_, PyAny>, Name: rt::CStrArg, NameLen: rt::CIndex<u64>, File: &Bound<'_, PyAny>, LineNo: rt::CIndex<u32>, AlwaysPreserve: rt::CIndex<i32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderCreateLabel");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_Context = super::llvm_types::TYPES.handle_arg(6, Context)?;
+    let a_Name = Name.addr();
+    let a_NameLen = NameLen.0;
+    let a_File = super::llvm_types::TYPES.handle_arg(6, File)?;
+    let a_LineNo = LineNo.0;
+    let a_AlwaysPreserve = AlwaysPreserve.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, u64, usize, u32, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_Context, a_Name, a_NameLen, a_File, a_LineNo, a_AlwaysPreserve) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 6, __r, None)?, &[Builder, Context, File]))
+}
+rt::function!(F_LLVMDIBuilderInsertLabelBefore, C_LLVMDIBuilderInsertLabelBefore, c"LLVMDIBuilderInsertLabelBefore", "LLVMDIBuilderInsertLabelBefore",
+    c"LLVMDIBuilderInsertLabelBefore(Builder, LabelInfo, Location, InsertBefore)\n--\n\nInsert a new llvm.dbg.label intrinsic call\n\nSee: llvm::DIBuilder::insertLabel()\n\nArgs:\n    Builder: The DIBuilder.\n    LabelInfo: The Label's debug info descriptor\n    Location: The debug info location\n    InsertBefore: Location for the new intrinsic.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+    ["Builder", "LabelInfo", "Location", "InsertBefore"],
+    |py, [x0, x1, x2, x3]| LLVMDIBuilderInsertLabelBefore(py, &x0, &x1, &x2, &x3));
+
+fn LLVMDIBuilderInsertLabelBefore(py: Python<'_>, Builder: &Bound<'_, PyAny>, LabelInfo: &Bound<'_, PyAny>, Location: &Bound<'_, PyAny>, InsertBefore: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertLabelBefore");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_LabelInfo = super::llvm_types::TYPES.handle_arg(6, LabelInfo)?;
+    let a_Location = super::llvm_types::TYPES.handle_arg(6, Location)?;
+    let a_InsertBefore = super::llvm_types::TYPES.handle_arg(4, InsertBefore)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_LabelInfo, a_Location, a_InsertBefore) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Builder, LabelInfo, Location, InsertBefore]))
+}
+rt::function!(F_LLVMDIBuilderInsertLabelAtEnd, C_LLVMDIBuilderInsertLabelAtEnd, c"LLVMDIBuilderInsertLabelAtEnd", "LLVMDIBuilderInsertLabelAtEnd",
+    c"LLVMDIBuilderInsertLabelAtEnd(Builder, LabelInfo, Location, InsertAtEnd)\n--\n\nInsert a new llvm.dbg.label intrinsic call\n\nSee: llvm::DIBuilder::insertLabel()\n\nArgs:\n    Builder: The DIBuilder.\n    LabelInfo: The Label's debug info descriptor\n    Location: The debug info location\n    InsertAtEnd: Location for the new intrinsic.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueDbgRecord",
+    ["Builder", "LabelInfo", "Location", "InsertAtEnd"],
+    |py, [x0, x1, x2, x3]| LLVMDIBuilderInsertLabelAtEnd(py, &x0, &x1, &x2, &x3));
+
+fn LLVMDIBuilderInsertLabelAtEnd(py: Python<'_>, Builder: &Bound<'_, PyAny>, LabelInfo: &Bound<'_, PyAny>, Location: &Bound<'_, PyAny>, InsertAtEnd: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMDIBuilderInsertLabelAtEnd");
+    let a_Builder = super::llvm_types::TYPES.handle_arg(9, Builder)?;
+    let a_LabelInfo = super::llvm_types::TYPES.handle_arg(6, LabelInfo)?;
+    let a_Location = super::llvm_types::TYPES.handle_arg(6, Location)?;
+    let a_InsertAtEnd = super::llvm_types::TYPES.handle_arg(5, InsertAtEnd)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Builder, a_LabelInfo, a_Location, a_InsertAtEnd) });
+    Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 19, __r, None)?, &[Builder, LabelInfo, Location, InsertAtEnd]))
 }
 rt::function!(F_LLVMGetMetadataKind, C_LLVMGetMetadataKind, c"LLVMGetMetadataKind", "LLVMGetMetadataKind",
     c"LLVMGetMetadataKind(Metadata)\n--\n\nObtain the enumerated type of a Metadata instance.\n\nSee: llvm::Metadata::getMetadataID()\n\nArgs:\n    Metadata\n\nReturns: a tuple of 1 item(s):\n    int",
@@ -1981,6 +2225,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMDIBuilderFinalizeSubprogram.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateCompileUnit.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateFile.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateFileWithChecksum.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateModule.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateNameSpace.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateFunction.add_to(m, PYTHON_MODULE)?;
@@ -2004,9 +2249,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMDIBuilderCreateMacro.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateTempMacroFile.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateEnumerator.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateEnumerationType.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateUnionType.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateArrayType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateSetType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateSubrangeType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateDynamicArrayType.add_to(m, PYTHON_MODULE)?;
+    F_LLVMReplaceArrays.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateVectorType.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateUnspecifiedType.add_to(m, PYTHON_MODULE)?;
     F_LLVMDIBuilderCreateBasicType.add_to(m, PYTHON_MODULE)?;
@@ -2058,8 +2308,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMGetSubprogram.add_to(m, PYTHON_MODULE)?;
     F_LLVMSetSubprogram.add_to(m, PYTHON_MODULE)?;
     F_LLVMDISubprogramGetLine.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDISubprogramReplaceType.add_to(m, PYTHON_MODULE)?;
     F_LLVMInstructionGetDebugLoc.add_to(m, PYTHON_MODULE)?;
     F_LLVMInstructionSetDebugLoc.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderCreateLabel.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderInsertLabelBefore.add_to(m, PYTHON_MODULE)?;
+    F_LLVMDIBuilderInsertLabelAtEnd.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetMetadataKind.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
@@ -2099,6 +2353,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LLVMDIGenericSubrangeMetadataKind", 33i64)?;
     m.add("LLVMDIArgListMetadataKind", 34i64)?;
     m.add("LLVMDIAssignIDMetadataKind", 35i64)?;
+    m.add("LLVMDISubrangeTypeMetadataKind", 36i64)?;
+    m.add("LLVMDIFixedPointTypeMetadataKind", 37i64)?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     // The ROCm release these bindings were generated from.
@@ -2129,6 +2385,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMDIBuilderFinalizeSubprogram", "LLVMDIBuilderFinalizeSubprogram"),
     ("LLVMDIBuilderCreateCompileUnit", "LLVMDIBuilderCreateCompileUnit"),
     ("LLVMDIBuilderCreateFile", "LLVMDIBuilderCreateFile"),
+    ("LLVMDIBuilderCreateFileWithChecksum", "LLVMDIBuilderCreateFileWithChecksum"),
     ("LLVMDIBuilderCreateModule", "LLVMDIBuilderCreateModule"),
     ("LLVMDIBuilderCreateNameSpace", "LLVMDIBuilderCreateNameSpace"),
     ("LLVMDIBuilderCreateFunction", "LLVMDIBuilderCreateFunction"),
@@ -2152,9 +2409,14 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMDIBuilderCreateMacro", "LLVMDIBuilderCreateMacro"),
     ("LLVMDIBuilderCreateTempMacroFile", "LLVMDIBuilderCreateTempMacroFile"),
     ("LLVMDIBuilderCreateEnumerator", "LLVMDIBuilderCreateEnumerator"),
+    ("LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision", "LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision"),
     ("LLVMDIBuilderCreateEnumerationType", "LLVMDIBuilderCreateEnumerationType"),
     ("LLVMDIBuilderCreateUnionType", "LLVMDIBuilderCreateUnionType"),
     ("LLVMDIBuilderCreateArrayType", "LLVMDIBuilderCreateArrayType"),
+    ("LLVMDIBuilderCreateSetType", "LLVMDIBuilderCreateSetType"),
+    ("LLVMDIBuilderCreateSubrangeType", "LLVMDIBuilderCreateSubrangeType"),
+    ("LLVMDIBuilderCreateDynamicArrayType", "LLVMDIBuilderCreateDynamicArrayType"),
+    ("LLVMReplaceArrays", "LLVMReplaceArrays"),
     ("LLVMDIBuilderCreateVectorType", "LLVMDIBuilderCreateVectorType"),
     ("LLVMDIBuilderCreateUnspecifiedType", "LLVMDIBuilderCreateUnspecifiedType"),
     ("LLVMDIBuilderCreateBasicType", "LLVMDIBuilderCreateBasicType"),
@@ -2206,8 +2468,12 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMGetSubprogram", "LLVMGetSubprogram"),
     ("LLVMSetSubprogram", "LLVMSetSubprogram"),
     ("LLVMDISubprogramGetLine", "LLVMDISubprogramGetLine"),
+    ("LLVMDISubprogramReplaceType", "LLVMDISubprogramReplaceType"),
     ("LLVMInstructionGetDebugLoc", "LLVMInstructionGetDebugLoc"),
     ("LLVMInstructionSetDebugLoc", "LLVMInstructionSetDebugLoc"),
+    ("LLVMDIBuilderCreateLabel", "LLVMDIBuilderCreateLabel"),
+    ("LLVMDIBuilderInsertLabelBefore", "LLVMDIBuilderInsertLabelBefore"),
+    ("LLVMDIBuilderInsertLabelAtEnd", "LLVMDIBuilderInsertLabelAtEnd"),
     ("LLVMGetMetadataKind", "LLVMGetMetadataKind"),
 ];
 

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -59,6 +59,23 @@ rt::function!(F_LLVMConsumeError, C_LLVMConsumeError, c"LLVMConsumeError", "LLVM
 
 fn LLVMConsumeError(py: Python<'_>, Err_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConsumeError");
+    let a_Err = TYPES.handle_arg(0, Err_)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Err) });
+    Ok(py.None())
+}
+rt::function!(F_LLVMCantFail, C_LLVMCantFail, c"LLVMCantFail", "LLVMCantFail",
+    c"LLVMCantFail(Err)\n--\n\nReport a fatal error if Err is a failure value.\n\nThis function can be used to wrap calls to fallible functions ONLY when it is\nknown that the Error will always be a success value.\n\nArgs:\n    Err",
+    ["Err"],
+    |py, [x0]| LLVMCantFail(py, &x0));
+
+fn LLVMCantFail(py: Python<'_>, Err_: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCantFail");
     let a_Err = TYPES.handle_arg(0, Err_)?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -159,6 +176,7 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMGetErrorTypeId.add_to(m, PYTHON_MODULE)?;
     F_LLVMConsumeError.add_to(m, PYTHON_MODULE)?;
+    F_LLVMCantFail.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetErrorMessage.add_to(m, PYTHON_MODULE)?;
     F_LLVMDisposeErrorMessage.add_to(m, PYTHON_MODULE)?;
     F_LLVMGetStringErrorTypeId.add_to(m, PYTHON_MODULE)?;
@@ -182,6 +200,7 @@ static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
 pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMGetErrorTypeId", "LLVMGetErrorTypeId"),
     ("LLVMConsumeError", "LLVMConsumeError"),
+    ("LLVMCantFail", "LLVMCantFail"),
     ("LLVMGetErrorMessage", "LLVMGetErrorMessage"),
     ("LLVMDisposeErrorMessage", "LLVMDisposeErrorMessage"),
     ("LLVMGetStringErrorTypeId", "LLVMGetStringErrorTypeId"),

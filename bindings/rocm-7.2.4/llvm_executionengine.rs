@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -43,7 +43,7 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.executio
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_LLVMLinkInMCJIT, C_LLVMLinkInMCJIT, c"LLVMLinkInMCJIT", "LLVMLinkInMCJIT",
-    c"LLVMLinkInMCJIT()\n--\n\n",
+    c"LLVMLinkInMCJIT()\n--\n\nEmpty function used to force the linker to link MCJIT.\nHas no effect when called on a pre-built library (dylib interface).",
     [],
     |py, []| LLVMLinkInMCJIT(py));
 
@@ -59,7 +59,7 @@ fn LLVMLinkInMCJIT(py: Python<'_>) -> PyResult<PyObject> {
     Ok(py.None())
 }
 rt::function!(F_LLVMLinkInInterpreter, C_LLVMLinkInInterpreter, c"LLVMLinkInInterpreter", "LLVMLinkInInterpreter",
-    c"LLVMLinkInInterpreter()\n--\n\n",
+    c"LLVMLinkInInterpreter()\n--\n\nEmpty function used to force the linker to link the LLVM interpreter.\nHas no effect when called on a pre-built library (dylib interface).",
     [],
     |py, []| LLVMLinkInInterpreter(py));
 
@@ -79,7 +79,7 @@ rt::function!(F_LLVMCreateGenericValueOfInt, C_LLVMCreateGenericValueOfInt, c"LL
     ["Ty", "N", "IsSigned"],
     |py, [x0, x1, x2]| LLVMCreateGenericValueOfInt(py, &x0, rt::call::extract(x1, "N")?, rt::call::extract(x2, "IsSigned")?));
 
-fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: &Bound<'_, PyAny>, N: rt::CInt<u64>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMCreateGenericValueOfInt(py: Python<'_>, Ty: &Bound<'_, PyAny>, N: rt::CIndex<u64>, IsSigned: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateGenericValueOfInt");
     let a_Ty = super::llvm_types::TYPES.handle_arg(3, Ty)?;
     let a_N = N.0;
@@ -150,7 +150,7 @@ rt::function!(F_LLVMGenericValueToInt, C_LLVMGenericValueToInt, c"LLVMGenericVal
     ["GenVal", "IsSigned"],
     |py, [x0, x1]| LLVMGenericValueToInt(py, &x0, rt::call::extract(x1, "IsSigned")?));
 
-fn LLVMGenericValueToInt(py: Python<'_>, GenVal: &Bound<'_, PyAny>, IsSigned: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMGenericValueToInt(py: Python<'_>, GenVal: &Bound<'_, PyAny>, IsSigned: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGenericValueToInt");
     let a_GenVal = TYPES.handle_arg(1, GenVal)?;
     let a_IsSigned = IsSigned.0;
@@ -263,7 +263,7 @@ rt::function!(F_LLVMCreateJITCompilerForModule, C_LLVMCreateJITCompilerForModule
     ["M", "OptLevel"],
     |py, [x0, x1]| LLVMCreateJITCompilerForModule(py, &x0, rt::call::extract(x1, "OptLevel")?));
 
-fn LLVMCreateJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, OptLevel: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMCreateJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, OptLevel: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateJITCompilerForModule");
     let mut o_OutJIT: usize = Default::default();
     let a_OutJIT = &mut o_OutJIT as *mut usize as usize;
@@ -285,7 +285,7 @@ rt::function!(F_LLVMInitializeMCJITCompilerOptions, C_LLVMInitializeMCJITCompile
     ["Options", "SizeOfOptions"],
     |py, [x0, x1]| LLVMInitializeMCJITCompilerOptions(py, &x0, rt::call::extract(x1, "SizeOfOptions")?));
 
-fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMInitializeMCJITCompilerOptions(py: Python<'_>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeMCJITCompilerOptions");
     let p_Options = TYPES.record_ptr_arg(0, Options, true)?;
     let a_Options = p_Options.addr();
@@ -304,7 +304,7 @@ rt::function!(F_LLVMCreateMCJITCompilerForModule, C_LLVMCreateMCJITCompilerForMo
     ["M", "Options", "SizeOfOptions"],
     |py, [x0, x1, x2]| LLVMCreateMCJITCompilerForModule(py, &x0, &x1, rt::call::extract(x2, "SizeOfOptions")?));
 
-fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMCreateMCJITCompilerForModule(py: Python<'_>, M: &Bound<'_, PyAny>, Options: &Bound<'_, PyAny>, SizeOfOptions: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCreateMCJITCompilerForModule");
     let mut o_OutJIT: usize = Default::default();
     let a_OutJIT = &mut o_OutJIT as *mut usize as usize;
@@ -380,7 +380,7 @@ rt::function!(F_LLVMRunFunctionAsMain, C_LLVMRunFunctionAsMain, c"LLVMRunFunctio
     ["EE", "F", "ArgC", "ArgV", "EnvP"],
     |py, [x0, x1, x2, x3, x4]| LLVMRunFunctionAsMain(py, &x0, &x1, rt::call::extract(x2, "ArgC")?, rt::call::extract(x3, "ArgV")?, rt::call::extract(x4, "EnvP")?));
 
-fn LLVMRunFunctionAsMain(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, ArgC: rt::CInt<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMRunFunctionAsMain(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, ArgC: rt::CIndex<u32>, ArgV: rt::CStrArrayArg, EnvP: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunctionAsMain");
     let a_EE = TYPES.handle_arg(2, EE)?;
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
@@ -402,14 +402,14 @@ rt::function!(F_LLVMRunFunction, C_LLVMRunFunction, c"LLVMRunFunction", "LLVMRun
     ["EE", "F", "NumArgs", "Args"],
     |py, [x0, x1, x2, x3]| LLVMRunFunction(py, &x0, &x1, rt::call::extract(x2, "NumArgs")?, &x3));
 
-fn LLVMRunFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, NumArgs: rt::CInt<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn LLVMRunFunction(py: Python<'_>, EE: &Bound<'_, PyAny>, F: &Bound<'_, PyAny>, NumArgs: rt::CIndex<u32>, Args: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunFunction");
     let a_EE = TYPES.handle_arg(2, EE)?;
     let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
     let a_NumArgs = NumArgs.0;
     let mut h_Args = TYPES.handle_ref(1, Args, false, false)?;
     let a_Args = h_Args.addr();
-    rt::check_count(a_NumArgs as i128, "NumArgs", h_Args.item_count(), "Args")?;
+    h_Args.check_count(a_NumArgs as i128, "NumArgs", "Args")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -35,12 +35,34 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.irreader
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_LLVMParseIRInContext, C_LLVMParseIRInContext, c"LLVMParseIRInContext", "LLVMParseIRInContext",
-    c"LLVMParseIRInContext(ContextRef, MemBuf)\n--\n\nRead LLVM IR from a memory buffer and convert it into an in-memory Module\nobject. Returns 0 on success.\nOptionally returns a human-readable description of any errors that\noccurred during parsing IR. OutMessage must be disposed with\nLLVMDisposeMessage.\n\nSee: llvm::ParseIR()\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
+    c"LLVMParseIRInContext(ContextRef, MemBuf)\n--\n\nRead LLVM IR from a memory buffer and convert it into an in-memory Module\nobject. Returns 0 on success.\nOptionally returns a human-readable description of any errors that\noccurred during parsing IR. OutMessage must be disposed with\nLLVMDisposeMessage.\nThe memory buffer is consumed by this function.\nThis is deprecated. Use LLVMParseIRInContext2 instead.\n\nSee: llvm::ParseIR()\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
     ["ContextRef", "MemBuf"],
     |py, [x0, x1]| LLVMParseIRInContext(py, &x0, &x1));
 
 fn LLVMParseIRInContext(py: Python<'_>, ContextRef: &Bound<'_, PyAny>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseIRInContext");
+    let a_ContextRef = super::llvm_types::TYPES.handle_arg(1, ContextRef)?;
+    let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
+    let mut o_OutM: usize = Default::default();
+    let a_OutM = &mut o_OutM as *mut usize as usize;
+    let mut o_OutMessage: usize = Default::default();
+    let a_OutMessage = &mut o_OutMessage as *mut usize as usize;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> i32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_ContextRef, a_MemBuf, a_OutM, a_OutMessage) });
+    rt::tuple(py, [rt::obj(py, __r)?, rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 2, o_OutM, None)?, ContextRef), rt::owned_cstr_result(py, o_OutMessage, &FREE_LLVMDisposeMessage)?])
+}
+rt::function!(F_LLVMParseIRInContext2, C_LLVMParseIRInContext2, c"LLVMParseIRInContext2", "LLVMParseIRInContext2",
+    c"LLVMParseIRInContext2(ContextRef, MemBuf)\n--\n\nRead LLVM IR from a memory buffer and convert it into an in-memory Module\nobject. Returns 0 on success.\nOptionally returns a human-readable description of any errors that\noccurred during parsing IR. OutMessage must be disposed with\nLLVMDisposeMessage.\nThe memory buffer is not consumed by this function. It is the responsibility\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nSee: llvm::ParseIR()\n\nArgs:\n    ContextRef\n    MemBuf\n\nReturns: a tuple of 3 item(s):\n    int\n    OutM: LLVMOpaqueModule\n    OutMessage: bytes",
+    ["ContextRef", "MemBuf"],
+    |py, [x0, x1]| LLVMParseIRInContext2(py, &x0, &x1));
+
+fn LLVMParseIRInContext2(py: Python<'_>, ContextRef: &Bound<'_, PyAny>, MemBuf: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMParseIRInContext2");
     let a_ContextRef = super::llvm_types::TYPES.handle_arg(1, ContextRef)?;
     let a_MemBuf = super::llvm_types::TYPES.handle_arg(0, MemBuf)?;
     let mut o_OutM: usize = Default::default();
@@ -77,6 +99,7 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMParseIRInContext.add_to(m, PYTHON_MODULE)?;
+    F_LLVMParseIRInContext2.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
     TYPES.install(m, FOREIGN)?;
@@ -96,6 +119,7 @@ static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
 /// API name → symbol of every function, for diagnostics and tests.
 pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMParseIRInContext", "LLVMParseIRInContext"),
+    ("LLVMParseIRInContext2", "LLVMParseIRInContext2"),
 ];
 
 /// The Python module this code is published as.

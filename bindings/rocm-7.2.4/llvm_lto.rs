@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LTO",
     env: "ROCM_PYTHON_LIBLTO",
-    sonames: &["libLTO.so", "libLTO.so.19.1", "/usr/lib/llvm-19/lib/libLTO.so.19.1", ],
+    sonames: &["libLTO.so", "libLTO.so.24.1", "/usr/lib/llvm-24/lib/libLTO.so.24.1", "/usr/lib/llvm-24/lib/libLTO.so.1", "libLTO.so.23.1", "/usr/lib/llvm-23/lib/libLTO.so.23.1", "/usr/lib/llvm-23/lib/libLTO.so.1", "libLTO.so.22.1", "/usr/lib/llvm-22/lib/libLTO.so.22.1", "/usr/lib/llvm-22/lib/libLTO.so.1", "libLTO.so.21.1", "/usr/lib/llvm-21/lib/libLTO.so.21.1", "/usr/lib/llvm-21/lib/libLTO.so.1", "libLTO.so.20.1", "/usr/lib/llvm-20/lib/libLTO.so.20.1", "/usr/lib/llvm-20/lib/libLTO.so.1", "libLTO.so.19.1", "/usr/lib/llvm-19/lib/libLTO.so.19.1", "/usr/lib/llvm-19/lib/libLTO.so.1", "libLTO.so.18.1", "/usr/lib/llvm-18/lib/libLTO.so.18.1", "/usr/lib/llvm-18/lib/libLTO.so.1", "libLTO.so.17.1", "/usr/lib/llvm-17/lib/libLTO.so.17.1", "/usr/lib/llvm-17/lib/libLTO.so.1", "libLTO.so.16.1", "/usr/lib/llvm-16/lib/libLTO.so.16.1", "/usr/lib/llvm-16/lib/libLTO.so.1", "libLTO.so.15.1", "/usr/lib/llvm-15/lib/libLTO.so.15.1", "/usr/lib/llvm-15/lib/libLTO.so.1", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
     version_check: None,
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
@@ -122,7 +122,7 @@ rt::function!(F_lto_module_has_objc_category, C_lto_module_has_objc_category, c"
     ["mem", "length"],
     |py, [x0, x1]| lto_module_has_objc_category(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?));
 
-fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn lto_module_has_objc_category(py: Python<'_>, mem: rt::PtrArg, length: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_has_objc_category");
     let a_mem = mem.addr();
     let a_length = length.0;
@@ -140,7 +140,7 @@ rt::function!(F_lto_module_is_object_file_in_memory, C_lto_module_is_object_file
     ["mem", "length"],
     |py, [x0, x1]| lto_module_is_object_file_in_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?));
 
-fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn lto_module_is_object_file_in_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory");
     let a_mem = mem.addr();
     let a_length = length.0;
@@ -158,7 +158,7 @@ rt::function!(F_lto_module_is_object_file_in_memory_for_target, C_lto_module_is_
     ["mem", "length", "target_triple_prefix"],
     |py, [x0, x1, x2]| lto_module_is_object_file_in_memory_for_target(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "target_triple_prefix")?));
 
-fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_module_is_object_file_in_memory_for_target(py: Python<'_>, mem: rt::PtrArg, length: rt::CIndex<u64>, target_triple_prefix: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_is_object_file_in_memory_for_target");
     let a_mem = mem.addr();
     let a_length = length.0;
@@ -194,7 +194,7 @@ rt::function!(F_lto_module_create_from_memory, C_lto_module_create_from_memory, 
     ["mem", "length"],
     |py, [x0, x1]| lto_module_create_from_memory(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?));
 
-fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>) -> PyResult<PyObject> {
+fn lto_module_create_from_memory(py: Python<'_>, mem: rt::PtrArg, length: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory");
     let a_mem = mem.addr();
     let a_length = length.0;
@@ -212,7 +212,7 @@ rt::function!(F_lto_module_create_from_memory_with_path, C_lto_module_create_fro
     ["mem", "length", "path"],
     |py, [x0, x1, x2]| lto_module_create_from_memory_with_path(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?));
 
-fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_module_create_from_memory_with_path(py: Python<'_>, mem: rt::PtrArg, length: rt::CIndex<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_memory_with_path");
     let a_mem = mem.addr();
     let a_length = length.0;
@@ -231,7 +231,7 @@ rt::function!(F_lto_module_create_in_local_context, C_lto_module_create_in_local
     ["mem", "length", "path"],
     |py, [x0, x1, x2]| lto_module_create_in_local_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?));
 
-fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_module_create_in_local_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CIndex<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_local_context");
     let a_mem = mem.addr();
     let a_length = length.0;
@@ -250,7 +250,7 @@ rt::function!(F_lto_module_create_in_codegen_context, C_lto_module_create_in_cod
     ["mem", "length", "path", "cg"],
     |py, [x0, x1, x2, x3]| lto_module_create_in_codegen_context(py, rt::call::extract(x0, "mem")?, rt::call::extract(x1, "length")?, rt::call::extract(x2, "path")?, &x3));
 
-fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CInt<u64>, path: rt::CStrArg, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_module_create_in_codegen_context(py: Python<'_>, mem: rt::PtrArg, length: rt::CIndex<u64>, path: rt::CStrArg, cg: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_in_codegen_context");
     let a_mem = mem.addr();
     let a_length = length.0;
@@ -270,7 +270,7 @@ rt::function!(F_lto_module_create_from_fd, C_lto_module_create_from_fd, c"lto_mo
     ["fd", "path", "file_size"],
     |py, [x0, x1, x2]| lto_module_create_from_fd(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?));
 
-fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>) -> PyResult<PyObject> {
+fn lto_module_create_from_fd(py: Python<'_>, fd: rt::CIndex<i32>, path: rt::CStrArg, file_size: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd");
     let a_fd = fd.0;
     let a_path = path.addr();
@@ -289,7 +289,7 @@ rt::function!(F_lto_module_create_from_fd_at_offset, C_lto_module_create_from_fd
     ["fd", "path", "file_size", "map_size", "offset"],
     |py, [x0, x1, x2, x3, x4]| lto_module_create_from_fd_at_offset(py, rt::call::extract(x0, "fd")?, rt::call::extract(x1, "path")?, rt::call::extract(x2, "file_size")?, rt::call::extract(x3, "map_size")?, rt::call::extract(x4, "offset")?));
 
-fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CInt<i32>, path: rt::CStrArg, file_size: rt::CInt<u64>, map_size: rt::CInt<u64>, offset: rt::CInt<i64>) -> PyResult<PyObject> {
+fn lto_module_create_from_fd_at_offset(py: Python<'_>, fd: rt::CIndex<i32>, path: rt::CStrArg, file_size: rt::CIndex<u64>, map_size: rt::CIndex<u64>, offset: rt::CIndex<i64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_create_from_fd_at_offset");
     let a_fd = fd.0;
     let a_path = path.addr();
@@ -380,7 +380,7 @@ rt::function!(F_lto_module_get_symbol_name, C_lto_module_get_symbol_name, c"lto_
     ["mod", "index"],
     |py, [x0, x1]| lto_module_get_symbol_name(py, &x0, rt::call::extract(x1, "index")?));
 
-fn lto_module_get_symbol_name(py: Python<'_>, r#mod: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn lto_module_get_symbol_name(py: Python<'_>, r#mod: &Bound<'_, PyAny>, index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_name");
     let a_mod = TYPES.handle_arg(5, r#mod)?;
     let a_index = index.0;
@@ -398,7 +398,7 @@ rt::function!(F_lto_module_get_symbol_attribute, C_lto_module_get_symbol_attribu
     ["mod", "index"],
     |py, [x0, x1]| lto_module_get_symbol_attribute(py, &x0, rt::call::extract(x1, "index")?));
 
-fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: &Bound<'_, PyAny>, index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_symbol_attribute");
     let a_mod = TYPES.handle_arg(5, r#mod)?;
     let a_index = index.0;
@@ -410,6 +410,41 @@ fn lto_module_get_symbol_attribute(py: Python<'_>, r#mod: &Bound<'_, PyAny>, ind
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
     Ok(TYPES.enum_member(py, 0, __r as i64)?)
+}
+rt::function!(F_lto_module_get_num_asm_undef_symbols, C_lto_module_get_num_asm_undef_symbols, c"lto_module_get_num_asm_undef_symbols", "lto_module_get_num_asm_undef_symbols",
+    c"lto_module_get_num_asm_undef_symbols(mod)\n--\n\nReturns the number of asm undefined symbols in the object module.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    int",
+    ["mod"],
+    |py, [x0]| lto_module_get_num_asm_undef_symbols(py, &x0));
+
+fn lto_module_get_num_asm_undef_symbols(py: Python<'_>, r#mod: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_num_asm_undef_symbols");
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize) -> u32 =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_mod) });
+    Ok(rt::obj(py, __r)?)
+}
+rt::function!(F_lto_module_get_asm_undef_symbol_name, C_lto_module_get_asm_undef_symbol_name, c"lto_module_get_asm_undef_symbol_name", "lto_module_get_asm_undef_symbol_name",
+    c"lto_module_get_asm_undef_symbol_name(mod, index)\n--\n\nReturns the name of the ith asm undefined symbol in the object module.\n\nArgs:\n    mod\n    index\n\nReturns: a tuple of 1 item(s):\n    bytes",
+    ["mod", "index"],
+    |py, [x0, x1]| lto_module_get_asm_undef_symbol_name(py, &x0, rt::call::extract(x1, "index")?));
+
+fn lto_module_get_asm_undef_symbol_name(py: Python<'_>, r#mod: &Bound<'_, PyAny>, index: rt::CIndex<u32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_module_get_asm_undef_symbol_name");
+    let a_mod = TYPES.handle_arg(5, r#mod)?;
+    let a_index = index.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, u32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_mod, a_index) });
+    Ok(rt::cstr_result(py, __r)?)
 }
 rt::function!(F_lto_module_get_linkeropts, C_lto_module_get_linkeropts, c"lto_module_get_linkeropts", "lto_module_get_linkeropts",
     c"lto_module_get_linkeropts(mod)\n--\n\nReturns the module's linker options.\n\nThe linker options may consist of multiple flags. It is the linker's\nresponsibility to split the flags using a platform-specific mechanism.\n\nArgs:\n    mod\n\nReturns: a tuple of 1 item(s):\n    bytes",
@@ -648,7 +683,7 @@ rt::function!(F_lto_codegen_set_assembler_args, C_lto_codegen_set_assembler_args
     ["cg", "args", "nargs"],
     |py, [x0, x1, x2]| lto_codegen_set_assembler_args(py, &x0, rt::call::extract(x1, "args")?, rt::call::extract(x2, "nargs")?));
 
-fn lto_codegen_set_assembler_args(py: Python<'_>, cg: &Bound<'_, PyAny>, args: rt::CStrArrayArg, nargs: rt::CInt<i32>) -> PyResult<PyObject> {
+fn lto_codegen_set_assembler_args(py: Python<'_>, cg: &Bound<'_, PyAny>, args: rt::CStrArrayArg, nargs: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_set_assembler_args");
     let a_cg = TYPES.handle_arg(6, cg)?;
     let a_args = args.addr();
@@ -793,7 +828,7 @@ rt::function!(F_lto_set_debug_options, C_lto_set_debug_options, c"lto_set_debug_
     ["options", "number"],
     |py, [x0, x1]| lto_set_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?));
 
-fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
+fn lto_set_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_set_debug_options");
     let a_options = options.addr();
     let a_number = number.0;
@@ -830,7 +865,7 @@ rt::function!(F_lto_codegen_debug_options_array, C_lto_codegen_debug_options_arr
     ["cg", "arg1", "number"],
     |py, [x0, x1, x2]| lto_codegen_debug_options_array(py, &x0, rt::call::extract(x1, "arg1")?, rt::call::extract(x2, "number")?));
 
-fn lto_codegen_debug_options_array(py: Python<'_>, cg: &Bound<'_, PyAny>, arg1: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
+fn lto_codegen_debug_options_array(py: Python<'_>, cg: &Bound<'_, PyAny>, arg1: rt::CStrArrayArg, number: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_codegen_debug_options_array");
     let a_cg = TYPES.handle_arg(6, cg)?;
     let a_arg1 = arg1.addr();
@@ -902,7 +937,7 @@ rt::function!(F_lto_input_create, C_lto_input_create, c"lto_input_create", "lto_
     ["buffer", "buffer_size", "path"],
     |py, [x0, x1, x2]| lto_input_create(py, rt::call::extract(x0, "buffer")?, rt::call::extract(x1, "buffer_size")?, rt::call::extract(x2, "path")?));
 
-fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CInt<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
+fn lto_input_create(py: Python<'_>, buffer: rt::PtrArg, buffer_size: rt::CIndex<u64>, path: rt::CStrArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_create");
     let a_buffer = buffer.addr();
     let a_buffer_size = buffer_size.0;
@@ -955,7 +990,7 @@ rt::function!(F_lto_input_get_dependent_library, C_lto_input_get_dependent_libra
     ["input", "index", "size"],
     |py, [x0, x1, x2]| lto_input_get_dependent_library(py, &x0, rt::call::extract(x1, "index")?, &x2));
 
-fn lto_input_get_dependent_library(py: Python<'_>, input: &Bound<'_, PyAny>, index: rt::CInt<u64>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn lto_input_get_dependent_library(py: Python<'_>, input: &Bound<'_, PyAny>, index: rt::CIndex<u64>, size: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"lto_input_get_dependent_library");
     let a_input = TYPES.handle_arg(9, input)?;
     let a_index = index.0;
@@ -1027,7 +1062,7 @@ rt::function!(F_thinlto_codegen_add_module, C_thinlto_codegen_add_module, c"thin
     ["cg", "identifier", "data", "length"],
     |py, [x0, x1, x2, x3]| thinlto_codegen_add_module(py, &x0, rt::call::extract(x1, "identifier")?, rt::call::extract(x2, "data")?, rt::call::extract(x3, "length")?));
 
-fn thinlto_codegen_add_module(py: Python<'_>, cg: &Bound<'_, PyAny>, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_add_module(py: Python<'_>, cg: &Bound<'_, PyAny>, identifier: rt::CStrArg, data: rt::CStrArg, length: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_module");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_identifier = identifier.addr();
@@ -1081,7 +1116,7 @@ rt::function!(F_thinlto_module_get_object, C_thinlto_module_get_object, c"thinlt
     ["cg", "index"],
     |py, [x0, x1]| thinlto_module_get_object(py, &x0, rt::call::extract(x1, "index")?));
 
-fn thinlto_module_get_object(py: Python<'_>, cg: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_module_get_object(py: Python<'_>, cg: &Bound<'_, PyAny>, index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_index = index.0;
@@ -1116,7 +1151,7 @@ rt::function!(F_thinlto_module_get_object_file, C_thinlto_module_get_object_file
     ["cg", "index"],
     |py, [x0, x1]| thinlto_module_get_object_file(py, &x0, rt::call::extract(x1, "index")?));
 
-fn thinlto_module_get_object_file(py: Python<'_>, cg: &Bound<'_, PyAny>, index: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_module_get_object_file(py: Python<'_>, cg: &Bound<'_, PyAny>, index: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_module_get_object_file");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_index = index.0;
@@ -1242,7 +1277,7 @@ rt::function!(F_thinlto_debug_options, C_thinlto_debug_options, c"thinlto_debug_
     ["options", "number"],
     |py, [x0, x1]| thinlto_debug_options(py, rt::call::extract(x0, "options")?, rt::call::extract(x1, "number")?));
 
-fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_debug_options(py: Python<'_>, options: rt::CStrArrayArg, number: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_debug_options");
     let a_options = options.addr();
     let a_number = number.0;
@@ -1278,7 +1313,7 @@ rt::function!(F_thinlto_codegen_add_must_preserve_symbol, C_thinlto_codegen_add_
     ["cg", "name", "length"],
     |py, [x0, x1, x2]| thinlto_codegen_add_must_preserve_symbol(py, &x0, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
 
-fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: &Bound<'_, PyAny>, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_add_must_preserve_symbol(py: Python<'_>, cg: &Bound<'_, PyAny>, name: rt::CStrArg, length: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_must_preserve_symbol");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_name = name.addr();
@@ -1297,7 +1332,7 @@ rt::function!(F_thinlto_codegen_add_cross_referenced_symbol, C_thinlto_codegen_a
     ["cg", "name", "length"],
     |py, [x0, x1, x2]| thinlto_codegen_add_cross_referenced_symbol(py, &x0, rt::call::extract(x1, "name")?, rt::call::extract(x2, "length")?));
 
-fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: &Bound<'_, PyAny>, name: rt::CStrArg, length: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_add_cross_referenced_symbol(py: Python<'_>, cg: &Bound<'_, PyAny>, name: rt::CStrArg, length: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_add_cross_referenced_symbol");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_name = name.addr();
@@ -1334,7 +1369,7 @@ rt::function!(F_thinlto_codegen_set_cache_pruning_interval, C_thinlto_codegen_se
     ["cg", "interval"],
     |py, [x0, x1]| thinlto_codegen_set_cache_pruning_interval(py, &x0, rt::call::extract(x1, "interval")?));
 
-fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: &Bound<'_, PyAny>, interval: rt::CInt<i32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_pruning_interval(py: Python<'_>, cg: &Bound<'_, PyAny>, interval: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_pruning_interval");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_interval = interval.0;
@@ -1352,7 +1387,7 @@ rt::function!(F_thinlto_codegen_set_final_cache_size_relative_to_available_space
     ["cg", "percentage"],
     |py, [x0, x1]| thinlto_codegen_set_final_cache_size_relative_to_available_space(py, &x0, rt::call::extract(x1, "percentage")?));
 
-fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: &Bound<'_, PyAny>, percentage: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_final_cache_size_relative_to_available_space(py: Python<'_>, cg: &Bound<'_, PyAny>, percentage: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_final_cache_size_relative_to_available_space");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_percentage = percentage.0;
@@ -1370,7 +1405,7 @@ rt::function!(F_thinlto_codegen_set_cache_entry_expiration, C_thinlto_codegen_se
     ["cg", "expiration"],
     |py, [x0, x1]| thinlto_codegen_set_cache_entry_expiration(py, &x0, rt::call::extract(x1, "expiration")?));
 
-fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: &Bound<'_, PyAny>, expiration: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_entry_expiration(py: Python<'_>, cg: &Bound<'_, PyAny>, expiration: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_entry_expiration");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_expiration = expiration.0;
@@ -1388,7 +1423,7 @@ rt::function!(F_thinlto_codegen_set_cache_size_bytes, C_thinlto_codegen_set_cach
     ["cg", "max_size_bytes"],
     |py, [x0, x1]| thinlto_codegen_set_cache_size_bytes(py, &x0, rt::call::extract(x1, "max_size_bytes")?));
 
-fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_bytes: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_bytes(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_bytes: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_bytes");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_max_size_bytes = max_size_bytes.0;
@@ -1406,7 +1441,7 @@ rt::function!(F_thinlto_codegen_set_cache_size_megabytes, C_thinlto_codegen_set_
     ["cg", "max_size_megabytes"],
     |py, [x0, x1]| thinlto_codegen_set_cache_size_megabytes(py, &x0, rt::call::extract(x1, "max_size_megabytes")?));
 
-fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_megabytes: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_megabytes(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_megabytes: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_megabytes");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_max_size_megabytes = max_size_megabytes.0;
@@ -1424,7 +1459,7 @@ rt::function!(F_thinlto_codegen_set_cache_size_files, C_thinlto_codegen_set_cach
     ["cg", "max_size_files"],
     |py, [x0, x1]| thinlto_codegen_set_cache_size_files(py, &x0, rt::call::extract(x1, "max_size_files")?));
 
-fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_files: rt::CInt<u32>) -> PyResult<PyObject> {
+fn thinlto_codegen_set_cache_size_files(py: Python<'_>, cg: &Bound<'_, PyAny>, max_size_files: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"thinlto_codegen_set_cache_size_files");
     let a_cg = TYPES.handle_arg(7, cg)?;
     let a_max_size_files = max_size_files.0;
@@ -1477,6 +1512,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_lto_module_get_num_symbols.add_to(m, PYTHON_MODULE)?;
     F_lto_module_get_symbol_name.add_to(m, PYTHON_MODULE)?;
     F_lto_module_get_symbol_attribute.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_num_asm_undef_symbols.add_to(m, PYTHON_MODULE)?;
+    F_lto_module_get_asm_undef_symbol_name.add_to(m, PYTHON_MODULE)?;
     F_lto_module_get_linkeropts.add_to(m, PYTHON_MODULE)?;
     F_lto_module_get_macho_cputype.add_to(m, PYTHON_MODULE)?;
     F_lto_module_has_ctor_dtor.add_to(m, PYTHON_MODULE)?;
@@ -1536,7 +1573,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_thinlto_codegen_set_cache_size_files.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(_symbol_address, m)?)?;
-    m.add("LTO_API_VERSION", 29i64)?;
+    m.add("LTO_API_VERSION", 30i64)?;
     TYPES.install(m, FOREIGN)?;
     m.add("_hipgen_library_", LIB.spec.name)?;
     // The ROCm release these bindings were generated from.
@@ -1570,6 +1607,8 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("lto_module_get_num_symbols", "lto_module_get_num_symbols"),
     ("lto_module_get_symbol_name", "lto_module_get_symbol_name"),
     ("lto_module_get_symbol_attribute", "lto_module_get_symbol_attribute"),
+    ("lto_module_get_num_asm_undef_symbols", "lto_module_get_num_asm_undef_symbols"),
+    ("lto_module_get_asm_undef_symbol_name", "lto_module_get_asm_undef_symbol_name"),
     ("lto_module_get_linkeropts", "lto_module_get_linkeropts"),
     ("lto_module_get_macho_cputype", "lto_module_get_macho_cputype"),
     ("lto_module_has_ctor_dtor", "lto_module_has_ctor_dtor"),

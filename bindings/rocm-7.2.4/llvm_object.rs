@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -24,7 +24,7 @@ static TYPE_SLOTS: [rt::TypeSlot; NUM_TYPES] = [const { rt::TypeSlot::new() }; N
 
 /// Enums, structs/unions and handles of this module; fields refer to each other by index.
 static TYPE_DEFS: [rt::TypeDef; NUM_TYPES] = [
-    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMBinaryType", aliases: &[], members: &[("LLVMBinaryTypeArchive", 0), ("LLVMBinaryTypeMachOUniversalBinary", 1), ("LLVMBinaryTypeCOFFImportFile", 2), ("LLVMBinaryTypeIR", 3), ("LLVMBinaryTypeWinRes", 4), ("LLVMBinaryTypeCOFF", 5), ("LLVMBinaryTypeELF32L", 6), ("LLVMBinaryTypeELF32B", 7), ("LLVMBinaryTypeELF64L", 8), ("LLVMBinaryTypeELF64B", 9), ("LLVMBinaryTypeMachO32L", 10), ("LLVMBinaryTypeMachO32B", 11), ("LLVMBinaryTypeMachO64L", 12), ("LLVMBinaryTypeMachO64B", 13), ("LLVMBinaryTypeWasm", 14), ("LLVMBinaryTypeOffload", 15)] }),
+    rt::TypeDef::Enum(rt::EnumDef { name: "LLVMBinaryType", aliases: &[], members: &[("LLVMBinaryTypeArchive", 0), ("LLVMBinaryTypeMachOUniversalBinary", 1), ("LLVMBinaryTypeCOFFImportFile", 2), ("LLVMBinaryTypeIR", 3), ("LLVMBinaryTypeWinRes", 4), ("LLVMBinaryTypeCOFF", 5), ("LLVMBinaryTypeELF32L", 6), ("LLVMBinaryTypeELF32B", 7), ("LLVMBinaryTypeELF64L", 8), ("LLVMBinaryTypeELF64B", 9), ("LLVMBinaryTypeMachO32L", 10), ("LLVMBinaryTypeMachO32B", 11), ("LLVMBinaryTypeMachO64L", 12), ("LLVMBinaryTypeMachO64B", 13), ("LLVMBinaryTypeWasm", 14), ("LLVMBinaryTypeOffload", 15), ("LLVMBinaryTypeDXcontainer", 16)] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "LLVMOpaqueSectionIterator", aliases: &["LLVMSectionIteratorRef"] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "LLVMOpaqueSymbolIterator", aliases: &["LLVMSymbolIteratorRef"] }),
     rt::TypeDef::Handle(rt::HandleDef { name: "LLVMOpaqueRelocationIterator", aliases: &["LLVMRelocationIteratorRef"] }),
@@ -38,7 +38,7 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.object",
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
 rt::function!(F_LLVMCreateBinary, C_LLVMCreateBinary, c"LLVMCreateBinary", "LLVMCreateBinary",
-    c"LLVMCreateBinary(MemBuf, Context, ErrorMessage)\n--\n\nCreate a binary file from the given memory buffer.\n\nThe exact type of the binary file will be inferred automatically, and the\nappropriate implementation selected.  The context may be NULL except if\nthe resulting file is an LLVM IR file.\n\nThe memory buffer is not consumed by this function.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nIf NULL is returned, the ErrorMessage parameter is populated with the\nerror's description.  It is then the caller's responsibility to free this\nmessage by calling \\c LLVMDisposeMessage.\n\nSee: llvm::object::createBinary\n\nArgs:\n    MemBuf\n    Context\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBinary",
+    c"LLVMCreateBinary(MemBuf, Context, ErrorMessage)\n--\n\nCreate a binary file from the given memory buffer.\n\nThe exact type of the binary file will be inferred automatically, and the\nappropriate implementation selected.  The context may be NULL except if\nthe resulting file is an LLVM IR file.\n\nThe memory buffer is not consumed by this function. It is the responsibility\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nIf NULL is returned, the ErrorMessage parameter is populated with the\nerror's description.  It is then the caller's responsibility to free this\nmessage by calling \\c LLVMDisposeMessage.\n\nSee: llvm::object::createBinary\n\nArgs:\n    MemBuf\n    Context\n    ErrorMessage\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueBinary",
     ["MemBuf", "Context", "ErrorMessage"],
     |py, [x0, x1, x2]| LLVMCreateBinary(py, &x0, &x1, rt::call::extract(x2, "ErrorMessage")?));
 
@@ -57,7 +57,7 @@ fn LLVMCreateBinary(py: Python<'_>, MemBuf: &Bound<'_, PyAny>, Context: &Bound<'
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 18, __r, None)?, &[MemBuf, Context]))
 }
 rt::function!(F_LLVMDisposeBinary, C_LLVMDisposeBinary, c"LLVMDisposeBinary", "LLVMDisposeBinary",
-    c"LLVMDisposeBinary(BR)\n--\n\nDispose of a binary file.\n\nThe binary file does not own its backing buffer.  It is the responsibilty\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nArgs:\n    BR",
+    c"LLVMDisposeBinary(BR)\n--\n\nDispose of a binary file.\n\nThe binary file does not own its backing buffer. It is the responsibility\nof the caller to free it with \\c LLVMDisposeMemoryBuffer.\n\nArgs:\n    BR",
     ["BR"],
     |py, [x0]| LLVMDisposeBinary(py, &x0));
 
@@ -113,7 +113,7 @@ rt::function!(F_LLVMMachOUniversalBinaryCopyObjectForArch, C_LLVMMachOUniversalB
     ["BR", "Arch", "ArchLen", "ErrorMessage"],
     |py, [x0, x1, x2, x3]| LLVMMachOUniversalBinaryCopyObjectForArch(py, &x0, rt::call::extract(x1, "Arch")?, rt::call::extract(x2, "ArchLen")?, rt::call::extract(x3, "ErrorMessage")?));
 
-fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: &Bound<'_, PyAny>, Arch: rt::CStrArg, ArchLen: rt::CInt<u64>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
+fn LLVMMachOUniversalBinaryCopyObjectForArch(py: Python<'_>, BR: &Bound<'_, PyAny>, Arch: rt::CStrArg, ArchLen: rt::CIndex<u64>, ErrorMessage: rt::CStrArrayArg) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMMachOUniversalBinaryCopyObjectForArch");
     let a_BR = super::llvm_types::TYPES.handle_arg(18, BR)?;
     let a_Arch = Arch.addr();

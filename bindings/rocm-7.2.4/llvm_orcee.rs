@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -34,6 +34,25 @@ pub static TYPES: rt::TypeRegistry = rt::TypeRegistry::new("rocm.llvm.c.orcee", 
 // Each function: `rt::function!` defines how CPython calls it (METH_FASTCALL, a static method
 // definition whose docstring starts with the signature line `inspect.signature` reads), then the
 // function itself converts its arguments, calls C and builds the result.
+rt::function!(F_LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager, C_LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager, c"LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager", "LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager",
+    c"LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager(Result, ES)\n--\n\nCreate a ObjectLinkingLayer instance using the standard JITLink\nInProcessMemoryManager for memory management.\n\nArgs:\n    Result\n    ES\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
+    ["Result", "ES"],
+    |py, [x0, x1]| LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager(py, &x0, &x1));
+
+fn LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager(py: Python<'_>, Result: &Bound<'_, PyAny>, ES: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager");
+    let mut h_Result = super::llvm_orc::TYPES.handle_ref(41, Result, true, false)?;
+    let a_Result = h_Result.addr();
+    let a_ES = super::llvm_orc::TYPES.handle_arg(15, ES)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Result, a_ES) });
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[ES]))
+}
 rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager", "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager",
     c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using the standard\nSectionMemoryManager for memory management.\n\nArgs:\n    ES\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
     ["ES"],
@@ -49,6 +68,24 @@ fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(py: Python<'_>,
         unsafe { std::mem::transmute(SYM.get(py)?) };
     // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
     let __r = py.allow_threads(move || unsafe { __f(a_ES) });
+    Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?, &[ES]))
+}
+rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc", "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc",
+    c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc(ES, ReserveAlloc)\n--\n\nCreate a RTDyldObjectLinkingLayer instance using the standard\nSectionMemoryManager for memory management. If ReserveAlloc is true then\na contiguous range of memory will be reserved for each object file.\n\nArgs:\n    ES\n    ReserveAlloc\n\nReturns: a tuple of 1 item(s):\n    LLVMOrcOpaqueObjectLayer",
+    ["ES", "ReserveAlloc"],
+    |py, [x0, x1]| LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc(py, &x0, rt::call::extract(x1, "ReserveAlloc")?));
+
+fn LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc(py: Python<'_>, ES: &Bound<'_, PyAny>, ReserveAlloc: rt::CIndex<i32>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc");
+    let a_ES = super::llvm_orc::TYPES.handle_arg(15, ES)?;
+    let a_ReserveAlloc = ReserveAlloc.0;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, i32) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_ES, a_ReserveAlloc) });
     Ok(rt::life::inherits(py, super::llvm_orc::TYPES.instance_at(py, 41, __r, None)?, &[ES]))
 }
 rt::function!(F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, C_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks, c"LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks", "LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks",
@@ -113,7 +150,9 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    F_LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager.add_to(m, PYTHON_MODULE)?;
     F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager.add_to(m, PYTHON_MODULE)?;
+    F_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc.add_to(m, PYTHON_MODULE)?;
     F_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks.add_to(m, PYTHON_MODULE)?;
     F_LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener.add_to(m, PYTHON_MODULE)?;
     m.add_function(pyo3::wrap_pyfunction!(has_symbol, m)?)?;
@@ -131,6 +170,7 @@ static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
     ("LLVMMemoryManagerAllocateDataSectionCallback", &super::llvm_executionengine::TYPES, 5),
     ("LLVMMemoryManagerDestroyCallback", &super::llvm_executionengine::TYPES, 7),
     ("LLVMMemoryManagerFinalizeMemoryCallback", &super::llvm_executionengine::TYPES, 6),
+    ("LLVMOpaqueError", &super::llvm_error::TYPES, 0),
     ("LLVMOpaqueJITEventListener", &super::llvm_types::TYPES, 17),
     ("LLVMOrcOpaqueExecutionSession", &super::llvm_orc::TYPES, 15),
     ("LLVMOrcOpaqueObjectLayer", &super::llvm_orc::TYPES, 41),
@@ -138,7 +178,9 @@ static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
 
 /// API name → symbol of every function, for diagnostics and tests.
 pub const SYMBOLS: &[(&str, &str)] = &[
+    ("LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager", "LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager"),
     ("LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager", "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager"),
+    ("LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc", "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc"),
     ("LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks", "LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks"),
     ("LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener", "LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener"),
 ];

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -252,6 +252,22 @@ rt::function!(F_LLVMInitializeSparcTargetInfo, C_LLVMInitializeSparcTargetInfo, 
 
 fn LLVMInitializeSparcTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcTargetInfo");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn() =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f() });
+    Ok(py.None())
+}
+rt::function!(F_LLVMInitializeSPIRVTargetInfo, C_LLVMInitializeSPIRVTargetInfo, c"LLVMInitializeSPIRVTargetInfo", "LLVMInitializeSPIRVTargetInfo",
+    c"LLVMInitializeSPIRVTargetInfo()\n--\n\n",
+    [],
+    |py, []| LLVMInitializeSPIRVTargetInfo(py));
+
+fn LLVMInitializeSPIRVTargetInfo(py: Python<'_>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSPIRVTargetInfo");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -597,6 +613,22 @@ fn LLVMInitializeSparcTarget(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
+rt::function!(F_LLVMInitializeSPIRVTarget, C_LLVMInitializeSPIRVTarget, c"LLVMInitializeSPIRVTarget", "LLVMInitializeSPIRVTarget",
+    c"LLVMInitializeSPIRVTarget()\n--\n\n",
+    [],
+    |py, []| LLVMInitializeSPIRVTarget(py));
+
+fn LLVMInitializeSPIRVTarget(py: Python<'_>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSPIRVTarget");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn() =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f() });
+    Ok(py.None())
+}
 rt::function!(F_LLVMInitializeSystemZTarget, C_LLVMInitializeSystemZTarget, c"LLVMInitializeSystemZTarget", "LLVMInitializeSystemZTarget",
     c"LLVMInitializeSystemZTarget()\n--\n\n",
     [],
@@ -933,6 +965,22 @@ fn LLVMInitializeSparcTargetMC(py: Python<'_>) -> PyResult<PyObject> {
     let __r = py.allow_threads(move || unsafe { __f() });
     Ok(py.None())
 }
+rt::function!(F_LLVMInitializeSPIRVTargetMC, C_LLVMInitializeSPIRVTargetMC, c"LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVTargetMC",
+    c"LLVMInitializeSPIRVTargetMC()\n--\n\n",
+    [],
+    |py, []| LLVMInitializeSPIRVTargetMC(py));
+
+fn LLVMInitializeSPIRVTargetMC(py: Python<'_>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSPIRVTargetMC");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn() =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f() });
+    Ok(py.None())
+}
 rt::function!(F_LLVMInitializeSystemZTargetMC, C_LLVMInitializeSystemZTargetMC, c"LLVMInitializeSystemZTargetMC", "LLVMInitializeSystemZTargetMC",
     c"LLVMInitializeSystemZTargetMC()\n--\n\n",
     [],
@@ -1260,6 +1308,22 @@ rt::function!(F_LLVMInitializeSparcAsmPrinter, C_LLVMInitializeSparcAsmPrinter, 
 
 fn LLVMInitializeSparcAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSparcAsmPrinter");
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn() =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f() });
+    Ok(py.None())
+}
+rt::function!(F_LLVMInitializeSPIRVAsmPrinter, C_LLVMInitializeSPIRVAsmPrinter, c"LLVMInitializeSPIRVAsmPrinter", "LLVMInitializeSPIRVAsmPrinter",
+    c"LLVMInitializeSPIRVAsmPrinter()\n--\n\n",
+    [],
+    |py, []| LLVMInitializeSPIRVAsmPrinter(py));
+
+fn LLVMInitializeSPIRVAsmPrinter(py: Python<'_>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMInitializeSPIRVAsmPrinter");
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2149,7 +2213,7 @@ rt::function!(F_LLVMPointerSizeForAS, C_LLVMPointerSizeForAS, c"LLVMPointerSizeF
     ["TD", "AS"],
     |py, [x0, x1]| LLVMPointerSizeForAS(py, &x0, rt::call::extract(x1, "AS")?));
 
-fn LLVMPointerSizeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPointerSizeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPointerSizeForAS");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_AS = AS.0;
@@ -2163,7 +2227,7 @@ fn LLVMPointerSizeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>
     Ok(rt::obj(py, __r)?)
 }
 rt::function!(F_LLVMIntPtrType, C_LLVMIntPtrType, c"LLVMIntPtrType", "LLVMIntPtrType",
-    c"LLVMIntPtrType(TD)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMIntPtrType(TD)\n--\n\nArgs:\n    TD\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     ["TD"],
     |py, [x0]| LLVMIntPtrType(py, &x0));
 
@@ -2180,11 +2244,11 @@ fn LLVMIntPtrType(py: Python<'_>, TD: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     Ok(rt::life::inherits(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, &[TD]))
 }
 rt::function!(F_LLVMIntPtrTypeForAS, C_LLVMIntPtrTypeForAS, c"LLVMIntPtrTypeForAS", "LLVMIntPtrTypeForAS",
-    c"LLVMIntPtrTypeForAS(TD, AS)\n--\n\nReturns the integer type that is the same size as a pointer on a target.\nThis version allows the address space to be specified.\nSee the method llvm::DataLayout::getIntPtrType.\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType",
+    c"LLVMIntPtrTypeForAS(TD, AS)\n--\n\nArgs:\n    TD\n    AS\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueType\n\nDeprecated in the C API.",
     ["TD", "AS"],
     |py, [x0, x1]| LLVMIntPtrTypeForAS(py, &x0, rt::call::extract(x1, "AS")?));
 
-fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForAS(py: Python<'_>, TD: &Bound<'_, PyAny>, AS: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForAS");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_AS = AS.0;
@@ -2220,7 +2284,7 @@ rt::function!(F_LLVMIntPtrTypeForASInContext, C_LLVMIntPtrTypeForASInContext, c"
     ["C", "TD", "AS"],
     |py, [x0, x1, x2]| LLVMIntPtrTypeForASInContext(py, &x0, &x1, rt::call::extract(x2, "AS")?));
 
-fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: &Bound<'_, PyAny>, TD: &Bound<'_, PyAny>, AS: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: &Bound<'_, PyAny>, TD: &Bound<'_, PyAny>, AS: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMIntPtrTypeForASInContext");
     let a_C = super::llvm_types::TYPES.handle_arg(1, C)?;
     let a_TD = TYPES.handle_arg(1, TD)?;
@@ -2235,7 +2299,7 @@ fn LLVMIntPtrTypeForASInContext(py: Python<'_>, C: &Bound<'_, PyAny>, TD: &Bound
     Ok(rt::life::depends_on(py, super::llvm_types::TYPES.instance_at(py, 3, __r, None)?, C))
 }
 rt::function!(F_LLVMSizeOfTypeInBits, C_LLVMSizeOfTypeInBits, c"LLVMSizeOfTypeInBits", "LLVMSizeOfTypeInBits",
-    c"LLVMSizeOfTypeInBits(TD, Ty)\n--\n\nComputes the size of a type in bytes for a target.\nSee the method llvm::DataLayout::getTypeSizeInBits.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
+    c"LLVMSizeOfTypeInBits(TD, Ty)\n--\n\nComputes the size of a type in bits for a target.\nSee the method llvm::DataLayout::getTypeSizeInBits.\n\nArgs:\n    TD\n    Ty\n\nReturns: a tuple of 1 item(s):\n    int",
     ["TD", "Ty"],
     |py, [x0, x1]| LLVMSizeOfTypeInBits(py, &x0, &x1));
 
@@ -2365,7 +2429,7 @@ rt::function!(F_LLVMElementAtOffset, C_LLVMElementAtOffset, c"LLVMElementAtOffse
     ["TD", "StructTy", "Offset"],
     |py, [x0, x1, x2]| LLVMElementAtOffset(py, &x0, &x1, rt::call::extract(x2, "Offset")?));
 
-fn LLVMElementAtOffset(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Offset: rt::CInt<u64>) -> PyResult<PyObject> {
+fn LLVMElementAtOffset(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Offset: rt::CIndex<u64>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMElementAtOffset");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
@@ -2384,7 +2448,7 @@ rt::function!(F_LLVMOffsetOfElement, C_LLVMOffsetOfElement, c"LLVMOffsetOfElemen
     ["TD", "StructTy", "Element"],
     |py, [x0, x1, x2]| LLVMOffsetOfElement(py, &x0, &x1, rt::call::extract(x2, "Element")?));
 
-fn LLVMOffsetOfElement(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Element: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMOffsetOfElement(py: Python<'_>, TD: &Bound<'_, PyAny>, StructTy: &Bound<'_, PyAny>, Element: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMOffsetOfElement");
     let a_TD = TYPES.handle_arg(1, TD)?;
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
@@ -2432,6 +2496,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMInitializePowerPCTargetInfo.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeRISCVTargetInfo.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSparcTargetInfo.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSPIRVTargetInfo.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSystemZTargetInfo.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeVETargetInfo.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeWebAssemblyTargetInfo.add_to(m, PYTHON_MODULE)?;
@@ -2453,6 +2518,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMInitializePowerPCTarget.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeRISCVTarget.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSparcTarget.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSPIRVTarget.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSystemZTarget.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeVETarget.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeWebAssemblyTarget.add_to(m, PYTHON_MODULE)?;
@@ -2474,6 +2540,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMInitializePowerPCTargetMC.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeRISCVTargetMC.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSparcTargetMC.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSPIRVTargetMC.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSystemZTargetMC.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeVETargetMC.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeWebAssemblyTargetMC.add_to(m, PYTHON_MODULE)?;
@@ -2495,6 +2562,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMInitializePowerPCAsmPrinter.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeRISCVAsmPrinter.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSparcAsmPrinter.add_to(m, PYTHON_MODULE)?;
+    F_LLVMInitializeSPIRVAsmPrinter.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeSystemZAsmPrinter.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeVEAsmPrinter.add_to(m, PYTHON_MODULE)?;
     F_LLVMInitializeWebAssemblyAsmPrinter.add_to(m, PYTHON_MODULE)?;
@@ -2597,6 +2665,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMInitializePowerPCTargetInfo", "LLVMInitializePowerPCTargetInfo"),
     ("LLVMInitializeRISCVTargetInfo", "LLVMInitializeRISCVTargetInfo"),
     ("LLVMInitializeSparcTargetInfo", "LLVMInitializeSparcTargetInfo"),
+    ("LLVMInitializeSPIRVTargetInfo", "LLVMInitializeSPIRVTargetInfo"),
     ("LLVMInitializeSystemZTargetInfo", "LLVMInitializeSystemZTargetInfo"),
     ("LLVMInitializeVETargetInfo", "LLVMInitializeVETargetInfo"),
     ("LLVMInitializeWebAssemblyTargetInfo", "LLVMInitializeWebAssemblyTargetInfo"),
@@ -2618,6 +2687,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMInitializePowerPCTarget", "LLVMInitializePowerPCTarget"),
     ("LLVMInitializeRISCVTarget", "LLVMInitializeRISCVTarget"),
     ("LLVMInitializeSparcTarget", "LLVMInitializeSparcTarget"),
+    ("LLVMInitializeSPIRVTarget", "LLVMInitializeSPIRVTarget"),
     ("LLVMInitializeSystemZTarget", "LLVMInitializeSystemZTarget"),
     ("LLVMInitializeVETarget", "LLVMInitializeVETarget"),
     ("LLVMInitializeWebAssemblyTarget", "LLVMInitializeWebAssemblyTarget"),
@@ -2639,6 +2709,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMInitializePowerPCTargetMC", "LLVMInitializePowerPCTargetMC"),
     ("LLVMInitializeRISCVTargetMC", "LLVMInitializeRISCVTargetMC"),
     ("LLVMInitializeSparcTargetMC", "LLVMInitializeSparcTargetMC"),
+    ("LLVMInitializeSPIRVTargetMC", "LLVMInitializeSPIRVTargetMC"),
     ("LLVMInitializeSystemZTargetMC", "LLVMInitializeSystemZTargetMC"),
     ("LLVMInitializeVETargetMC", "LLVMInitializeVETargetMC"),
     ("LLVMInitializeWebAssemblyTargetMC", "LLVMInitializeWebAssemblyTargetMC"),
@@ -2660,6 +2731,7 @@ pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMInitializePowerPCAsmPrinter", "LLVMInitializePowerPCAsmPrinter"),
     ("LLVMInitializeRISCVAsmPrinter", "LLVMInitializeRISCVAsmPrinter"),
     ("LLVMInitializeSparcAsmPrinter", "LLVMInitializeSparcAsmPrinter"),
+    ("LLVMInitializeSPIRVAsmPrinter", "LLVMInitializeSPIRVAsmPrinter"),
     ("LLVMInitializeSystemZAsmPrinter", "LLVMInitializeSystemZAsmPrinter"),
     ("LLVMInitializeVEAsmPrinter", "LLVMInitializeVEAsmPrinter"),
     ("LLVMInitializeWebAssemblyAsmPrinter", "LLVMInitializeWebAssemblyAsmPrinter"),

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 pub(crate) static LIB: rt::Library = rt::Library::new(rt::LibrarySpec {
     name: "LLVM",
     env: "ROCM_PYTHON_LIBLLVM",
-    sonames: &["libLLVM.so", "libLLVM-19.so", "libLLVM.so.19.1", "libLLVM-19.so.1", ],
+    sonames: &["libLLVM.so", "libLLVM.so.24.1", "libLLVM-24.so", "libLLVM-24.so.1", "libLLVM.so.24", "libLLVM.so.23.1", "libLLVM-23.so", "libLLVM-23.so.1", "libLLVM.so.23", "libLLVM.so.22.1", "libLLVM-22.so", "libLLVM-22.so.1", "libLLVM.so.22", "libLLVM.so.21.1", "libLLVM-21.so", "libLLVM-21.so.1", "libLLVM.so.21", "libLLVM.so.20.1", "libLLVM-20.so", "libLLVM-20.so.1", "libLLVM.so.20", "libLLVM.so.19.1", "libLLVM-19.so", "libLLVM-19.so.1", "libLLVM.so.19", "libLLVM.so.18.1", "libLLVM-18.so", "libLLVM-18.so.1", "libLLVM.so.18", "libLLVM.so.17.1", "libLLVM-17.so", "libLLVM-17.so.1", "libLLVM.so.17", "libLLVM.so.16.1", "libLLVM-16.so", "libLLVM-16.so.1", "libLLVM.so.16", "libLLVM.so.15.1", "libLLVM-15.so", "libLLVM-15.so.1", "libLLVM.so.15", ],
     rocm_dirs: &["llvm/lib", "lib/llvm/lib", ],
-    version_check: None,
+    version_check: Some(rt::VersionCheck::Triple { symbol: c"LLVMGetVersion" }),
     nvidia: Some(rt::NvidiaSpec { shim: None, cuda: None, sonames: &[], wheel: "", same: true }),
     parallel_from: None,
 });
@@ -53,6 +53,26 @@ fn LLVMRunPasses(py: Python<'_>, M: &Bound<'_, PyAny>, Passes: rt::CStrArg, TM: 
     let __r = py.allow_threads(move || unsafe { __f(a_M, a_Passes, a_TM, a_Options) });
     Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[M, TM, Options]))
 }
+rt::function!(F_LLVMRunPassesOnFunction, C_LLVMRunPassesOnFunction, c"LLVMRunPassesOnFunction", "LLVMRunPassesOnFunction",
+    c"LLVMRunPassesOnFunction(F, Passes, TM, Options)\n--\n\nConstruct and run a set of passes over a function.\n\nThis function behaves the same as LLVMRunPasses, but operates on a single\nfunction instead of an entire module.\n\nArgs:\n    F\n    Passes\n    TM\n    Options\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaqueError",
+    ["F", "Passes", "TM", "Options"],
+    |py, [x0, x1, x2, x3]| LLVMRunPassesOnFunction(py, &x0, rt::call::extract(x1, "Passes")?, &x2, &x3));
+
+fn LLVMRunPassesOnFunction(py: Python<'_>, F: &Bound<'_, PyAny>, Passes: rt::CStrArg, TM: &Bound<'_, PyAny>, Options: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMRunPassesOnFunction");
+    let a_F = super::llvm_types::TYPES.handle_arg(4, F)?;
+    let a_Passes = Passes.addr();
+    let a_TM = super::llvm_targetmachine::TYPES.handle_arg(6, TM)?;
+    let a_Options = TYPES.handle_arg(0, Options)?;
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize, usize, usize) -> usize =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_F, a_Passes, a_TM, a_Options) });
+    Ok(rt::life::inherits(py, super::llvm_error::TYPES.instance_at(py, 0, __r, None)?, &[F, TM, Options]))
+}
 rt::function!(F_LLVMCreatePassBuilderOptions, C_LLVMCreatePassBuilderOptions, c"LLVMCreatePassBuilderOptions", "LLVMCreatePassBuilderOptions",
     c"LLVMCreatePassBuilderOptions()\n--\n\nCreate a new set of options for a PassBuilder\n\nOwnership of the returned instance is given to the client, and they are\nresponsible for it. The client should call LLVMDisposePassBuilderOptions\nto free the pass builder options.\n\nReturns: a tuple of 1 item(s):\n    LLVMOpaquePassBuilderOptions",
     [],
@@ -74,7 +94,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetVerifyEach, C_LLVMPassBuilderOptionsSet
     ["Options", "VerifyEach"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetVerifyEach(py, &x0, rt::call::extract(x1, "VerifyEach")?));
 
-fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: &Bound<'_, PyAny>, VerifyEach: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetVerifyEach(py: Python<'_>, Options: &Bound<'_, PyAny>, VerifyEach: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetVerifyEach");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_VerifyEach = VerifyEach.0;
@@ -92,7 +112,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetDebugLogging, C_LLVMPassBuilderOptionsS
     ["Options", "DebugLogging"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetDebugLogging(py, &x0, rt::call::extract(x1, "DebugLogging")?));
 
-fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: &Bound<'_, PyAny>, DebugLogging: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: &Bound<'_, PyAny>, DebugLogging: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetDebugLogging");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_DebugLogging = DebugLogging.0;
@@ -105,12 +125,30 @@ fn LLVMPassBuilderOptionsSetDebugLogging(py: Python<'_>, Options: &Bound<'_, PyA
     let __r = py.allow_threads(move || unsafe { __f(a_Options, a_DebugLogging) });
     Ok(py.None())
 }
+rt::function!(F_LLVMPassBuilderOptionsSetAAPipeline, C_LLVMPassBuilderOptionsSetAAPipeline, c"LLVMPassBuilderOptionsSetAAPipeline", "LLVMPassBuilderOptionsSetAAPipeline",
+    c"LLVMPassBuilderOptionsSetAAPipeline(Options, AAPipeline)\n--\n\nSpecify a custom alias analysis pipeline for the PassBuilder to be used\ninstead of the default one. The string argument is not copied; the caller\nis responsible for ensuring it outlives the PassBuilderOptions instance.\n\nArgs:\n    Options\n    AAPipeline",
+    ["Options", "AAPipeline"],
+    |py, [x0, x1]| LLVMPassBuilderOptionsSetAAPipeline(py, &x0, rt::call::extract(x1, "AAPipeline")?));
+
+fn LLVMPassBuilderOptionsSetAAPipeline(py: Python<'_>, Options: &Bound<'_, PyAny>, AAPipeline: rt::CStrArg) -> PyResult<PyObject> {
+    static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetAAPipeline");
+    let a_Options = TYPES.handle_arg(0, Options)?;
+    let a_AAPipeline = AAPipeline.addr();
+    // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
+    // library is installed.
+    // SAFETY: the symbol has the C signature hipgen read from the header.
+    let __f: unsafe extern "C" fn(usize, usize) =
+        unsafe { std::mem::transmute(SYM.get(py)?) };
+    // SAFETY: as above; the closure captures only plain values, so the GIL can be released.
+    let __r = py.allow_threads(move || unsafe { __f(a_Options, a_AAPipeline) });
+    Ok(py.None())
+}
 rt::function!(F_LLVMPassBuilderOptionsSetLoopInterleaving, C_LLVMPassBuilderOptionsSetLoopInterleaving, c"LLVMPassBuilderOptionsSetLoopInterleaving", "LLVMPassBuilderOptionsSetLoopInterleaving",
     c"LLVMPassBuilderOptionsSetLoopInterleaving(Options, LoopInterleaving)\n--\n\nArgs:\n    Options\n    LoopInterleaving",
     ["Options", "LoopInterleaving"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopInterleaving(py, &x0, rt::call::extract(x1, "LoopInterleaving")?));
 
-fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopInterleaving: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopInterleaving(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopInterleaving: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopInterleaving");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LoopInterleaving = LoopInterleaving.0;
@@ -128,7 +166,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetLoopVectorization, C_LLVMPassBuilderOpt
     ["Options", "LoopVectorization"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopVectorization(py, &x0, rt::call::extract(x1, "LoopVectorization")?));
 
-fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopVectorization(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopVectorization: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopVectorization");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LoopVectorization = LoopVectorization.0;
@@ -146,7 +184,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetSLPVectorization, C_LLVMPassBuilderOpti
     ["Options", "SLPVectorization"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetSLPVectorization(py, &x0, rt::call::extract(x1, "SLPVectorization")?));
 
-fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: &Bound<'_, PyAny>, SLPVectorization: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetSLPVectorization(py: Python<'_>, Options: &Bound<'_, PyAny>, SLPVectorization: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetSLPVectorization");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_SLPVectorization = SLPVectorization.0;
@@ -164,7 +202,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetLoopUnrolling, C_LLVMPassBuilderOptions
     ["Options", "LoopUnrolling"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetLoopUnrolling(py, &x0, rt::call::extract(x1, "LoopUnrolling")?));
 
-fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopUnrolling: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLoopUnrolling(py: Python<'_>, Options: &Bound<'_, PyAny>, LoopUnrolling: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLoopUnrolling");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LoopUnrolling = LoopUnrolling.0;
@@ -182,7 +220,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll, C_LLVMPassBu
     ["Options", "ForgetAllSCEVInLoopUnroll"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py, &x0, rt::call::extract(x1, "ForgetAllSCEVInLoopUnroll")?));
 
-fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: &Bound<'_, PyAny>, ForgetAllSCEVInLoopUnroll: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll(py: Python<'_>, Options: &Bound<'_, PyAny>, ForgetAllSCEVInLoopUnroll: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetForgetAllSCEVInLoopUnroll");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_ForgetAllSCEVInLoopUnroll = ForgetAllSCEVInLoopUnroll.0;
@@ -200,7 +238,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetLicmMssaOptCap, C_LLVMPassBuilderOption
     ["Options", "LicmMssaOptCap"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaOptCap(py, &x0, rt::call::extract(x1, "LicmMssaOptCap")?));
 
-fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: &Bound<'_, PyAny>, LicmMssaOptCap: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLicmMssaOptCap(py: Python<'_>, Options: &Bound<'_, PyAny>, LicmMssaOptCap: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaOptCap");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LicmMssaOptCap = LicmMssaOptCap.0;
@@ -218,7 +256,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap, C_LLVMPas
     ["Options", "LicmMssaNoAccForPromotionCap"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py, &x0, rt::call::extract(x1, "LicmMssaNoAccForPromotionCap")?));
 
-fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: &Bound<'_, PyAny>, LicmMssaNoAccForPromotionCap: rt::CInt<u32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap(py: Python<'_>, Options: &Bound<'_, PyAny>, LicmMssaNoAccForPromotionCap: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetLicmMssaNoAccForPromotionCap");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_LicmMssaNoAccForPromotionCap = LicmMssaNoAccForPromotionCap.0;
@@ -236,7 +274,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetCallGraphProfile, C_LLVMPassBuilderOpti
     ["Options", "CallGraphProfile"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetCallGraphProfile(py, &x0, rt::call::extract(x1, "CallGraphProfile")?));
 
-fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: &Bound<'_, PyAny>, CallGraphProfile: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetCallGraphProfile(py: Python<'_>, Options: &Bound<'_, PyAny>, CallGraphProfile: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetCallGraphProfile");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_CallGraphProfile = CallGraphProfile.0;
@@ -254,7 +292,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetMergeFunctions, C_LLVMPassBuilderOption
     ["Options", "MergeFunctions"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetMergeFunctions(py, &x0, rt::call::extract(x1, "MergeFunctions")?));
 
-fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: &Bound<'_, PyAny>, MergeFunctions: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetMergeFunctions(py: Python<'_>, Options: &Bound<'_, PyAny>, MergeFunctions: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetMergeFunctions");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_MergeFunctions = MergeFunctions.0;
@@ -272,7 +310,7 @@ rt::function!(F_LLVMPassBuilderOptionsSetInlinerThreshold, C_LLVMPassBuilderOpti
     ["Options", "Threshold"],
     |py, [x0, x1]| LLVMPassBuilderOptionsSetInlinerThreshold(py, &x0, rt::call::extract(x1, "Threshold")?));
 
-fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: &Bound<'_, PyAny>, Threshold: rt::CInt<i32>) -> PyResult<PyObject> {
+fn LLVMPassBuilderOptionsSetInlinerThreshold(py: Python<'_>, Options: &Bound<'_, PyAny>, Threshold: rt::CIndex<i32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMPassBuilderOptionsSetInlinerThreshold");
     let a_Options = TYPES.handle_arg(0, Options)?;
     let a_Threshold = Threshold.0;
@@ -324,9 +362,11 @@ fn _symbol_address(py: Python<'_>, name: &str) -> PyResult<usize> {
 /// Adds this module's functions, constants and lazily created types to `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     F_LLVMRunPasses.add_to(m, PYTHON_MODULE)?;
+    F_LLVMRunPassesOnFunction.add_to(m, PYTHON_MODULE)?;
     F_LLVMCreatePassBuilderOptions.add_to(m, PYTHON_MODULE)?;
     F_LLVMPassBuilderOptionsSetVerifyEach.add_to(m, PYTHON_MODULE)?;
     F_LLVMPassBuilderOptionsSetDebugLogging.add_to(m, PYTHON_MODULE)?;
+    F_LLVMPassBuilderOptionsSetAAPipeline.add_to(m, PYTHON_MODULE)?;
     F_LLVMPassBuilderOptionsSetLoopInterleaving.add_to(m, PYTHON_MODULE)?;
     F_LLVMPassBuilderOptionsSetLoopVectorization.add_to(m, PYTHON_MODULE)?;
     F_LLVMPassBuilderOptionsSetSLPVectorization.add_to(m, PYTHON_MODULE)?;
@@ -352,14 +392,17 @@ static FOREIGN: &[(&str, &rt::TypeRegistry, usize)] = &[
     ("LLVMOpaqueError", &super::llvm_error::TYPES, 0),
     ("LLVMOpaqueModule", &super::llvm_types::TYPES, 2),
     ("LLVMOpaqueTargetMachine", &super::llvm_targetmachine::TYPES, 6),
+    ("LLVMOpaqueValue", &super::llvm_types::TYPES, 4),
 ];
 
 /// API name → symbol of every function, for diagnostics and tests.
 pub const SYMBOLS: &[(&str, &str)] = &[
     ("LLVMRunPasses", "LLVMRunPasses"),
+    ("LLVMRunPassesOnFunction", "LLVMRunPassesOnFunction"),
     ("LLVMCreatePassBuilderOptions", "LLVMCreatePassBuilderOptions"),
     ("LLVMPassBuilderOptionsSetVerifyEach", "LLVMPassBuilderOptionsSetVerifyEach"),
     ("LLVMPassBuilderOptionsSetDebugLogging", "LLVMPassBuilderOptionsSetDebugLogging"),
+    ("LLVMPassBuilderOptionsSetAAPipeline", "LLVMPassBuilderOptionsSetAAPipeline"),
     ("LLVMPassBuilderOptionsSetLoopInterleaving", "LLVMPassBuilderOptionsSetLoopInterleaving"),
     ("LLVMPassBuilderOptionsSetLoopVectorization", "LLVMPassBuilderOptionsSetLoopVectorization"),
     ("LLVMPassBuilderOptionsSetSLPVectorization", "LLVMPassBuilderOptionsSetSLPVectorization"),

@@ -97,6 +97,34 @@ pub mod extension {
             .collect()
     }
 
+    /// `(path, major, minor)` of library `name` (`LLVM`, `amd_comgr`), the version as its
+    /// version function reports it (None, None where it reports none), loading it; found even
+    /// where the version does not fit these bindings. None where no module loads it or it does
+    /// not load.
+    #[pyfunction]
+    fn library_version(py: Python<'_>, name: &str) -> Option<(String, Option<i64>, Option<i64>)> {
+        package()
+            .modules
+            .iter()
+            .map(|g| (g.library)())
+            .find(|lib| lib.spec.name == name)?
+            .found_version(py)
+            .map(|(path, version)| (path, version.map(|v| v.0), version.map(|v| v.1)))
+    }
+
+    /// Makes library `name` load from `path` (found by another extension of the package, whose
+    /// version chose these bindings) instead of searching; the number of modules it serves
+    /// that will, 0 where it is loaded already or no module loads it.
+    #[pyfunction]
+    fn load_library_from(py: Python<'_>, name: &str, path: &str) -> usize {
+        package()
+            .modules
+            .iter()
+            .map(|g| (g.library)())
+            .filter(|lib| lib.spec.name == name && lib.load_from(py, path))
+            .count()
+    }
+
     /// `(module, [symbols that do not resolve])` for each module whose library loads.
     #[pyfunction]
     fn unresolved_symbols(py: Python<'_>) -> Vec<(&'static str, Vec<&'static str>)> {
@@ -161,6 +189,8 @@ pub mod extension {
         hipgen_runtime::add_runtime_classes(m, types_module)?;
         m.add_function(wrap_pyfunction!(symbols, m)?)?;
         m.add_function(wrap_pyfunction!(libraries, m)?)?;
+        m.add_function(wrap_pyfunction!(library_version, m)?)?;
+        m.add_function(wrap_pyfunction!(load_library_from, m)?)?;
         m.add_function(wrap_pyfunction!(unresolved_symbols, m)?)?;
         m.add_function(wrap_pyfunction!(serialized_calls, m)?)?;
         m.add_function(wrap_pyfunction!(platform, m)?)?;

@@ -248,6 +248,8 @@ pub enum CursorKind {
     /// `extern "C" { ... }` (C++ only, also reported as an unexposed declaration), whose
     /// children are declarations.
     LinkageSpec,
+    /// `namespace n { ... }` (C++), whose children are declarations.
+    Namespace,
     /// Anything else.
     Other,
 }
@@ -340,6 +342,7 @@ impl<'tu> Cursor<'tu> {
             CXCursor_MacroDefinition => CursorKind::MacroDefinition,
             // libclang 15 reports `extern "C" { }` as an unexposed declaration.
             CXCursor_LinkageSpec | CXCursor_UnexposedDecl => CursorKind::LinkageSpec,
+            CXCursor_Namespace => CursorKind::Namespace,
             _ => CursorKind::Other,
         }
     }

@@ -54,6 +54,8 @@ pub struct LibraryEntry {
 /// How a library is found and asked for its release (the spec's `library`).
 #[derive(Debug, Serialize)]
 pub struct LoadEntry {
+    /// The library's name in the runtime's messages and tables (`LLVM`, `amdhip64`).
+    pub library: String,
     /// Environment variable holding a path that overrides the search.
     pub env: String,
     /// File names tried in order.
@@ -61,6 +63,9 @@ pub struct LoadEntry {
     /// `int f(int *version)` and the divisor giving the major release, when the library
     /// reports one (`hipRuntimeGetVersion`, 10^7).
     pub version: Option<(String, i64)>,
+    /// The header constant holding the major version the bindings are of, where a package
+    /// carries bindings of several (`LLVM_VERSION_MAJOR`, `AMD_COMGR_INTERFACE_VERSION_MAJOR`).
+    pub major_constant: Option<String>,
 }
 
 /// One generated module (`<name>.rs` of the release folder).
@@ -123,12 +128,18 @@ pub fn build(release: &Release, files: &[SpecFile]) -> Result<Manifest> {
                         .collect(),
                     python_modules: Vec::new(),
                     loads: Some(LoadEntry {
+                        library: specs[0].library.name.clone(),
                         env: specs[0].library.env.clone(),
-                        sonames: specs[0].library.sonames.clone(),
+                        sonames: specs[0].library.file_names(),
                         version: specs[0].library.version.as_ref().and_then(|v| {
                             Some((v.symbol.clone(), v.divisor?))
-                                .filter(|_| v.interface_constant.is_none())
+                                .filter(|_| v.major_constant.is_none())
                         }),
+                        major_constant: specs[0]
+                            .library
+                            .version
+                            .as_ref()
+                            .and_then(|v| v.major_constant.clone()),
                     }),
                 }
             }

@@ -121,7 +121,9 @@ pub fn parse_headers(set: &HeaderSet, parts: &[Part], release: &str) -> Result<V
                 .join(", ")
         )
     })?;
-    let roots = set
+    // Each folder canonical and as given: clang spells a header's path through the folder as
+    // given, which matters where the header is reached through a symlink (Debian's LLVM).
+    let mut roots = set
         .include_dirs
         .iter()
         .map(|d| {
@@ -129,6 +131,7 @@ pub fn parse_headers(set: &HeaderSet, parts: &[Part], release: &str) -> Result<V
                 .with_context(|| format!("include directory {}", d.display()))
         })
         .collect::<Result<Vec<_>>>()?;
+    roots.extend(set.include_dirs.iter().cloned());
     parts
         .iter()
         .map(|part| {
@@ -871,11 +874,12 @@ fn rename_in_type(ty: &mut CType, renames: &HashMap<String, String>) {
     }
 }
 
-/// Top-level declarations, looking inside `extern "C"` blocks.
+/// Top-level declarations, looking inside `extern "C"` blocks and namespaces (LLVM's
+/// `llvm::amdhsa` of the kernel descriptor header).
 fn flatten(root: Cursor) -> Vec<Cursor> {
     let mut out = Vec::new();
     for c in root.children() {
-        if c.kind() == CursorKind::LinkageSpec {
+        if matches!(c.kind(), CursorKind::LinkageSpec | CursorKind::Namespace) {
             out.extend(flatten(c));
         } else {
             out.push(c);

@@ -20,7 +20,7 @@ pub use convert::cstr::{cstr_class, cstr_result, freed_string_arg, owned_cstr_re
 pub use convert::extra::KernelExtra;
 pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;
-pub use convert::number::CInt;
+pub use convert::number::{CIndex, CInt};
 pub use convert::pointer::{
     value_or_pointer, DeviceArray, Pointer, PtrArg, PtrArgMut, PtrArgWritten,
 };
@@ -120,7 +120,10 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>, types_module: &str) -> PyRes
     ] {
         class.setattr("__module__", types_module)?;
     }
+    // The extension's own class; a package that shares another's (`share_load_error`) sets
+    // this attribute to that one as well.
     m.add("HipLoadError", m.py().get_type::<HipLoadError>())?;
+    m.add_function(pyo3::wrap_pyfunction!(load::share_load_error, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(convert::extra::pack_kernel_args, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(register_enum_stand_in, m)?)?;
     m.add_function(pyo3::wrap_pyfunction!(copy_fields, m)?)?;

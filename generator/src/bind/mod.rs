@@ -49,6 +49,7 @@ pub fn apply(spec: &Spec, lib: &mut Library) -> Result<()> {
             p.sized_by = lookup(&sizes, &target);
         }
         sizes::pair_counts(f);
+        sizes::mark_read_arrays(f);
         sizes::check(f)?;
         f.keep_gil = keep_gil.iter().any(|r| r.is_match(&f.name));
         f.serialize = serialize.iter().any(|r| r.is_match(&f.name));

@@ -45,6 +45,19 @@ pub fn pair_counts(f: &mut Function) {
     }
 }
 
+/// Marks the arrays of handles paired with a count as arrays C reads, which take a Python
+/// list (`LLVMConstStruct(ConstantVals, Count, Packed)`, whose header does not say `const`):
+/// an array a C API fills comes without a count, sized by a call of its own (`LLVMGetParams`
+/// after `LLVMCountParams`).
+pub fn mark_read_arrays(f: &mut Function) {
+    for p in &mut f.params {
+        let handles = matches!(&p.ty, CType::Pointer { pointee, is_const: false } if matches!(**pointee, CType::Handle { .. }));
+        if handles && p.count.is_some() && is_list(p) {
+            p.list = true;
+        }
+    }
+}
+
 /// Checks that the counts and sizes `f`'s parameters name exist and can be read.
 pub fn check(f: &Function) -> Result<()> {
     for p in &f.params {

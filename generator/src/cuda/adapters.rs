@@ -466,6 +466,7 @@ fn adapter(
             let ArgType::CInt {
                 size: 4,
                 signed: true,
+                ..
             } = ty
             else {
                 return None;

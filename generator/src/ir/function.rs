@@ -68,7 +68,8 @@ pub struct Param {
     /// refused there and taken everywhere else.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub written: bool,
-    /// A non-const array of handles that takes a Python list (the spec's `list_arrays`).
+    /// A non-const array of handles that C reads and that takes a Python list: one paired
+    /// with a count, or named by the spec's `list_arrays`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub list: bool,
     /// For a list or array argument: the integer parameter giving how many items C reads.

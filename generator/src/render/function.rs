@@ -34,6 +34,8 @@ pub(crate) struct FnCtx<'a> {
     pub(crate) success_for_void_outputs: bool,
     /// Whether a single result is returned as itself (and none as None), not as a tuple.
     pub(crate) plain_results: bool,
+    /// Whether integer parameters take floats, truncated (the spec's `floats_as_integers`).
+    pub(crate) floats_as_integers: bool,
     /// (function regex, the function freeing strings it returns), in spec order.
     pub(crate) owned_strings: &'a [(regex::Regex, String)],
     /// Functions whose `char *` result is memory, not a string.
@@ -379,7 +381,9 @@ impl FnCtx<'_> {
                 }
                 Usage::ByRef | Usage::Pointer => {
                     m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
-                    let ty = self.pointer_param(p, &arg, &c, &mut m.prep)?;
+                    // What a destroying function frees is the library's, never a Python buffer.
+                    let frees = f.destroys && m.call_args.is_empty();
+                    let ty = self.pointer_param(p, &arg, &c, frees, &mut m.prep)?;
                     // A struct or handle pointer (`hipArray_t` of HIP 5, `hiprtcProgram *`):
                     // the Python object is at hand (`ArgType::Any`) to be marked.
                     if f.destroys && m.call_args.is_empty() && matches!(ty, ArgType::Any) {
@@ -466,6 +470,7 @@ impl FnCtx<'_> {
                     ArgType::CInt {
                         size: *size,
                         signed: *signed,
+                        exact: !self.floats_as_integers,
                     },
                     InValue::Int {
                         arg: arg.to_string(),
@@ -620,12 +625,13 @@ impl FnCtx<'_> {
     /// C value `a_<c>` to `prep`. What the header says the pointer points at picks the
     /// conversion: a handle (`hiprtcProgram *`: the handle object, or an address as is), a
     /// struct (an instance of that struct, or a buffer large enough), a number (a buffer of
-    /// at least one), or anything pointer-like.
+    /// at least one), or anything pointer-like. `frees`: the function frees what it points at.
     fn pointer_param(
         &self,
         p: &crate::ir::Param,
         arg: &str,
         c: &str,
+        frees: bool,
         prep: &mut Vec<Prep>,
     ) -> Result<ArgType> {
         let (ty, written, list) = (&p.ty, p.written, p.list);
@@ -656,7 +662,7 @@ impl FnCtx<'_> {
                     ty: self.types.get(name)?,
                     // A list the spec allows passes as a temporary array (C only reads it).
                     writable: writable && !list,
-                    single: p.usage == Usage::ByRef,
+                    single: p.usage == Usage::ByRef || frees,
                 });
                 holder(prep, c, "h");
                 Ok(ArgType::Any)

@@ -222,6 +222,7 @@ impl Parts<'_> {
             success_value: self.success_value,
             success_for_void_outputs: self.success_for_void_outputs,
             plain_results: spec.plain_results,
+            floats_as_integers: spec.floats_as_integers,
             owned_strings: &self.owned_strings,
             memory_results: &self.memory_results,
             frees_used,
@@ -396,7 +397,7 @@ fn module_model(
         command: command.to_string(),
         lib_name: spec.library.name.clone(),
         lib_env: spec.library.env.clone(),
-        lib_sonames: spec.library.sonames.clone(),
+        lib_sonames: spec.library.file_names(),
         lib_rocm_dirs: spec.library.rocm_dirs.clone(),
         free_symbols: frees_used.borrow().iter().cloned().collect(),
         lib_nvidia: spec.library.nvidia.as_ref().map(|nv| NvidiaModel {
@@ -490,7 +491,12 @@ fn version_check(lib: &Library, spec: &Spec) -> Result<Option<VersionCheckModel>
     let Some(v) = &spec.library.version else {
         return Ok(None);
     };
-    if let Some(constant) = &v.interface_constant {
+    if v.triple {
+        return Ok(Some(VersionCheckModel::Triple {
+            symbol: v.symbol.clone(),
+        }));
+    }
+    if let Some(constant) = &v.major_constant {
         let expected = lib
             .constants
             .iter()
@@ -512,7 +518,7 @@ fn version_check(lib: &Library, spec: &Spec) -> Result<Option<VersionCheckModel>
         .context("release must start with a major number")?;
     let divisor = v
         .divisor
-        .context("version check: give `divisor` (or `interface_constant`)")?;
+        .context("version check: give `divisor` (or `major_constant`)")?;
     Ok(Some(VersionCheckModel::Release {
         symbol: v.symbol.clone(),
         divisor,

@@ -77,8 +77,9 @@ pub(crate) enum ArgType {
     CStrArray,
     /// `rt::KernelExtra`: a launch's `extra`.
     KernelExtra,
-    /// `rt::CInt<i32>`: a C integer, range-checked.
-    CInt { size: u8, signed: bool },
+    /// `rt::CInt<i32>`: a C integer, range-checked; `rt::CIndex<i32>` where `exact` (no
+    /// float converts).
+    CInt { size: u8, signed: bool, exact: bool },
     /// `bool`.
     Bool,
     /// `f32`/`f64`.
@@ -130,7 +131,8 @@ pub(crate) enum Prep {
         arg: String,
         ty: TypeRef,
         writable: bool,
-        /// One handle (`by_ref`), not an array: buffers are refused.
+        /// One handle (`by_ref`), or what a destroying function frees (`LLVMOrcDisposeSymbols`):
+        /// buffers are refused.
         single: bool,
     },
     /// `p_<c>`: a struct or a buffer large enough for one.
@@ -555,6 +557,8 @@ pub(crate) enum VersionCheckModel {
         divisor: i64,
         expected: i64,
     },
+    /// `void f(unsigned *, unsigned *, unsigned *)`, recorded for the choice of bindings.
+    Triple { symbol: String },
 }
 
 /// An imported type this module's functions use, re-exported by name.

@@ -166,6 +166,11 @@ pub struct Spec {
     /// rocm-llvm-python's LLVM modules do (`LLVMInt32Type()` is the type).
     #[serde(default)]
     pub plain_results: bool,
+    /// Whether an integer parameter takes a float, truncated (hip-python's conversion, which
+    /// its users' programs rely on: `hipMalloc(n / 2)`). Where false, only `int` and objects
+    /// with `__index__` convert, as in Python's own integer APIs (`TypeError` otherwise).
+    #[serde(default = "yes")]
+    pub floats_as_integers: bool,
     /// Functions (regexes) the library cannot run from two threads at once.
     #[serde(default)]
     pub serialize: Vec<String>,
@@ -184,6 +189,10 @@ fn default_scalar_pointers() -> Usage {
 }
 
 /// Libraries live in `$ROCM_PATH/lib` unless a spec says otherwise.
+fn yes() -> bool {
+    true
+}
+
 fn default_rocm_dirs() -> Vec<String> {
     vec!["lib".into()]
 }
@@ -201,8 +210,13 @@ pub struct LibrarySpec {
     pub name: String,
     /// Environment variable that overrides the path.
     pub env: String,
-    /// File names tried in order, in `$ROCM_PATH/<dir>` and then by the system loader.
+    /// File names tried in order, in a ROCm installation's `<dir>` and then by the system
+    /// loader. Names with `{major}` stand for one name per version of `majors`, newest first.
     pub sonames: Vec<String>,
+    /// The library's major versions to look for (newest, oldest), where its file names carry
+    /// them (`libLLVM.so.{major}.1`).
+    #[serde(default)]
+    pub majors: Option<(u32, u32)>,
     /// What provides the library on the NVIDIA platform (none: not available there).
     #[serde(default)]
     pub nvidia: Option<NvidiaLibrarySpec>,
@@ -218,6 +232,33 @@ pub struct LibrarySpec {
     /// always take the library's lock).
     #[serde(default)]
     pub parallel_from: Option<ParallelFromSpec>,
+}
+
+impl LibrarySpec {
+    /// The file names tried, in order: `sonames` with each name carrying `{major}` written
+    /// once per major version of `majors`, newest first, the group where its first such name
+    /// stands (`libLLVM.so.22.1, libLLVM-22.so, libLLVM.so.21.1, ...`).
+    pub fn file_names(&self) -> Vec<String> {
+        let Some((newest, oldest)) = self.majors else {
+            return self.sonames.clone();
+        };
+        let templated = |n: &String| n.contains("{major}");
+        let mut group = Some((oldest..=newest).rev().flat_map(|major| {
+            self.sonames
+                .iter()
+                .filter(|n| templated(n))
+                .map(move |n| n.replace("{major}", &major.to_string()))
+        }));
+        let mut names = Vec::new();
+        for name in &self.sonames {
+            if !templated(name) {
+                names.push(name.clone());
+            } else if let Some(versions) = group.take() {
+                names.extend(versions);
+            }
+        }
+        names
+    }
 }
 
 /// `int f(int *major, int *minor)` (`hiprtcVersion`) and the first major version whose
@@ -340,16 +381,23 @@ pub struct OwnedStrings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VersionSpec {
-    /// The function: `int f(int *version)`, or with `interface_constant`
+    /// The function: `int f(int *version)`, or with `major_constant`
     /// `void f(size_t *major, size_t *minor)`.
     pub symbol: String,
     /// `version / divisor` is the major release.
     #[serde(default)]
     pub divisor: Option<i64>,
-    /// The header constant holding the interface major version the bindings were generated
-    /// for (`AMD_COMGR_INTERFACE_VERSION_MAJOR`), compared with the function's major.
+    /// The header constant holding the major version the bindings were generated for
+    /// (`AMD_COMGR_INTERFACE_VERSION_MAJOR`, `LLVM_VERSION_MAJOR`): the function's major must
+    /// equal it (`void f(size_t *major, size_t *minor)`), or, with `triple`, a package
+    /// carrying several versions' bindings chooses by it.
     #[serde(default)]
-    pub interface_constant: Option<String>,
+    pub major_constant: Option<String>,
+    /// The function is `void f(unsigned *major, unsigned *minor, unsigned *patch)`
+    /// (`LLVMGetVersion`): its answer is recorded for the choice among bindings of several
+    /// versions, not checked.
+    #[serde(default)]
+    pub triple: bool,
 }
 
 /// The status enum of a library.
@@ -613,5 +661,30 @@ mod param_rule_tests {
              params:\n  'f(': {usage: out}\n",
         );
         assert!(r.unwrap_err().to_string().contains("bad param rule"));
+    }
+}
+
+#[cfg(test)]
+mod file_name_tests {
+    use super::*;
+
+    #[test]
+    fn names_with_a_major_are_written_per_version_newest_first_in_place() {
+        let spec: LibrarySpec = serde_yaml::from_str(
+            "{name: LLVM, env: E, majors: [20, 19], \
+             sonames: [libLLVM.so, 'libLLVM.so.{major}.1', 'libLLVM-{major}.so', last.so]}",
+        )
+        .unwrap();
+        assert_eq!(
+            spec.file_names(),
+            [
+                "libLLVM.so",
+                "libLLVM.so.20.1",
+                "libLLVM-20.so",
+                "libLLVM.so.19.1",
+                "libLLVM-19.so",
+                "last.so"
+            ]
+        );
     }
 }

@@ -670,7 +670,7 @@ fn demoLink(py: Python<'_>, progs: &Bound<'_, PyAny>, numProgs: rt::CInt<i32>, n
     let a_numProgs = numProgs.0;
     let a_names = names.addr();
     let a_paths = paths.addr();
-    rt::check_count(a_numProgs as i128, "numProgs", h_progs.item_count(), "progs")?;
+    h_progs.check_count(a_numProgs as i128, "numProgs", "progs")?;
     rt::check_count(a_numProgs as i128, "numProgs", names.item_count(), "names")?;
     rt::check_count(a_numProgs as i128, "numProgs", paths.item_count(), "paths")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the

@@ -8,7 +8,7 @@ import platform
 import sys
 from importlib import metadata
 
-from rocm import _native, _packages
+from rocm import _packages, _select
 
 ENV_VARS = ("ROCM_PATH", "ROCM_PYTHON_LIBAMD_COMGR", "ROCM_PYTHON_LIBLLVM", "LD_LIBRARY_PATH")
 
@@ -31,6 +31,23 @@ def _version(library):
     return None
 
 
+def _rows():
+    """(module, library, loaded, where, symbols, missing) of each module in use: the chosen
+    bindings' of each library the wheel carries several versions of, `_native`'s of the rest."""
+    served = _select.in_use()
+    elsewhere = set().union(*(m for m in served.values() if m))
+    rows = []
+    for ext, modules in served.items():
+        totals = dict(ext.symbols())
+        unresolved = dict(ext.unresolved_symbols())
+        for module, library, loaded, where in ext.libraries():
+            mine = module in modules if modules is not None else module not in elsewhere
+            # A module of a header alone (rocm.amd_comgr.amdhsa) loads nothing.
+            if mine and totals[module]:
+                rows.append((module, library, loaded, where, totals[module], unresolved.get(module, [])))
+    return rows
+
+
 def report(out=sys.stdout):
     """Writes the report and returns the exit status."""
 
@@ -47,16 +64,20 @@ def report(out=sys.stdout):
     for var in ENV_VARS:
         line(f"  {var}={os.environ.get(var, '(unset)')}")
     line()
-    unresolved = dict(_native.unresolved_symbols())
-    totals = dict(_native.symbols())
     groups = {}
-    for module, library, loaded, where in _native.libraries():
-        groups.setdefault(library, []).append((module, loaded, where))
+    for module, library, loaded, where, symbols, missing in _rows():
+        groups.setdefault(library, []).append((module, loaded, where, symbols, missing))
+    chosen = {entry["library"]: family for family, entry in _select.FAMILIES.items()}
     status = 0
     for library, modules in groups.items():
-        names = [m for m, _, _ in modules]
+        names = [m for m, *_ in modules]
         line(f"library '{library}': {len(names)} module(s): {', '.join(names)}")
-        _, loaded, where = modules[0]
+        if library in chosen:
+            version, _, why = _select.choose(chosen[library])
+            carried = ", ".join(str(v["version"]) for v in _select.FAMILIES[chosen[library]]["versions"])
+            of = f"ROCm {version['release']}'s; carried: {carried}"
+            line(f"  bindings: version {version['version']} ({of}): {why}")
+        _, loaded, where, _, _ = modules[0]
         if not loaded:
             status = 1
             line("  NOT LOADED")
@@ -67,8 +88,8 @@ def report(out=sys.stdout):
         version = _version(library)
         if version:
             line(f"  {version}")
-        total = sum(len(totals[m]) for m in names)
-        missing = [s for m in names for s in unresolved.get(m, [])]
+        total = sum(len(symbols) for *_, symbols, _ in modules)
+        missing = [s for *_, gone in modules for s in gone]
         line(f"  symbols: {total - len(missing)}/{total} resolve")
         if missing:
             shown = ", ".join(missing[:8]) + (", ..." if len(missing) > 8 else "")

@@ -9,7 +9,10 @@ static-inline helpers). So the first package imported imports the others (`impor
 
 import sys
 
-from rocm import _native
+from rocm import _native, _select
+
+# The modules of libraries the wheel carries several versions of wait for their first use.
+_select.install()
 
 #: A library or symbol could not be loaded (the same error type as hip-python's).
 HipLoadError = _native.HipLoadError

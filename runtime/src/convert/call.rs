@@ -10,7 +10,7 @@
 //! public but not covered by semver: Cargo.lock pins the PyO3 release they are written for.
 
 use crate::convert::extra::KernelExtra;
-use crate::convert::number::{int_arg, is_int_like, CInt};
+use crate::convert::number::{index_check, int_arg, is_int_like, CIndex, CInt};
 use crate::convert::pointer::{not_pointer_like, PtrArg, PtrArgMut, PtrArgWritten};
 use crate::convert::strings::{CStrArg, CStrArrayArg};
 use pyo3::exceptions::PyTypeError;
@@ -224,6 +224,26 @@ impl<'py, T: FromPyObject<'py> + TryFrom<i64>> FromArg<'py> for CInt<T> {
         }
         int_arg(obj)
             .map(CInt)
+            .map_err(|e| argument_error(obj.py(), name, e))
+    }
+}
+
+impl<'py, T: FromPyObject<'py> + TryFrom<i64>> FromArg<'py> for CIndex<T> {
+    #[inline(never)]
+    fn from_arg(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        if let Some(v) = exact_int::<T>(obj) {
+            return Ok(CIndex(v));
+        }
+        // SAFETY: a type-slot check on a live object.
+        if !obj.is_instance_of::<pyo3::types::PyInt>() && unsafe { index_check(obj.as_ptr()) } == 0
+        {
+            return Err(PyTypeError::new_err(format!(
+                "argument '{name}': '{}' object cannot be interpreted as an integer",
+                obj.get_type().name()?
+            )));
+        }
+        obj.extract()
+            .map(CIndex)
             .map_err(|e| argument_error(obj.py(), name, e))
     }
 }

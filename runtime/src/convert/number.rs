@@ -59,6 +59,18 @@ impl<'py, T: FromPyObject<'py>> FromPyObject<'py> for CInt<T> {
     }
 }
 
+/// A C integer parameter of a library whose spec takes no float for an integer: an `int` or
+/// anything with `__index__` (NumPy's integers, enum members), as Python's own integer APIs
+/// take (`range(1.5)` is a TypeError).
+pub struct CIndex<T>(pub T);
+
+impl<'py, T: FromPyObject<'py>> FromPyObject<'py> for CIndex<T> {
+    #[inline]
+    fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        obj.extract().map(CIndex)
+    }
+}
+
 extern "C" {
     /// CPython's `PyIndex_Check` (a function in the stable ABI): whether the object has
     /// `__index__`, without an attribute lookup. Declared here because pyo3-ffi links it

@@ -202,6 +202,12 @@ impl Pointer {
         self.addr()
     }
 
+    /// Marks the class for the other extensions of a package (`foreign_pointer`).
+    #[classattr]
+    fn __hipgen_pointer__() -> bool {
+        true
+    }
+
     /// Whether the address is not 0.
     fn __bool__(&self) -> bool {
         self.addr() != 0
@@ -784,11 +790,30 @@ impl PtrArg {
             // Integers of other kinds (`__index__`): the value.
             return plain(int_to_addr(obj)?);
         }
+        if let Some(addr) = foreign_pointer(obj)? {
+            return plain(addr);
+        }
         if let Some(addr) = byref_address(obj)? {
             return plain(addr);
         }
         Ok(None)
     }
+}
+
+/// The address of a `Pointer` of another extension's runtime: a package that loads several
+/// (rocm-llvm-python, one per LLVM and comgr version) hands its `Pointer` class to all of them.
+/// Only the class itself counts (its type's own `__hipgen_pointer__`): a handle or struct of
+/// another extension is no address here.
+fn foreign_pointer(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let py = obj.py();
+    let own = obj
+        .get_type()
+        .getattr(pyo3::intern!(py, "__dict__"))?
+        .contains(pyo3::intern!(py, "__hipgen_pointer__"))?;
+    if !own {
+        return Ok(None);
+    }
+    int_to_addr(&obj.call_method0(pyo3::intern!(py, "__int__"))?).map(Some)
 }
 
 /// The start of the memory an array interface (`__cuda_array_interface__` or
@@ -882,6 +907,9 @@ pub(crate) fn handle_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     // SAFETY: a type-slot check on a live object.
     if unsafe { index_check(obj.as_ptr()) } != 0 {
         return int_to_addr(obj).map(Some);
+    }
+    if let Some(addr) = foreign_pointer(obj)? {
+        return Ok(Some(addr));
     }
     byref_address(obj)
 }

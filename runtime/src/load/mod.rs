@@ -18,6 +18,32 @@ pyo3::create_exception!(
     "A ROCm library or one of its symbols could not be loaded."
 );
 
+/// The class this extension raises for load failures: its own `HipLoadError` unless the
+/// package gave it another extension's (`share_load_error`).
+static LOAD_ERROR: GILOnceCell<Py<pyo3::types::PyType>> = GILOnceCell::new();
+
+/// The class raised for load failures (`HipLoadError`).
+pub fn load_error_type(py: Python<'_>) -> &Bound<'_, pyo3::types::PyType> {
+    LOAD_ERROR
+        .get_or_init(py, || py.get_type::<HipLoadError>().unbind())
+        .bind(py)
+}
+
+/// A load failure with `message`, of the class `load_error_type` gives.
+fn load_error(py: Python<'_>, message: String) -> PyErr {
+    PyErr::from_type(load_error_type(py).clone(), message)
+}
+
+/// Makes this extension raise `class` for load failures: a package that loads the
+/// extensions of several bindings (rocm-llvm-python's LLVM and comgr versions) gives each
+/// the first one's, so that one `except HipLoadError` catches what any of them raises. False
+/// where this extension has raised or handed out its own already.
+#[pyfunction]
+pub fn share_load_error(class: Bound<'_, pyo3::types::PyType>) -> bool {
+    let py = class.py();
+    LOAD_ERROR.set(py, class.unbind()).is_ok()
+}
+
 mod error;
 pub mod nvidia;
 pub mod platform;
@@ -36,6 +62,11 @@ pub struct Library {
     /// Whether the loaded library runs those calls in parallel (`LibrarySpec::parallel_from`),
     /// decided when it is opened.
     parallel: OnceLock<bool>,
+    /// (major, minor) as the library's version function (`LibrarySpec::version_check`)
+    /// reported it when it was opened, whether or not it fits the bindings.
+    found_version: OnceLock<(i64, i64)>,
+    /// The file to load instead of searching, where the package chose it (`load_from`).
+    chosen: OnceLock<String>,
 }
 
 /// `dladdr`'s answer: the file holding an address.
@@ -88,6 +119,8 @@ impl Library {
             handle: GILOnceCell::new(),
             serial: Mutex::new(()),
             parallel: OnceLock::new(),
+            found_version: OnceLock::new(),
+            chosen: OnceLock::new(),
         }
     }
 
@@ -145,7 +178,51 @@ impl Library {
         });
         match result {
             Ok((lib, _)) => Ok(lib),
-            Err(e) => Err(HipLoadError::new_err(e.to_string())),
+            Err(e) => Err(load_error(py, e.to_string())),
+        }
+    }
+
+    /// The (major, minor) version the library's version function reports, or None where
+    /// its spec names none or the library lacks it.
+    fn ask_version(&self, py: Python<'_>, lib: &libloading::Library) -> Option<(i64, i64)> {
+        match self.spec.version_check.as_ref()? {
+            VersionCheck::Release {
+                symbol, divisor, ..
+            } => {
+                // SAFETY: the spec names a function of signature `int f(int *)`.
+                let f = unsafe {
+                    lib.get::<unsafe extern "C" fn(*mut i32) -> i32>(symbol.to_bytes_with_nul())
+                }
+                .ok()?;
+                let mut version = 0i32;
+                // SAFETY: `version` outlives the call.
+                let status = py.allow_threads(|| unsafe { f(&mut version) });
+                let divisor = (*divisor).max(1);
+                (status == 0 && version > 0)
+                    .then(|| (i64::from(version) / divisor, i64::from(version) % divisor))
+            }
+            VersionCheck::Interface { symbol, .. } => {
+                // SAFETY: the spec names a function of signature `void f(size_t *, size_t *)`.
+                let f = unsafe {
+                    lib.get::<unsafe extern "C" fn(*mut usize, *mut usize)>(
+                        symbol.to_bytes_with_nul(),
+                    )
+                }
+                .ok()?;
+                let (mut major, mut minor) = (0usize, 0usize);
+                // SAFETY: both outlive the call.
+                py.allow_threads(|| unsafe { f(&mut major, &mut minor) });
+                Some((major as i64, minor as i64))
+            }
+            VersionCheck::Triple { symbol } => {
+                type Triple = unsafe extern "C" fn(*mut u32, *mut u32, *mut u32);
+                // SAFETY: the spec names a function of signature `void f(unsigned *, ...)`.
+                let f = unsafe { lib.get::<Triple>(symbol.to_bytes_with_nul()) }.ok()?;
+                let (mut major, mut minor, mut patch) = (0u32, 0u32, 0u32);
+                // SAFETY: all three outlive the call.
+                py.allow_threads(|| unsafe { f(&mut major, &mut minor, &mut patch) });
+                Some((i64::from(major), i64::from(minor)))
+            }
         }
     }
 
@@ -153,7 +230,7 @@ impl Library {
     /// between releases (hipDeviceAttribute_t in 6.0, comgr's action kinds in interface 3)
     /// would ask another release's library for something else. A mismatch is an error,
     /// kept as the library's load result; with `HIP_PYTHON_ROCM_RELEASE` set (the user
-    /// chose these bindings) it is a warning.
+    /// chose these bindings) it is a warning. The version found is recorded either way.
     fn check_release(
         &self,
         py: Python<'_>,
@@ -164,48 +241,19 @@ impl Library {
             // The shim reports CUDA's versions, not a ROCm release.
             return Ok(());
         }
+        let Some((major, minor)) = self.ask_version(py, lib) else {
+            return Ok(());
+        };
+        let _ = self.found_version.set((major, minor));
         let (found, expected) = match self.spec.version_check {
-            None => return Ok(()),
-            Some(VersionCheck::Release {
-                symbol,
-                divisor,
-                expected,
-            }) => {
-                // SAFETY: the spec names a function of signature `int f(int *)`.
-                let Ok(f) = (unsafe {
-                    lib.get::<unsafe extern "C" fn(*mut i32) -> i32>(symbol.to_bytes_with_nul())
-                }) else {
-                    return Ok(());
-                };
-                let mut version = 0i32;
-                // SAFETY: `version` outlives the call.
-                let status = py.allow_threads(|| unsafe { f(&mut version) });
-                let major = i64::from(version) / divisor.max(1);
-                if status != 0 || version <= 0 || major == expected {
-                    return Ok(());
-                }
+            Some(VersionCheck::Release { expected, .. }) if major != expected => {
                 (format!("ROCm {major}.x"), format!("ROCm {expected}.x"))
             }
-            Some(VersionCheck::Interface { symbol, expected }) => {
-                // SAFETY: the spec names a function of signature `void f(size_t *, size_t *)`.
-                let Ok(f) = (unsafe {
-                    lib.get::<unsafe extern "C" fn(*mut usize, *mut usize)>(
-                        symbol.to_bytes_with_nul(),
-                    )
-                }) else {
-                    return Ok(());
-                };
-                let (mut major, mut minor) = (0usize, 0usize);
-                // SAFETY: both outlive the call.
-                py.allow_threads(|| unsafe { f(&mut major, &mut minor) });
-                if major as i64 == expected {
-                    return Ok(());
-                }
-                (
-                    format!("interface {major}.{minor}"),
-                    format!("interface {expected}.x"),
-                )
-            }
+            Some(VersionCheck::Interface { expected, .. }) if major != expected => (
+                format!("interface {major}.{minor}"),
+                format!("interface {expected}.x"),
+            ),
+            _ => return Ok(()),
         };
         let mismatch = LoadError::ReleaseMismatch {
             library: self.spec.name,
@@ -222,6 +270,29 @@ impl Library {
         match PyErr::warn(py, &category, &msg, 1) {
             Ok(()) => Ok(()),
             Err(_) => Err(mismatch),
+        }
+    }
+
+    /// The path the library loads from and (major, minor) as its version function reports
+    /// them (None where it reports none: LLVM before 16 has no `LLVMGetVersion`), opening it
+    /// if needed; found even where the version does not fit the bindings. None where it does
+    /// not load.
+    pub fn found_version(&self, py: Python<'_>) -> Option<(String, Option<(i64, i64)>)> {
+        match self.handle.get(py) {
+            Some(Ok((lib, path))) => Some((path.clone(), self.ask_version(py, lib))),
+            Some(Err(LoadError::ReleaseMismatch { path, .. })) => {
+                Some((path.clone(), self.found_version.get().copied()))
+            }
+            Some(Err(_)) => None,
+            // Searched and asked, not opened for these bindings: no release check, no warning
+            // where they do not fit the version found (the package then uses others).
+            None => {
+                let (lib, path) = self.open(py).ok()?;
+                let version = self.ask_version(py, &lib);
+                // Kept loaded: a library unloaded and loaded again reruns its initialisers.
+                std::mem::forget(lib);
+                Some((path, version))
+            }
         }
     }
 
@@ -270,7 +341,7 @@ impl Library {
                 env: self.spec.env,
             },
         };
-        Err(HipLoadError::new_err(missing.to_string()))
+        Err(load_error(py, missing.to_string()))
     }
 
     /// Whether the library loads for the NVIDIA platform (asks for the platform only for
@@ -279,10 +350,23 @@ impl Library {
         !matches!(&self.spec.nvidia, Some(nv) if nv.same) && platform() == Platform::Nvidia
     }
 
+    /// Makes the library load from `path` alone, where it was not opened yet: a package that
+    /// found it through another extension's search (rocm-llvm-python, choosing the bindings
+    /// of the version found) opens that same file. False where it is open already.
+    pub fn load_from(&self, py: Python<'_>, path: &str) -> bool {
+        self.handle.get(py).is_none() && self.chosen.set(path.to_string()).is_ok()
+    }
+
     /// Candidates in search order: (path or soname, where it came from).
     fn candidates(&self, py: Python<'_>) -> Vec<(String, String)> {
         if self.on_nvidia() {
             return nvidia::candidates(py, &self.spec);
+        }
+        if let Some(path) = self.chosen.get() {
+            return vec![(
+                path.clone(),
+                "the version found chose these bindings".into(),
+            )];
         }
         let spec = &self.spec;
         let mut out = Vec::new();
@@ -296,10 +380,10 @@ impl Library {
         for path in rocm_sdk_paths(py, spec.name) {
             out.push((path, "rocm_sdk.find_libraries".to_string()));
         }
-        if let Ok(root) = std::env::var("ROCM_PATH") {
+        for (root, origin) in rocm_roots() {
             for dir in spec.rocm_dirs {
-                for so in spec.sonames {
-                    out.push((format!("{root}/{dir}/{so}"), format!("$ROCM_PATH/{dir}")));
+                for so in spec.sonames.iter().filter(|so| !so.starts_with('/')) {
+                    out.push((format!("{root}/{dir}/{so}"), format!("{origin}/{dir}")));
                 }
             }
         }
@@ -351,6 +435,32 @@ impl Library {
             }
         })
     }
+}
+
+/// The ROCm installations searched, with how each is named in messages: `$ROCM_PATH` where
+/// it is set; else AMD's default places, `/opt/rocm` and then each `/opt/rocm-<version>`,
+/// newest first (ROCm's own LLVM is found there, outside the loader's path).
+fn rocm_roots() -> Vec<(String, String)> {
+    if let Some(root) = std::env::var_os("ROCM_PATH").filter(|r| !r.is_empty()) {
+        return vec![(root.to_string_lossy().into_owned(), "$ROCM_PATH".into())];
+    }
+    let mut versioned: Vec<(Vec<u64>, String)> = std::fs::read_dir("/opt")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let version = name.strip_prefix("rocm-")?;
+            let key = version.split('.').map(|p| p.parse().unwrap_or(0)).collect();
+            Some((key, format!("/opt/{name}")))
+        })
+        .collect();
+    versioned.sort_by(|a, b| b.0.cmp(&a.0));
+    std::iter::once("/opt/rocm".to_string())
+        .chain(versioned.into_iter().map(|(_, dir)| dir))
+        .filter(|dir| std::path::Path::new(dir).is_dir())
+        .map(|dir| (dir.clone(), dir))
+        .collect()
 }
 
 /// The folders of an installed Python package (`hip`, `nvidia.nccl`); none if absent.

@@ -75,6 +75,10 @@ pub enum VersionCheck {
         symbol: &'static CStr,
         expected: i64,
     },
+    /// `void f(unsigned *major, unsigned *minor, unsigned *patch)` (`LLVMGetVersion`):
+    /// recorded, not checked. A package that carries bindings of several versions chooses
+    /// among them by it (rocm-llvm-python's LLVM), and LLVM's C API keeps what these bind.
+    Triple { symbol: &'static CStr },
 }
 
 /// A C enum.

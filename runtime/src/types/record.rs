@@ -131,6 +131,21 @@ impl Field {
         self.def.name
     }
 
+    /// `(size, signed, count)` of an integer field (count 1) or an array of integers (count
+    /// its length), as the header lays it out; None for a field of another kind.
+    #[getter]
+    fn int_layout(&self) -> Option<(u8, bool, usize)> {
+        match self.def.kind {
+            FieldKind::Int { size, signed } => Some((size, signed, 1)),
+            FieldKind::Array {
+                elem: FieldKind::Int { size, signed },
+                len,
+                ..
+            } => Some((*size, *signed, len)),
+            _ => None,
+        }
+    }
+
     /// Whether the record keeps what the field is set to (a pointer field read as an
     /// address: the object given, or the C array a list was packed into).
     #[getter]

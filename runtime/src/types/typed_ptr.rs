@@ -26,6 +26,8 @@ pub struct HandleRef<'py> {
     other: Option<PtrArg>,
     /// The values of a list of handles, passed as an array.
     array: Vec<usize>,
+    /// Whether C only reads the array (a list may stand for it).
+    reads: bool,
 }
 
 impl<'py> HandleRef<'py> {
@@ -52,6 +54,7 @@ impl<'py> HandleRef<'py> {
                 handle: Some(handle),
                 other: None,
                 array: Vec::new(),
+                reads: !writable,
             });
         }
         if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
@@ -82,6 +85,7 @@ impl<'py> HandleRef<'py> {
                 handle: None,
                 other: None,
                 array,
+                reads: !writable,
             });
         }
         if let Some(p) = as_pointer(obj) {
@@ -103,6 +107,7 @@ impl<'py> HandleRef<'py> {
             handle: None,
             other: Some(PtrArg::convert(obj, writable)?),
             array: Vec::new(),
+            reads: !writable,
         })
     }
 
@@ -114,6 +119,29 @@ impl<'py> HandleRef<'py> {
             Some(p) => p.buffer_len().map(|n| n / std::mem::size_of::<usize>()),
             None if self.handle.is_none() => Some(self.array.len()),
             None => Some(1),
+        }
+    }
+
+    /// Refuses a `count` (parameter `count_name`) larger than what the argument holds, and, where
+    /// C reads handles from a buffer, a NULL among the first `count`: a buffer's bytes are no
+    /// handles the library made (`LLVMConstStruct(bytearray(256), 4, 0)` would crash in it).
+    pub fn check_count(&self, count: i128, count_name: &str, name: &str) -> PyResult<()> {
+        crate::convert::sizes::check_count(count, count_name, self.item_count(), name)?;
+        let Some(p) = self.other.as_ref().filter(|p| self.reads && p.addr != 0) else {
+            return Ok(());
+        };
+        if p.buffer_len().is_none() {
+            return Ok(()); // an address: what it points at is the caller's word
+        }
+        let words = p.addr as *const usize;
+        // SAFETY: `count` words lie within the buffer (checked just above), which the
+        // argument keeps exported; an unaligned buffer is read unaligned.
+        let null = (0..count as usize).find(|&i| unsafe { words.add(i).read_unaligned() } == 0);
+        match null {
+            Some(i) => Err(PyValueError::new_err(format!(
+                "{name}[{i}] is a NULL handle: C reads {count_name} handles there; pass a list of them"
+            ))),
+            None => Ok(()),
         }
     }
 

@@ -10,7 +10,6 @@
 `rocm.amd_comgr.amd_comgr.ext` is `rocm.comgr.comgr` (rocm-llvm-python's name for it).
 """
 
-from rocm.amd_comgr.amd_comgr import *  # noqa: F403 - the low-level bindings, as AMD's package
 from rocm.comgr import amd_hsa_kernel_descriptor  # noqa: F401
 from rocm.comgr.comgr import (  # noqa: F401
     Action,
@@ -47,4 +46,17 @@ def __getattr__(name):
         from rocm.comgr import comgr
 
         return comgr.HIPRTC_RUNTIME_HEADER
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name.startswith("__") and name != "__all__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # The generated bindings' names (`amd_comgr_*`, as AMD's package has them here), looked up
+    # on first use: reading them at import would choose comgr's bindings, loading the library,
+    # whenever rocm.comgr is imported.
+    from rocm.amd_comgr import amd_comgr
+
+    if name == "__all__":
+        own = [n for n in globals() if not n.startswith("_")]
+        return own + [n for n in amd_comgr.__all__ if not n.startswith("_") and n not in own]
+    try:
+        return getattr(amd_comgr, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -1,11 +1,14 @@
 """AMDHSA kernel descriptors: the 64-byte `<kernel>.kd` symbols of an AMD GPU code object.
 
-The layout below is transcribed from LLVM 19's `llvm/Support/AMDHSAKernelDescriptor.h`
-(struct `kernel_descriptor_t` and its `AMDHSA_BITS_ENUM_ENTRY` bit fields), which LLVM keeps
-backwards compatible, so one table serves code objects v4 to v6. Several bits mean different
-things on different GPU generations (bit 21 of COMPUTE_PGM_RSRC1 is DX10_CLAMP up to gfx11 and
-WG_RR_EN from gfx12), so a descriptor type is made per architecture: `create_type("gfx90a")`
-gives a `ctypes` structure whose bit fields are that architecture's, everything else reserved.
+The layout is LLVM's `llvm/Support/AMDHSAKernelDescriptor.h` of the release, as hipgen reads
+it into `rocm.amd_comgr.amdhsa`: the members of `kernel_descriptor_t` (names, offsets, types)
+and the bit fields its `AMDHSA_BITS_ENUM_ENTRY` constants give
+(`<REGISTER>[_<TARGETS>]_<FIELD>_SHIFT` and `_WIDTH`). LLVM keeps the descriptor backwards
+compatible, so one header serves code objects v4 to v6. Several bits mean different things on
+different GPU generations (bit 21 of COMPUTE_PGM_RSRC1 is DX10_CLAMP up to gfx11 and WG_RR_EN
+from gfx12, as the constants' target labels say), so a descriptor type is made per
+architecture: `create_type("gfx90a")` gives a `ctypes` structure whose bit fields are that
+architecture's, everything else reserved.
 
 `render_amdhsa_kernel_directive` writes the descriptor back as the assembler's `.amdhsa_kernel`
 block, so a disassembled kernel can be reassembled; the directive names are the assembler's
@@ -17,105 +20,59 @@ import functools
 import re
 import textwrap
 
-#: The fixed members of `kernel_descriptor_t`, in order: name, ctypes type, byte offset (the
-#: header's `*_OFFSET` enum, checked against the structure below).
-_MEMBERS = (
-    ("group_segment_fixed_size", ctypes.c_uint32, 0),
-    ("private_segment_fixed_size", ctypes.c_uint32, 4),
-    ("kernarg_size", ctypes.c_uint32, 8),
-    ("reserved0", ctypes.c_uint8 * 4, 12),
-    ("kernel_code_entry_byte_offset", ctypes.c_int64, 16),
-    ("reserved1", ctypes.c_uint8 * 20, 24),
-    ("compute_pgm_rsrc3", ctypes.c_uint32, 44),  # GFX10+ and GFX90A+
-    ("compute_pgm_rsrc1", ctypes.c_uint32, 48),
-    ("compute_pgm_rsrc2", ctypes.c_uint32, 52),
-    ("kernel_code_properties", ctypes.c_uint16, 56),
-    ("kernarg_preload", ctypes.c_uint16, 58),
-    ("reserved3", ctypes.c_uint8 * 4, 60),
-)
+from rocm.amd_comgr import amdhsa as _header
 
-# One line per AMDHSA_BITS_ENUM_ENTRY of the header: the member it packs into, the targets its
-# macro's suffix names (COMPUTE_PGM_RSRC1_GFX6_GFX11(...) -> GFX6_GFX11; the plain macro ->
-# ALL), the field, its shift and width. Kept in the header's own notation so that a new LLVM
-# release can be compared line by line.
-_BITS = """
-compute_pgm_rsrc1 ALL GRANULATED_WORKITEM_VGPR_COUNT 0 6
-compute_pgm_rsrc1 ALL GRANULATED_WAVEFRONT_SGPR_COUNT 6 4
-compute_pgm_rsrc1 ALL PRIORITY 10 2
-compute_pgm_rsrc1 ALL FLOAT_ROUND_MODE_32 12 2
-compute_pgm_rsrc1 ALL FLOAT_ROUND_MODE_16_64 14 2
-compute_pgm_rsrc1 ALL FLOAT_DENORM_MODE_32 16 2
-compute_pgm_rsrc1 ALL FLOAT_DENORM_MODE_16_64 18 2
-compute_pgm_rsrc1 ALL PRIV 20 1
-compute_pgm_rsrc1 GFX6_GFX11 ENABLE_DX10_CLAMP 21 1
-compute_pgm_rsrc1 GFX12_PLUS ENABLE_WG_RR_EN 21 1
-compute_pgm_rsrc1 ALL DEBUG_MODE 22 1
-compute_pgm_rsrc1 GFX6_GFX11 ENABLE_IEEE_MODE 23 1
-compute_pgm_rsrc1 GFX12_PLUS DISABLE_PERF 23 1
-compute_pgm_rsrc1 ALL BULKY 24 1
-compute_pgm_rsrc1 ALL CDBG_USER 25 1
-compute_pgm_rsrc1 GFX6_GFX8 RESERVED0 26 1
-compute_pgm_rsrc1 GFX9_PLUS FP16_OVFL 26 1
-compute_pgm_rsrc1 ALL RESERVED1 27 2
-compute_pgm_rsrc1 GFX6_GFX9 RESERVED2 29 3
-compute_pgm_rsrc1 GFX10_PLUS WGP_MODE 29 1
-compute_pgm_rsrc1 GFX10_PLUS MEM_ORDERED 30 1
-compute_pgm_rsrc1 GFX10_PLUS FWD_PROGRESS 31 1
-compute_pgm_rsrc2 ALL ENABLE_PRIVATE_SEGMENT 0 1
-compute_pgm_rsrc2 ALL USER_SGPR_COUNT 1 5
-compute_pgm_rsrc2 GFX6_GFX11 ENABLE_TRAP_HANDLER 6 1
-compute_pgm_rsrc2 GFX12_PLUS RESERVED1 6 1
-compute_pgm_rsrc2 ALL ENABLE_SGPR_WORKGROUP_ID_X 7 1
-compute_pgm_rsrc2 ALL ENABLE_SGPR_WORKGROUP_ID_Y 8 1
-compute_pgm_rsrc2 ALL ENABLE_SGPR_WORKGROUP_ID_Z 9 1
-compute_pgm_rsrc2 ALL ENABLE_SGPR_WORKGROUP_INFO 10 1
-compute_pgm_rsrc2 ALL ENABLE_VGPR_WORKITEM_ID 11 2
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_ADDRESS_WATCH 13 1
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_MEMORY 14 1
-compute_pgm_rsrc2 ALL GRANULATED_LDS_SIZE 15 9
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_IEEE_754_FP_INVALID_OPERATION 24 1
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_FP_DENORMAL_SOURCE 25 1
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_IEEE_754_FP_DIVISION_BY_ZERO 26 1
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_IEEE_754_FP_OVERFLOW 27 1
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_IEEE_754_FP_UNDERFLOW 28 1
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_IEEE_754_FP_INEXACT 29 1
-compute_pgm_rsrc2 ALL ENABLE_EXCEPTION_INT_DIVIDE_BY_ZERO 30 1
-compute_pgm_rsrc2 ALL RESERVED0 31 1
-compute_pgm_rsrc3 GFX90A ACCUM_OFFSET 0 6
-compute_pgm_rsrc3 GFX90A RESERVED0 6 10
-compute_pgm_rsrc3 GFX90A TG_SPLIT 16 1
-compute_pgm_rsrc3 GFX90A RESERVED1 17 15
-compute_pgm_rsrc3 GFX10_GFX11 SHARED_VGPR_COUNT 0 4
-compute_pgm_rsrc3 GFX12_PLUS RESERVED0 0 4
-compute_pgm_rsrc3 GFX10 RESERVED1 4 8
-compute_pgm_rsrc3 GFX11 INST_PREF_SIZE 4 6
-compute_pgm_rsrc3 GFX11 TRAP_ON_START 10 1
-compute_pgm_rsrc3 GFX11 TRAP_ON_END 11 1
-compute_pgm_rsrc3 GFX12_PLUS INST_PREF_SIZE 4 8
-compute_pgm_rsrc3 GFX10_PLUS RESERVED2 12 1
-compute_pgm_rsrc3 GFX10_GFX11 RESERVED3 13 1
-compute_pgm_rsrc3 GFX12_PLUS GLG_EN 13 1
-compute_pgm_rsrc3 GFX10_PLUS RESERVED4 14 17
-compute_pgm_rsrc3 GFX10 RESERVED5 31 1
-compute_pgm_rsrc3 GFX11_PLUS IMAGE_OP 31 1
-kernel_code_properties ALL ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER 0 1
-kernel_code_properties ALL ENABLE_SGPR_DISPATCH_PTR 1 1
-kernel_code_properties ALL ENABLE_SGPR_QUEUE_PTR 2 1
-kernel_code_properties ALL ENABLE_SGPR_KERNARG_SEGMENT_PTR 3 1
-kernel_code_properties ALL ENABLE_SGPR_DISPATCH_ID 4 1
-kernel_code_properties ALL ENABLE_SGPR_FLAT_SCRATCH_INIT 5 1
-kernel_code_properties ALL ENABLE_SGPR_PRIVATE_SEGMENT_SIZE 6 1
-kernel_code_properties ALL RESERVED0 7 3
-kernel_code_properties ALL ENABLE_WAVEFRONT_SIZE32 10 1
-kernel_code_properties ALL USES_DYNAMIC_STACK 11 1
-kernel_code_properties ALL RESERVED1 12 4
-kernarg_preload ALL LENGTH 0 7
-kernarg_preload ALL OFFSET 7 9
-"""
+# The macro each packed member's bit fields are written with (the header names a member's
+# fields by its register, `KERNEL_CODE_PROPERTY_*` for `kernel_code_properties`).
+_REGISTERS = {
+    "compute_pgm_rsrc1": "COMPUTE_PGM_RSRC1",
+    "compute_pgm_rsrc2": "COMPUTE_PGM_RSRC2",
+    "compute_pgm_rsrc3": "COMPUTE_PGM_RSRC3",
+    "kernel_code_properties": "KERNEL_CODE_PROPERTY",
+    "kernarg_preload": "KERNARG_PRELOAD_SPEC",
+}
+# A constant's target label: `GFX90A`, `GFX10`, `GFX6_GFX11`, `GFX12_PLUS`, `GFX125` (gfx12.5).
+_LABEL = r"GFX90A|GFX\d+(?:_GFX\d+|_PLUS)?"
+_UNSIGNED = {1: ctypes.c_uint8, 2: ctypes.c_uint16, 4: ctypes.c_uint32, 8: ctypes.c_uint64}
+_SIGNED = {1: ctypes.c_int8, 2: ctypes.c_int16, 4: ctypes.c_int32, 8: ctypes.c_int64}
+
+
+def _members():
+    """(name, ctypes type, byte offset) of each member of `kernel_descriptor_t`, in order."""
+    record = _header.kernel_descriptor_t
+    fields = (getattr(record, name) for name in record.PROPERTIES())
+    out = []
+    for field in sorted(fields, key=lambda f: f.offset):
+        size, signed, count = field.int_layout
+        ctype = (_SIGNED if signed else _UNSIGNED)[size]
+        out.append((field.name, ctype * count if count > 1 else ctype, field.offset))
+    return tuple(out)
+
+
+def _bits():
+    """(member, target label, field, shift, width) of each bit field the header defines."""
+    constants = vars(_header)
+    out = []
+    for member, register in _REGISTERS.items():
+        pattern = re.compile(rf"{register}_(?:({_LABEL})_)?(\w+)_SHIFT$")
+        for name, shift in constants.items():
+            m = pattern.match(name)
+            if m:
+                label, field = m.group(1) or "ALL", m.group(2)
+                width = constants[name[: -len("SHIFT")] + "WIDTH"]
+                out.append((member, label, field, int(shift), int(width)))
+    return tuple(out)
+
+
+#: The members of `kernel_descriptor_t`: name, ctypes type, byte offset.
+_MEMBERS = _members()
+#: The header's bit fields: member, target label, field, shift, width.
+_BITS = _bits()
 
 # The assembler's directives: directive, the field it sets (None: computed, see
-# _computed_directives), the targets that accept it. "ARCH_FS"/"NO_ARCH_FS": targets with and
-# without architected flat scratch (the assembler refuses the other kind's directives).
+# _guessed_directives and _derived_directives), the targets that accept it. "ARCH_FS" and
+# "NO_ARCH_FS": targets with and without architected flat scratch (the assembler refuses the
+# other kind's directives).
 _DIRECTIVES = (
     (".amdhsa_group_segment_fixed_size", "group_segment_fixed_size", "ALL"),
     (".amdhsa_private_segment_fixed_size", "private_segment_fixed_size", "ALL"),
@@ -201,9 +158,20 @@ def _split_target(amdgpu_arch, features=()):
     return arch, tuple(in_name) + tuple(f for f in features if f not in in_name)
 
 
+def _version(number, upper=False):
+    """A target label's GFX number as (major, sub): `GFX10` is gfx10 (any sub-family, the
+    lowest where it starts a range, the highest where it ends one), `GFX120` gfx12.0 and
+    `GFX125` gfx12.5 (gfx1250's family)."""
+    if number >= 100:
+        return number // 10, number % 10
+    return number, 15 if upper else 0
+
+
 def _applies(targets, major, minor):
-    """Whether every word of `targets` (the header's macro suffixes, plus ARCH_FS/NO_ARCH_FS)
-    holds for the architecture."""
+    """Whether every word of `targets` (the header's target labels, plus ALL and
+    ARCH_FS/NO_ARCH_FS) holds for the architecture."""
+    # gfx12 and later are told apart by the minor's first digit: gfx1250 is gfx12.5.
+    arch = (major, minor >> 4 if major >= 12 else 0)
     for word in targets.split():
         if word == "ALL":
             ok = True
@@ -212,26 +180,26 @@ def _applies(targets, major, minor):
         elif word in ("ARCH_FS", "NO_ARCH_FS"):
             ok = _has_architected_flat_scratch(major, minor) == (word == "ARCH_FS")
         elif m := re.fullmatch(r"GFX(\d+)_GFX(\d+)", word):
-            ok = int(m.group(1)) <= major <= int(m.group(2))
+            ok = _version(int(m.group(1))) <= arch <= _version(int(m.group(2)), upper=True)
         elif m := re.fullmatch(r"GFX(\d+)_PLUS", word):
-            ok = major >= int(m.group(1))
+            ok = arch >= _version(int(m.group(1)))
         elif m := re.fullmatch(r"GFX(\d+)", word):
-            ok = major == int(m.group(1))
+            n = int(m.group(1))
+            ok = arch == _version(n) if n >= 100 else major == n
         else:
-            raise AssertionError(f"unknown target label {word!r}")
+            raise ValueError(f"unknown target label {word!r} in the kernel descriptor header")
         if not ok:
             return False
     return True
 
 
 def _bit_entries():
-    """(member, targets, field name, shift, width) for each line of _BITS."""
-    for line in _BITS.strip().splitlines():
-        member, targets, name, shift, width = line.split()
+    """(member, targets, field name, shift, width) of each bit field of the header."""
+    for member, targets, name, shift, width in _BITS:
         field = name.lower()
         if member == "kernarg_preload":
             field = "kernarg_preload_spec_" + field  # LENGTH/OFFSET alone would be ambiguous
-        yield member, targets, field, int(shift), int(width)
+        yield member, targets, field, shift, width
 
 
 def _fields_of(member, ctype, major, minor):
@@ -293,65 +261,65 @@ class _KernelDescriptorBase(ctypes.LittleEndianStructure):
             if name.startswith(("compute_pgm_rsrc", "kernel_code_properties", "kernarg_preload"))
         }
 
-    def _computed_directives(self):
-        """Values of the directives the descriptor holds only in derived form.
+    def _guessed_directives(self):
+        """Values of the directives the descriptor holds only in derived form, as LLVM's
+        disassembler and AMD's rocm-llvm-python write them.
 
         The descriptor keeps granulated register counts, not the `.amdhsa_next_free_*` and
-        `.amdhsa_reserve_*` values they were computed from. As LLVM's disassembler does, VCC and
-        flat scratch are taken as unreserved and the next-free counts chosen to give the same
-        granulated values, so the reassembled descriptor is the same; except that from gfx10 on
-        the assembler always writes GRANULATED_WAVEFRONT_SGPR_COUNT as 0 (the hardware ignores
-        it there), where a compiler may have written more.
+        `.amdhsa_reserve_*` values they were computed from: the next-free counts are the
+        granules' ends, VCC and flat scratch unreserved. The XNACK mask is written only where
+        the target names `xnack+` or `xnack-` (the assembler derives it from the target ID
+        otherwise, and refuses a value that disagrees with it).
         """
         major, minor = split_amdgpu_arch(self._amdgpu_arch)
         wave32 = bool(getattr(self, "enable_wavefront_size32", 0)) and major >= 10
         # Encoding granules (LLVM's IsaInfo::get{S,V}GPREncodingGranule): 8 SGPRs; VGPRs in 8s
         # on gfx90a-like targets and in wave32, otherwise in 4s.
         vgpr_granule = 8 if _has_gfx90a_insts(major, minor) or wave32 else 4
-        # The assembler insists that .amdhsa_reserve_xnack_mask agrees with the target ID: set
-        # unless the target says xnack- (or cannot have XNACK at all).
-        xnack = _supports_xnack(major, minor) and "xnack-" not in self._features
-        # SGPRs the assembler adds to .amdhsa_next_free_sgpr before granulating (LLVM's
-        # IsaInfo::getNumExtraSGPRs with VCC and flat scratch unreserved): none from gfx10 on
-        # (the count is not encoded) or before gfx8; on gfx8/gfx9 6 with architected flat
-        # scratch, 4 with the XNACK mask. Subtracted so that the sum granulates as before.
-        extra = 0
-        if 8 <= major <= 9:
-            extra = 6 if _has_architected_flat_scratch(major, minor) else 4 if xnack else 0
         values = {
             ".amdhsa_next_free_vgpr": (self.granulated_workitem_vgpr_count + 1) * vgpr_granule,
-            ".amdhsa_next_free_sgpr": (self.granulated_wavefront_sgpr_count + 1) * 8 - extra,
+            ".amdhsa_next_free_sgpr": (self.granulated_wavefront_sgpr_count + 1) * 8,
             ".amdhsa_reserve_vcc": 0,
             ".amdhsa_reserve_flat_scratch": 0,
-            ".amdhsa_reserve_xnack_mask": int(xnack),
         }
-        if _has_gfx90a_insts(major, minor):
-            # ACCUM_OFFSET holds (first AccVGPR / 4) - 1.
-            values[".amdhsa_accum_offset"] = (self.accum_offset + 1) * 4
+        xnack = [f for f in self._features if f.lstrip(":") in ("xnack+", "xnack-")]
+        if xnack and _supports_xnack(major, minor):
+            values[".amdhsa_reserve_xnack_mask"] = int(xnack[-1].lstrip(":") == "xnack+")
         return values
+
+    def _derived_directives(self):
+        """Values of the directives computed from a field: `.amdhsa_accum_offset`, from
+        ACCUM_OFFSET, which holds (first AccVGPR / 4) - 1 on gfx90a-like targets."""
+        major, minor = split_amdgpu_arch(self._amdgpu_arch)
+        if not _has_gfx90a_insts(major, minor):
+            return {}
+        return {".amdhsa_accum_offset": (self.accum_offset + 1) * 4}
 
     def render_amdhsa_kernel_directive(self, kernel_name, guess_next_free_sgpr_etc=True, indent="\t"):
         """The descriptor as the assembler's `.amdhsa_kernel` block, in `.rodata`.
 
         With `guess_next_free_sgpr_etc` (the default) the directives the assembler requires but
-        the descriptor holds only derived (`.amdhsa_next_free_vgpr/sgpr`, `.amdhsa_reserve_*`,
-        `.amdhsa_accum_offset`) are written with values giving the same descriptor, marked
-        "; guessed value". Meaningful fields no directive sets are written as comments when
-        non-zero (the assembler writes zero there).
+        the descriptor holds only derived (`.amdhsa_next_free_vgpr/sgpr`, `.amdhsa_reserve_*`)
+        are written with the values LLVM's disassembler writes, marked "; guessed value".
+        Meaningful fields no directive sets are written as comments when non-zero (the
+        assembler writes zero there).
         """
         major, minor = split_amdgpu_arch(self._amdgpu_arch)
-        computed = self._computed_directives() if guess_next_free_sgpr_etc else {}
+        guessed = self._guessed_directives() if guess_next_free_sgpr_etc else {}
+        derived = self._derived_directives()
         lines, covered = [], {"kernel_code_entry_byte_offset"}  # the assembler computes it
         for directive, field, targets in _DIRECTIVES:
             if not _applies(targets, major, minor):
                 continue
             if field is None:
-                if directive in computed:
-                    lines.append(f"{directive} {computed[directive]} ; guessed value")
+                if directive in derived:
+                    lines.append(f"{directive} {derived[directive]}")
+                elif directive in guessed:
+                    lines.append(f"{directive} {guessed[directive]} ; guessed value")
                 continue
             covered.add(field)
             lines.append(f"{directive} {getattr(self, field)}")
-        if _has_gfx90a_insts(major, minor):
+        if derived:
             covered.add("accum_offset")
         covered.update(("granulated_workitem_vgpr_count", "granulated_wavefront_sgpr_count"))
         for field in self.properties():

@@ -30,8 +30,6 @@ from .hiprtc_header import get_hiprtc_runtime_header
 
 NUL = b"\x00"
 
-_Status = _c.amd_comgr_status_s
-_SUCCESS = _Status.AMD_COMGR_STATUS_SUCCESS
 _TRIPLE = "amdgcn-amd-amdhsa--"
 
 #: Options of `compile_hip_to_bc` before `extra_opts`: `-fgpu-rdc` keeps `__device__`
@@ -81,7 +79,8 @@ def comgr_check(call_result):
     status, outputs = (
         (call_result[0], call_result[1:]) if isinstance(call_result, tuple) else (call_result, ())
     )
-    if isinstance(status, _Status) and status != _SUCCESS:
+    # The status class is looked up here, not at import, where it would choose comgr's bindings.
+    if isinstance(status, _c.amd_comgr_status_s) and status != _c.amd_comgr_status_s.AMD_COMGR_STATUS_SUCCESS:
         raise RuntimeError(f"comgr call failed: {status.name}")
     if not outputs:
         return None
@@ -145,8 +144,8 @@ def _guarded(function):
             function(state, *args[:-1])
         except BaseException as e:  # noqa: B036 - kept and re-raised after the comgr call
             state.error = e
-            return int(_Status.AMD_COMGR_STATUS_ERROR)
-        return int(_SUCCESS)
+            return int(_c.amd_comgr_status_s.AMD_COMGR_STATUS_ERROR)
+        return int(_c.amd_comgr_status_s.AMD_COMGR_STATUS_SUCCESS)
 
     return callback
 
@@ -224,7 +223,11 @@ def parse_data_metadata(data):
 
 
 def _with_data(code, size, kind, read):
-    """`read(data)` over a temporary comgr data object holding `code[:size]`."""
+    """`read(data)` over a temporary comgr data object of `kind` (None: an executable, as
+    hipRTC makes; looked up here rather than as a default value, which import would read)
+    holding `code[:size]`."""
+    if kind is None:
+        kind = _c.amd_comgr_data_kind_s.AMD_COMGR_DATA_KIND_EXECUTABLE
     data = comgr_check(_c.amd_comgr_create_data(kind))
     try:
         content = to_bytes(code)[:size]
@@ -234,17 +237,13 @@ def _with_data(code, size, kind, read):
         _c.amd_comgr_release_data(data)
 
 
-def parse_code_obj_metadata(
-    code_obj, code_obj_size, kind=_c.amd_comgr_data_kind_s.AMD_COMGR_DATA_KIND_EXECUTABLE
-):
+def parse_code_obj_metadata(code_obj, code_obj_size, kind=None):
     """The metadata of a code object (by default an executable, as hipRTC makes), parsed:
     `{"amdhsa.version": [...], "amdhsa.kernels": [{".name": ..., ...}], ...}`."""
     return _with_data(code_obj, code_obj_size, kind, parse_data_metadata)
 
 
-def parse_code_obj_kernel_names(
-    code, code_size, kind=_c.amd_comgr_data_kind_s.AMD_COMGR_DATA_KIND_EXECUTABLE
-):
+def parse_code_obj_kernel_names(code, code_size, kind=None):
     """The names of the kernels of a code object, in order."""
     return [k[".name"] for k in parse_code_obj_metadata(code, code_size, kind).get("amdhsa.kernels", [])]
 
@@ -378,7 +377,7 @@ def parse_data_symbols(data):
     return state.symbols
 
 
-def parse_code_symbols(code, code_size, kind=_c.amd_comgr_data_kind_s.AMD_COMGR_DATA_KIND_EXECUTABLE):
+def parse_code_symbols(code, code_size, kind=None):
     """The symbols of a code object (by default an executable), as `parse_data_symbols`."""
     return _with_data(code, code_size, kind, parse_data_symbols)
 
@@ -632,7 +631,7 @@ def _do_single_siso_action(
     status = action.do_action(DataSet(data), check=False)
     results = action.result_data_set
     log = _data_text(results, "LOG")
-    if status != _SUCCESS:
+    if status != _c.amd_comgr_status_s.AMD_COMGR_STATUS_SUCCESS:
         if check:
             raise RuntimeError(
                 f"comgr action {action_kind} for {isa_name} failed ({status.name}); "
@@ -864,7 +863,7 @@ def disassemble_program(
             (status,) = _c.amd_comgr_disassemble_instruction(
                 info, at, ctypes.addressof(holder), ctypes.byref(size)
             )
-            if status != _SUCCESS or size.value == 0:
+            if status != _c.amd_comgr_status_s.AMD_COMGR_STATUS_SUCCESS or size.value == 0:
                 state.disassembly.append(f"; cannot decode the bytes from offset {at:#x} on")
                 break
             at += size.value

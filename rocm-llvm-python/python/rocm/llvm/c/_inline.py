@@ -115,6 +115,8 @@ def install(module):
     for fn in helpers:
         fn.__module__ = module.__name__
         setattr(module, fn.__name__, fn)
-    # `from rocm.llvm.c.target import *` brings them too, as in rocm-llvm-python.
-    exported = list(getattr(module, "__all__", ()))
-    module.__all__ = exported + sorted({fn.__name__ for fn in helpers} - set(exported))
+    # `from rocm.llvm.c.target import *` brings them too, as in rocm-llvm-python. A module whose
+    # bindings are still to be chosen (rocm._select) adds them to its `__all__` when filled.
+    if "__all__" in vars(module):
+        exported = list(module.__all__)
+        module.__all__ = exported + sorted({fn.__name__ for fn in helpers} - set(exported))

@@ -46,6 +46,8 @@ def LLVMParseBitcode(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int
         int
         OutModule: LLVMOpaqueModule
         OutMessage: bytes
+
+    Deprecated in the C API.
     """
 
 def LLVMParseBitcode2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule]:
@@ -55,6 +57,8 @@ def LLVMParseBitcode2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[in
     Returns: a tuple of 2 item(s):
         int
         OutModule: LLVMOpaqueModule
+
+    Deprecated in the C API.
     """
 
 def LLVMParseBitcodeInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
@@ -120,6 +124,8 @@ def LLVMGetBitcodeModule(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple
         int
         OutM: LLVMOpaqueModule
         OutMessage: bytes
+
+    Deprecated in the C API.
     """
 
 def LLVMGetBitcodeModule2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule]:
@@ -129,4 +135,6 @@ def LLVMGetBitcodeModule2(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tupl
     Returns: a tuple of 2 item(s):
         int
         OutM: LLVMOpaqueModule
+
+    Deprecated in the C API.
     """

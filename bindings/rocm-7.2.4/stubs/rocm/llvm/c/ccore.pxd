@@ -108,6 +108,7 @@ cdef extern from *:
       LLVMFPTrunc = 37,
       LLVMFPExt = 38,
       LLVMPtrToInt = 39,
+      LLVMPtrToAddr = 69,
       LLVMIntToPtr = 40,
       LLVMBitCast = 41,
       LLVMAddrSpaceCast = 60,
@@ -155,7 +156,6 @@ cdef extern from *:
       LLVMPointerTypeKind = 12,
       LLVMVectorTypeKind = 13,
       LLVMMetadataTypeKind = 14,
-      LLVMX86_MMXTypeKind = 15,
       LLVMTokenTypeKind = 16,
       LLVMScalableVectorTypeKind = 17,
       LLVMBFloatTypeKind = 18,
@@ -324,13 +324,6 @@ cdef extern from *:
       LLVMRealPredicateTrue = 15
     } LLVMRealPredicate;
     #endif
-    #ifndef HIPGEN_DEF_LLVMLandingPadClauseTy
-    #define HIPGEN_DEF_LLVMLandingPadClauseTy
-    typedef enum LLVMLandingPadClauseTy {
-      LLVMLandingPadCatch = 0,
-      LLVMLandingPadFilter = 1
-    } LLVMLandingPadClauseTy;
-    #endif
     #ifndef HIPGEN_DEF_LLVMThreadLocalMode
     #define HIPGEN_DEF_LLVMThreadLocalMode
     typedef enum LLVMThreadLocalMode {
@@ -372,7 +365,11 @@ cdef extern from *:
       LLVMAtomicRMWBinOpFMax = 13,
       LLVMAtomicRMWBinOpFMin = 14,
       LLVMAtomicRMWBinOpUIncWrap = 15,
-      LLVMAtomicRMWBinOpUDecWrap = 16
+      LLVMAtomicRMWBinOpUDecWrap = 16,
+      LLVMAtomicRMWBinOpUSubCond = 17,
+      LLVMAtomicRMWBinOpUSubSat = 18,
+      LLVMAtomicRMWBinOpFMaximum = 19,
+      LLVMAtomicRMWBinOpFMinimum = 20
     } LLVMAtomicRMWBinOp;
     #endif
     #ifndef HIPGEN_DEF_LLVMDiagnosticSeverity
@@ -410,6 +407,15 @@ cdef extern from *:
       LLVMTailCallKindMustTail = 2,
       LLVMTailCallKindNoTail = 3
     } LLVMTailCallKind;
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDbgRecordKind
+    #define HIPGEN_DEF_LLVMDbgRecordKind
+    typedef enum LLVMDbgRecordKind {
+      LLVMDbgRecordLabel = 0,
+      LLVMDbgRecordDeclare = 1,
+      LLVMDbgRecordValue = 2,
+      LLVMDbgRecordAssign = 3
+    } LLVMDbgRecordKind;
     #endif
     typedef void *LLVMDiagnosticHandler;
     typedef void *LLVMYieldCallback;
@@ -536,6 +542,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMGetMDKindID
     #define HIPGEN_DEF_LLVMGetMDKindID
     static inline uint32_t LLVMGetMDKindID(const char *a0, unsigned int a1) { HIPGEN_CALL(llvm_core, "LLVMGetMDKindID", (uint32_t)0, LLVMGetMDKindID, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetSyncScopeID
+    #define HIPGEN_DEF_LLVMGetSyncScopeID
+    static inline uint32_t LLVMGetSyncScopeID(LLVMContextRef a0, const char *a1, size_t a2) { HIPGEN_CALL(llvm_core, "LLVMGetSyncScopeID", (uint32_t)0, LLVMGetSyncScopeID, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGetEnumAttributeKindForName
     #define HIPGEN_DEF_LLVMGetEnumAttributeKindForName
@@ -809,9 +819,17 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMAddFunction
     static inline struct LLVMOpaqueValue * LLVMAddFunction(LLVMModuleRef a0, const char *a1, LLVMTypeRef a2) { HIPGEN_CALL(llvm_core, "LLVMAddFunction", NULL, LLVMAddFunction, a0, a1, a2) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMGetOrInsertFunction
+    #define HIPGEN_DEF_LLVMGetOrInsertFunction
+    static inline struct LLVMOpaqueValue * LLVMGetOrInsertFunction(LLVMModuleRef a0, const char *a1, size_t a2, LLVMTypeRef a3) { HIPGEN_CALL(llvm_core, "LLVMGetOrInsertFunction", NULL, LLVMGetOrInsertFunction, a0, a1, a2, a3) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMGetNamedFunction
     #define HIPGEN_DEF_LLVMGetNamedFunction
     static inline struct LLVMOpaqueValue * LLVMGetNamedFunction(LLVMModuleRef a0, const char *a1) { HIPGEN_CALL(llvm_core, "LLVMGetNamedFunction", NULL, LLVMGetNamedFunction, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetNamedFunctionWithLength
+    #define HIPGEN_DEF_LLVMGetNamedFunctionWithLength
+    static inline struct LLVMOpaqueValue * LLVMGetNamedFunctionWithLength(LLVMModuleRef a0, const char *a1, size_t a2) { HIPGEN_CALL(llvm_core, "LLVMGetNamedFunctionWithLength", NULL, LLVMGetNamedFunctionWithLength, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGetFirstFunction
     #define HIPGEN_DEF_LLVMGetFirstFunction
@@ -1113,10 +1131,6 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMLabelTypeInContext
     static inline struct LLVMOpaqueType * LLVMLabelTypeInContext(LLVMContextRef a0) { HIPGEN_CALL(llvm_core, "LLVMLabelTypeInContext", NULL, LLVMLabelTypeInContext, a0) }
     #endif
-    #ifndef HIPGEN_DEF_LLVMX86MMXTypeInContext
-    #define HIPGEN_DEF_LLVMX86MMXTypeInContext
-    static inline struct LLVMOpaqueType * LLVMX86MMXTypeInContext(LLVMContextRef a0) { HIPGEN_CALL(llvm_core, "LLVMX86MMXTypeInContext", NULL, LLVMX86MMXTypeInContext, a0) }
-    #endif
     #ifndef HIPGEN_DEF_LLVMX86AMXTypeInContext
     #define HIPGEN_DEF_LLVMX86AMXTypeInContext
     static inline struct LLVMOpaqueType * LLVMX86AMXTypeInContext(LLVMContextRef a0) { HIPGEN_CALL(llvm_core, "LLVMX86AMXTypeInContext", NULL, LLVMX86AMXTypeInContext, a0) }
@@ -1136,10 +1150,6 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMLabelType
     #define HIPGEN_DEF_LLVMLabelType
     static inline struct LLVMOpaqueType * LLVMLabelType(void) { HIPGEN_CALL(llvm_core, "LLVMLabelType", NULL, LLVMLabelType) }
-    #endif
-    #ifndef HIPGEN_DEF_LLVMX86MMXType
-    #define HIPGEN_DEF_LLVMX86MMXType
-    static inline struct LLVMOpaqueType * LLVMX86MMXType(void) { HIPGEN_CALL(llvm_core, "LLVMX86MMXType", NULL, LLVMX86MMXType) }
     #endif
     #ifndef HIPGEN_DEF_LLVMX86AMXType
     #define HIPGEN_DEF_LLVMX86AMXType
@@ -1192,6 +1202,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMPrintValueToString
     #define HIPGEN_DEF_LLVMPrintValueToString
     static inline char * LLVMPrintValueToString(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMPrintValueToString", NULL, LLVMPrintValueToString, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetValueContext
+    #define HIPGEN_DEF_LLVMGetValueContext
+    static inline struct LLVMOpaqueContext * LLVMGetValueContext(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetValueContext", NULL, LLVMGetValueContext, a0) }
     #endif
     #ifndef HIPGEN_DEF_LLVMPrintDbgRecordToString
     #define HIPGEN_DEF_LLVMPrintDbgRecordToString
@@ -1673,6 +1687,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMConstRealOfStringAndSize
     static inline struct LLVMOpaqueValue * LLVMConstRealOfStringAndSize(LLVMTypeRef a0, const char *a1, unsigned int a2) { HIPGEN_CALL(llvm_core, "LLVMConstRealOfStringAndSize", NULL, LLVMConstRealOfStringAndSize, a0, a1, a2) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMConstFPFromBits
+    #define HIPGEN_DEF_LLVMConstFPFromBits
+    static inline struct LLVMOpaqueValue * LLVMConstFPFromBits(LLVMTypeRef a0, const uint64_t *a1) { HIPGEN_CALL(llvm_core, "LLVMConstFPFromBits", NULL, LLVMConstFPFromBits, a0, a1) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMConstIntGetZExtValue
     #define HIPGEN_DEF_LLVMConstIntGetZExtValue
     static inline uint64_t LLVMConstIntGetZExtValue(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMConstIntGetZExtValue", (uint64_t)0, LLVMConstIntGetZExtValue, a0) }
@@ -1705,6 +1723,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMGetAsString
     static inline const char * LLVMGetAsString(LLVMValueRef a0, size_t *a1) { HIPGEN_CALL(llvm_core, "LLVMGetAsString", NULL, LLVMGetAsString, a0, a1) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMGetRawDataValues
+    #define HIPGEN_DEF_LLVMGetRawDataValues
+    static inline const char * LLVMGetRawDataValues(LLVMValueRef a0, size_t *a1) { HIPGEN_CALL(llvm_core, "LLVMGetRawDataValues", NULL, LLVMGetRawDataValues, a0, a1) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMConstStructInContext
     #define HIPGEN_DEF_LLVMConstStructInContext
     static inline struct LLVMOpaqueValue * LLVMConstStructInContext(LLVMContextRef a0, LLVMValueRef *a1, unsigned int a2, int32_t a3) { HIPGEN_CALL(llvm_core, "LLVMConstStructInContext", NULL, LLVMConstStructInContext, a0, a1, a2, a3) }
@@ -1720,6 +1742,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMConstArray2
     #define HIPGEN_DEF_LLVMConstArray2
     static inline struct LLVMOpaqueValue * LLVMConstArray2(LLVMTypeRef a0, LLVMValueRef *a1, uint64_t a2) { HIPGEN_CALL(llvm_core, "LLVMConstArray2", NULL, LLVMConstArray2, a0, a1, a2) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMConstDataArray
+    #define HIPGEN_DEF_LLVMConstDataArray
+    static inline struct LLVMOpaqueValue * LLVMConstDataArray(LLVMTypeRef a0, const char *a1, size_t a2) { HIPGEN_CALL(llvm_core, "LLVMConstDataArray", NULL, LLVMConstDataArray, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_LLVMConstNamedStruct
     #define HIPGEN_DEF_LLVMConstNamedStruct
@@ -1792,18 +1818,6 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMConstNUWSub
     #define HIPGEN_DEF_LLVMConstNUWSub
     static inline struct LLVMOpaqueValue * LLVMConstNUWSub(LLVMValueRef a0, LLVMValueRef a1) { HIPGEN_CALL(llvm_core, "LLVMConstNUWSub", NULL, LLVMConstNUWSub, a0, a1) }
-    #endif
-    #ifndef HIPGEN_DEF_LLVMConstMul
-    #define HIPGEN_DEF_LLVMConstMul
-    static inline struct LLVMOpaqueValue * LLVMConstMul(LLVMValueRef a0, LLVMValueRef a1) { HIPGEN_CALL(llvm_core, "LLVMConstMul", NULL, LLVMConstMul, a0, a1) }
-    #endif
-    #ifndef HIPGEN_DEF_LLVMConstNSWMul
-    #define HIPGEN_DEF_LLVMConstNSWMul
-    static inline struct LLVMOpaqueValue * LLVMConstNSWMul(LLVMValueRef a0, LLVMValueRef a1) { HIPGEN_CALL(llvm_core, "LLVMConstNSWMul", NULL, LLVMConstNSWMul, a0, a1) }
-    #endif
-    #ifndef HIPGEN_DEF_LLVMConstNUWMul
-    #define HIPGEN_DEF_LLVMConstNUWMul
-    static inline struct LLVMOpaqueValue * LLVMConstNUWMul(LLVMValueRef a0, LLVMValueRef a1) { HIPGEN_CALL(llvm_core, "LLVMConstNUWMul", NULL, LLVMConstNUWMul, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_LLVMConstXor
     #define HIPGEN_DEF_LLVMConstXor
@@ -1949,6 +1963,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMGlobalSetMetadata
     static inline void LLVMGlobalSetMetadata(LLVMValueRef a0, unsigned int a1, LLVMMetadataRef a2) { HIPGEN_CALL_VOID(llvm_core, "LLVMGlobalSetMetadata", LLVMGlobalSetMetadata, a0, a1, a2) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMGlobalAddMetadata
+    #define HIPGEN_DEF_LLVMGlobalAddMetadata
+    static inline void LLVMGlobalAddMetadata(LLVMValueRef a0, unsigned int a1, LLVMMetadataRef a2) { HIPGEN_CALL_VOID(llvm_core, "LLVMGlobalAddMetadata", LLVMGlobalAddMetadata, a0, a1, a2) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMGlobalEraseMetadata
     #define HIPGEN_DEF_LLVMGlobalEraseMetadata
     static inline void LLVMGlobalEraseMetadata(LLVMValueRef a0, unsigned int a1) { HIPGEN_CALL_VOID(llvm_core, "LLVMGlobalEraseMetadata", LLVMGlobalEraseMetadata, a0, a1) }
@@ -1956,6 +1974,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMGlobalClearMetadata
     #define HIPGEN_DEF_LLVMGlobalClearMetadata
     static inline void LLVMGlobalClearMetadata(LLVMValueRef a0) { HIPGEN_CALL_VOID(llvm_core, "LLVMGlobalClearMetadata", LLVMGlobalClearMetadata, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGlobalAddDebugInfo
+    #define HIPGEN_DEF_LLVMGlobalAddDebugInfo
+    static inline void LLVMGlobalAddDebugInfo(LLVMValueRef a0, LLVMMetadataRef a1) { HIPGEN_CALL_VOID(llvm_core, "LLVMGlobalAddDebugInfo", LLVMGlobalAddDebugInfo, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGlobalCopyAllMetadata
     #define HIPGEN_DEF_LLVMGlobalCopyAllMetadata
@@ -1984,6 +2006,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMGetNamedGlobal
     #define HIPGEN_DEF_LLVMGetNamedGlobal
     static inline struct LLVMOpaqueValue * LLVMGetNamedGlobal(LLVMModuleRef a0, const char *a1) { HIPGEN_CALL(llvm_core, "LLVMGetNamedGlobal", NULL, LLVMGetNamedGlobal, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetNamedGlobalWithLength
+    #define HIPGEN_DEF_LLVMGetNamedGlobalWithLength
+    static inline struct LLVMOpaqueValue * LLVMGetNamedGlobalWithLength(LLVMModuleRef a0, const char *a1, size_t a2) { HIPGEN_CALL(llvm_core, "LLVMGetNamedGlobalWithLength", NULL, LLVMGetNamedGlobalWithLength, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGetFirstGlobal
     #define HIPGEN_DEF_LLVMGetFirstGlobal
@@ -2115,11 +2141,11 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_LLVMIntrinsicCopyOverloadedName
     #define HIPGEN_DEF_LLVMIntrinsicCopyOverloadedName
-    static inline const char * LLVMIntrinsicCopyOverloadedName(unsigned int a0, LLVMTypeRef *a1, size_t a2, size_t *a3) { HIPGEN_CALL(llvm_core, "LLVMIntrinsicCopyOverloadedName", NULL, LLVMIntrinsicCopyOverloadedName, a0, a1, a2, a3) }
+    static inline char * LLVMIntrinsicCopyOverloadedName(unsigned int a0, LLVMTypeRef *a1, size_t a2, size_t *a3) { HIPGEN_CALL(llvm_core, "LLVMIntrinsicCopyOverloadedName", NULL, LLVMIntrinsicCopyOverloadedName, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_LLVMIntrinsicCopyOverloadedName2
     #define HIPGEN_DEF_LLVMIntrinsicCopyOverloadedName2
-    static inline const char * LLVMIntrinsicCopyOverloadedName2(LLVMModuleRef a0, unsigned int a1, LLVMTypeRef *a2, size_t a3, size_t *a4) { HIPGEN_CALL(llvm_core, "LLVMIntrinsicCopyOverloadedName2", NULL, LLVMIntrinsicCopyOverloadedName2, a0, a1, a2, a3, a4) }
+    static inline char * LLVMIntrinsicCopyOverloadedName2(LLVMModuleRef a0, unsigned int a1, LLVMTypeRef *a2, size_t a3, size_t *a4) { HIPGEN_CALL(llvm_core, "LLVMIntrinsicCopyOverloadedName2", NULL, LLVMIntrinsicCopyOverloadedName2, a0, a1, a2, a3, a4) }
     #endif
     #ifndef HIPGEN_DEF_LLVMIntrinsicIsOverloaded
     #define HIPGEN_DEF_LLVMIntrinsicIsOverloaded
@@ -2493,6 +2519,14 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMGetICmpPredicate
     static inline LLVMIntPredicate LLVMGetICmpPredicate(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetICmpPredicate", (LLVMIntPredicate)0, LLVMGetICmpPredicate, a0) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMGetICmpSameSign
+    #define HIPGEN_DEF_LLVMGetICmpSameSign
+    static inline int32_t LLVMGetICmpSameSign(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetICmpSameSign", (int32_t)0, LLVMGetICmpSameSign, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMSetICmpSameSign
+    #define HIPGEN_DEF_LLVMSetICmpSameSign
+    static inline void LLVMSetICmpSameSign(LLVMValueRef a0, int32_t a1) { HIPGEN_CALL_VOID(llvm_core, "LLVMSetICmpSameSign", LLVMSetICmpSameSign, a0, a1) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMGetFCmpPredicate
     #define HIPGEN_DEF_LLVMGetFCmpPredicate
     static inline LLVMRealPredicate LLVMGetFCmpPredicate(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetFCmpPredicate", (LLVMRealPredicate)0, LLVMGetFCmpPredicate, a0) }
@@ -2504,6 +2538,42 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMIsATerminatorInst
     #define HIPGEN_DEF_LLVMIsATerminatorInst
     static inline struct LLVMOpaqueValue * LLVMIsATerminatorInst(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMIsATerminatorInst", NULL, LLVMIsATerminatorInst, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetFirstDbgRecord
+    #define HIPGEN_DEF_LLVMGetFirstDbgRecord
+    static inline struct LLVMOpaqueDbgRecord * LLVMGetFirstDbgRecord(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetFirstDbgRecord", NULL, LLVMGetFirstDbgRecord, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetLastDbgRecord
+    #define HIPGEN_DEF_LLVMGetLastDbgRecord
+    static inline struct LLVMOpaqueDbgRecord * LLVMGetLastDbgRecord(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetLastDbgRecord", NULL, LLVMGetLastDbgRecord, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetNextDbgRecord
+    #define HIPGEN_DEF_LLVMGetNextDbgRecord
+    static inline struct LLVMOpaqueDbgRecord * LLVMGetNextDbgRecord(LLVMDbgRecordRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetNextDbgRecord", NULL, LLVMGetNextDbgRecord, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetPreviousDbgRecord
+    #define HIPGEN_DEF_LLVMGetPreviousDbgRecord
+    static inline struct LLVMOpaqueDbgRecord * LLVMGetPreviousDbgRecord(LLVMDbgRecordRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetPreviousDbgRecord", NULL, LLVMGetPreviousDbgRecord, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDbgRecordGetDebugLoc
+    #define HIPGEN_DEF_LLVMDbgRecordGetDebugLoc
+    static inline struct LLVMOpaqueMetadata * LLVMDbgRecordGetDebugLoc(LLVMDbgRecordRef a0) { HIPGEN_CALL(llvm_core, "LLVMDbgRecordGetDebugLoc", NULL, LLVMDbgRecordGetDebugLoc, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDbgRecordGetKind
+    #define HIPGEN_DEF_LLVMDbgRecordGetKind
+    static inline LLVMDbgRecordKind LLVMDbgRecordGetKind(LLVMDbgRecordRef a0) { HIPGEN_CALL(llvm_core, "LLVMDbgRecordGetKind", (LLVMDbgRecordKind)0, LLVMDbgRecordGetKind, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDbgVariableRecordGetValue
+    #define HIPGEN_DEF_LLVMDbgVariableRecordGetValue
+    static inline struct LLVMOpaqueValue * LLVMDbgVariableRecordGetValue(LLVMDbgRecordRef a0, unsigned int a1) { HIPGEN_CALL(llvm_core, "LLVMDbgVariableRecordGetValue", NULL, LLVMDbgVariableRecordGetValue, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDbgVariableRecordGetVariable
+    #define HIPGEN_DEF_LLVMDbgVariableRecordGetVariable
+    static inline struct LLVMOpaqueMetadata * LLVMDbgVariableRecordGetVariable(LLVMDbgRecordRef a0) { HIPGEN_CALL(llvm_core, "LLVMDbgVariableRecordGetVariable", NULL, LLVMDbgVariableRecordGetVariable, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDbgVariableRecordGetExpression
+    #define HIPGEN_DEF_LLVMDbgVariableRecordGetExpression
+    static inline struct LLVMOpaqueMetadata * LLVMDbgVariableRecordGetExpression(LLVMDbgRecordRef a0) { HIPGEN_CALL(llvm_core, "LLVMDbgVariableRecordGetExpression", NULL, LLVMDbgVariableRecordGetExpression, a0) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGetNumArgOperands
     #define HIPGEN_DEF_LLVMGetNumArgOperands
@@ -2637,6 +2707,14 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMGetSwitchDefaultDest
     static inline struct LLVMOpaqueBasicBlock * LLVMGetSwitchDefaultDest(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetSwitchDefaultDest", NULL, LLVMGetSwitchDefaultDest, a0) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMGetSwitchCaseValue
+    #define HIPGEN_DEF_LLVMGetSwitchCaseValue
+    static inline struct LLVMOpaqueValue * LLVMGetSwitchCaseValue(LLVMValueRef a0, unsigned int a1) { HIPGEN_CALL(llvm_core, "LLVMGetSwitchCaseValue", NULL, LLVMGetSwitchCaseValue, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMSetSwitchCaseValue
+    #define HIPGEN_DEF_LLVMSetSwitchCaseValue
+    static inline void LLVMSetSwitchCaseValue(LLVMValueRef a0, unsigned int a1, LLVMValueRef a2) { HIPGEN_CALL_VOID(llvm_core, "LLVMSetSwitchCaseValue", LLVMSetSwitchCaseValue, a0, a1, a2) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMGetAllocatedType
     #define HIPGEN_DEF_LLVMGetAllocatedType
     static inline struct LLVMOpaqueType * LLVMGetAllocatedType(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetAllocatedType", NULL, LLVMGetAllocatedType, a0) }
@@ -2756,6 +2834,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMBuilderSetDefaultFPMathTag
     #define HIPGEN_DEF_LLVMBuilderSetDefaultFPMathTag
     static inline void LLVMBuilderSetDefaultFPMathTag(LLVMBuilderRef a0, LLVMMetadataRef a1) { HIPGEN_CALL_VOID(llvm_core, "LLVMBuilderSetDefaultFPMathTag", LLVMBuilderSetDefaultFPMathTag, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetBuilderContext
+    #define HIPGEN_DEF_LLVMGetBuilderContext
+    static inline struct LLVMOpaqueContext * LLVMGetBuilderContext(LLVMBuilderRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetBuilderContext", NULL, LLVMGetBuilderContext, a0) }
     #endif
     #ifndef HIPGEN_DEF_LLVMSetCurrentDebugLocation
     #define HIPGEN_DEF_LLVMSetCurrentDebugLocation
@@ -3325,13 +3407,25 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMBuildFence
     static inline struct LLVMOpaqueValue * LLVMBuildFence(LLVMBuilderRef a0, LLVMAtomicOrdering a1, int32_t a2, const char *a3) { HIPGEN_CALL(llvm_core, "LLVMBuildFence", NULL, LLVMBuildFence, a0, a1, a2, a3) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMBuildFenceSyncScope
+    #define HIPGEN_DEF_LLVMBuildFenceSyncScope
+    static inline struct LLVMOpaqueValue * LLVMBuildFenceSyncScope(LLVMBuilderRef a0, LLVMAtomicOrdering a1, unsigned int a2, const char *a3) { HIPGEN_CALL(llvm_core, "LLVMBuildFenceSyncScope", NULL, LLVMBuildFenceSyncScope, a0, a1, a2, a3) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMBuildAtomicRMW
     #define HIPGEN_DEF_LLVMBuildAtomicRMW
     static inline struct LLVMOpaqueValue * LLVMBuildAtomicRMW(LLVMBuilderRef a0, LLVMAtomicRMWBinOp a1, LLVMValueRef a2, LLVMValueRef a3, LLVMAtomicOrdering a4, int32_t a5) { HIPGEN_CALL(llvm_core, "LLVMBuildAtomicRMW", NULL, LLVMBuildAtomicRMW, a0, a1, a2, a3, a4, a5) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMBuildAtomicRMWSyncScope
+    #define HIPGEN_DEF_LLVMBuildAtomicRMWSyncScope
+    static inline struct LLVMOpaqueValue * LLVMBuildAtomicRMWSyncScope(LLVMBuilderRef a0, LLVMAtomicRMWBinOp a1, LLVMValueRef a2, LLVMValueRef a3, LLVMAtomicOrdering a4, unsigned int a5) { HIPGEN_CALL(llvm_core, "LLVMBuildAtomicRMWSyncScope", NULL, LLVMBuildAtomicRMWSyncScope, a0, a1, a2, a3, a4, a5) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMBuildAtomicCmpXchg
     #define HIPGEN_DEF_LLVMBuildAtomicCmpXchg
     static inline struct LLVMOpaqueValue * LLVMBuildAtomicCmpXchg(LLVMBuilderRef a0, LLVMValueRef a1, LLVMValueRef a2, LLVMValueRef a3, LLVMAtomicOrdering a4, LLVMAtomicOrdering a5, int32_t a6) { HIPGEN_CALL(llvm_core, "LLVMBuildAtomicCmpXchg", NULL, LLVMBuildAtomicCmpXchg, a0, a1, a2, a3, a4, a5, a6) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMBuildAtomicCmpXchgSyncScope
+    #define HIPGEN_DEF_LLVMBuildAtomicCmpXchgSyncScope
+    static inline struct LLVMOpaqueValue * LLVMBuildAtomicCmpXchgSyncScope(LLVMBuilderRef a0, LLVMValueRef a1, LLVMValueRef a2, LLVMValueRef a3, LLVMAtomicOrdering a4, LLVMAtomicOrdering a5, unsigned int a6) { HIPGEN_CALL(llvm_core, "LLVMBuildAtomicCmpXchgSyncScope", NULL, LLVMBuildAtomicCmpXchgSyncScope, a0, a1, a2, a3, a4, a5, a6) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGetNumMaskElements
     #define HIPGEN_DEF_LLVMGetNumMaskElements
@@ -3352,6 +3446,18 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMSetAtomicSingleThread
     #define HIPGEN_DEF_LLVMSetAtomicSingleThread
     static inline void LLVMSetAtomicSingleThread(LLVMValueRef a0, int32_t a1) { HIPGEN_CALL_VOID(llvm_core, "LLVMSetAtomicSingleThread", LLVMSetAtomicSingleThread, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMIsAtomic
+    #define HIPGEN_DEF_LLVMIsAtomic
+    static inline int32_t LLVMIsAtomic(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMIsAtomic", (int32_t)0, LLVMIsAtomic, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMGetAtomicSyncScopeID
+    #define HIPGEN_DEF_LLVMGetAtomicSyncScopeID
+    static inline uint32_t LLVMGetAtomicSyncScopeID(LLVMValueRef a0) { HIPGEN_CALL(llvm_core, "LLVMGetAtomicSyncScopeID", (uint32_t)0, LLVMGetAtomicSyncScopeID, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMSetAtomicSyncScopeID
+    #define HIPGEN_DEF_LLVMSetAtomicSyncScopeID
+    static inline void LLVMSetAtomicSyncScopeID(LLVMValueRef a0, unsigned int a1) { HIPGEN_CALL_VOID(llvm_core, "LLVMSetAtomicSyncScopeID", LLVMSetAtomicSyncScopeID, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGetCmpXchgSuccessOrdering
     #define HIPGEN_DEF_LLVMGetCmpXchgSuccessOrdering
@@ -3493,6 +3599,7 @@ cdef extern from *:
         LLVMFPTrunc
         LLVMFPExt
         LLVMPtrToInt
+        LLVMPtrToAddr
         LLVMIntToPtr
         LLVMBitCast
         LLVMAddrSpaceCast
@@ -3536,7 +3643,6 @@ cdef extern from *:
         LLVMPointerTypeKind
         LLVMVectorTypeKind
         LLVMMetadataTypeKind
-        LLVMX86_MMXTypeKind
         LLVMTokenTypeKind
         LLVMScalableVectorTypeKind
         LLVMBFloatTypeKind
@@ -3671,9 +3777,6 @@ cdef extern from *:
         LLVMRealULE
         LLVMRealUNE
         LLVMRealPredicateTrue
-    ctypedef enum LLVMLandingPadClauseTy:
-        LLVMLandingPadCatch
-        LLVMLandingPadFilter
     ctypedef enum LLVMThreadLocalMode:
         LLVMNotThreadLocal
         LLVMGeneralDynamicTLSModel
@@ -3706,6 +3809,10 @@ cdef extern from *:
         LLVMAtomicRMWBinOpFMin
         LLVMAtomicRMWBinOpUIncWrap
         LLVMAtomicRMWBinOpUDecWrap
+        LLVMAtomicRMWBinOpUSubCond
+        LLVMAtomicRMWBinOpUSubSat
+        LLVMAtomicRMWBinOpFMaximum
+        LLVMAtomicRMWBinOpFMinimum
     ctypedef enum LLVMDiagnosticSeverity:
         LLVMDSError
         LLVMDSWarning
@@ -3726,6 +3833,11 @@ cdef extern from *:
         LLVMTailCallKindTail
         LLVMTailCallKindMustTail
         LLVMTailCallKindNoTail
+    ctypedef enum LLVMDbgRecordKind:
+        LLVMDbgRecordLabel
+        LLVMDbgRecordDeclare
+        LLVMDbgRecordValue
+        LLVMDbgRecordAssign
     ctypedef void *LLVMDiagnosticHandler
     ctypedef void *LLVMYieldCallback
     const long long LLVMAttributeReturnIndex
@@ -3759,6 +3871,7 @@ cdef extern from *:
     LLVMDiagnosticSeverity LLVMGetDiagInfoSeverity(LLVMDiagnosticInfoRef DI) nogil
     uint32_t LLVMGetMDKindIDInContext(LLVMContextRef C, const char *Name, unsigned int SLen) nogil
     uint32_t LLVMGetMDKindID(const char *Name, unsigned int SLen) nogil
+    uint32_t LLVMGetSyncScopeID(LLVMContextRef C, const char *Name, size_t SLen) nogil
     uint32_t LLVMGetEnumAttributeKindForName(const char *Name, size_t SLen) nogil
     uint32_t LLVMGetLastEnumAttributeKind() nogil
     LLVMOpaqueAttributeRef *LLVMCreateEnumAttribute(LLVMContextRef C, unsigned int KindID, uint64_t Val) nogil
@@ -3827,7 +3940,9 @@ cdef extern from *:
     uint32_t LLVMGetDebugLocLine(LLVMValueRef Val) nogil
     uint32_t LLVMGetDebugLocColumn(LLVMValueRef Val) nogil
     LLVMOpaqueValue *LLVMAddFunction(LLVMModuleRef M, const char *Name, LLVMTypeRef FunctionTy) nogil
+    LLVMOpaqueValue *LLVMGetOrInsertFunction(LLVMModuleRef M, const char *Name, size_t NameLen, LLVMTypeRef FunctionTy) nogil
     LLVMOpaqueValue *LLVMGetNamedFunction(LLVMModuleRef M, const char *Name) nogil
+    LLVMOpaqueValue *LLVMGetNamedFunctionWithLength(LLVMModuleRef M, const char *Name, size_t Length) nogil
     LLVMOpaqueValue *LLVMGetFirstFunction(LLVMModuleRef M) nogil
     LLVMOpaqueValue *LLVMGetLastFunction(LLVMModuleRef M) nogil
     LLVMOpaqueValue *LLVMGetNextFunction(LLVMValueRef Fn) nogil
@@ -3903,13 +4018,11 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMGetConstantPtrAuthAddrDiscriminator(LLVMValueRef PtrAuth) nogil
     LLVMOpaqueType *LLVMVoidTypeInContext(LLVMContextRef C) nogil
     LLVMOpaqueType *LLVMLabelTypeInContext(LLVMContextRef C) nogil
-    LLVMOpaqueType *LLVMX86MMXTypeInContext(LLVMContextRef C) nogil
     LLVMOpaqueType *LLVMX86AMXTypeInContext(LLVMContextRef C) nogil
     LLVMOpaqueType *LLVMTokenTypeInContext(LLVMContextRef C) nogil
     LLVMOpaqueType *LLVMMetadataTypeInContext(LLVMContextRef C) nogil
     LLVMOpaqueType *LLVMVoidType() nogil
     LLVMOpaqueType *LLVMLabelType() nogil
-    LLVMOpaqueType *LLVMX86MMXType() nogil
     LLVMOpaqueType *LLVMX86AMXType() nogil
     LLVMOpaqueType *LLVMTargetExtTypeInContext(LLVMContextRef C, const char *Name, LLVMTypeRef *TypeParams, unsigned int TypeParamCount, unsigned int *IntParams, unsigned int IntParamCount) nogil
     const char *LLVMGetTargetExtTypeName(LLVMTypeRef TargetExtTy) nogil
@@ -3923,6 +4036,7 @@ cdef extern from *:
     void LLVMSetValueName2(LLVMValueRef Val, const char *Name, size_t NameLen) nogil
     void LLVMDumpValue(LLVMValueRef Val) nogil
     char *LLVMPrintValueToString(LLVMValueRef Val) nogil
+    LLVMOpaqueContext *LLVMGetValueContext(LLVMValueRef Val) nogil
     char *LLVMPrintDbgRecordToString(LLVMDbgRecordRef Record) nogil
     void LLVMReplaceAllUsesWith(LLVMValueRef OldVal, LLVMValueRef NewVal) nogil
     int32_t LLVMIsConstant(LLVMValueRef Val) nogil
@@ -4043,6 +4157,7 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMConstReal(LLVMTypeRef RealTy, double N) nogil
     LLVMOpaqueValue *LLVMConstRealOfString(LLVMTypeRef RealTy, const char *Text) nogil
     LLVMOpaqueValue *LLVMConstRealOfStringAndSize(LLVMTypeRef RealTy, const char *Text, unsigned int SLen) nogil
+    LLVMOpaqueValue *LLVMConstFPFromBits(LLVMTypeRef Ty, const uint64_t *N) nogil
     uint64_t LLVMConstIntGetZExtValue(LLVMValueRef ConstantVal) nogil
     int64_t LLVMConstIntGetSExtValue(LLVMValueRef ConstantVal) nogil
     double LLVMConstRealGetDouble(LLVMValueRef ConstantVal, int32_t *losesInfo) nogil
@@ -4051,10 +4166,12 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMConstString(const char *Str, unsigned int Length, int32_t DontNullTerminate) nogil
     int32_t LLVMIsConstantString(LLVMValueRef c) nogil
     const char *LLVMGetAsString(LLVMValueRef c, size_t *Length) nogil
+    const char *LLVMGetRawDataValues(LLVMValueRef c, size_t *SizeInBytes) nogil
     LLVMOpaqueValue *LLVMConstStructInContext(LLVMContextRef C, LLVMValueRef *ConstantVals, unsigned int Count, int32_t Packed) nogil
     LLVMOpaqueValue *LLVMConstStruct(LLVMValueRef *ConstantVals, unsigned int Count, int32_t Packed) nogil
     LLVMOpaqueValue *LLVMConstArray(LLVMTypeRef ElementTy, LLVMValueRef *ConstantVals, unsigned int Length) nogil
     LLVMOpaqueValue *LLVMConstArray2(LLVMTypeRef ElementTy, LLVMValueRef *ConstantVals, uint64_t Length) nogil
+    LLVMOpaqueValue *LLVMConstDataArray(LLVMTypeRef ElementTy, const char *Data, size_t SizeInBytes) nogil
     LLVMOpaqueValue *LLVMConstNamedStruct(LLVMTypeRef StructTy, LLVMValueRef *ConstantVals, unsigned int Count) nogil
     LLVMOpaqueValue *LLVMGetAggregateElement(LLVMValueRef C, unsigned int Idx) nogil
     LLVMOpaqueValue *LLVMGetElementAsConstant(LLVMValueRef C, unsigned int idx) nogil
@@ -4073,9 +4190,6 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMConstSub(LLVMValueRef LHSConstant, LLVMValueRef RHSConstant) nogil
     LLVMOpaqueValue *LLVMConstNSWSub(LLVMValueRef LHSConstant, LLVMValueRef RHSConstant) nogil
     LLVMOpaqueValue *LLVMConstNUWSub(LLVMValueRef LHSConstant, LLVMValueRef RHSConstant) nogil
-    LLVMOpaqueValue *LLVMConstMul(LLVMValueRef LHSConstant, LLVMValueRef RHSConstant) nogil
-    LLVMOpaqueValue *LLVMConstNSWMul(LLVMValueRef LHSConstant, LLVMValueRef RHSConstant) nogil
-    LLVMOpaqueValue *LLVMConstNUWMul(LLVMValueRef LHSConstant, LLVMValueRef RHSConstant) nogil
     LLVMOpaqueValue *LLVMConstXor(LLVMValueRef LHSConstant, LLVMValueRef RHSConstant) nogil
     LLVMOpaqueValue *LLVMConstGEP2(LLVMTypeRef Ty, LLVMValueRef ConstantVal, LLVMValueRef *ConstantIndices, unsigned int NumIndices) nogil
     LLVMOpaqueValue *LLVMConstInBoundsGEP2(LLVMTypeRef Ty, LLVMValueRef ConstantVal, LLVMValueRef *ConstantIndices, unsigned int NumIndices) nogil
@@ -4112,8 +4226,10 @@ cdef extern from *:
     uint32_t LLVMGetAlignment(LLVMValueRef V) nogil
     void LLVMSetAlignment(LLVMValueRef V, unsigned int Bytes) nogil
     void LLVMGlobalSetMetadata(LLVMValueRef Global, unsigned int Kind, LLVMMetadataRef MD) nogil
+    void LLVMGlobalAddMetadata(LLVMValueRef Global, unsigned int Kind, LLVMMetadataRef MD) nogil
     void LLVMGlobalEraseMetadata(LLVMValueRef Global, unsigned int Kind) nogil
     void LLVMGlobalClearMetadata(LLVMValueRef Global) nogil
+    void LLVMGlobalAddDebugInfo(LLVMValueRef Global, LLVMMetadataRef GVE) nogil
     void *LLVMGlobalCopyAllMetadata(LLVMValueRef Value, size_t *NumEntries) nogil
     void LLVMDisposeValueMetadataEntries(void *Entries) nogil
     uint32_t LLVMValueMetadataEntriesGetKind(void *Entries, unsigned int Index) nogil
@@ -4121,6 +4237,7 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMAddGlobal(LLVMModuleRef M, LLVMTypeRef Ty, const char *Name) nogil
     LLVMOpaqueValue *LLVMAddGlobalInAddressSpace(LLVMModuleRef M, LLVMTypeRef Ty, const char *Name, unsigned int AddressSpace) nogil
     LLVMOpaqueValue *LLVMGetNamedGlobal(LLVMModuleRef M, const char *Name) nogil
+    LLVMOpaqueValue *LLVMGetNamedGlobalWithLength(LLVMModuleRef M, const char *Name, size_t Length) nogil
     LLVMOpaqueValue *LLVMGetFirstGlobal(LLVMModuleRef M) nogil
     LLVMOpaqueValue *LLVMGetLastGlobal(LLVMModuleRef M) nogil
     LLVMOpaqueValue *LLVMGetNextGlobal(LLVMValueRef GlobalVar) nogil
@@ -4153,8 +4270,8 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMGetIntrinsicDeclaration(LLVMModuleRef Mod, unsigned int ID, LLVMTypeRef *ParamTypes, size_t ParamCount) nogil
     LLVMOpaqueType *LLVMIntrinsicGetType(LLVMContextRef Ctx, unsigned int ID, LLVMTypeRef *ParamTypes, size_t ParamCount) nogil
     const char *LLVMIntrinsicGetName(unsigned int ID, size_t *NameLength) nogil
-    const char *LLVMIntrinsicCopyOverloadedName(unsigned int ID, LLVMTypeRef *ParamTypes, size_t ParamCount, size_t *NameLength) nogil
-    const char *LLVMIntrinsicCopyOverloadedName2(LLVMModuleRef Mod, unsigned int ID, LLVMTypeRef *ParamTypes, size_t ParamCount, size_t *NameLength) nogil
+    char *LLVMIntrinsicCopyOverloadedName(unsigned int ID, LLVMTypeRef *ParamTypes, size_t ParamCount, size_t *NameLength) nogil
+    char *LLVMIntrinsicCopyOverloadedName2(LLVMModuleRef Mod, unsigned int ID, LLVMTypeRef *ParamTypes, size_t ParamCount, size_t *NameLength) nogil
     int32_t LLVMIntrinsicIsOverloaded(unsigned int ID) nogil
     uint32_t LLVMGetFunctionCallConv(LLVMValueRef Fn) nogil
     void LLVMSetFunctionCallConv(LLVMValueRef Fn, unsigned int CC) nogil
@@ -4248,9 +4365,20 @@ cdef extern from *:
     void LLVMDeleteInstruction(LLVMValueRef Inst) nogil
     LLVMOpcode LLVMGetInstructionOpcode(LLVMValueRef Inst) nogil
     LLVMIntPredicate LLVMGetICmpPredicate(LLVMValueRef Inst) nogil
+    int32_t LLVMGetICmpSameSign(LLVMValueRef Inst) nogil
+    void LLVMSetICmpSameSign(LLVMValueRef Inst, int32_t SameSign) nogil
     LLVMRealPredicate LLVMGetFCmpPredicate(LLVMValueRef Inst) nogil
     LLVMOpaqueValue *LLVMInstructionClone(LLVMValueRef Inst) nogil
     LLVMOpaqueValue *LLVMIsATerminatorInst(LLVMValueRef Inst) nogil
+    LLVMOpaqueDbgRecord *LLVMGetFirstDbgRecord(LLVMValueRef Inst) nogil
+    LLVMOpaqueDbgRecord *LLVMGetLastDbgRecord(LLVMValueRef Inst) nogil
+    LLVMOpaqueDbgRecord *LLVMGetNextDbgRecord(LLVMDbgRecordRef DbgRecord) nogil
+    LLVMOpaqueDbgRecord *LLVMGetPreviousDbgRecord(LLVMDbgRecordRef DbgRecord) nogil
+    LLVMOpaqueMetadata *LLVMDbgRecordGetDebugLoc(LLVMDbgRecordRef Rec) nogil
+    LLVMDbgRecordKind LLVMDbgRecordGetKind(LLVMDbgRecordRef Rec) nogil
+    LLVMOpaqueValue *LLVMDbgVariableRecordGetValue(LLVMDbgRecordRef Rec, unsigned int OpIdx) nogil
+    LLVMOpaqueMetadata *LLVMDbgVariableRecordGetVariable(LLVMDbgRecordRef Rec) nogil
+    LLVMOpaqueMetadata *LLVMDbgVariableRecordGetExpression(LLVMDbgRecordRef Rec) nogil
     uint32_t LLVMGetNumArgOperands(LLVMValueRef Instr) nogil
     void LLVMSetInstructionCallConv(LLVMValueRef Instr, unsigned int CC) nogil
     uint32_t LLVMGetInstructionCallConv(LLVMValueRef Instr) nogil
@@ -4284,6 +4412,8 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMGetCondition(LLVMValueRef Branch) nogil
     void LLVMSetCondition(LLVMValueRef Branch, LLVMValueRef Cond) nogil
     LLVMOpaqueBasicBlock *LLVMGetSwitchDefaultDest(LLVMValueRef SwitchInstr) nogil
+    LLVMOpaqueValue *LLVMGetSwitchCaseValue(LLVMValueRef SwitchInstr, unsigned int i) nogil
+    void LLVMSetSwitchCaseValue(LLVMValueRef SwitchInstr, unsigned int i, LLVMValueRef CaseValue) nogil
     LLVMOpaqueType *LLVMGetAllocatedType(LLVMValueRef Alloca) nogil
     int32_t LLVMIsInBounds(LLVMValueRef GEP) nogil
     void LLVMSetIsInBounds(LLVMValueRef GEP, int32_t InBounds) nogil
@@ -4314,6 +4444,7 @@ cdef extern from *:
     void LLVMAddMetadataToInst(LLVMBuilderRef Builder, LLVMValueRef Inst) nogil
     LLVMOpaqueMetadata *LLVMBuilderGetDefaultFPMathTag(LLVMBuilderRef Builder) nogil
     void LLVMBuilderSetDefaultFPMathTag(LLVMBuilderRef Builder, LLVMMetadataRef FPMathTag) nogil
+    LLVMOpaqueContext *LLVMGetBuilderContext(LLVMBuilderRef Builder) nogil
     void LLVMSetCurrentDebugLocation(LLVMBuilderRef Builder, LLVMValueRef L) nogil
     LLVMOpaqueValue *LLVMGetCurrentDebugLocation(LLVMBuilderRef Builder) nogil
     LLVMOpaqueValue *LLVMBuildRetVoid(LLVMBuilderRef a0) nogil
@@ -4409,7 +4540,7 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMBuildStructGEP2(LLVMBuilderRef B, LLVMTypeRef Ty, LLVMValueRef Pointer, unsigned int Idx, const char *Name) nogil
     LLVMOpaqueValue *LLVMBuildGlobalString(LLVMBuilderRef B, const char *Str, const char *Name) nogil
     LLVMOpaqueValue *LLVMBuildGlobalStringPtr(LLVMBuilderRef B, const char *Str, const char *Name) nogil
-    int32_t LLVMGetVolatile(LLVMValueRef MemoryAccessInst) nogil
+    int32_t LLVMGetVolatile(LLVMValueRef Inst) nogil
     void LLVMSetVolatile(LLVMValueRef MemoryAccessInst, int32_t IsVolatile) nogil
     int32_t LLVMGetWeak(LLVMValueRef CmpXchgInst) nogil
     void LLVMSetWeak(LLVMValueRef CmpXchgInst, int32_t IsWeak) nogil
@@ -4456,13 +4587,19 @@ cdef extern from *:
     LLVMOpaqueValue *LLVMBuildIsNotNull(LLVMBuilderRef a0, LLVMValueRef Val, const char *Name) nogil
     LLVMOpaqueValue *LLVMBuildPtrDiff2(LLVMBuilderRef a0, LLVMTypeRef ElemTy, LLVMValueRef LHS, LLVMValueRef RHS, const char *Name) nogil
     LLVMOpaqueValue *LLVMBuildFence(LLVMBuilderRef B, LLVMAtomicOrdering ordering, int32_t singleThread, const char *Name) nogil
+    LLVMOpaqueValue *LLVMBuildFenceSyncScope(LLVMBuilderRef B, LLVMAtomicOrdering ordering, unsigned int SSID, const char *Name) nogil
     LLVMOpaqueValue *LLVMBuildAtomicRMW(LLVMBuilderRef B, LLVMAtomicRMWBinOp op, LLVMValueRef PTR, LLVMValueRef Val, LLVMAtomicOrdering ordering, int32_t singleThread) nogil
+    LLVMOpaqueValue *LLVMBuildAtomicRMWSyncScope(LLVMBuilderRef B, LLVMAtomicRMWBinOp op, LLVMValueRef PTR, LLVMValueRef Val, LLVMAtomicOrdering ordering, unsigned int SSID) nogil
     LLVMOpaqueValue *LLVMBuildAtomicCmpXchg(LLVMBuilderRef B, LLVMValueRef Ptr, LLVMValueRef Cmp, LLVMValueRef New, LLVMAtomicOrdering SuccessOrdering, LLVMAtomicOrdering FailureOrdering, int32_t SingleThread) nogil
+    LLVMOpaqueValue *LLVMBuildAtomicCmpXchgSyncScope(LLVMBuilderRef B, LLVMValueRef Ptr, LLVMValueRef Cmp, LLVMValueRef New, LLVMAtomicOrdering SuccessOrdering, LLVMAtomicOrdering FailureOrdering, unsigned int SSID) nogil
     uint32_t LLVMGetNumMaskElements(LLVMValueRef ShuffleVectorInst) nogil
     int32_t LLVMGetUndefMaskElem() nogil
     int32_t LLVMGetMaskValue(LLVMValueRef ShuffleVectorInst, unsigned int Elt) nogil
     int32_t LLVMIsAtomicSingleThread(LLVMValueRef AtomicInst) nogil
     void LLVMSetAtomicSingleThread(LLVMValueRef AtomicInst, int32_t SingleThread) nogil
+    int32_t LLVMIsAtomic(LLVMValueRef Inst) nogil
+    uint32_t LLVMGetAtomicSyncScopeID(LLVMValueRef AtomicInst) nogil
+    void LLVMSetAtomicSyncScopeID(LLVMValueRef AtomicInst, unsigned int SSID) nogil
     LLVMAtomicOrdering LLVMGetCmpXchgSuccessOrdering(LLVMValueRef CmpXchgInst) nogil
     void LLVMSetCmpXchgSuccessOrdering(LLVMValueRef CmpXchgInst, LLVMAtomicOrdering Ordering) nogil
     LLVMAtomicOrdering LLVMGetCmpXchgFailureOrdering(LLVMValueRef CmpXchgInst) nogil

@@ -168,9 +168,10 @@ cdef extern from *:
       LLVMDWARFSourceLanguageRuby = 56,
       LLVMDWARFSourceLanguageMove = 57,
       LLVMDWARFSourceLanguageHylo = 58,
-      LLVMDWARFSourceLanguageMips_Assembler = 59,
-      LLVMDWARFSourceLanguageGOOGLE_RenderScript = 60,
-      LLVMDWARFSourceLanguageBORLAND_Delphi = 61
+      LLVMDWARFSourceLanguageMetal = 59,
+      LLVMDWARFSourceLanguageMips_Assembler = 60,
+      LLVMDWARFSourceLanguageGOOGLE_RenderScript = 61,
+      LLVMDWARFSourceLanguageBORLAND_Delphi = 62
     } LLVMDWARFSourceLanguage;
     #endif
     #ifndef HIPGEN_DEF_LLVMDWARFEmissionKind
@@ -180,6 +181,14 @@ cdef extern from *:
       LLVMDWARFEmissionFull = 1,
       LLVMDWARFEmissionLineTablesOnly = 2
     } LLVMDWARFEmissionKind;
+    #endif
+    #ifndef HIPGEN_DEF_LLVMChecksumKind
+    #define HIPGEN_DEF_LLVMChecksumKind
+    typedef enum LLVMChecksumKind {
+      CSK_MD5 = 0,
+      CSK_SHA1 = 1,
+      CSK_SHA256 = 2
+    } LLVMChecksumKind;
     #endif
     #ifndef HIPGEN_DEF_LLVMDWARFMacinfoRecordType
     #define HIPGEN_DEF_LLVMDWARFMacinfoRecordType
@@ -335,6 +344,14 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMDIAssignIDMetadataKind
     #define LLVMDIAssignIDMetadataKind (35)
     #endif
+    #ifndef HIPGEN_DEF_LLVMDISubrangeTypeMetadataKind
+    #define HIPGEN_DEF_LLVMDISubrangeTypeMetadataKind
+    #define LLVMDISubrangeTypeMetadataKind (36)
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIFixedPointTypeMetadataKind
+    #define HIPGEN_DEF_LLVMDIFixedPointTypeMetadataKind
+    #define LLVMDIFixedPointTypeMetadataKind (37)
+    #endif
     #ifndef HIPGEN_DEF_LLVMDebugMetadataVersion
     #define HIPGEN_DEF_LLVMDebugMetadataVersion
     static inline uint32_t LLVMDebugMetadataVersion(void) { HIPGEN_CALL(llvm_debuginfo, "LLVMDebugMetadataVersion", (uint32_t)0, LLVMDebugMetadataVersion) }
@@ -374,6 +391,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMDIBuilderCreateFile
     #define HIPGEN_DEF_LLVMDIBuilderCreateFile
     static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateFile(LLVMDIBuilderRef a0, const char *a1, size_t a2, const char *a3, size_t a4) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateFile", NULL, LLVMDIBuilderCreateFile, a0, a1, a2, a3, a4) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderCreateFileWithChecksum
+    #define HIPGEN_DEF_LLVMDIBuilderCreateFileWithChecksum
+    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateFileWithChecksum(LLVMDIBuilderRef a0, const char *a1, size_t a2, const char *a3, size_t a4, LLVMChecksumKind a5, const char *a6, size_t a7, const char *a8, size_t a9) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateFileWithChecksum", NULL, LLVMDIBuilderCreateFileWithChecksum, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) }
     #endif
     #ifndef HIPGEN_DEF_LLVMDIBuilderCreateModule
     #define HIPGEN_DEF_LLVMDIBuilderCreateModule
@@ -467,6 +488,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMDIBuilderCreateEnumerator
     static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateEnumerator(LLVMDIBuilderRef a0, const char *a1, size_t a2, int64_t a3, int32_t a4) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateEnumerator", NULL, LLVMDIBuilderCreateEnumerator, a0, a1, a2, a3, a4) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision
+    #define HIPGEN_DEF_LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision
+    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision(LLVMDIBuilderRef a0, const char *a1, size_t a2, uint64_t a3, const uint64_t *a4, int32_t a5) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision", NULL, LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision, a0, a1, a2, a3, a4, a5) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMDIBuilderCreateEnumerationType
     #define HIPGEN_DEF_LLVMDIBuilderCreateEnumerationType
     static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateEnumerationType(LLVMDIBuilderRef a0, LLVMMetadataRef a1, const char *a2, size_t a3, LLVMMetadataRef a4, unsigned int a5, uint64_t a6, uint32_t a7, LLVMMetadataRef *a8, unsigned int a9, LLVMMetadataRef a10) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateEnumerationType", NULL, LLVMDIBuilderCreateEnumerationType, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) }
@@ -478,6 +503,22 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMDIBuilderCreateArrayType
     #define HIPGEN_DEF_LLVMDIBuilderCreateArrayType
     static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateArrayType(LLVMDIBuilderRef a0, uint64_t a1, uint32_t a2, LLVMMetadataRef a3, LLVMMetadataRef *a4, unsigned int a5) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateArrayType", NULL, LLVMDIBuilderCreateArrayType, a0, a1, a2, a3, a4, a5) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderCreateSetType
+    #define HIPGEN_DEF_LLVMDIBuilderCreateSetType
+    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateSetType(LLVMDIBuilderRef a0, LLVMMetadataRef a1, const char *a2, size_t a3, LLVMMetadataRef a4, unsigned int a5, uint64_t a6, uint32_t a7, LLVMMetadataRef a8) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateSetType", NULL, LLVMDIBuilderCreateSetType, a0, a1, a2, a3, a4, a5, a6, a7, a8) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderCreateSubrangeType
+    #define HIPGEN_DEF_LLVMDIBuilderCreateSubrangeType
+    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateSubrangeType(LLVMDIBuilderRef a0, LLVMMetadataRef a1, const char *a2, size_t a3, unsigned int a4, LLVMMetadataRef a5, uint64_t a6, uint32_t a7, LLVMDIFlags a8, LLVMMetadataRef a9, LLVMMetadataRef a10, LLVMMetadataRef a11, LLVMMetadataRef a12, LLVMMetadataRef a13) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateSubrangeType", NULL, LLVMDIBuilderCreateSubrangeType, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderCreateDynamicArrayType
+    #define HIPGEN_DEF_LLVMDIBuilderCreateDynamicArrayType
+    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateDynamicArrayType(LLVMDIBuilderRef a0, LLVMMetadataRef a1, const char *a2, size_t a3, unsigned int a4, LLVMMetadataRef a5, uint64_t a6, uint32_t a7, LLVMMetadataRef a8, LLVMMetadataRef *a9, unsigned int a10, LLVMMetadataRef a11, LLVMMetadataRef a12, LLVMMetadataRef a13, LLVMMetadataRef a14, LLVMMetadataRef a15) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateDynamicArrayType", NULL, LLVMDIBuilderCreateDynamicArrayType, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMReplaceArrays
+    #define HIPGEN_DEF_LLVMReplaceArrays
+    static inline void LLVMReplaceArrays(LLVMDIBuilderRef a0, LLVMMetadataRef *a1, LLVMMetadataRef *a2, unsigned int a3) { HIPGEN_CALL_VOID(llvm_debuginfo, "LLVMReplaceArrays", LLVMReplaceArrays, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_LLVMDIBuilderCreateVectorType
     #define HIPGEN_DEF_LLVMDIBuilderCreateVectorType
@@ -521,7 +562,7 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_LLVMDIBuilderCreateObjectPointerType
     #define HIPGEN_DEF_LLVMDIBuilderCreateObjectPointerType
-    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateObjectPointerType(LLVMDIBuilderRef a0, LLVMMetadataRef a1) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateObjectPointerType", NULL, LLVMDIBuilderCreateObjectPointerType, a0, a1) }
+    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateObjectPointerType(LLVMDIBuilderRef a0, LLVMMetadataRef a1, int32_t a2) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateObjectPointerType", NULL, LLVMDIBuilderCreateObjectPointerType, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_LLVMDIBuilderCreateQualifiedType
     #define HIPGEN_DEF_LLVMDIBuilderCreateQualifiedType
@@ -683,6 +724,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMDISubprogramGetLine
     static inline uint32_t LLVMDISubprogramGetLine(LLVMMetadataRef a0) { HIPGEN_CALL(llvm_debuginfo, "LLVMDISubprogramGetLine", (uint32_t)0, LLVMDISubprogramGetLine, a0) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMDISubprogramReplaceType
+    #define HIPGEN_DEF_LLVMDISubprogramReplaceType
+    static inline void LLVMDISubprogramReplaceType(LLVMMetadataRef a0, LLVMMetadataRef a1) { HIPGEN_CALL_VOID(llvm_debuginfo, "LLVMDISubprogramReplaceType", LLVMDISubprogramReplaceType, a0, a1) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMInstructionGetDebugLoc
     #define HIPGEN_DEF_LLVMInstructionGetDebugLoc
     static inline struct LLVMOpaqueMetadata * LLVMInstructionGetDebugLoc(LLVMValueRef a0) { HIPGEN_CALL(llvm_debuginfo, "LLVMInstructionGetDebugLoc", NULL, LLVMInstructionGetDebugLoc, a0) }
@@ -690,6 +735,18 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMInstructionSetDebugLoc
     #define HIPGEN_DEF_LLVMInstructionSetDebugLoc
     static inline void LLVMInstructionSetDebugLoc(LLVMValueRef a0, LLVMMetadataRef a1) { HIPGEN_CALL_VOID(llvm_debuginfo, "LLVMInstructionSetDebugLoc", LLVMInstructionSetDebugLoc, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderCreateLabel
+    #define HIPGEN_DEF_LLVMDIBuilderCreateLabel
+    static inline struct LLVMOpaqueMetadata * LLVMDIBuilderCreateLabel(LLVMDIBuilderRef a0, LLVMMetadataRef a1, const char *a2, size_t a3, LLVMMetadataRef a4, unsigned int a5, int32_t a6) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderCreateLabel", NULL, LLVMDIBuilderCreateLabel, a0, a1, a2, a3, a4, a5, a6) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderInsertLabelBefore
+    #define HIPGEN_DEF_LLVMDIBuilderInsertLabelBefore
+    static inline struct LLVMOpaqueDbgRecord * LLVMDIBuilderInsertLabelBefore(LLVMDIBuilderRef a0, LLVMMetadataRef a1, LLVMMetadataRef a2, LLVMValueRef a3) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderInsertLabelBefore", NULL, LLVMDIBuilderInsertLabelBefore, a0, a1, a2, a3) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMDIBuilderInsertLabelAtEnd
+    #define HIPGEN_DEF_LLVMDIBuilderInsertLabelAtEnd
+    static inline struct LLVMOpaqueDbgRecord * LLVMDIBuilderInsertLabelAtEnd(LLVMDIBuilderRef a0, LLVMMetadataRef a1, LLVMMetadataRef a2, LLVMBasicBlockRef a3) { HIPGEN_CALL(llvm_debuginfo, "LLVMDIBuilderInsertLabelAtEnd", NULL, LLVMDIBuilderInsertLabelAtEnd, a0, a1, a2, a3) }
     #endif
     #ifndef HIPGEN_DEF_LLVMGetMetadataKind
     #define HIPGEN_DEF_LLVMGetMetadataKind
@@ -794,6 +851,7 @@ cdef extern from *:
         LLVMDWARFSourceLanguageRuby
         LLVMDWARFSourceLanguageMove
         LLVMDWARFSourceLanguageHylo
+        LLVMDWARFSourceLanguageMetal
         LLVMDWARFSourceLanguageMips_Assembler
         LLVMDWARFSourceLanguageGOOGLE_RenderScript
         LLVMDWARFSourceLanguageBORLAND_Delphi
@@ -801,6 +859,10 @@ cdef extern from *:
         LLVMDWARFEmissionNone
         LLVMDWARFEmissionFull
         LLVMDWARFEmissionLineTablesOnly
+    ctypedef enum LLVMChecksumKind:
+        CSK_MD5
+        CSK_SHA1
+        CSK_SHA256
     ctypedef enum LLVMDWARFMacinfoRecordType:
         LLVMDWARFMacinfoRecordTypeDefine
         LLVMDWARFMacinfoRecordTypeMacro
@@ -843,6 +905,8 @@ cdef extern from *:
     const long long LLVMDIGenericSubrangeMetadataKind
     const long long LLVMDIArgListMetadataKind
     const long long LLVMDIAssignIDMetadataKind
+    const long long LLVMDISubrangeTypeMetadataKind
+    const long long LLVMDIFixedPointTypeMetadataKind
     uint32_t LLVMDebugMetadataVersion() nogil
     uint32_t LLVMGetModuleDebugMetadataVersion(LLVMModuleRef Module) nogil
     int32_t LLVMStripModuleDebugInfo(LLVMModuleRef Module) nogil
@@ -853,6 +917,7 @@ cdef extern from *:
     void LLVMDIBuilderFinalizeSubprogram(LLVMDIBuilderRef Builder, LLVMMetadataRef Subprogram) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateCompileUnit(LLVMDIBuilderRef Builder, LLVMDWARFSourceLanguage Lang, LLVMMetadataRef FileRef, const char *Producer, size_t ProducerLen, int32_t isOptimized, const char *Flags, size_t FlagsLen, unsigned int RuntimeVer, const char *SplitName, size_t SplitNameLen, LLVMDWARFEmissionKind Kind, unsigned int DWOId, int32_t SplitDebugInlining, int32_t DebugInfoForProfiling, const char *SysRoot, size_t SysRootLen, const char *SDK, size_t SDKLen) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateFile(LLVMDIBuilderRef Builder, const char *Filename, size_t FilenameLen, const char *Directory, size_t DirectoryLen) nogil
+    LLVMOpaqueMetadata *LLVMDIBuilderCreateFileWithChecksum(LLVMDIBuilderRef Builder, const char *Filename, size_t FilenameLen, const char *Directory, size_t DirectoryLen, LLVMChecksumKind ChecksumKind, const char *Checksum, size_t ChecksumLen, const char *Source, size_t SourceLen) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateModule(LLVMDIBuilderRef Builder, LLVMMetadataRef ParentScope, const char *Name, size_t NameLen, const char *ConfigMacros, size_t ConfigMacrosLen, const char *IncludePath, size_t IncludePathLen, const char *APINotesFile, size_t APINotesFileLen) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateNameSpace(LLVMDIBuilderRef Builder, LLVMMetadataRef ParentScope, const char *Name, size_t NameLen, int32_t ExportSymbols) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateFunction(LLVMDIBuilderRef Builder, LLVMMetadataRef Scope, const char *Name, size_t NameLen, const char *LinkageName, size_t LinkageNameLen, LLVMMetadataRef File, unsigned int LineNo, LLVMMetadataRef Ty, int32_t IsLocalToUnit, int32_t IsDefinition, unsigned int ScopeLine, LLVMDIFlags Flags, int32_t IsOptimized) nogil
@@ -876,9 +941,14 @@ cdef extern from *:
     LLVMOpaqueMetadata *LLVMDIBuilderCreateMacro(LLVMDIBuilderRef Builder, LLVMMetadataRef ParentMacroFile, unsigned int Line, LLVMDWARFMacinfoRecordType RecordType, const char *Name, size_t NameLen, const char *Value, size_t ValueLen) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateTempMacroFile(LLVMDIBuilderRef Builder, LLVMMetadataRef ParentMacroFile, unsigned int Line, LLVMMetadataRef File) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateEnumerator(LLVMDIBuilderRef Builder, const char *Name, size_t NameLen, int64_t Value, int32_t IsUnsigned) nogil
+    LLVMOpaqueMetadata *LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision(LLVMDIBuilderRef Builder, const char *Name, size_t NameLen, uint64_t SizeInBits, const uint64_t *Words, int32_t IsUnsigned) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateEnumerationType(LLVMDIBuilderRef Builder, LLVMMetadataRef Scope, const char *Name, size_t NameLen, LLVMMetadataRef File, unsigned int LineNumber, uint64_t SizeInBits, uint32_t AlignInBits, LLVMMetadataRef *Elements, unsigned int NumElements, LLVMMetadataRef ClassTy) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateUnionType(LLVMDIBuilderRef Builder, LLVMMetadataRef Scope, const char *Name, size_t NameLen, LLVMMetadataRef File, unsigned int LineNumber, uint64_t SizeInBits, uint32_t AlignInBits, LLVMDIFlags Flags, LLVMMetadataRef *Elements, unsigned int NumElements, unsigned int RunTimeLang, const char *UniqueId, size_t UniqueIdLen) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateArrayType(LLVMDIBuilderRef Builder, uint64_t Size, uint32_t AlignInBits, LLVMMetadataRef Ty, LLVMMetadataRef *Subscripts, unsigned int NumSubscripts) nogil
+    LLVMOpaqueMetadata *LLVMDIBuilderCreateSetType(LLVMDIBuilderRef Builder, LLVMMetadataRef Scope, const char *Name, size_t NameLen, LLVMMetadataRef File, unsigned int LineNumber, uint64_t SizeInBits, uint32_t AlignInBits, LLVMMetadataRef BaseTy) nogil
+    LLVMOpaqueMetadata *LLVMDIBuilderCreateSubrangeType(LLVMDIBuilderRef Builder, LLVMMetadataRef Scope, const char *Name, size_t NameLen, unsigned int LineNo, LLVMMetadataRef File, uint64_t SizeInBits, uint32_t AlignInBits, LLVMDIFlags Flags, LLVMMetadataRef BaseTy, LLVMMetadataRef LowerBound, LLVMMetadataRef UpperBound, LLVMMetadataRef Stride, LLVMMetadataRef Bias) nogil
+    LLVMOpaqueMetadata *LLVMDIBuilderCreateDynamicArrayType(LLVMDIBuilderRef Builder, LLVMMetadataRef Scope, const char *Name, size_t NameLen, unsigned int LineNo, LLVMMetadataRef File, uint64_t Size, uint32_t AlignInBits, LLVMMetadataRef Ty, LLVMMetadataRef *Subscripts, unsigned int NumSubscripts, LLVMMetadataRef DataLocation, LLVMMetadataRef Associated, LLVMMetadataRef Allocated, LLVMMetadataRef Rank, LLVMMetadataRef BitStride) nogil
+    void LLVMReplaceArrays(LLVMDIBuilderRef Builder, LLVMMetadataRef *T, LLVMMetadataRef *Elements, unsigned int NumElements) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateVectorType(LLVMDIBuilderRef Builder, uint64_t Size, uint32_t AlignInBits, LLVMMetadataRef Ty, LLVMMetadataRef *Subscripts, unsigned int NumSubscripts) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateUnspecifiedType(LLVMDIBuilderRef Builder, const char *Name, size_t NameLen) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateBasicType(LLVMDIBuilderRef Builder, const char *Name, size_t NameLen, uint64_t SizeInBits, uint32_t Encoding, LLVMDIFlags Flags) nogil
@@ -889,7 +959,7 @@ cdef extern from *:
     LLVMOpaqueMetadata *LLVMDIBuilderCreateMemberPointerType(LLVMDIBuilderRef Builder, LLVMMetadataRef PointeeType, LLVMMetadataRef ClassType, uint64_t SizeInBits, uint32_t AlignInBits, LLVMDIFlags Flags) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateObjCIVar(LLVMDIBuilderRef Builder, const char *Name, size_t NameLen, LLVMMetadataRef File, unsigned int LineNo, uint64_t SizeInBits, uint32_t AlignInBits, uint64_t OffsetInBits, LLVMDIFlags Flags, LLVMMetadataRef Ty, LLVMMetadataRef PropertyNode) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateObjCProperty(LLVMDIBuilderRef Builder, const char *Name, size_t NameLen, LLVMMetadataRef File, unsigned int LineNo, const char *GetterName, size_t GetterNameLen, const char *SetterName, size_t SetterNameLen, unsigned int PropertyAttributes, LLVMMetadataRef Ty) nogil
-    LLVMOpaqueMetadata *LLVMDIBuilderCreateObjectPointerType(LLVMDIBuilderRef Builder, LLVMMetadataRef Type) nogil
+    LLVMOpaqueMetadata *LLVMDIBuilderCreateObjectPointerType(LLVMDIBuilderRef Builder, LLVMMetadataRef Type, int32_t Implicit) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateQualifiedType(LLVMDIBuilderRef Builder, unsigned int Tag, LLVMMetadataRef Type) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateReferenceType(LLVMDIBuilderRef Builder, unsigned int Tag, LLVMMetadataRef Type) nogil
     LLVMOpaqueMetadata *LLVMDIBuilderCreateNullPtrType(LLVMDIBuilderRef Builder) nogil
@@ -930,6 +1000,10 @@ cdef extern from *:
     LLVMOpaqueMetadata *LLVMGetSubprogram(LLVMValueRef Func) nogil
     void LLVMSetSubprogram(LLVMValueRef Func, LLVMMetadataRef SP) nogil
     uint32_t LLVMDISubprogramGetLine(LLVMMetadataRef Subprogram) nogil
+    void LLVMDISubprogramReplaceType(LLVMMetadataRef Subprogram, LLVMMetadataRef SubroutineType) nogil
     LLVMOpaqueMetadata *LLVMInstructionGetDebugLoc(LLVMValueRef Inst) nogil
     void LLVMInstructionSetDebugLoc(LLVMValueRef Inst, LLVMMetadataRef Loc) nogil
+    LLVMOpaqueMetadata *LLVMDIBuilderCreateLabel(LLVMDIBuilderRef Builder, LLVMMetadataRef Context, const char *Name, size_t NameLen, LLVMMetadataRef File, unsigned int LineNo, int32_t AlwaysPreserve) nogil
+    LLVMOpaqueDbgRecord *LLVMDIBuilderInsertLabelBefore(LLVMDIBuilderRef Builder, LLVMMetadataRef LabelInfo, LLVMMetadataRef Location, LLVMValueRef InsertBefore) nogil
+    LLVMOpaqueDbgRecord *LLVMDIBuilderInsertLabelAtEnd(LLVMDIBuilderRef Builder, LLVMMetadataRef LabelInfo, LLVMMetadataRef Location, LLVMBasicBlockRef InsertAtEnd) nogil
     uint32_t LLVMGetMetadataKind(LLVMMetadataRef Metadata) nogil

@@ -85,6 +85,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMDisassembler_Option_PrintLatency
     #define LLVMDisassembler_Option_PrintLatency (16)
     #endif
+    #ifndef HIPGEN_DEF_LLVMDisassembler_Option_Color
+    #define HIPGEN_DEF_LLVMDisassembler_Option_Color
+    #define LLVMDisassembler_Option_Color (32)
+    #endif
     #ifndef HIPGEN_DEF_LLVMCreateDisasm
     #define HIPGEN_DEF_LLVMCreateDisasm
     static inline void * LLVMCreateDisasm(const char *a0, void *a1, int a2, LLVMOpInfoCallback a3, LLVMSymbolLookupCallback a4) { HIPGEN_CALL(llvm_disassembler, "LLVMCreateDisasm", NULL, LLVMCreateDisasm, a0, a1, a2, a3, a4) }
@@ -117,6 +121,7 @@ cdef extern from *:
     const long long LLVMDisassembler_Option_AsmPrinterVariant
     const long long LLVMDisassembler_Option_SetInstrComments
     const long long LLVMDisassembler_Option_PrintLatency
+    const long long LLVMDisassembler_Option_Color
     void *LLVMCreateDisasm(const char *TripleName, void *DisInfo, int TagType, LLVMOpInfoCallback GetOpInfo, LLVMSymbolLookupCallback SymbolLookUp) nogil
     void *LLVMCreateDisasmCPU(const char *Triple, const char *CPU, void *DisInfo, int TagType, LLVMOpInfoCallback GetOpInfo, LLVMSymbolLookupCallback SymbolLookUp) nogil
     void *LLVMCreateDisasmCPUFeatures(const char *Triple, const char *CPU, const char *Features, void *DisInfo, int TagType, LLVMOpInfoCallback GetOpInfo, LLVMSymbolLookupCallback SymbolLookUp) nogil

@@ -79,6 +79,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMConsumeError
     static inline void LLVMConsumeError(LLVMErrorRef a0) { HIPGEN_CALL_VOID(llvm_error, "LLVMConsumeError", LLVMConsumeError, a0) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMCantFail
+    #define HIPGEN_DEF_LLVMCantFail
+    static inline void LLVMCantFail(LLVMErrorRef a0) { HIPGEN_CALL_VOID(llvm_error, "LLVMCantFail", LLVMCantFail, a0) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMGetErrorMessage
     #define HIPGEN_DEF_LLVMGetErrorMessage
     static inline char * LLVMGetErrorMessage(LLVMErrorRef a0) { HIPGEN_CALL(llvm_error, "LLVMGetErrorMessage", NULL, LLVMGetErrorMessage, a0) }
@@ -104,6 +108,7 @@ cdef extern from *:
     const long long LLVMErrorSuccess
     const void *LLVMGetErrorTypeId(LLVMErrorRef Err) nogil
     void LLVMConsumeError(LLVMErrorRef Err) nogil
+    void LLVMCantFail(LLVMErrorRef Err) nogil
     char *LLVMGetErrorMessage(LLVMErrorRef Err) nogil
     void LLVMDisposeErrorMessage(char *ErrMsg) nogil
     const void *LLVMGetStringErrorTypeId() nogil

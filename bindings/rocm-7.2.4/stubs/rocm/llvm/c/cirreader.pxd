@@ -69,7 +69,12 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMParseIRInContext
     static inline int32_t LLVMParseIRInContext(LLVMContextRef a0, LLVMMemoryBufferRef a1, LLVMModuleRef *a2, char **a3) { HIPGEN_CALL(llvm_irreader, "LLVMParseIRInContext", (int32_t)0, LLVMParseIRInContext, a0, a1, a2, a3) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMParseIRInContext2
+    #define HIPGEN_DEF_LLVMParseIRInContext2
+    static inline int32_t LLVMParseIRInContext2(LLVMContextRef a0, LLVMMemoryBufferRef a1, LLVMModuleRef *a2, char **a3) { HIPGEN_CALL(llvm_irreader, "LLVMParseIRInContext2", (int32_t)0, LLVMParseIRInContext2, a0, a1, a2, a3) }
+    #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
     int32_t LLVMParseIRInContext(LLVMContextRef ContextRef, LLVMMemoryBufferRef MemBuf, LLVMModuleRef *OutM, char **OutMessage) nogil
+    int32_t LLVMParseIRInContext2(LLVMContextRef ContextRef, LLVMMemoryBufferRef MemBuf, LLVMModuleRef *OutM, char **OutMessage) nogil

@@ -132,7 +132,7 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_LTO_API_VERSION
     #define HIPGEN_DEF_LTO_API_VERSION
-    #define LTO_API_VERSION (29)
+    #define LTO_API_VERSION (30)
     #endif
     #ifndef HIPGEN_DEF_lto_get_version
     #define HIPGEN_DEF_lto_get_version
@@ -213,6 +213,14 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_lto_module_get_symbol_attribute
     #define HIPGEN_DEF_lto_module_get_symbol_attribute
     static inline lto_symbol_attributes lto_module_get_symbol_attribute(lto_module_t a0, unsigned int a1) { HIPGEN_CALL(llvm_lto, "lto_module_get_symbol_attribute", (lto_symbol_attributes)0, lto_module_get_symbol_attribute, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_lto_module_get_num_asm_undef_symbols
+    #define HIPGEN_DEF_lto_module_get_num_asm_undef_symbols
+    static inline uint32_t lto_module_get_num_asm_undef_symbols(lto_module_t a0) { HIPGEN_CALL(llvm_lto, "lto_module_get_num_asm_undef_symbols", (uint32_t)0, lto_module_get_num_asm_undef_symbols, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_lto_module_get_asm_undef_symbol_name
+    #define HIPGEN_DEF_lto_module_get_asm_undef_symbol_name
+    static inline const char * lto_module_get_asm_undef_symbol_name(lto_module_t a0, unsigned int a1) { HIPGEN_CALL(llvm_lto, "lto_module_get_asm_undef_symbol_name", NULL, lto_module_get_asm_undef_symbol_name, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_lto_module_get_linkeropts
     #define HIPGEN_DEF_lto_module_get_linkeropts
@@ -512,6 +520,8 @@ cdef extern from *:
     uint32_t lto_module_get_num_symbols(lto_module_t mod) nogil
     const char *lto_module_get_symbol_name(lto_module_t mod, unsigned int index) nogil
     lto_symbol_attributes lto_module_get_symbol_attribute(lto_module_t mod, unsigned int index) nogil
+    uint32_t lto_module_get_num_asm_undef_symbols(lto_module_t mod) nogil
+    const char *lto_module_get_asm_undef_symbol_name(lto_module_t mod, unsigned int index) nogil
     const char *lto_module_get_linkeropts(lto_module_t mod) nogil
     hipgen_bool lto_module_get_macho_cputype(lto_module_t mod, unsigned int *out_cputype, unsigned int *out_cpusubtype) nogil
     hipgen_bool lto_module_has_ctor_dtor(lto_module_t mod) nogil

@@ -83,7 +83,8 @@ cdef extern from *:
       LLVMBinaryTypeMachO64L = 12,
       LLVMBinaryTypeMachO64B = 13,
       LLVMBinaryTypeWasm = 14,
-      LLVMBinaryTypeOffload = 15
+      LLVMBinaryTypeOffload = 15,
+      LLVMBinaryTypeDXcontainer = 16
     } LLVMBinaryType;
     #endif
     struct LLVMOpaqueSectionIterator;
@@ -262,6 +263,7 @@ cdef extern from *:
         LLVMBinaryTypeMachO64B
         LLVMBinaryTypeWasm
         LLVMBinaryTypeOffload
+        LLVMBinaryTypeDXcontainer
     cdef struct LLVMOpaqueSectionIterator
     ctypedef LLVMOpaqueSectionIterator *LLVMSectionIteratorRef
     cdef struct LLVMOpaqueSymbolIterator

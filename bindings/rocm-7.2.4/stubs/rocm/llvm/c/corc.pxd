@@ -412,15 +412,15 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_LLVMOrcCreateStaticLibrarySearchGeneratorForPath
     #define HIPGEN_DEF_LLVMOrcCreateStaticLibrarySearchGeneratorForPath
-    static inline struct LLVMOpaqueError * LLVMOrcCreateStaticLibrarySearchGeneratorForPath(LLVMOrcDefinitionGeneratorRef *a0, LLVMOrcObjectLayerRef a1, const char *a2, const char *a3) { HIPGEN_CALL(llvm_orc, "LLVMOrcCreateStaticLibrarySearchGeneratorForPath", NULL, LLVMOrcCreateStaticLibrarySearchGeneratorForPath, a0, a1, a2, a3) }
+    static inline struct LLVMOpaqueError * LLVMOrcCreateStaticLibrarySearchGeneratorForPath(LLVMOrcDefinitionGeneratorRef *a0, LLVMOrcObjectLayerRef a1, const char *a2) { HIPGEN_CALL(llvm_orc, "LLVMOrcCreateStaticLibrarySearchGeneratorForPath", NULL, LLVMOrcCreateStaticLibrarySearchGeneratorForPath, a0, a1, a2) }
     #endif
     #ifndef HIPGEN_DEF_LLVMOrcCreateNewThreadSafeContext
     #define HIPGEN_DEF_LLVMOrcCreateNewThreadSafeContext
     static inline struct LLVMOrcOpaqueThreadSafeContext * LLVMOrcCreateNewThreadSafeContext(void) { HIPGEN_CALL(llvm_orc, "LLVMOrcCreateNewThreadSafeContext", NULL, LLVMOrcCreateNewThreadSafeContext) }
     #endif
-    #ifndef HIPGEN_DEF_LLVMOrcThreadSafeContextGetContext
-    #define HIPGEN_DEF_LLVMOrcThreadSafeContextGetContext
-    static inline struct LLVMOpaqueContext * LLVMOrcThreadSafeContextGetContext(LLVMOrcThreadSafeContextRef a0) { HIPGEN_CALL(llvm_orc, "LLVMOrcThreadSafeContextGetContext", NULL, LLVMOrcThreadSafeContextGetContext, a0) }
+    #ifndef HIPGEN_DEF_LLVMOrcCreateNewThreadSafeContextFromLLVMContext
+    #define HIPGEN_DEF_LLVMOrcCreateNewThreadSafeContextFromLLVMContext
+    static inline struct LLVMOrcOpaqueThreadSafeContext * LLVMOrcCreateNewThreadSafeContextFromLLVMContext(LLVMContextRef a0) { HIPGEN_CALL(llvm_orc, "LLVMOrcCreateNewThreadSafeContextFromLLVMContext", NULL, LLVMOrcCreateNewThreadSafeContextFromLLVMContext, a0) }
     #endif
     #ifndef HIPGEN_DEF_LLVMOrcDisposeThreadSafeContext
     #define HIPGEN_DEF_LLVMOrcDisposeThreadSafeContext
@@ -680,9 +680,9 @@ cdef extern from *:
     void LLVMOrcLookupStateContinueLookup(LLVMOrcLookupStateRef S, LLVMErrorRef Err) nogil
     LLVMOpaqueError *LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(LLVMOrcDefinitionGeneratorRef *Result, char GlobalPrefx, LLVMOrcSymbolPredicate Filter, void *FilterCtx) nogil
     LLVMOpaqueError *LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(LLVMOrcDefinitionGeneratorRef *Result, const char *FileName, char GlobalPrefix, LLVMOrcSymbolPredicate Filter, void *FilterCtx) nogil
-    LLVMOpaqueError *LLVMOrcCreateStaticLibrarySearchGeneratorForPath(LLVMOrcDefinitionGeneratorRef *Result, LLVMOrcObjectLayerRef ObjLayer, const char *FileName, const char *TargetTriple) nogil
+    LLVMOpaqueError *LLVMOrcCreateStaticLibrarySearchGeneratorForPath(LLVMOrcDefinitionGeneratorRef *Result, LLVMOrcObjectLayerRef ObjLayer, const char *FileName) nogil
     LLVMOrcOpaqueThreadSafeContext *LLVMOrcCreateNewThreadSafeContext() nogil
-    LLVMOpaqueContext *LLVMOrcThreadSafeContextGetContext(LLVMOrcThreadSafeContextRef TSCtx) nogil
+    LLVMOrcOpaqueThreadSafeContext *LLVMOrcCreateNewThreadSafeContextFromLLVMContext(LLVMContextRef Ctx) nogil
     void LLVMOrcDisposeThreadSafeContext(LLVMOrcThreadSafeContextRef TSCtx) nogil
     LLVMOrcOpaqueThreadSafeModule *LLVMOrcCreateNewThreadSafeModule(LLVMModuleRef M, LLVMOrcThreadSafeContextRef TSCtx) nogil
     void LLVMOrcDisposeThreadSafeModule(LLVMOrcThreadSafeModuleRef TSM) nogil

@@ -70,9 +70,17 @@ cdef extern from *:
     }
     typedef void *LLVMMemoryManagerCreateContextCallback;
     typedef void *LLVMMemoryManagerNotifyTerminatingCallback;
+    #ifndef HIPGEN_DEF_LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager
+    #define HIPGEN_DEF_LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager
+    static inline struct LLVMOpaqueError * LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager(LLVMOrcObjectLayerRef *a0, LLVMOrcExecutionSessionRef a1) { HIPGEN_CALL(llvm_orcee, "LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager", NULL, LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager, a0, a1) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager
     #define HIPGEN_DEF_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager
     static inline struct LLVMOrcOpaqueObjectLayer * LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(LLVMOrcExecutionSessionRef a0) { HIPGEN_CALL(llvm_orcee, "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager", NULL, LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager, a0) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc
+    #define HIPGEN_DEF_LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc
+    static inline struct LLVMOrcOpaqueObjectLayer * LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc(LLVMOrcExecutionSessionRef a0, int32_t a1) { HIPGEN_CALL(llvm_orcee, "LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc", NULL, LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks
     #define HIPGEN_DEF_LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks
@@ -87,6 +95,8 @@ cdef extern from *:
     ctypedef bint hipgen_bool "bool"
     ctypedef void *LLVMMemoryManagerCreateContextCallback
     ctypedef void *LLVMMemoryManagerNotifyTerminatingCallback
+    LLVMOpaqueError *LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager(LLVMOrcObjectLayerRef *Result, LLVMOrcExecutionSessionRef ES) nogil
     LLVMOrcOpaqueObjectLayer *LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(LLVMOrcExecutionSessionRef ES) nogil
+    LLVMOrcOpaqueObjectLayer *LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc(LLVMOrcExecutionSessionRef ES, int32_t ReserveAlloc) nogil
     LLVMOrcOpaqueObjectLayer *LLVMOrcCreateRTDyldObjectLinkingLayerWithMCJITMemoryManagerLikeCallbacks(LLVMOrcExecutionSessionRef ES, void *CreateContextCtx, LLVMMemoryManagerCreateContextCallback CreateContext, LLVMMemoryManagerNotifyTerminatingCallback NotifyTerminating, LLVMMemoryManagerAllocateCodeSectionCallback AllocateCodeSection, LLVMMemoryManagerAllocateDataSectionCallback AllocateDataSection, LLVMMemoryManagerFinalizeMemoryCallback FinalizeMemory, LLVMMemoryManagerDestroyCallback Destroy) nogil
     void LLVMOrcRTDyldObjectLinkingLayerRegisterJITEventListener(LLVMOrcObjectLayerRef RTDyldObjLinkingLayer, LLVMJITEventListenerRef Listener) nogil

@@ -110,6 +110,7 @@ class LLVMOpcode(enum.IntEnum):
     LLVMFPTrunc = 37
     LLVMFPExt = 38
     LLVMPtrToInt = 39
+    LLVMPtrToAddr = 69
     LLVMIntToPtr = 40
     LLVMBitCast = 41
     LLVMAddrSpaceCast = 60
@@ -154,7 +155,6 @@ class LLVMTypeKind(enum.IntEnum):
     LLVMPointerTypeKind = 12
     LLVMVectorTypeKind = 13
     LLVMMetadataTypeKind = 14
-    LLVMX86_MMXTypeKind = 15
     LLVMTokenTypeKind = 16
     LLVMScalableVectorTypeKind = 17
     LLVMBFloatTypeKind = 18
@@ -298,10 +298,6 @@ class LLVMRealPredicate(enum.IntEnum):
     LLVMRealUNE = 14
     LLVMRealPredicateTrue = 15
 
-class LLVMLandingPadClauseTy(enum.IntEnum):
-    LLVMLandingPadCatch = 0
-    LLVMLandingPadFilter = 1
-
 class LLVMThreadLocalMode(enum.IntEnum):
     LLVMNotThreadLocal = 0
     LLVMGeneralDynamicTLSModel = 1
@@ -336,6 +332,10 @@ class LLVMAtomicRMWBinOp(enum.IntEnum):
     LLVMAtomicRMWBinOpFMin = 14
     LLVMAtomicRMWBinOpUIncWrap = 15
     LLVMAtomicRMWBinOpUDecWrap = 16
+    LLVMAtomicRMWBinOpUSubCond = 17
+    LLVMAtomicRMWBinOpUSubSat = 18
+    LLVMAtomicRMWBinOpFMaximum = 19
+    LLVMAtomicRMWBinOpFMinimum = 20
 
 class LLVMDiagnosticSeverity(enum.IntEnum):
     LLVMDSError = 0
@@ -366,6 +366,12 @@ class LLVMTailCallKind(enum.IntEnum):
     LLVMTailCallKindTail = 1
     LLVMTailCallKindMustTail = 2
     LLVMTailCallKindNoTail = 3
+
+class LLVMDbgRecordKind(enum.IntEnum):
+    LLVMDbgRecordLabel = 0
+    LLVMDbgRecordDeclare = 1
+    LLVMDbgRecordValue = 2
+    LLVMDbgRecordAssign = 3
 
 class LLVMDiagnosticHandler(Pointer): ...
 
@@ -413,10 +419,10 @@ def LLVMContextCreate() -> LLVMOpaqueContext:
     """
 
 def LLVMGetGlobalContext() -> LLVMOpaqueContext:
-    """Obtain the global context instance.
-
-    Returns: a tuple of 1 item(s):
+    """Returns: a tuple of 1 item(s):
         LLVMOpaqueContext
+
+    Deprecated in the C API.
     """
 
 def LLVMContextSetDiagnosticHandler(C: LLVMOpaqueContext | _PointerLike, Handler: LLVMDiagnosticHandler | _PointerLike, DiagnosticContext: _PointerLike) -> None:
@@ -531,6 +537,20 @@ def LLVMGetMDKindIDInContext(C: LLVMOpaqueContext | _PointerLike, Name: _CString
 
 def LLVMGetMDKindID(Name: _CString, SLen: SupportsIndex) -> int:
     """Args:
+        Name
+        SLen
+
+    Returns: a tuple of 1 item(s):
+        int
+
+    Deprecated in the C API.
+    """
+
+def LLVMGetSyncScopeID(C: LLVMOpaqueContext | _PointerLike, Name: _CString, SLen: SupportsIndex) -> int:
+    """Maps a synchronization scope name to a ID unique within this context.
+
+    Args:
+        C
         Name
         SLen
 
@@ -708,19 +728,13 @@ def LLVMGetTypeByName2(C: LLVMOpaqueContext | _PointerLike, Name: _CString) -> L
     """
 
 def LLVMModuleCreateWithName(ModuleID: _CString) -> LLVMOpaqueModule:
-    """Create a new, empty module in the global context.
-
-    This is equivalent to calling LLVMModuleCreateWithNameInContext with
-    LLVMGetGlobalContext() as the context parameter.
-
-    Every invocation should be paired with LLVMDisposeModule() or memory
-    will be leaked.
-
-    Args:
+    """Args:
         ModuleID
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueModule
+
+    Deprecated in the C API.
     """
 
 def LLVMModuleCreateWithNameInContext(ModuleID: _CString, C: LLVMOpaqueContext | _PointerLike) -> LLVMOpaqueModule:
@@ -1379,6 +1393,27 @@ def LLVMAddFunction(M: LLVMOpaqueModule | _PointerLike, Name: _CString, Function
         LLVMOpaqueValue
     """
 
+def LLVMGetOrInsertFunction(M: LLVMOpaqueModule | _PointerLike, Name: _CString, NameLen: SupportsIndex, FunctionTy: LLVMOpaqueType | _PointerLike) -> LLVMOpaqueValue:
+    """Obtain or insert a function into a module.
+
+    If a function with the specified name already exists in the module, it
+    is returned. Otherwise, a new function is created in the module with the
+    specified name and type and is returned.
+
+    The returned value corresponds to a llvm::Function instance.
+
+    See: llvm::Module::getOrInsertFunction()
+
+    Args:
+        M
+        Name
+        NameLen
+        FunctionTy
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
 def LLVMGetNamedFunction(M: LLVMOpaqueModule | _PointerLike, Name: _CString) -> LLVMOpaqueValue:
     """Obtain a Function value from a Module by its name.
 
@@ -1389,6 +1424,22 @@ def LLVMGetNamedFunction(M: LLVMOpaqueModule | _PointerLike, Name: _CString) -> 
     Args:
         M
         Name
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
+def LLVMGetNamedFunctionWithLength(M: LLVMOpaqueModule | _PointerLike, Name: _CString, Length: SupportsIndex) -> LLVMOpaqueValue:
+    """Obtain a Function value from a Module by its name.
+
+    The returned value corresponds to a llvm::Function value.
+
+    See: llvm::Module::getFunction()
+
+    Args:
+        M
+        Name
+        Length
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
@@ -1572,36 +1623,45 @@ def LLVMIntTypeInContext(C: LLVMOpaqueContext | _PointerLike, NumBits: SupportsI
     """
 
 def LLVMInt1Type() -> LLVMOpaqueType:
-    """Obtain an integer type from the global context with a specified bit
-    width.
-
-    Returns: a tuple of 1 item(s):
+    """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMInt8Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMInt16Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMInt32Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMInt64Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMInt128Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMIntType(NumBits: SupportsIndex) -> LLVMOpaqueType:
@@ -1610,6 +1670,8 @@ def LLVMIntType(NumBits: SupportsIndex) -> LLVMOpaqueType:
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMGetIntTypeWidth(IntegerTy: LLVMOpaqueType | _PointerLike) -> int:
@@ -1692,42 +1754,52 @@ def LLVMPPCFP128TypeInContext(C: LLVMOpaqueContext | _PointerLike) -> LLVMOpaque
     """
 
 def LLVMHalfType() -> LLVMOpaqueType:
-    """Obtain a floating point type from the global context.
-
-    These map to the functions in this group of the same name.
-
-    Returns: a tuple of 1 item(s):
+    """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMBFloatType() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMFloatType() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMDoubleType() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMX86FP80Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMFP128Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMPPCFP128Type() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMFunctionType(ReturnType: LLVMOpaqueType | _PointerLike, ParamTypes: LLVMOpaqueType | _PointerLike, ParamCount: SupportsIndex, IsVarArg: SupportsIndex) -> LLVMOpaqueType:
@@ -1808,17 +1880,15 @@ def LLVMStructTypeInContext(C: LLVMOpaqueContext | _PointerLike, ElementTypes: L
     """
 
 def LLVMStructType(ElementTypes: LLVMOpaqueType | _PointerLike, ElementCount: SupportsIndex, Packed: SupportsIndex) -> LLVMOpaqueType:
-    """Create a new structure type in the global context.
-
-    See: llvm::StructType::create()
-
-    Args:
+    """Args:
         ElementTypes
         ElementCount
         Packed
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMStructCreateNamed(C: LLVMOpaqueContext | _PointerLike, Name: _CString) -> LLVMOpaqueType:
@@ -2206,16 +2276,6 @@ def LLVMLabelTypeInContext(C: LLVMOpaqueContext | _PointerLike) -> LLVMOpaqueTyp
         LLVMOpaqueType
     """
 
-def LLVMX86MMXTypeInContext(C: LLVMOpaqueContext | _PointerLike) -> LLVMOpaqueType:
-    """Create a X86 MMX type in a context.
-
-    Args:
-        C
-
-    Returns: a tuple of 1 item(s):
-        LLVMOpaqueType
-    """
-
 def LLVMX86AMXTypeInContext(C: LLVMOpaqueContext | _PointerLike) -> LLVMOpaqueType:
     """Create a X86 AMX type in a context.
 
@@ -2247,26 +2307,24 @@ def LLVMMetadataTypeInContext(C: LLVMOpaqueContext | _PointerLike) -> LLVMOpaque
     """
 
 def LLVMVoidType() -> LLVMOpaqueType:
-    """These are similar to the above functions except they operate on the
-    global context.
-
-    Returns: a tuple of 1 item(s):
+    """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMLabelType() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
-    """
 
-def LLVMX86MMXType() -> LLVMOpaqueType:
-    """Returns: a tuple of 1 item(s):
-        LLVMOpaqueType
+    Deprecated in the C API.
     """
 
 def LLVMX86AMXType() -> LLVMOpaqueType:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMTargetExtTypeInContext(C: LLVMOpaqueContext | _PointerLike, Name: _CString, TypeParams: LLVMOpaqueType | _PointerLike, TypeParamCount: SupportsIndex, IntParams: _PointerLike, IntParamCount: SupportsIndex) -> LLVMOpaqueType:
@@ -2414,6 +2472,18 @@ def LLVMPrintValueToString(Val: LLVMOpaqueValue | _PointerLike) -> bytes:
 
     Returns: a tuple of 1 item(s):
         bytes
+    """
+
+def LLVMGetValueContext(Val: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueContext:
+    """Obtain the context to which this value is associated.
+
+    See: llvm::Value::getContext()
+
+    Args:
+        Val
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueContext
     """
 
 def LLVMPrintDbgRecordToString(Record: LLVMOpaqueDbgRecord | _PointerLike) -> bytes:
@@ -3503,6 +3573,19 @@ def LLVMConstRealOfStringAndSize(RealTy: LLVMOpaqueType | _PointerLike, Text: _C
         LLVMOpaqueValue
     """
 
+def LLVMConstFPFromBits(Ty: LLVMOpaqueType | _PointerLike, N: _PointerLike) -> LLVMOpaqueValue:
+    """Obtain a constant for a floating point value from array of 64 bit values.
+    The length of the array N must be ceildiv(bits, 64), where bits is the
+    scalar size in bits of the floating-point type.
+
+    Args:
+        Ty
+        N
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
 def LLVMConstIntGetZExtValue(ConstantVal: LLVMOpaqueValue | _PointerLike) -> int:
     """Obtain the zero extended value for an integer constant value.
 
@@ -3574,21 +3657,15 @@ def LLVMConstStringInContext2(C: LLVMOpaqueContext | _PointerLike, Str: _CString
     """
 
 def LLVMConstString(Str: _CString, Length: SupportsIndex, DontNullTerminate: SupportsIndex) -> LLVMOpaqueValue:
-    """Create a ConstantDataSequential with string content in the global context.
-
-    This is the same as LLVMConstStringInContext except it operates on the
-    global context.
-
-    See: LLVMConstStringInContext()
-    See: llvm::ConstantDataArray::getString()
-
-    Args:
+    """Args:
         Str
         Length
         DontNullTerminate
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
+
+    Deprecated in the C API.
     """
 
 def LLVMIsConstantString(c: LLVMOpaqueValue | _PointerLike) -> int:
@@ -3616,6 +3693,22 @@ def LLVMGetAsString(c: LLVMOpaqueValue | _PointerLike, Length: _PointerLike) -> 
         bytes
     """
 
+def LLVMGetRawDataValues(c: LLVMOpaqueValue | _PointerLike, SizeInBytes: _PointerLike) -> bytes:
+    """Get the raw, underlying bytes of the given constant data sequential.
+
+    This is the same as LLVMGetAsString except it works for all constant data
+    sequentials, not just i8 arrays.
+
+    See: ConstantDataSequential::getRawDataValues()
+
+    Args:
+        c
+        SizeInBytes
+
+    Returns: a tuple of 1 item(s):
+        bytes
+    """
+
 def LLVMConstStructInContext(C: LLVMOpaqueContext | _PointerLike, ConstantVals: LLVMOpaqueValue | _PointerLike, Count: SupportsIndex, Packed: SupportsIndex) -> LLVMOpaqueValue:
     """Create an anonymous ConstantStruct with the specified values.
 
@@ -3632,20 +3725,15 @@ def LLVMConstStructInContext(C: LLVMOpaqueContext | _PointerLike, ConstantVals: 
     """
 
 def LLVMConstStruct(ConstantVals: LLVMOpaqueValue | _PointerLike, Count: SupportsIndex, Packed: SupportsIndex) -> LLVMOpaqueValue:
-    """Create a ConstantStruct in the global Context.
-
-    This is the same as LLVMConstStructInContext except it operates on the
-    global Context.
-
-    See: LLVMConstStructInContext()
-
-    Args:
+    """Args:
         ConstantVals
         Count
         Packed
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
+
+    Deprecated in the C API.
     """
 
 def LLVMConstArray(ElementTy: LLVMOpaqueType | _PointerLike, ConstantVals: LLVMOpaqueValue | _PointerLike, Length: SupportsIndex) -> LLVMOpaqueValue:
@@ -3673,6 +3761,24 @@ def LLVMConstArray2(ElementTy: LLVMOpaqueType | _PointerLike, ConstantVals: LLVM
         ElementTy
         ConstantVals
         Length
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
+def LLVMConstDataArray(ElementTy: LLVMOpaqueType | _PointerLike, Data: _CString, SizeInBytes: SupportsIndex) -> LLVMOpaqueValue:
+    """Create a ConstantDataArray from raw values.
+
+    ElementTy must be one of i8, i16, i32, i64, half, bfloat, float, or double.
+    Data points to a contiguous buffer of raw values in the host endianness. The
+    element count is inferred from the element type and the data size in bytes.
+
+    See: llvm::ConstantDataArray::getRaw()
+
+    Args:
+        ElementTy
+        Data
+        SizeInBytes
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
@@ -3855,33 +3961,6 @@ def LLVMConstNSWSub(LHSConstant: LLVMOpaqueValue | _PointerLike, RHSConstant: LL
     """
 
 def LLVMConstNUWSub(LHSConstant: LLVMOpaqueValue | _PointerLike, RHSConstant: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueValue:
-    """Args:
-        LHSConstant
-        RHSConstant
-
-    Returns: a tuple of 1 item(s):
-        LLVMOpaqueValue
-    """
-
-def LLVMConstMul(LHSConstant: LLVMOpaqueValue | _PointerLike, RHSConstant: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueValue:
-    """Args:
-        LHSConstant
-        RHSConstant
-
-    Returns: a tuple of 1 item(s):
-        LLVMOpaqueValue
-    """
-
-def LLVMConstNSWMul(LHSConstant: LLVMOpaqueValue | _PointerLike, RHSConstant: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueValue:
-    """Args:
-        LHSConstant
-        RHSConstant
-
-    Returns: a tuple of 1 item(s):
-        LLVMOpaqueValue
-    """
-
-def LLVMConstNUWMul(LHSConstant: LLVMOpaqueValue | _PointerLike, RHSConstant: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueValue:
     """Args:
         LHSConstant
         RHSConstant
@@ -4169,6 +4248,7 @@ def LLVMGlobalGetValueType(Global: LLVMOpaqueValue | _PointerLike) -> LLVMOpaque
     type of a global value which is always a pointer type.
 
     See: llvm::GlobalValue::getValueType()
+    See: llvm::Function::getFunctionType()
 
     Args:
         Global
@@ -4237,6 +4317,17 @@ def LLVMGlobalSetMetadata(Global: LLVMOpaqueValue | _PointerLike, Kind: Supports
         MD
     """
 
+def LLVMGlobalAddMetadata(Global: LLVMOpaqueValue | _PointerLike, Kind: SupportsIndex, MD: LLVMOpaqueMetadata | _PointerLike) -> None:
+    """Adds a metadata attachment.
+
+    See: llvm::GlobalObject::addMetadata()
+
+    Args:
+        Global
+        Kind
+        MD
+    """
+
 def LLVMGlobalEraseMetadata(Global: LLVMOpaqueValue | _PointerLike, Kind: SupportsIndex) -> None:
     """Erases a metadata attachment of the given kind if it exists.
 
@@ -4254,6 +4345,16 @@ def LLVMGlobalClearMetadata(Global: LLVMOpaqueValue | _PointerLike) -> None:
 
     Args:
         Global
+    """
+
+def LLVMGlobalAddDebugInfo(Global: LLVMOpaqueValue | _PointerLike, GVE: LLVMOpaqueMetadata | _PointerLike) -> None:
+    """Add debuginfo metadata to this global.
+
+    See: llvm::GlobalVariable::addDebugInfo()
+
+    Args:
+        Global
+        GVE
     """
 
 def LLVMGlobalCopyAllMetadata(Value: LLVMOpaqueValue | _PointerLike, NumEntries: _PointerLike) -> Pointer:
@@ -4329,6 +4430,16 @@ def LLVMGetNamedGlobal(M: LLVMOpaqueModule | _PointerLike, Name: _CString) -> LL
     """Args:
         M
         Name
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
+def LLVMGetNamedGlobalWithLength(M: LLVMOpaqueModule | _PointerLike, Name: _CString, Length: SupportsIndex) -> LLVMOpaqueValue:
+    """Args:
+        M
+        Name
+        Length
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
@@ -4587,7 +4698,7 @@ def LLVMSetPersonalityFn(Fn: LLVMOpaqueValue | _PointerLike, PersonalityFn: LLVM
 def LLVMLookupIntrinsicID(Name: _CString, NameLen: SupportsIndex) -> int:
     """Obtain the intrinsic ID number which matches the given function name.
 
-    See: llvm::Function::lookupIntrinsicID()
+    See: llvm::Intrinsic::lookupIntrinsicID()
 
     Args:
         Name
@@ -4610,10 +4721,10 @@ def LLVMGetIntrinsicID(Fn: LLVMOpaqueValue | _PointerLike) -> int:
     """
 
 def LLVMGetIntrinsicDeclaration(Mod: LLVMOpaqueModule | _PointerLike, ID: SupportsIndex, ParamTypes: LLVMOpaqueType | _PointerLike, ParamCount: SupportsIndex) -> LLVMOpaqueValue:
-    """Create or insert the declaration of an intrinsic.  For overloaded intrinsics,
+    """Get or insert the declaration of an intrinsic.  For overloaded intrinsics,
     parameter types must be provided to uniquely identify an overload.
 
-    See: llvm::Intrinsic::getDeclaration()
+    See: llvm::Intrinsic::getOrInsertDeclaration()
 
     Args:
         Mod
@@ -5244,14 +5355,14 @@ def LLVMMDStringInContext(C: LLVMOpaqueContext | _PointerLike, Str: _CString, SL
     """
 
 def LLVMMDString(Str: _CString, SLen: SupportsIndex) -> LLVMOpaqueValue:
-    """Deprecated: Use LLVMMDStringInContext2 instead.
-
-    Args:
+    """Args:
         Str
         SLen
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
+
+    Deprecated in the C API.
     """
 
 def LLVMMDNodeInContext(C: LLVMOpaqueContext | _PointerLike, Vals: LLVMOpaqueValue | _PointerLike, Count: SupportsIndex) -> LLVMOpaqueValue:
@@ -5267,14 +5378,14 @@ def LLVMMDNodeInContext(C: LLVMOpaqueContext | _PointerLike, Vals: LLVMOpaqueVal
     """
 
 def LLVMMDNode(Vals: LLVMOpaqueValue | _PointerLike, Count: SupportsIndex) -> LLVMOpaqueValue:
-    """Deprecated: Use LLVMMDNodeInContext2 instead.
-
-    Args:
+    """Args:
         Vals
         Count
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
+
+    Deprecated in the C API.
     """
 
 def LLVMCreateOperandBundle(Tag: _CString, TagLen: SupportsIndex, Args: LLVMOpaqueValue | _PointerLike, NumArgs: SupportsIndex) -> LLVMOpaqueOperandBundle:
@@ -5545,17 +5656,14 @@ def LLVMAppendBasicBlockInContext(C: LLVMOpaqueContext | _PointerLike, Fn: LLVMO
     """
 
 def LLVMAppendBasicBlock(Fn: LLVMOpaqueValue | _PointerLike, Name: _CString) -> LLVMOpaqueBasicBlock:
-    """Append a basic block to the end of a function using the global
-    context.
-
-    See: llvm::BasicBlock::Create()
-
-    Args:
+    """Args:
         Fn
         Name
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueBasicBlock
+
+    Deprecated in the C API.
     """
 
 def LLVMInsertBasicBlockInContext(C: LLVMOpaqueContext | _PointerLike, BB: LLVMOpaqueBasicBlock | _PointerLike, Name: _CString) -> LLVMOpaqueBasicBlock:
@@ -5576,16 +5684,14 @@ def LLVMInsertBasicBlockInContext(C: LLVMOpaqueContext | _PointerLike, BB: LLVMO
     """
 
 def LLVMInsertBasicBlock(InsertBeforeBB: LLVMOpaqueBasicBlock | _PointerLike, Name: _CString) -> LLVMOpaqueBasicBlock:
-    """Insert a basic block in a function using the global context.
-
-    See: llvm::BasicBlock::Create()
-
-    Args:
+    """Args:
         InsertBeforeBB
         Name
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueBasicBlock
+
+    Deprecated in the C API.
     """
 
 def LLVMDeleteBasicBlock(BB: LLVMOpaqueBasicBlock | _PointerLike) -> None:
@@ -5803,6 +5909,32 @@ def LLVMGetICmpPredicate(Inst: LLVMOpaqueValue | _PointerLike) -> LLVMIntPredica
         LLVMIntPredicate
     """
 
+def LLVMGetICmpSameSign(Inst: LLVMOpaqueValue | _PointerLike) -> int:
+    """Get whether or not an icmp instruction has the samesign flag.
+
+    This is only valid for instructions that correspond to llvm::ICmpInst.
+
+    See: llvm::ICmpInst::hasSameSign()
+
+    Args:
+        Inst
+
+    Returns: a tuple of 1 item(s):
+        int
+    """
+
+def LLVMSetICmpSameSign(Inst: LLVMOpaqueValue | _PointerLike, SameSign: SupportsIndex) -> None:
+    """Set the samesign flag on an icmp instruction.
+
+    This is only valid for instructions that correspond to llvm::ICmpInst.
+
+    See: llvm::ICmpInst::setSameSign()
+
+    Args:
+        Inst
+        SameSign
+    """
+
 def LLVMGetFCmpPredicate(Inst: LLVMOpaqueValue | _PointerLike) -> LLVMRealPredicate:
     """Obtain the float predicate of an instruction.
 
@@ -5844,6 +5976,118 @@ def LLVMIsATerminatorInst(Inst: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueVal
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
+    """
+
+def LLVMGetFirstDbgRecord(Inst: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueDbgRecord:
+    """Obtain the first debug record attached to an instruction.
+
+    Use LLVMGetNextDbgRecord() and LLVMGetPreviousDbgRecord() to traverse the
+    sequence of DbgRecords.
+
+    Return the first DbgRecord attached to Inst or NULL if there are none.
+
+    See: llvm::Instruction::getDbgRecordRange()
+
+    Args:
+        Inst
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueDbgRecord
+    """
+
+def LLVMGetLastDbgRecord(Inst: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueDbgRecord:
+    """Obtain the last debug record attached to an instruction.
+
+    Return the last DbgRecord attached to Inst or NULL if there are none.
+
+    See: llvm::Instruction::getDbgRecordRange()
+
+    Args:
+        Inst
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueDbgRecord
+    """
+
+def LLVMGetNextDbgRecord(DbgRecord: LLVMOpaqueDbgRecord | _PointerLike) -> LLVMOpaqueDbgRecord:
+    """Obtain the next DbgRecord in the sequence or NULL if there are no more.
+
+    See: llvm::Instruction::getDbgRecordRange()
+
+    Args:
+        DbgRecord
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueDbgRecord
+    """
+
+def LLVMGetPreviousDbgRecord(DbgRecord: LLVMOpaqueDbgRecord | _PointerLike) -> LLVMOpaqueDbgRecord:
+    """Obtain the previous DbgRecord in the sequence or NULL if there are no more.
+
+    See: llvm::Instruction::getDbgRecordRange()
+
+    Args:
+        DbgRecord
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueDbgRecord
+    """
+
+def LLVMDbgRecordGetDebugLoc(Rec: LLVMOpaqueDbgRecord | _PointerLike) -> LLVMOpaqueMetadata:
+    """Get the debug location attached to the debug record.
+
+    See: llvm::DbgRecord::getDebugLoc()
+
+    Args:
+        Rec
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
+def LLVMDbgRecordGetKind(Rec: LLVMOpaqueDbgRecord | _PointerLike) -> LLVMDbgRecordKind:
+    """Args:
+        Rec
+
+    Returns: a tuple of 1 item(s):
+        LLVMDbgRecordKind
+    """
+
+def LLVMDbgVariableRecordGetValue(Rec: LLVMOpaqueDbgRecord | _PointerLike, OpIdx: SupportsIndex) -> LLVMOpaqueValue:
+    """Get the value of the DbgVariableRecord.
+
+    See: llvm::DbgVariableRecord::getValue()
+
+    Args:
+        Rec
+        OpIdx
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
+def LLVMDbgVariableRecordGetVariable(Rec: LLVMOpaqueDbgRecord | _PointerLike) -> LLVMOpaqueMetadata:
+    """Get the debug info variable of the DbgVariableRecord.
+
+    See: llvm::DbgVariableRecord::getVariable()
+
+    Args:
+        Rec
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
+def LLVMDbgVariableRecordGetExpression(Rec: LLVMOpaqueDbgRecord | _PointerLike) -> LLVMOpaqueMetadata:
+    """Get the debug info expression of the DbgVariableRecord.
+
+    See: llvm::DbgVariableRecord::getExpression()
+
+    Args:
+        Rec
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
     """
 
 def LLVMGetNumArgOperands(Instr: LLVMOpaqueValue | _PointerLike) -> int:
@@ -6247,6 +6491,38 @@ def LLVMGetSwitchDefaultDest(SwitchInstr: LLVMOpaqueValue | _PointerLike) -> LLV
         LLVMOpaqueBasicBlock
     """
 
+def LLVMGetSwitchCaseValue(SwitchInstr: LLVMOpaqueValue | _PointerLike, i: SupportsIndex) -> LLVMOpaqueValue:
+    """Obtain the case value for a successor of a switch instruction. i corresponds
+    to the successor index. The first successor is the default destination, so i
+    must be greater than zero.
+
+    This only works on llvm::SwitchInst instructions.
+
+    See: llvm::SwitchInst::CaseHandle::getCaseValue()
+
+    Args:
+        SwitchInstr
+        i
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
+def LLVMSetSwitchCaseValue(SwitchInstr: LLVMOpaqueValue | _PointerLike, i: SupportsIndex, CaseValue: LLVMOpaqueValue | _PointerLike) -> None:
+    """Set the case value for a successor of a switch instruction. i corresponds to
+    the successor index. The first successor is the default destination, so i
+    must be greater than zero.
+
+    This only works on llvm::SwitchInst instructions.
+
+    See: llvm::SwitchInst::CaseHandle::setValue()
+
+    Args:
+        SwitchInstr
+        i
+        CaseValue
+    """
+
 def LLVMGetAllocatedType(Alloca: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueType:
     """Obtain the type that is being allocated by the alloca instruction.
 
@@ -6384,6 +6660,8 @@ def LLVMCreateBuilderInContext(C: LLVMOpaqueContext | _PointerLike) -> LLVMOpaqu
 def LLVMCreateBuilder() -> LLVMOpaqueBuilder:
     """Returns: a tuple of 1 item(s):
         LLVMOpaqueBuilder
+
+    Deprecated in the C API.
     """
 
 def LLVMPositionBuilder(Builder: LLVMOpaqueBuilder | _PointerLike, Block: LLVMOpaqueBasicBlock | _PointerLike, Instr: LLVMOpaqueValue | _PointerLike) -> None:
@@ -6530,6 +6808,18 @@ def LLVMBuilderSetDefaultFPMathTag(Builder: LLVMOpaqueBuilder | _PointerLike, FP
     Args:
         Builder
         FPMathTag
+    """
+
+def LLVMGetBuilderContext(Builder: LLVMOpaqueBuilder | _PointerLike) -> LLVMOpaqueContext:
+    """Obtain the context to which this builder is associated.
+
+    See: llvm::IRBuilder::getContext()
+
+    Args:
+        Builder
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueContext
     """
 
 def LLVMSetCurrentDebugLocation(Builder: LLVMOpaqueBuilder | _PointerLike, L: LLVMOpaqueValue | _PointerLike) -> None:
@@ -7537,7 +7827,9 @@ def LLVMBuildGlobalString(B: LLVMOpaqueBuilder | _PointerLike, Str: _CString, Na
     """
 
 def LLVMBuildGlobalStringPtr(B: LLVMOpaqueBuilder | _PointerLike, Str: _CString, Name: _CString) -> LLVMOpaqueValue:
-    """Args:
+    """Deprecated: Use LLVMBuildGlobalString instead, which has identical behavior.
+
+    Args:
         B
         Str
         Name
@@ -7546,9 +7838,9 @@ def LLVMBuildGlobalStringPtr(B: LLVMOpaqueBuilder | _PointerLike, Str: _CString,
         LLVMOpaqueValue
     """
 
-def LLVMGetVolatile(MemoryAccessInst: LLVMOpaqueValue | _PointerLike) -> int:
+def LLVMGetVolatile(Inst: LLVMOpaqueValue | _PointerLike) -> int:
     """Args:
-        MemoryAccessInst
+        Inst
 
     Returns: a tuple of 1 item(s):
         int
@@ -8044,6 +8336,17 @@ def LLVMBuildFence(B: LLVMOpaqueBuilder | _PointerLike, ordering: LLVMAtomicOrde
         LLVMOpaqueValue
     """
 
+def LLVMBuildFenceSyncScope(B: LLVMOpaqueBuilder | _PointerLike, ordering: LLVMAtomicOrdering | int, SSID: SupportsIndex, Name: _CString) -> LLVMOpaqueValue:
+    """Args:
+        B
+        ordering
+        SSID
+        Name
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
 def LLVMBuildAtomicRMW(B: LLVMOpaqueBuilder | _PointerLike, op: LLVMAtomicRMWBinOp | int, PTR: LLVMOpaqueValue | _PointerLike, Val: LLVMOpaqueValue | _PointerLike, ordering: LLVMAtomicOrdering | int, singleThread: SupportsIndex) -> LLVMOpaqueValue:
     """Args:
         B
@@ -8052,6 +8355,19 @@ def LLVMBuildAtomicRMW(B: LLVMOpaqueBuilder | _PointerLike, op: LLVMAtomicRMWBin
         Val
         ordering
         singleThread
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
+def LLVMBuildAtomicRMWSyncScope(B: LLVMOpaqueBuilder | _PointerLike, op: LLVMAtomicRMWBinOp | int, PTR: LLVMOpaqueValue | _PointerLike, Val: LLVMOpaqueValue | _PointerLike, ordering: LLVMAtomicOrdering | int, SSID: SupportsIndex) -> LLVMOpaqueValue:
+    """Args:
+        B
+        op
+        PTR
+        Val
+        ordering
+        SSID
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
@@ -8066,6 +8382,20 @@ def LLVMBuildAtomicCmpXchg(B: LLVMOpaqueBuilder | _PointerLike, Ptr: LLVMOpaqueV
         SuccessOrdering
         FailureOrdering
         SingleThread
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueValue
+    """
+
+def LLVMBuildAtomicCmpXchgSyncScope(B: LLVMOpaqueBuilder | _PointerLike, Ptr: LLVMOpaqueValue | _PointerLike, Cmp: LLVMOpaqueValue | _PointerLike, New: LLVMOpaqueValue | _PointerLike, SuccessOrdering: LLVMAtomicOrdering | int, FailureOrdering: LLVMAtomicOrdering | int, SSID: SupportsIndex) -> LLVMOpaqueValue:
+    """Args:
+        B
+        Ptr
+        Cmp
+        New
+        SuccessOrdering
+        FailureOrdering
+        SSID
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueValue
@@ -8112,6 +8442,35 @@ def LLVMSetAtomicSingleThread(AtomicInst: LLVMOpaqueValue | _PointerLike, Single
     """Args:
         AtomicInst
         SingleThread
+    """
+
+def LLVMIsAtomic(Inst: LLVMOpaqueValue | _PointerLike) -> int:
+    """Returns whether an instruction is an atomic instruction, e.g., atomicrmw,
+    cmpxchg, fence, or loads and stores with atomic ordering.
+
+    Args:
+        Inst
+
+    Returns: a tuple of 1 item(s):
+        int
+    """
+
+def LLVMGetAtomicSyncScopeID(AtomicInst: LLVMOpaqueValue | _PointerLike) -> int:
+    """Returns the synchronization scope ID of an atomic instruction.
+
+    Args:
+        AtomicInst
+
+    Returns: a tuple of 1 item(s):
+        int
+    """
+
+def LLVMSetAtomicSyncScopeID(AtomicInst: LLVMOpaqueValue | _PointerLike, SSID: SupportsIndex) -> None:
+    """Sets the synchronization scope ID of an atomic instruction.
+
+    Args:
+        AtomicInst
+        SSID
     """
 
 def LLVMGetCmpXchgSuccessOrdering(CmpXchgInst: LLVMOpaqueValue | _PointerLike) -> LLVMAtomicOrdering:

@@ -132,6 +132,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMInitializeSparcTargetInfo
     static inline void LLVMInitializeSparcTargetInfo(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSparcTargetInfo", LLVMInitializeSparcTargetInfo) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMInitializeSPIRVTargetInfo
+    #define HIPGEN_DEF_LLVMInitializeSPIRVTargetInfo
+    static inline void LLVMInitializeSPIRVTargetInfo(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSPIRVTargetInfo", LLVMInitializeSPIRVTargetInfo) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMInitializeSystemZTargetInfo
     #define HIPGEN_DEF_LLVMInitializeSystemZTargetInfo
     static inline void LLVMInitializeSystemZTargetInfo(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSystemZTargetInfo", LLVMInitializeSystemZTargetInfo) }
@@ -215,6 +219,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMInitializeSparcTarget
     #define HIPGEN_DEF_LLVMInitializeSparcTarget
     static inline void LLVMInitializeSparcTarget(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSparcTarget", LLVMInitializeSparcTarget) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMInitializeSPIRVTarget
+    #define HIPGEN_DEF_LLVMInitializeSPIRVTarget
+    static inline void LLVMInitializeSPIRVTarget(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSPIRVTarget", LLVMInitializeSPIRVTarget) }
     #endif
     #ifndef HIPGEN_DEF_LLVMInitializeSystemZTarget
     #define HIPGEN_DEF_LLVMInitializeSystemZTarget
@@ -300,6 +308,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMInitializeSparcTargetMC
     static inline void LLVMInitializeSparcTargetMC(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSparcTargetMC", LLVMInitializeSparcTargetMC) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMInitializeSPIRVTargetMC
+    #define HIPGEN_DEF_LLVMInitializeSPIRVTargetMC
+    static inline void LLVMInitializeSPIRVTargetMC(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSPIRVTargetMC", LLVMInitializeSPIRVTargetMC) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMInitializeSystemZTargetMC
     #define HIPGEN_DEF_LLVMInitializeSystemZTargetMC
     static inline void LLVMInitializeSystemZTargetMC(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSystemZTargetMC", LLVMInitializeSystemZTargetMC) }
@@ -383,6 +395,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMInitializeSparcAsmPrinter
     #define HIPGEN_DEF_LLVMInitializeSparcAsmPrinter
     static inline void LLVMInitializeSparcAsmPrinter(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSparcAsmPrinter", LLVMInitializeSparcAsmPrinter) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMInitializeSPIRVAsmPrinter
+    #define HIPGEN_DEF_LLVMInitializeSPIRVAsmPrinter
+    static inline void LLVMInitializeSPIRVAsmPrinter(void) { HIPGEN_CALL_VOID(llvm_target, "LLVMInitializeSPIRVAsmPrinter", LLVMInitializeSPIRVAsmPrinter) }
     #endif
     #ifndef HIPGEN_DEF_LLVMInitializeSystemZAsmPrinter
     #define HIPGEN_DEF_LLVMInitializeSystemZAsmPrinter
@@ -680,6 +696,7 @@ cdef extern from *:
     void LLVMInitializePowerPCTargetInfo() nogil
     void LLVMInitializeRISCVTargetInfo() nogil
     void LLVMInitializeSparcTargetInfo() nogil
+    void LLVMInitializeSPIRVTargetInfo() nogil
     void LLVMInitializeSystemZTargetInfo() nogil
     void LLVMInitializeVETargetInfo() nogil
     void LLVMInitializeWebAssemblyTargetInfo() nogil
@@ -701,6 +718,7 @@ cdef extern from *:
     void LLVMInitializePowerPCTarget() nogil
     void LLVMInitializeRISCVTarget() nogil
     void LLVMInitializeSparcTarget() nogil
+    void LLVMInitializeSPIRVTarget() nogil
     void LLVMInitializeSystemZTarget() nogil
     void LLVMInitializeVETarget() nogil
     void LLVMInitializeWebAssemblyTarget() nogil
@@ -722,6 +740,7 @@ cdef extern from *:
     void LLVMInitializePowerPCTargetMC() nogil
     void LLVMInitializeRISCVTargetMC() nogil
     void LLVMInitializeSparcTargetMC() nogil
+    void LLVMInitializeSPIRVTargetMC() nogil
     void LLVMInitializeSystemZTargetMC() nogil
     void LLVMInitializeVETargetMC() nogil
     void LLVMInitializeWebAssemblyTargetMC() nogil
@@ -743,6 +762,7 @@ cdef extern from *:
     void LLVMInitializePowerPCAsmPrinter() nogil
     void LLVMInitializeRISCVAsmPrinter() nogil
     void LLVMInitializeSparcAsmPrinter() nogil
+    void LLVMInitializeSPIRVAsmPrinter() nogil
     void LLVMInitializeSystemZAsmPrinter() nogil
     void LLVMInitializeVEAsmPrinter() nogil
     void LLVMInitializeWebAssemblyAsmPrinter() nogil

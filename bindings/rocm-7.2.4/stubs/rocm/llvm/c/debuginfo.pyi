@@ -77,6 +77,8 @@ LLVMDIStringTypeMetadataKind: int
 LLVMDIGenericSubrangeMetadataKind: int
 LLVMDIArgListMetadataKind: int
 LLVMDIAssignIDMetadataKind: int
+LLVMDISubrangeTypeMetadataKind: int
+LLVMDIFixedPointTypeMetadataKind: int
 
 class LLVMDIFlags(enum.IntEnum):
     """Debug info flags."""
@@ -177,15 +179,22 @@ class LLVMDWARFSourceLanguage(enum.IntEnum):
     LLVMDWARFSourceLanguageRuby = 56
     LLVMDWARFSourceLanguageMove = 57
     LLVMDWARFSourceLanguageHylo = 58
-    LLVMDWARFSourceLanguageMips_Assembler = 59
-    LLVMDWARFSourceLanguageGOOGLE_RenderScript = 60
-    LLVMDWARFSourceLanguageBORLAND_Delphi = 61
+    LLVMDWARFSourceLanguageMetal = 59
+    LLVMDWARFSourceLanguageMips_Assembler = 60
+    LLVMDWARFSourceLanguageGOOGLE_RenderScript = 61
+    LLVMDWARFSourceLanguageBORLAND_Delphi = 62
 
 class LLVMDWARFEmissionKind(enum.IntEnum):
     """The amount of debug information to emit."""
     LLVMDWARFEmissionNone = 0
     LLVMDWARFEmissionFull = 1
     LLVMDWARFEmissionLineTablesOnly = 2
+
+class LLVMChecksumKind(enum.IntEnum):
+    """The kind of checksum to emit."""
+    CSK_MD5 = 0
+    CSK_SHA1 = 1
+    CSK_SHA256 = 2
 
 class LLVMDWARFMacinfoRecordType(enum.IntEnum):
     """Describes the kind of macro declaration used for LLVMDIBuilderCreateMacro.
@@ -321,6 +330,25 @@ def LLVMDIBuilderCreateFile(Builder: LLVMOpaqueDIBuilder | _PointerLike, Filenam
         FilenameLen: The length of the C string passed to \\c Filename.
         Directory: Directory.
         DirectoryLen: The length of the C string passed to \\c Directory.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
+def LLVMDIBuilderCreateFileWithChecksum(Builder: LLVMOpaqueDIBuilder | _PointerLike, Filename: _CString, FilenameLen: SupportsIndex, Directory: _CString, DirectoryLen: SupportsIndex, ChecksumKind: LLVMChecksumKind | int, Checksum: _CString, ChecksumLen: SupportsIndex, Source: _CString, SourceLen: SupportsIndex) -> LLVMOpaqueMetadata:
+    """Create a file descriptor to hold debugging information for a file.
+
+    Args:
+        Builder: The \\c DIBuilder.
+        Filename: File name.
+        FilenameLen: The length of the C string passed to \\c Filename.
+        Directory: Directory.
+        DirectoryLen: The length of the C string passed to \\c Directory.
+        ChecksumKind: The kind of checksum. eg MD5, SHA256
+        Checksum: The checksum.
+        ChecksumLen: The length of the checksum.
+        Source
+        SourceLen: The length of the source.
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueMetadata
@@ -671,6 +699,21 @@ def LLVMDIBuilderCreateEnumerator(Builder: LLVMOpaqueDIBuilder | _PointerLike, N
         LLVMOpaqueMetadata
     """
 
+def LLVMDIBuilderCreateEnumeratorOfArbitraryPrecision(Builder: LLVMOpaqueDIBuilder | _PointerLike, Name: _CString, NameLen: SupportsIndex, SizeInBits: SupportsIndex, Words: _PointerLike, IsUnsigned: SupportsIndex) -> LLVMOpaqueMetadata:
+    """Create debugging information entry for an enumerator of arbitrary precision.
+
+    Args:
+        Builder: The DIBuilder.
+        Name: Enumerator name.
+        NameLen: Length of enumerator name.
+        SizeInBits: Number of bits of the value.
+        Words: The words that make up the value.
+        IsUnsigned: True if the value is unsigned.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
 def LLVMDIBuilderCreateEnumerationType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Scope: LLVMOpaqueMetadata | _PointerLike, Name: _CString, NameLen: SupportsIndex, File: LLVMOpaqueMetadata | _PointerLike, LineNumber: SupportsIndex, SizeInBits: SupportsIndex, AlignInBits: SupportsIndex, Elements: LLVMOpaqueMetadata | _PointerLike, NumElements: SupportsIndex, ClassTy: LLVMOpaqueMetadata | _PointerLike) -> LLVMOpaqueMetadata:
     """Create debugging information entry for an enumeration.
 
@@ -727,6 +770,84 @@ def LLVMDIBuilderCreateArrayType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Si
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueMetadata
+    """
+
+def LLVMDIBuilderCreateSetType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Scope: LLVMOpaqueMetadata | _PointerLike, Name: _CString, NameLen: SupportsIndex, File: LLVMOpaqueMetadata | _PointerLike, LineNumber: SupportsIndex, SizeInBits: SupportsIndex, AlignInBits: SupportsIndex, BaseTy: LLVMOpaqueMetadata | _PointerLike) -> LLVMOpaqueMetadata:
+    """Create debugging information entry for a set.
+
+    Args:
+        Builder: The DIBuilder.
+        Scope: The scope in which the set is defined.
+        Name: A name that uniquely identifies this set.
+        NameLen: The length of the C string passed to \\c Name.
+        File: File where the set is located.
+        LineNumber
+        SizeInBits: Set size.
+        AlignInBits: Set alignment.
+        BaseTy: The base type of the set.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
+def LLVMDIBuilderCreateSubrangeType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Scope: LLVMOpaqueMetadata | _PointerLike, Name: _CString, NameLen: SupportsIndex, LineNo: SupportsIndex, File: LLVMOpaqueMetadata | _PointerLike, SizeInBits: SupportsIndex, AlignInBits: SupportsIndex, Flags: LLVMDIFlags | int, BaseTy: LLVMOpaqueMetadata | _PointerLike, LowerBound: LLVMOpaqueMetadata | _PointerLike, UpperBound: LLVMOpaqueMetadata | _PointerLike, Stride: LLVMOpaqueMetadata | _PointerLike, Bias: LLVMOpaqueMetadata | _PointerLike) -> LLVMOpaqueMetadata:
+    """Create a descriptor for a subrange with dynamic bounds.
+
+    Args:
+        Builder: The DIBuilder.
+        Scope: The scope in which the subrange is defined.
+        Name: A name that uniquely identifies this subrange.
+        NameLen: The length of the C string passed to \\c Name.
+        LineNo: Line number.
+        File: File where the subrange is located.
+        SizeInBits: Member size.
+        AlignInBits: Member alignment.
+        Flags: Flags.
+        BaseTy: The base type of the subrange. eg integer or enumeration
+        LowerBound: Lower bound of the subrange.
+        UpperBound: Upper bound of the subrange.
+        Stride: Stride of the subrange.
+        Bias: Bias of the subrange.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
+def LLVMDIBuilderCreateDynamicArrayType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Scope: LLVMOpaqueMetadata | _PointerLike, Name: _CString, NameLen: SupportsIndex, LineNo: SupportsIndex, File: LLVMOpaqueMetadata | _PointerLike, Size: SupportsIndex, AlignInBits: SupportsIndex, Ty: LLVMOpaqueMetadata | _PointerLike, Subscripts: LLVMOpaqueMetadata | _PointerLike, NumSubscripts: SupportsIndex, DataLocation: LLVMOpaqueMetadata | _PointerLike, Associated: LLVMOpaqueMetadata | _PointerLike, Allocated: LLVMOpaqueMetadata | _PointerLike, Rank: LLVMOpaqueMetadata | _PointerLike, BitStride: LLVMOpaqueMetadata | _PointerLike) -> LLVMOpaqueMetadata:
+    """Create debugging information entry for a dynamic array.
+
+    Args:
+        Builder: The DIBuilder.
+        Scope
+        Name
+        NameLen
+        LineNo
+        File
+        Size: Array size.
+        AlignInBits: Alignment.
+        Ty: Element type.
+        Subscripts: Subscripts.
+        NumSubscripts: Number of subscripts.
+        DataLocation: DataLocation. (DIVariable, DIExpression or NULL)
+        Associated: Associated. (DIVariable, DIExpression or NULL)
+        Allocated: Allocated. (DIVariable, DIExpression or NULL)
+        Rank: Rank. (DIVariable, DIExpression or NULL)
+        BitStride: BitStride.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
+def LLVMReplaceArrays(Builder: LLVMOpaqueDIBuilder | _PointerLike, T: LLVMOpaqueMetadata | _PointerLike, Elements: LLVMOpaqueMetadata | _PointerLike, NumElements: SupportsIndex) -> None:
+    """Replace arrays.
+
+    See: DIBuilder::replaceArrays()
+
+    Args:
+        Builder
+        T
+        Elements
+        NumElements
     """
 
 def LLVMDIBuilderCreateVectorType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Size: SupportsIndex, AlignInBits: SupportsIndex, Ty: LLVMOpaqueMetadata | _PointerLike, Subscripts: LLVMOpaqueMetadata | _PointerLike, NumSubscripts: SupportsIndex) -> LLVMOpaqueMetadata:
@@ -908,12 +1029,15 @@ def LLVMDIBuilderCreateObjCProperty(Builder: LLVMOpaqueDIBuilder | _PointerLike,
         LLVMOpaqueMetadata
     """
 
-def LLVMDIBuilderCreateObjectPointerType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Type: LLVMOpaqueMetadata | _PointerLike) -> LLVMOpaqueMetadata:
-    """Create a uniqued DIType* clone with FlagObjectPointer and FlagArtificial set.
+def LLVMDIBuilderCreateObjectPointerType(Builder: LLVMOpaqueDIBuilder | _PointerLike, Type: LLVMOpaqueMetadata | _PointerLike, Implicit: SupportsIndex) -> LLVMOpaqueMetadata:
+    """Create a uniqued DIType* clone with FlagObjectPointer. If \\c Implicit
+    is true, then also set FlagArtificial.
 
     Args:
         Builder: The DIBuilder.
         Type: The underlying type to which this pointer points.
+        Implicit: Indicates whether this pointer was implicitly generated
+            (i.e., not spelled out in source).
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueMetadata
@@ -1526,6 +1650,16 @@ def LLVMDISubprogramGetLine(Subprogram: LLVMOpaqueMetadata | _PointerLike) -> in
         int
     """
 
+def LLVMDISubprogramReplaceType(Subprogram: LLVMOpaqueMetadata | _PointerLike, SubroutineType: LLVMOpaqueMetadata | _PointerLike) -> None:
+    """Replace the subprogram subroutine type.
+
+    See: DISubprogram::replaceType()
+
+    Args:
+        Subprogram: The subprogram object.
+        SubroutineType: The new subroutine type.
+    """
+
 def LLVMInstructionGetDebugLoc(Inst: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueMetadata:
     """Get the debug location for the given instruction.
 
@@ -1548,6 +1682,54 @@ def LLVMInstructionSetDebugLoc(Inst: LLVMOpaqueValue | _PointerLike, Loc: LLVMOp
     Args:
         Inst
         Loc
+    """
+
+def LLVMDIBuilderCreateLabel(Builder: LLVMOpaqueDIBuilder | _PointerLike, Context: LLVMOpaqueMetadata | _PointerLike, Name: _CString, NameLen: SupportsIndex, File: LLVMOpaqueMetadata | _PointerLike, LineNo: SupportsIndex, AlwaysPreserve: SupportsIndex) -> LLVMOpaqueMetadata:
+    """Create a new descriptor for a label
+
+    See: llvm::DIBuilder::createLabel()
+
+    Args:
+        Builder: The DIBuilder.
+        Context
+        Name: Variable name.
+        NameLen: Length of variable name.
+        File: The file to create the label in.
+        LineNo: Line Number.
+        AlwaysPreserve: Preserve the label regardless of optimization.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueMetadata
+    """
+
+def LLVMDIBuilderInsertLabelBefore(Builder: LLVMOpaqueDIBuilder | _PointerLike, LabelInfo: LLVMOpaqueMetadata | _PointerLike, Location: LLVMOpaqueMetadata | _PointerLike, InsertBefore: LLVMOpaqueValue | _PointerLike) -> LLVMOpaqueDbgRecord:
+    """Insert a new llvm.dbg.label intrinsic call
+
+    See: llvm::DIBuilder::insertLabel()
+
+    Args:
+        Builder: The DIBuilder.
+        LabelInfo: The Label's debug info descriptor
+        Location: The debug info location
+        InsertBefore: Location for the new intrinsic.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueDbgRecord
+    """
+
+def LLVMDIBuilderInsertLabelAtEnd(Builder: LLVMOpaqueDIBuilder | _PointerLike, LabelInfo: LLVMOpaqueMetadata | _PointerLike, Location: LLVMOpaqueMetadata | _PointerLike, InsertAtEnd: LLVMOpaqueBasicBlock | _PointerLike) -> LLVMOpaqueDbgRecord:
+    """Insert a new llvm.dbg.label intrinsic call
+
+    See: llvm::DIBuilder::insertLabel()
+
+    Args:
+        Builder: The DIBuilder.
+        LabelInfo: The Label's debug info descriptor
+        Location: The debug info location
+        InsertAtEnd: Location for the new intrinsic.
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueDbgRecord
     """
 
 def LLVMGetMetadataKind(Metadata: LLVMOpaqueMetadata | _PointerLike) -> int:

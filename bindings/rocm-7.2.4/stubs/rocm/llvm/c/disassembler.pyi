@@ -41,6 +41,7 @@ LLVMDisassembler_Option_PrintImmHex: int
 LLVMDisassembler_Option_AsmPrinterVariant: int
 LLVMDisassembler_Option_SetInstrComments: int
 LLVMDisassembler_Option_PrintLatency: int
+LLVMDisassembler_Option_Color: int
 
 def LLVMCreateDisasm(TripleName: _CString, DisInfo: _PointerLike, TagType: SupportsIndex, GetOpInfo: LLVMOpInfoCallback | _PointerLike, SymbolLookUp: LLVMSymbolLookupCallback | _PointerLike) -> Pointer:
     """Create a disassembler for the TripleName.  Symbolic disassembly is supported

@@ -61,6 +61,16 @@ def LLVMConsumeError(Err: LLVMOpaqueError | _PointerLike) -> None:
         Err
     """
 
+def LLVMCantFail(Err: LLVMOpaqueError | _PointerLike) -> None:
+    """Report a fatal error if Err is a failure value.
+
+    This function can be used to wrap calls to fallible functions ONLY when it is
+    known that the Error will always be a success value.
+
+    Args:
+        Err
+    """
+
 def LLVMGetErrorMessage(Err: LLVMOpaqueError | _PointerLike) -> bytes:
     """Returns the given string's error message. This operation consumes the error,
     and the given LLVMErrorRef value is not usable once this call returns.

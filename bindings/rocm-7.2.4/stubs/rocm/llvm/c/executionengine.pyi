@@ -71,9 +71,15 @@ class LLVMMemoryManagerFinalizeMemoryCallback(Pointer): ...
 
 class LLVMMemoryManagerDestroyCallback(Pointer): ...
 
-def LLVMLinkInMCJIT() -> None: ...
+def LLVMLinkInMCJIT() -> None:
+    """Empty function used to force the linker to link MCJIT.
+    Has no effect when called on a pre-built library (dylib interface).
+    """
 
-def LLVMLinkInInterpreter() -> None: ...
+def LLVMLinkInInterpreter() -> None:
+    """Empty function used to force the linker to link the LLVM interpreter.
+    Has no effect when called on a pre-built library (dylib interface).
+    """
 
 def LLVMCreateGenericValueOfInt(Ty: LLVMOpaqueType | _PointerLike, N: SupportsIndex, IsSigned: SupportsIndex) -> LLVMOpaqueGenericValue:
     """Args:

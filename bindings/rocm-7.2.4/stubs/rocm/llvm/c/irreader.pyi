@@ -44,6 +44,29 @@ def LLVMParseIRInContext(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: L
     Optionally returns a human-readable description of any errors that
     occurred during parsing IR. OutMessage must be disposed with
     LLVMDisposeMessage.
+    The memory buffer is consumed by this function.
+    This is deprecated. Use LLVMParseIRInContext2 instead.
+
+    See: llvm::ParseIR()
+
+    Args:
+        ContextRef
+        MemBuf
+
+    Returns: a tuple of 3 item(s):
+        int
+        OutM: LLVMOpaqueModule
+        OutMessage: bytes
+    """
+
+def LLVMParseIRInContext2(ContextRef: LLVMOpaqueContext | _PointerLike, MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike) -> tuple[int, LLVMOpaqueModule, bytes]:
+    """Read LLVM IR from a memory buffer and convert it into an in-memory Module
+    object. Returns 0 on success.
+    Optionally returns a human-readable description of any errors that
+    occurred during parsing IR. OutMessage must be disposed with
+    LLVMDisposeMessage.
+    The memory buffer is not consumed by this function. It is the responsibility
+    of the caller to free it with \\c LLVMDisposeMemoryBuffer.
 
     See: llvm::ParseIR()
 

@@ -40,7 +40,7 @@ def _symbol_address(name: str) -> int: ...
 
 def LLVMOrcLLJITEnableDebugSupport(J: LLVMOrcOpaqueLLJIT | _PointerLike) -> LLVMOpaqueError:
     """Install the plugin that submits debug objects to the executor. Executors must
-    expose the llvm_orc_registerJITLoaderGDBWrapper symbol.
+    expose the llvm_orc_registerJITLoaderGDBAllocAction symbol.
 
     Args:
         J

@@ -325,6 +325,27 @@ def lto_module_get_symbol_attribute(mod: LLVMOpaqueLTOModule | _PointerLike, ind
         lto_symbol_attributes
     """
 
+def lto_module_get_num_asm_undef_symbols(mod: LLVMOpaqueLTOModule | _PointerLike) -> int:
+    """Returns the number of asm undefined symbols in the object module.
+
+    Args:
+        mod
+
+    Returns: a tuple of 1 item(s):
+        int
+    """
+
+def lto_module_get_asm_undef_symbol_name(mod: LLVMOpaqueLTOModule | _PointerLike, index: SupportsIndex) -> bytes:
+    """Returns the name of the ith asm undefined symbol in the object module.
+
+    Args:
+        mod
+        index
+
+    Returns: a tuple of 1 item(s):
+        bytes
+    """
+
 def lto_module_get_linkeropts(mod: LLVMOpaqueLTOModule | _PointerLike) -> bytes:
     """Returns the module's linker options.
 

@@ -55,6 +55,7 @@ class LLVMBinaryType(enum.IntEnum):
     LLVMBinaryTypeMachO64B = 13
     LLVMBinaryTypeWasm = 14
     LLVMBinaryTypeOffload = 15
+    LLVMBinaryTypeDXcontainer = 16
 
 class LLVMOpaqueSectionIterator(Pointer): ...
 LLVMSectionIteratorRef = LLVMOpaqueSectionIterator
@@ -75,7 +76,7 @@ def LLVMCreateBinary(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, Context: LLV
     appropriate implementation selected.  The context may be NULL except if
     the resulting file is an LLVM IR file.
 
-    The memory buffer is not consumed by this function.  It is the responsibilty
+    The memory buffer is not consumed by this function. It is the responsibility
     of the caller to free it with \\c LLVMDisposeMemoryBuffer.
 
     If NULL is returned, the ErrorMessage parameter is populated with the
@@ -96,7 +97,7 @@ def LLVMCreateBinary(MemBuf: LLVMOpaqueMemoryBuffer | _PointerLike, Context: LLV
 def LLVMDisposeBinary(BR: LLVMOpaqueBinary | _PointerLike) -> None:
     """Dispose of a binary file.
 
-    The binary file does not own its backing buffer.  It is the responsibilty
+    The binary file does not own its backing buffer. It is the responsibility
     of the caller to free it with \\c LLVMDisposeMemoryBuffer.
 
     Args:

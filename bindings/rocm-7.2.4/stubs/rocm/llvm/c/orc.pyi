@@ -971,7 +971,7 @@ def LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(Result: LLVMOrcOpaqueDefin
         LLVMOpaqueError
     """
 
-def LLVMOrcCreateStaticLibrarySearchGeneratorForPath(Result: LLVMOrcOpaqueDefinitionGenerator | _PointerLike, ObjLayer: LLVMOrcOpaqueObjectLayer | _PointerLike, FileName: _CString, TargetTriple: _CString) -> LLVMOpaqueError:
+def LLVMOrcCreateStaticLibrarySearchGeneratorForPath(Result: LLVMOrcOpaqueDefinitionGenerator | _PointerLike, ObjLayer: LLVMOrcOpaqueObjectLayer | _PointerLike, FileName: _CString) -> LLVMOpaqueError:
     """Get a LLVMOrcCreateStaticLibrarySearchGeneratorForPath that will reflect
     static library symbols into the JITDylib. On success the resulting
     generator is owned by the client. Ownership is typically transferred by
@@ -988,32 +988,43 @@ def LLVMOrcCreateStaticLibrarySearchGeneratorForPath(Result: LLVMOrcOpaqueDefini
         Result
         ObjLayer
         FileName
-        TargetTriple
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueError
     """
 
 def LLVMOrcCreateNewThreadSafeContext() -> LLVMOrcOpaqueThreadSafeContext:
-    """Create a ThreadSafeContext containing a new LLVMContext.
+    """Create a ThreadSafeContextRef containing a new LLVMContext.
 
     Ownership of the underlying ThreadSafeContext data is shared: Clients
-    can and should dispose of their ThreadSafeContext as soon as they no longer
-    need to refer to it directly. Other references (e.g. from ThreadSafeModules)
-    will keep the data alive as long as it is needed.
+    can and should dispose of their ThreadSafeContextRef as soon as they no
+    longer need to refer to it directly. Other references (e.g. from
+    ThreadSafeModules) will keep the underlying data alive as long as it is
+    needed.
 
     Returns: a tuple of 1 item(s):
         LLVMOrcOpaqueThreadSafeContext
     """
 
-def LLVMOrcThreadSafeContextGetContext(TSCtx: LLVMOrcOpaqueThreadSafeContext | _PointerLike) -> LLVMOpaqueContext:
-    """Get a reference to the wrapped LLVMContext.
+def LLVMOrcCreateNewThreadSafeContextFromLLVMContext(Ctx: LLVMOpaqueContext | _PointerLike) -> LLVMOrcOpaqueThreadSafeContext:
+    """Create a ThreadSafeContextRef from a given LLVMContext, which must not be
+    associated with any existing ThreadSafeContext.
+
+    The underlying ThreadSafeContext will take ownership of the LLVMContext
+    object, so clients should not free the LLVMContext passed to this
+    function.
+
+    Ownership of the underlying ThreadSafeContext data is shared: Clients
+    can and should dispose of their ThreadSafeContextRef as soon as they no
+    longer need to refer to it directly. Other references (e.g. from
+    ThreadSafeModules) will keep the underlying data alive as long as it is
+    needed.
 
     Args:
-        TSCtx
+        Ctx
 
     Returns: a tuple of 1 item(s):
-        LLVMOpaqueContext
+        LLVMOrcOpaqueThreadSafeContext
     """
 
 def LLVMOrcDisposeThreadSafeContext(TSCtx: LLVMOrcOpaqueThreadSafeContext | _PointerLike) -> None:

@@ -15,6 +15,7 @@ from rocm.llvm.c.executionengine import LLVMMemoryManagerAllocateCodeSectionCall
 from rocm.llvm.c.executionengine import LLVMMemoryManagerAllocateDataSectionCallback as LLVMMemoryManagerAllocateDataSectionCallback
 from rocm.llvm.c.executionengine import LLVMMemoryManagerDestroyCallback as LLVMMemoryManagerDestroyCallback
 from rocm.llvm.c.executionengine import LLVMMemoryManagerFinalizeMemoryCallback as LLVMMemoryManagerFinalizeMemoryCallback
+from rocm.llvm.c.error import LLVMOpaqueError as LLVMOpaqueError
 from rocm.llvm.c.types import LLVMOpaqueJITEventListener as LLVMOpaqueJITEventListener
 from rocm.llvm.c.orc import LLVMOrcOpaqueExecutionSession as LLVMOrcOpaqueExecutionSession
 from rocm.llvm.c.orc import LLVMOrcOpaqueObjectLayer as LLVMOrcOpaqueObjectLayer
@@ -48,12 +49,37 @@ class LLVMMemoryManagerCreateContextCallback(Pointer): ...
 
 class LLVMMemoryManagerNotifyTerminatingCallback(Pointer): ...
 
+def LLVMOrcCreateObjectLinkingLayerWithInProcessMemoryManager(Result: LLVMOrcOpaqueObjectLayer | _PointerLike, ES: LLVMOrcOpaqueExecutionSession | _PointerLike) -> LLVMOpaqueError:
+    """Create a ObjectLinkingLayer instance using the standard JITLink
+    InProcessMemoryManager for memory management.
+
+    Args:
+        Result
+        ES
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueError
+    """
+
 def LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManager(ES: LLVMOrcOpaqueExecutionSession | _PointerLike) -> LLVMOrcOpaqueObjectLayer:
     """Create a RTDyldObjectLinkingLayer instance using the standard
     SectionMemoryManager for memory management.
 
     Args:
         ES
+
+    Returns: a tuple of 1 item(s):
+        LLVMOrcOpaqueObjectLayer
+    """
+
+def LLVMOrcCreateRTDyldObjectLinkingLayerWithSectionMemoryManagerReserveAlloc(ES: LLVMOrcOpaqueExecutionSession | _PointerLike, ReserveAlloc: SupportsIndex) -> LLVMOrcOpaqueObjectLayer:
+    """Create a RTDyldObjectLinkingLayer instance using the standard
+    SectionMemoryManager for memory management. If ReserveAlloc is true then
+    a contiguous range of memory will be reserved for each object file.
+
+    Args:
+        ES
+        ReserveAlloc
 
     Returns: a tuple of 1 item(s):
         LLVMOrcOpaqueObjectLayer

@@ -78,6 +78,8 @@ def LLVMInitializeRISCVTargetInfo() -> None: ...
 
 def LLVMInitializeSparcTargetInfo() -> None: ...
 
+def LLVMInitializeSPIRVTargetInfo() -> None: ...
+
 def LLVMInitializeSystemZTargetInfo() -> None: ...
 
 def LLVMInitializeVETargetInfo() -> None: ...
@@ -119,6 +121,8 @@ def LLVMInitializePowerPCTarget() -> None: ...
 def LLVMInitializeRISCVTarget() -> None: ...
 
 def LLVMInitializeSparcTarget() -> None: ...
+
+def LLVMInitializeSPIRVTarget() -> None: ...
 
 def LLVMInitializeSystemZTarget() -> None: ...
 
@@ -162,6 +166,8 @@ def LLVMInitializeRISCVTargetMC() -> None: ...
 
 def LLVMInitializeSparcTargetMC() -> None: ...
 
+def LLVMInitializeSPIRVTargetMC() -> None: ...
+
 def LLVMInitializeSystemZTargetMC() -> None: ...
 
 def LLVMInitializeVETargetMC() -> None: ...
@@ -203,6 +209,8 @@ def LLVMInitializePowerPCAsmPrinter() -> None: ...
 def LLVMInitializeRISCVAsmPrinter() -> None: ...
 
 def LLVMInitializeSparcAsmPrinter() -> None: ...
+
+def LLVMInitializeSPIRVAsmPrinter() -> None: ...
 
 def LLVMInitializeSystemZAsmPrinter() -> None: ...
 
@@ -396,27 +404,24 @@ def LLVMPointerSizeForAS(TD: LLVMOpaqueTargetData | _PointerLike, AS: SupportsIn
     """
 
 def LLVMIntPtrType(TD: LLVMOpaqueTargetData | _PointerLike) -> LLVMOpaqueType:
-    """Returns the integer type that is the same size as a pointer on a target.
-    See the method llvm::DataLayout::getIntPtrType.
-
-    Args:
+    """Args:
         TD
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMIntPtrTypeForAS(TD: LLVMOpaqueTargetData | _PointerLike, AS: SupportsIndex) -> LLVMOpaqueType:
-    """Returns the integer type that is the same size as a pointer on a target.
-    This version allows the address space to be specified.
-    See the method llvm::DataLayout::getIntPtrType.
-
-    Args:
+    """Args:
         TD
         AS
 
     Returns: a tuple of 1 item(s):
         LLVMOpaqueType
+
+    Deprecated in the C API.
     """
 
 def LLVMIntPtrTypeInContext(C: LLVMOpaqueContext | _PointerLike, TD: LLVMOpaqueTargetData | _PointerLike) -> LLVMOpaqueType:
@@ -446,7 +451,7 @@ def LLVMIntPtrTypeForASInContext(C: LLVMOpaqueContext | _PointerLike, TD: LLVMOp
     """
 
 def LLVMSizeOfTypeInBits(TD: LLVMOpaqueTargetData | _PointerLike, Ty: LLVMOpaqueType | _PointerLike) -> int:
-    """Computes the size of a type in bytes for a target.
+    """Computes the size of a type in bits for a target.
     See the method llvm::DataLayout::getTypeSizeInBits.
 
     Args:

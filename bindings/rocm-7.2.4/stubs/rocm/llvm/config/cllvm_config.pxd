@@ -72,106 +72,6 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVM_HAS_ATOMICS
     #define LLVM_HAS_ATOMICS (1)
     #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_AARCH64_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_AARCH64_TARGET
-    #define LLVM_HAS_AARCH64_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_AMDGPU_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_AMDGPU_TARGET
-    #define LLVM_HAS_AMDGPU_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_ARC_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_ARC_TARGET
-    #define LLVM_HAS_ARC_TARGET (0)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_ARM_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_ARM_TARGET
-    #define LLVM_HAS_ARM_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_AVR_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_AVR_TARGET
-    #define LLVM_HAS_AVR_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_BPF_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_BPF_TARGET
-    #define LLVM_HAS_BPF_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_CSKY_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_CSKY_TARGET
-    #define LLVM_HAS_CSKY_TARGET (0)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_DIRECTX_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_DIRECTX_TARGET
-    #define LLVM_HAS_DIRECTX_TARGET (0)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_HEXAGON_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_HEXAGON_TARGET
-    #define LLVM_HAS_HEXAGON_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_LANAI_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_LANAI_TARGET
-    #define LLVM_HAS_LANAI_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_LOONGARCH_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_LOONGARCH_TARGET
-    #define LLVM_HAS_LOONGARCH_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_M68K_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_M68K_TARGET
-    #define LLVM_HAS_M68K_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_MIPS_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_MIPS_TARGET
-    #define LLVM_HAS_MIPS_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_MSP430_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_MSP430_TARGET
-    #define LLVM_HAS_MSP430_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_NVPTX_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_NVPTX_TARGET
-    #define LLVM_HAS_NVPTX_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_POWERPC_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_POWERPC_TARGET
-    #define LLVM_HAS_POWERPC_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_RISCV_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_RISCV_TARGET
-    #define LLVM_HAS_RISCV_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_SPARC_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_SPARC_TARGET
-    #define LLVM_HAS_SPARC_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_SPIRV_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_SPIRV_TARGET
-    #define LLVM_HAS_SPIRV_TARGET (0)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_SYSTEMZ_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_SYSTEMZ_TARGET
-    #define LLVM_HAS_SYSTEMZ_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_VE_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_VE_TARGET
-    #define LLVM_HAS_VE_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_WEBASSEMBLY_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_WEBASSEMBLY_TARGET
-    #define LLVM_HAS_WEBASSEMBLY_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_X86_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_X86_TARGET
-    #define LLVM_HAS_X86_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_XCORE_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_XCORE_TARGET
-    #define LLVM_HAS_XCORE_TARGET (1)
-    #endif
-    #ifndef HIPGEN_DEF_LLVM_HAS_XTENSA_TARGET
-    #define HIPGEN_DEF_LLVM_HAS_XTENSA_TARGET
-    #define LLVM_HAS_XTENSA_TARGET (1)
-    #endif
     #ifndef HIPGEN_DEF_LLVM_ON_UNIX
     #define HIPGEN_DEF_LLVM_ON_UNIX
     #define LLVM_ON_UNIX (1)
@@ -190,7 +90,7 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_LLVM_VERSION_MAJOR
     #define HIPGEN_DEF_LLVM_VERSION_MAJOR
-    #define LLVM_VERSION_MAJOR (19)
+    #define LLVM_VERSION_MAJOR (22)
     #endif
     #ifndef HIPGEN_DEF_LLVM_VERSION_MINOR
     #define HIPGEN_DEF_LLVM_VERSION_MINOR
@@ -198,7 +98,7 @@ cdef extern from *:
     #endif
     #ifndef HIPGEN_DEF_LLVM_VERSION_PATCH
     #define HIPGEN_DEF_LLVM_VERSION_PATCH
-    #define LLVM_VERSION_PATCH (7)
+    #define LLVM_VERSION_PATCH (8)
     #endif
     #ifndef HIPGEN_DEF_LLVM_FORCE_ENABLE_STATS
     #define HIPGEN_DEF_LLVM_FORCE_ENABLE_STATS
@@ -228,40 +128,35 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVM_UNREACHABLE_OPTIMIZE
     #define LLVM_UNREACHABLE_OPTIMIZE (1)
     #endif
+    #ifndef HIPGEN_DEF_LLVM_ENABLE_IO_SANDBOX
+    #define HIPGEN_DEF_LLVM_ENABLE_IO_SANDBOX
+    #define LLVM_ENABLE_IO_SANDBOX (0)
+    #endif
     #ifndef HIPGEN_DEF_LLVM_ENABLE_DIA_SDK
     #define HIPGEN_DEF_LLVM_ENABLE_DIA_SDK
     #define LLVM_ENABLE_DIA_SDK (0)
+    #endif
+    #ifndef HIPGEN_DEF_LLVM_ENABLE_TELEMETRY
+    #define HIPGEN_DEF_LLVM_ENABLE_TELEMETRY
+    #define LLVM_ENABLE_TELEMETRY (1)
+    #endif
+    #ifndef HIPGEN_DEF_LLVM_ENABLE_DEBUGLOC_TRACKING_COVERAGE
+    #define HIPGEN_DEF_LLVM_ENABLE_DEBUGLOC_TRACKING_COVERAGE
+    #define LLVM_ENABLE_DEBUGLOC_TRACKING_COVERAGE (0)
+    #endif
+    #ifndef HIPGEN_DEF_LLVM_ENABLE_DEBUGLOC_TRACKING_ORIGIN
+    #define HIPGEN_DEF_LLVM_ENABLE_DEBUGLOC_TRACKING_ORIGIN
+    #define LLVM_ENABLE_DEBUGLOC_TRACKING_ORIGIN (0)
+    #endif
+    #ifndef HIPGEN_DEF_LLVM_ENABLE_ONDISK_CAS
+    #define HIPGEN_DEF_LLVM_ENABLE_ONDISK_CAS
+    #define LLVM_ENABLE_ONDISK_CAS (1)
     #endif
     #endif
     """
     ctypedef bint hipgen_bool "bool"
     const long long LLVM_ENABLE_THREADS
     const long long LLVM_HAS_ATOMICS
-    const long long LLVM_HAS_AARCH64_TARGET
-    const long long LLVM_HAS_AMDGPU_TARGET
-    const long long LLVM_HAS_ARC_TARGET
-    const long long LLVM_HAS_ARM_TARGET
-    const long long LLVM_HAS_AVR_TARGET
-    const long long LLVM_HAS_BPF_TARGET
-    const long long LLVM_HAS_CSKY_TARGET
-    const long long LLVM_HAS_DIRECTX_TARGET
-    const long long LLVM_HAS_HEXAGON_TARGET
-    const long long LLVM_HAS_LANAI_TARGET
-    const long long LLVM_HAS_LOONGARCH_TARGET
-    const long long LLVM_HAS_M68K_TARGET
-    const long long LLVM_HAS_MIPS_TARGET
-    const long long LLVM_HAS_MSP430_TARGET
-    const long long LLVM_HAS_NVPTX_TARGET
-    const long long LLVM_HAS_POWERPC_TARGET
-    const long long LLVM_HAS_RISCV_TARGET
-    const long long LLVM_HAS_SPARC_TARGET
-    const long long LLVM_HAS_SPIRV_TARGET
-    const long long LLVM_HAS_SYSTEMZ_TARGET
-    const long long LLVM_HAS_VE_TARGET
-    const long long LLVM_HAS_WEBASSEMBLY_TARGET
-    const long long LLVM_HAS_X86_TARGET
-    const long long LLVM_HAS_XCORE_TARGET
-    const long long LLVM_HAS_XTENSA_TARGET
     const long long LLVM_ON_UNIX
     const long long LLVM_USE_INTEL_JITEVENTS
     const long long LLVM_USE_OPROFILE
@@ -276,4 +171,9 @@ cdef extern from *:
     const long long LLVM_ENABLE_ZSTD
     const long long HAVE_SYSEXITS_H
     const long long LLVM_UNREACHABLE_OPTIMIZE
+    const long long LLVM_ENABLE_IO_SANDBOX
     const long long LLVM_ENABLE_DIA_SDK
+    const long long LLVM_ENABLE_TELEMETRY
+    const long long LLVM_ENABLE_DEBUGLOC_TRACKING_COVERAGE
+    const long long LLVM_ENABLE_DEBUGLOC_TRACKING_ORIGIN
+    const long long LLVM_ENABLE_ONDISK_CAS

@@ -73,6 +73,10 @@ cdef extern from *:
     #define HIPGEN_DEF_LLVMRunPasses
     static inline struct LLVMOpaqueError * LLVMRunPasses(LLVMModuleRef a0, const char *a1, LLVMTargetMachineRef a2, LLVMPassBuilderOptionsRef a3) { HIPGEN_CALL(llvm_transforms_passbuilder, "LLVMRunPasses", NULL, LLVMRunPasses, a0, a1, a2, a3) }
     #endif
+    #ifndef HIPGEN_DEF_LLVMRunPassesOnFunction
+    #define HIPGEN_DEF_LLVMRunPassesOnFunction
+    static inline struct LLVMOpaqueError * LLVMRunPassesOnFunction(LLVMValueRef a0, const char *a1, LLVMTargetMachineRef a2, LLVMPassBuilderOptionsRef a3) { HIPGEN_CALL(llvm_transforms_passbuilder, "LLVMRunPassesOnFunction", NULL, LLVMRunPassesOnFunction, a0, a1, a2, a3) }
+    #endif
     #ifndef HIPGEN_DEF_LLVMCreatePassBuilderOptions
     #define HIPGEN_DEF_LLVMCreatePassBuilderOptions
     static inline struct LLVMOpaquePassBuilderOptions * LLVMCreatePassBuilderOptions(void) { HIPGEN_CALL(llvm_transforms_passbuilder, "LLVMCreatePassBuilderOptions", NULL, LLVMCreatePassBuilderOptions) }
@@ -84,6 +88,10 @@ cdef extern from *:
     #ifndef HIPGEN_DEF_LLVMPassBuilderOptionsSetDebugLogging
     #define HIPGEN_DEF_LLVMPassBuilderOptionsSetDebugLogging
     static inline void LLVMPassBuilderOptionsSetDebugLogging(LLVMPassBuilderOptionsRef a0, int32_t a1) { HIPGEN_CALL_VOID(llvm_transforms_passbuilder, "LLVMPassBuilderOptionsSetDebugLogging", LLVMPassBuilderOptionsSetDebugLogging, a0, a1) }
+    #endif
+    #ifndef HIPGEN_DEF_LLVMPassBuilderOptionsSetAAPipeline
+    #define HIPGEN_DEF_LLVMPassBuilderOptionsSetAAPipeline
+    static inline void LLVMPassBuilderOptionsSetAAPipeline(LLVMPassBuilderOptionsRef a0, const char *a1) { HIPGEN_CALL_VOID(llvm_transforms_passbuilder, "LLVMPassBuilderOptionsSetAAPipeline", LLVMPassBuilderOptionsSetAAPipeline, a0, a1) }
     #endif
     #ifndef HIPGEN_DEF_LLVMPassBuilderOptionsSetLoopInterleaving
     #define HIPGEN_DEF_LLVMPassBuilderOptionsSetLoopInterleaving
@@ -135,9 +143,11 @@ cdef extern from *:
     cdef struct LLVMOpaquePassBuilderOptions
     ctypedef LLVMOpaquePassBuilderOptions *LLVMPassBuilderOptionsRef
     LLVMOpaqueError *LLVMRunPasses(LLVMModuleRef M, const char *Passes, LLVMTargetMachineRef TM, LLVMPassBuilderOptionsRef Options) nogil
+    LLVMOpaqueError *LLVMRunPassesOnFunction(LLVMValueRef F, const char *Passes, LLVMTargetMachineRef TM, LLVMPassBuilderOptionsRef Options) nogil
     LLVMOpaquePassBuilderOptions *LLVMCreatePassBuilderOptions() nogil
     void LLVMPassBuilderOptionsSetVerifyEach(LLVMPassBuilderOptionsRef Options, int32_t VerifyEach) nogil
     void LLVMPassBuilderOptionsSetDebugLogging(LLVMPassBuilderOptionsRef Options, int32_t DebugLogging) nogil
+    void LLVMPassBuilderOptionsSetAAPipeline(LLVMPassBuilderOptionsRef Options, const char *AAPipeline) nogil
     void LLVMPassBuilderOptionsSetLoopInterleaving(LLVMPassBuilderOptionsRef Options, int32_t LoopInterleaving) nogil
     void LLVMPassBuilderOptionsSetLoopVectorization(LLVMPassBuilderOptionsRef Options, int32_t LoopVectorization) nogil
     void LLVMPassBuilderOptionsSetSLPVectorization(LLVMPassBuilderOptionsRef Options, int32_t SLPVectorization) nogil

@@ -12,6 +12,7 @@ from rocm._native import DeviceArray, Pointer, Struct
 from rocm.llvm.c.error import LLVMOpaqueError as LLVMOpaqueError
 from rocm.llvm.c.types import LLVMOpaqueModule as LLVMOpaqueModule
 from rocm.llvm.c.targetmachine import LLVMOpaqueTargetMachine as LLVMOpaqueTargetMachine
+from rocm.llvm.c.types import LLVMOpaqueValue as LLVMOpaqueValue
 
 class _CudaArrayInterface(Protocol):
     @property
@@ -60,6 +61,22 @@ def LLVMRunPasses(M: LLVMOpaqueModule | _PointerLike, Passes: _CString, TM: LLVM
         LLVMOpaqueError
     """
 
+def LLVMRunPassesOnFunction(F: LLVMOpaqueValue | _PointerLike, Passes: _CString, TM: LLVMOpaqueTargetMachine | _PointerLike, Options: LLVMOpaquePassBuilderOptions | _PointerLike) -> LLVMOpaqueError:
+    """Construct and run a set of passes over a function.
+
+    This function behaves the same as LLVMRunPasses, but operates on a single
+    function instead of an entire module.
+
+    Args:
+        F
+        Passes
+        TM
+        Options
+
+    Returns: a tuple of 1 item(s):
+        LLVMOpaqueError
+    """
+
 def LLVMCreatePassBuilderOptions() -> LLVMOpaquePassBuilderOptions:
     """Create a new set of options for a PassBuilder
 
@@ -86,6 +103,16 @@ def LLVMPassBuilderOptionsSetDebugLogging(Options: LLVMOpaquePassBuilderOptions 
     Args:
         Options
         DebugLogging
+    """
+
+def LLVMPassBuilderOptionsSetAAPipeline(Options: LLVMOpaquePassBuilderOptions | _PointerLike, AAPipeline: _CString) -> None:
+    """Specify a custom alias analysis pipeline for the PassBuilder to be used
+    instead of the default one. The string argument is not copied; the caller
+    is responsible for ensuring it outlives the PassBuilderOptions instance.
+
+    Args:
+        Options
+        AAPipeline
     """
 
 def LLVMPassBuilderOptionsSetLoopInterleaving(Options: LLVMOpaquePassBuilderOptions | _PointerLike, LoopInterleaving: SupportsIndex) -> None:
