@@ -253,6 +253,29 @@ def test_an_array_c_fills_takes_a_buffer_not_a_list():
     core.LLVMContextDispose(ctx)
 
 
+def test_a_buffer_c_fills_must_hold_what_the_library_counts():
+    ctx = core.LLVMContextCreate()
+    i32 = core.LLVMInt32TypeInContext(ctx)
+    fn_type = core.LLVMFunctionType(i32, [i32, i32, i32], 3, 0)
+    with pytest.raises(ValueError, match=r"holds 2 handle\(s\), but C writes 3 there \(LLVMCountParamTypes"):
+        core.LLVMGetParamTypes(fn_type, (ctypes.c_void_p * 2)())
+    out = (ctypes.c_void_p * 3)()
+    core.LLVMGetParamTypes(fn_type, out)
+    assert list(out) == [int(i32)] * 3
+    core.LLVMContextDispose(ctx)
+
+
+def test_arrays_counted_apart_take_lists_too():
+    ctx = core.LLVMContextCreate()
+    i32 = core.LLVMInt32TypeInContext(ctx)
+    one = core.LLVMConstInt(i32, 1, 0)
+    vector = core.LLVMConstVector([one, one, one, one], 4)
+    assert core.LLVMGetVectorSize(core.LLVMTypeOf(vector)) == 4
+    with pytest.raises(ValueError, match="Size is 5 but ScalarConstantVals holds 4"):
+        core.LLVMConstVector([one] * 4, 5)
+    core.LLVMContextDispose(ctx)
+
+
 def test_what_a_dispose_frees_is_never_a_python_buffer():
     with pytest.raises(TypeError):
         orc.LLVMOrcDisposeSymbols(bytearray(256))

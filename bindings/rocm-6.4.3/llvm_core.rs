@@ -1478,6 +1478,7 @@ fn LLVMGetNamedMetadataOperands(py: Python<'_>, M: &Bound<'_, PyAny>, Name: rt::
     let a_Name = Name.addr();
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
+    if h_Dest.holds_memory() && a_M != 0 && a_Name != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNamedMetadataNumOperands"); let q: unsafe extern "C" fn(usize, usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Dest.check_room(unsafe { q(a_M as _, a_Name as _) } as i128, "LLVMGetNamedMetadataNumOperands(M, Name)", "Dest")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2350,6 +2351,7 @@ fn LLVMGetParamTypes(py: Python<'_>, FunctionTy: &Bound<'_, PyAny>, Dest: &Bound
     let a_FunctionTy = super::llvm_types::TYPES.handle_arg(3, FunctionTy)?;
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
+    if h_Dest.holds_memory() && a_FunctionTy != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountParamTypes"); let q: unsafe extern "C" fn(usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Dest.check_room(unsafe { q(a_FunctionTy as _) } as i128, "LLVMCountParamTypes(FunctionTy)", "Dest")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2486,6 +2488,7 @@ fn LLVMGetStructElementTypes(py: Python<'_>, StructTy: &Bound<'_, PyAny>, Dest: 
     let a_StructTy = super::llvm_types::TYPES.handle_arg(3, StructTy)?;
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(3, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
+    if h_Dest.holds_memory() && a_StructTy != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountStructElementTypes"); let q: unsafe extern "C" fn(usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Dest.check_room(unsafe { q(a_StructTy as _) } as i128, "LLVMCountStructElementTypes(StructTy)", "Dest")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -2591,6 +2594,7 @@ fn LLVMGetSubtypes(py: Python<'_>, Tp: &Bound<'_, PyAny>, Arr: &Bound<'_, PyAny>
     let a_Tp = super::llvm_types::TYPES.handle_arg(3, Tp)?;
     let mut h_Arr = super::llvm_types::TYPES.handle_ref(3, Arr, true, false)?;
     let a_Arr = h_Arr.addr();
+    if h_Arr.holds_memory() && a_Tp != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumContainedTypes"); let q: unsafe extern "C" fn(usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Arr.check_room(unsafe { q(a_Tp as _) } as i128, "LLVMGetNumContainedTypes(Tp)", "Arr")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -5619,9 +5623,10 @@ rt::function!(F_LLVMConstVector, C_LLVMConstVector, c"LLVMConstVector", "LLVMCon
 
 fn LLVMConstVector(py: Python<'_>, ScalarConstantVals: &Bound<'_, PyAny>, Size: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMConstVector");
-    let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, true, false)?;
+    let mut h_ScalarConstantVals = super::llvm_types::TYPES.handle_ref(4, ScalarConstantVals, false, false)?;
     let a_ScalarConstantVals = h_ScalarConstantVals.addr();
     let a_Size = Size.0;
+    h_ScalarConstantVals.check_count(a_Size as i128, "Size", "ScalarConstantVals")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7609,6 +7614,7 @@ fn LLVMGetAttributesAtIndex(py: Python<'_>, F: &Bound<'_, PyAny>, Idx: rt::CInde
     let a_Idx = Idx.0;
     let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true, false)?;
     let a_Attrs = h_Attrs.addr();
+    if h_Attrs.holds_memory() && a_F != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetAttributeCountAtIndex"); let q: unsafe extern "C" fn(usize, u32) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Attrs.check_room(unsafe { q(a_F as _, a_Idx as _) } as i128, "LLVMGetAttributeCountAtIndex(F, Idx)", "Attrs")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -7742,6 +7748,7 @@ fn LLVMGetParams(py: Python<'_>, Fn: &Bound<'_, PyAny>, Params: &Bound<'_, PyAny
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_Params = super::llvm_types::TYPES.handle_ref(4, Params, true, false)?;
     let a_Params = h_Params.addr();
+    if h_Params.holds_memory() && a_Fn != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountParams"); let q: unsafe extern "C" fn(usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Params.check_room(unsafe { q(a_Fn as _) } as i128, "LLVMCountParams(Fn)", "Params")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8171,6 +8178,7 @@ fn LLVMGetMDNodeOperands(py: Python<'_>, V: &Bound<'_, PyAny>, Dest: &Bound<'_, 
     let a_V = super::llvm_types::TYPES.handle_arg(4, V)?;
     let mut h_Dest = super::llvm_types::TYPES.handle_ref(4, Dest, true, false)?;
     let a_Dest = h_Dest.addr();
+    if h_Dest.holds_memory() && a_V != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetMDNodeNumOperands"); let q: unsafe extern "C" fn(usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Dest.check_room(unsafe { q(a_V as _) } as i128, "LLVMGetMDNodeNumOperands(V)", "Dest")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -8500,6 +8508,7 @@ fn LLVMGetBasicBlocks(py: Python<'_>, Fn: &Bound<'_, PyAny>, BasicBlocks: &Bound
     let a_Fn = super::llvm_types::TYPES.handle_arg(4, Fn)?;
     let mut h_BasicBlocks = super::llvm_types::TYPES.handle_ref(5, BasicBlocks, true, false)?;
     let a_BasicBlocks = h_BasicBlocks.addr();
+    if h_BasicBlocks.holds_memory() && a_Fn != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMCountBasicBlocks"); let q: unsafe extern "C" fn(usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_BasicBlocks.check_room(unsafe { q(a_Fn as _) } as i128, "LLVMCountBasicBlocks(Fn)", "BasicBlocks")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9205,6 +9214,7 @@ fn LLVMGetCallSiteAttributes(py: Python<'_>, C: &Bound<'_, PyAny>, Idx: rt::CInd
     let a_Idx = Idx.0;
     let mut h_Attrs = super::llvm_types::TYPES.handle_ref(14, Attrs, true, false)?;
     let a_Attrs = h_Attrs.addr();
+    if h_Attrs.holds_memory() && a_C != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetCallSiteAttributeCount"); let q: unsafe extern "C" fn(usize, u32) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Attrs.check_room(unsafe { q(a_C as _, a_Idx as _) } as i128, "LLVMGetCallSiteAttributeCount(C, Idx)", "Attrs")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.
@@ -9788,11 +9798,12 @@ rt::function!(F_LLVMAddIncoming, C_LLVMAddIncoming, c"LLVMAddIncoming", "LLVMAdd
 fn LLVMAddIncoming(py: Python<'_>, PhiNode: &Bound<'_, PyAny>, IncomingValues: &Bound<'_, PyAny>, IncomingBlocks: &Bound<'_, PyAny>, Count: rt::CIndex<u32>) -> PyResult<PyObject> {
     static SYM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMAddIncoming");
     let a_PhiNode = super::llvm_types::TYPES.handle_arg(4, PhiNode)?;
-    let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, true, false)?;
+    let mut h_IncomingValues = super::llvm_types::TYPES.handle_ref(4, IncomingValues, false, false)?;
     let a_IncomingValues = h_IncomingValues.addr();
     let mut h_IncomingBlocks = super::llvm_types::TYPES.handle_ref(5, IncomingBlocks, false, false)?;
     let a_IncomingBlocks = h_IncomingBlocks.addr();
     let a_Count = Count.0;
+    h_IncomingValues.check_count(a_Count as i128, "Count", "IncomingValues")?;
     h_IncomingBlocks.check_count(a_Count as i128, "Count", "IncomingBlocks")?;
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
@@ -10798,6 +10809,7 @@ fn LLVMGetHandlers(py: Python<'_>, CatchSwitch: &Bound<'_, PyAny>, Handlers: &Bo
     let a_CatchSwitch = super::llvm_types::TYPES.handle_arg(4, CatchSwitch)?;
     let mut h_Handlers = super::llvm_types::TYPES.handle_ref(5, Handlers, true, false)?;
     let a_Handlers = h_Handlers.addr();
+    if h_Handlers.holds_memory() && a_CatchSwitch != 0 { static ROOM: rt::Symbol = rt::Symbol::new(&LIB, c"LLVMGetNumHandlers"); let q: unsafe extern "C" fn(usize) -> u32 = unsafe { std::mem::transmute(ROOM.get(py)?) }; h_Handlers.check_room(unsafe { q(a_CatchSwitch as _) } as i128, "LLVMGetNumHandlers(CatchSwitch)", "Handlers")?; }
     // Looked up after the arguments convert: a wrong type is a TypeError whether or not the
     // library is installed.
     // SAFETY: the symbol has the C signature hipgen read from the header.

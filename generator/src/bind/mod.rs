@@ -4,6 +4,7 @@
 //! spec changes the bindings, so `hipgen ir --facts` shows the headers alone.
 
 mod sizes;
+pub(crate) use sizes::count_query;
 mod usage;
 
 use crate::ir::Library;

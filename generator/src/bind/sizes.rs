@@ -52,16 +52,36 @@ pub fn pair_counts(f: &mut Function) {
 pub fn mark_read_arrays(f: &mut Function) {
     for p in &mut f.params {
         let handles = matches!(&p.ty, CType::Pointer { pointee, is_const: false } if matches!(**pointee, CType::Handle { .. }));
-        if handles && p.count.is_some() && is_list(p) {
+        let by_value = p.count.as_deref().is_some_and(|c| count_query(c).is_none());
+        if handles && by_value && is_list(p) {
             p.list = true;
         }
     }
 }
 
+/// A count the library answers (`LLVMCountParams(Fn)`): the function and the parameters of the
+/// counted function passed to it; None for a count parameter.
+pub fn count_query(count: &str) -> Option<(&str, Vec<String>)> {
+    let (function, args) = count.strip_suffix(')')?.split_once('(')?;
+    let args = args.split(',').map(|a| a.trim().to_string());
+    Some((function.trim(), args.filter(|a| !a.is_empty()).collect()))
+}
+
 /// Checks that the counts and sizes `f`'s parameters name exist and can be read.
 pub fn check(f: &Function) -> Result<()> {
     for p in &f.params {
-        if let Some(c) = &p.count {
+        if let Some((query, args)) = p.count.as_deref().and_then(count_query) {
+            let handles = matches!(&p.ty, CType::Pointer { pointee, is_const: false } if matches!(**pointee, CType::Handle { .. }));
+            let known = args.iter().all(|a| f.params.iter().any(|q| &q.name == a));
+            if !handles || !known {
+                bail!(
+                    "{}.{}: {query}({}) counts no array of handles C fills with its parameters",
+                    f.name,
+                    p.name,
+                    args.join(", ")
+                );
+            }
+        } else if let Some(c) = &p.count {
             let ok = f
                 .params
                 .iter()
@@ -98,4 +118,21 @@ pub fn check(f: &Function) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_query;
+
+    #[test]
+    fn a_count_the_library_answers_names_its_function_and_arguments() {
+        assert_eq!(
+            count_query("LLVMGetNamedMetadataNumOperands(M, Name)"),
+            Some((
+                "LLVMGetNamedMetadataNumOperands",
+                vec!["M".to_string(), "Name".to_string()]
+            ))
+        );
+        assert_eq!(count_query("numHeaders"), None);
+    }
 }

@@ -549,7 +549,9 @@ impl FnCtx<'_> {
     fn checks(&self, f: &Function, prep: &mut Vec<Prep>) -> Result<()> {
         let py = crate::render::names::python_name;
         for p in &f.params {
-            if let Some(count) = &p.count {
+            if let Some((symbol, args)) = p.count.as_deref().and_then(crate::bind::count_query) {
+                prep.push(self.check_room(f, p, symbol, args)?);
+            } else if let Some(count) = &p.count {
                 let list = if p.usage == Usage::StringArray {
                     ListLen::StrArray {
                         arg: rust_name(&p.name),
@@ -614,6 +616,49 @@ impl FnCtx<'_> {
             });
         }
         Ok(())
+    }
+
+    /// The check that a buffer of handles holds what C writes there, as the library's count
+    /// function `symbol` answers for `f`'s arguments `args`.
+    fn check_room(
+        &self,
+        f: &Function,
+        p: &crate::ir::Param,
+        symbol: &str,
+        args: Vec<String>,
+    ) -> Result<Prep> {
+        let q = self
+            .functions
+            .get(symbol)
+            .with_context(|| format!("{}.{}: no function {symbol}", f.name, p.name))?;
+        if q.params.len() != args.len() || !matches!(q.ret, CType::Int { .. }) {
+            bail!(
+                "{symbol}: counts with {} parameter(s) and returns an integer",
+                args.len()
+            );
+        }
+        let ffi = q
+            .params
+            .iter()
+            .map(|x| self.ffi_type(&x.ty, &mut BTreeMap::new()))
+            .collect::<Result<Vec<_>>>()?;
+        let pointers = q
+            .params
+            .iter()
+            .zip(&args)
+            .filter(|(x, _)| matches!(x.ty, CType::Pointer { .. } | CType::Handle { .. }))
+            .map(|(_, a)| a.clone())
+            .collect();
+        Ok(Prep::CheckRoom {
+            c: p.name.clone(),
+            pointers,
+            symbol: q.symbol.clone(),
+            ret: self.ffi_type(&q.ret, &mut BTreeMap::new())?,
+            count_text: format!("{symbol}({})", args.join(", ")),
+            args,
+            ffi,
+            list_name: crate::render::names::python_name(&p.name),
+        })
     }
 
     /// Whether `function` is a free function the spec's `owned_strings` names.

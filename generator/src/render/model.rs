@@ -170,6 +170,21 @@ pub(crate) enum Prep {
         list: ListLen,
         list_name: String,
     },
+    /// Refuses a buffer of handles `h_<c>` smaller than the count C fills in, which the
+    /// library's function `symbol` answers when asked with the C values `args` (`ffi`, `ret`:
+    /// its signature): `LLVMGetParams` writes `LLVMCountParams(Fn)` handles.
+    CheckRoom {
+        c: String,
+        symbol: String,
+        args: Vec<String>,
+        ffi: Vec<FfiType>,
+        ret: FfiType,
+        /// The arguments that are addresses, asked only when not NULL.
+        pointers: Vec<String>,
+        /// The count as the spec writes it, for the message.
+        count_text: String,
+        list_name: String,
+    },
     /// Refuses a buffer (the C parameter `c`, Rust argument `arg`) smaller than what C
     /// accesses there.
     CheckSize {

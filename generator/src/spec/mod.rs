@@ -115,7 +115,9 @@ pub struct Spec {
     pub constructors: BTreeMap<String, i64>,
     /// Counts of lists beyond the rule that pairs a list with the count-named integer next to
     /// it: `function.param` regex of the list → the count parameter
-    /// (`hiprtcCreateProgram.includeNames: numHeaders`).
+    /// (`hiprtcCreateProgram.includeNames: numHeaders`), or, for an array of handles C fills,
+    /// the library's function that says how many it writes, with the parameters passed to it
+    /// (`LLVMGetParams.Params: LLVMCountParams(Fn)`).
     #[serde(default)]
     pub counts: BTreeMap<String, String>,
     /// Buffers C reads or writes a known size of: `function.param` regex → the parameter

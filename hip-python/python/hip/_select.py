@@ -4,10 +4,10 @@ A wheel carries the bindings of one ROCm release per major version (`_releases.j
 by build_pkgs.sh: the default release's extension is `hip._native`, each other one a file
 `_rocm<major>/_bindings.abi3.so` of the package). Importing `hip` or `hip.hip` loads none of
 them: the modules are placeholders until an attribute is first asked for. Then the HIP runtime
-is found as the loader would find it (`HIP_PYTHON_LIBAMDHIP64`, `$ROCM_PATH/lib`, each
-release's sonames, newest first) and asked its version; the release of that major version is
-loaded and its modules' contents are copied into the placeholders, so later lookups cost what a
-plain module's do.
+is found as the loader would find it (`HIP_PYTHON_LIBAMDHIP64`, `$ROCM_PATH/lib` or
+`/opt/rocm*/lib`, each release's sonames, newest first) and asked its version; the release of
+that major version is loaded and its modules' contents are copied into the placeholders, so
+later lookups cost what a plain module's do.
 
 `HIP_PYTHON_ROCM_RELEASE` (`6`, `6.4` or `6.4.3`) overrides the choice. Without a runtime, or on
 the NVIDIA platform, the default release serves. A runtime of a major version the wheel has no
@@ -52,6 +52,23 @@ def _major(release: str) -> str:
     return release.split(".")[0]
 
 
+def _rocm_roots() -> list[str]:
+    """The ROCm installations the runtime's loader searches: `$ROCM_PATH`, else `/opt/rocm`
+    and each `/opt/rocm-<version>`, newest first."""
+    if os.environ.get("ROCM_PATH"):
+        return [os.environ["ROCM_PATH"]]
+    try:
+        versioned = [d for d in os.listdir("/opt") if d.startswith("rocm-")]
+    except OSError:
+        versioned = []
+
+    def key(name):
+        return [int(p) if p.isdigit() else 0 for p in name[len("rocm-") :].split(".")]
+
+    roots = ["/opt/rocm"] + ["/opt/" + d for d in sorted(versioned, key=key, reverse=True)]
+    return [r for r in roots if os.path.isdir(r)]
+
+
 def _probe_runtime(release: dict) -> tuple[str, int | None] | None:
     """(path, major version or None) of the HIP runtime as `release`'s loader finds it."""
     import ctypes
@@ -61,8 +78,7 @@ def _probe_runtime(release: dict) -> tuple[str, int | None] | None:
     env = os.environ.get(probe.get("env", ""), "")
     candidates = [env] if env else []
     if not env:
-        root = os.environ.get("ROCM_PATH")
-        candidates += [os.path.join(root, "lib", n) for n in names] if root else []
+        candidates += [os.path.join(root, "lib", n) for root in _rocm_roots() for n in names]
         candidates += names
     for path in candidates:
         try:

@@ -145,6 +145,26 @@ impl<'py> HandleRef<'py> {
         }
     }
 
+    /// Whether the argument is a Python buffer (whose length `check_room` compares).
+    pub fn holds_memory(&self) -> bool {
+        self.other
+            .as_ref()
+            .is_some_and(|p| p.addr != 0 && p.buffer_len().is_some())
+    }
+
+    /// Refuses a buffer with room for fewer than the `count` handles C writes there (the
+    /// library's own answer, `count_text`): `LLVMGetParams(fn, bytearray(8))` would write past
+    /// its end.
+    pub fn check_room(&self, count: i128, count_text: &str, name: &str) -> PyResult<()> {
+        let room = self.item_count().unwrap_or(usize::MAX);
+        if count > room as i128 {
+            return Err(PyValueError::new_err(format!(
+                "{name} holds {room} handle(s), but C writes {count} there ({count_text})"
+            )));
+        }
+        Ok(())
+    }
+
     /// The address passed to C. The `HandleRef` must stay where it is until the call returns.
     #[inline]
     pub fn addr(&mut self) -> usize {
