@@ -100,13 +100,13 @@ def _platform_is_nvidia() -> bool:
     """Whether the runtime runs HIP on NVIDIA here (`HIP_PLATFORM`, else the GPUs present): it
     decides, in the default release's extension, whose modules leave sys.modules again."""
     before = dict(sys.modules)
-    ext, _ = _load_extension(_default())
-    for name, module in list(sys.modules.items()):
-        if before.get(name) is not module:
-            if name in before:
-                sys.modules[name] = before[name]
-            else:
-                del sys.modules[name]
+    ext, published = _load_extension(_default())
+    # Only the extension's own modules: another thread may import others meanwhile.
+    for name in published:
+        if name in before:
+            sys.modules[name] = before[name]
+        else:
+            sys.modules.pop(name, None)
     return ext.platform() == "nvidia"
 
 
@@ -147,6 +147,16 @@ def choose() -> tuple[dict, str]:
     return _default(), "no HIP runtime found: the default release"
 
 
+def _published_since(before: dict) -> dict:
+    """The generated modules an extension published in sys.modules since the snapshot `before`
+    (those whose dict holds `_hipgen_library_`): not what other threads imported meanwhile."""
+    return {
+        name: module
+        for name, module in dict(sys.modules).items()
+        if before.get(name) is not module and "_hipgen_library_" in getattr(module, "__dict__", {})
+    }
+
+
 # Each extension loaded, by module name: (extension, the modules it published in sys.modules).
 _extensions: dict[str, tuple[types.ModuleType, dict[str, types.ModuleType]]] = {}
 
@@ -170,7 +180,7 @@ def _load_extension(entry: dict) -> tuple[types.ModuleType, dict[str, types.Modu
             before = dict(sys.modules)
             module = importlib.util.module_from_spec(spec)
             loader.exec_module(module)
-            published = {k: v for k, v in sys.modules.items() if before.get(k) is not v}
+            published = _published_since(before)
             _extensions[name] = (module, published)
             return _extensions[name]
     raise ImportError(f"the extension of ROCm {entry.get('release')} ({name}) is missing: {paths[0]}")

@@ -184,14 +184,18 @@ def _load_extension(version: dict) -> tuple[types.ModuleType, dict[str, types.Mo
     before = dict(sys.modules)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
-    published = {}
-    for key, value in list(sys.modules.items()):
-        if before.get(key) is not value:
-            published[key] = value
-            if key in before:
-                sys.modules[key] = before[key]
-            else:
-                del sys.modules[key]
+    # The generated modules it published (their dict holds `_hipgen_library_`), not what other
+    # threads imported meanwhile, go back to what sys.modules held.
+    published = {
+        key: value
+        for key, value in dict(sys.modules).items()
+        if before.get(key) is not value and "_hipgen_library_" in getattr(value, "__dict__", {})
+    }
+    for key in published:
+        if key in before:
+            sys.modules[key] = before[key]
+        else:
+            sys.modules.pop(key, None)
     module.share_load_error(_native.HipLoadError)
     module.HipLoadError = _native.HipLoadError
     _extensions[name] = (module, published)

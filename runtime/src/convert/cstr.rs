@@ -44,11 +44,25 @@ fn slot(addr: usize) -> usize {
         as usize
 }
 
-/// The `CStr` class and `bytes.__new__`.
+/// The `CStr` class and `bytes.__new__`. One class in a process: the module that defines it
+/// is published in `sys.modules`, where the runtime of every other extension (hip-python's,
+/// rocm-llvm-python's of each LLVM and comgr version) finds it, so that `isinstance(s, CStr)`
+/// holds whichever extension made `s`.
 fn class(py: Python<'_>) -> PyResult<&(Py<PyType>, PyObject)> {
     CLASS.get_or_try_init(py, || {
-        let code = pyo3::ffi::c_str!(include_str!("py/cstr.py"));
-        let m = PyModule::from_code(py, code, c"cstr.py", c"hip._util._cstr")?;
+        const NAME: &std::ffi::CStr = c"hip._util._cstr";
+        let published = py
+            .import("sys")?
+            .getattr("modules")?
+            .get_item(NAME.to_str().unwrap_or_default())
+            .ok();
+        let m = match published {
+            Some(m) => m,
+            None => {
+                let code = pyo3::ffi::c_str!(include_str!("py/cstr.py"));
+                PyModule::from_code(py, code, c"cstr.py", NAME)?.into_any()
+            }
+        };
         let cls = m.getattr("CStr")?.downcast_into::<PyType>()?;
         let new = py.get_type::<PyBytes>().getattr("__new__")?;
         Ok((cls.unbind(), new.unbind()))
