@@ -427,11 +427,16 @@ def test_runtime_classes_are_named_as_their_packages():
     from hip._util import types as hip_types
 
     for module in (hip_types, rocm_types):
-        for name in ("Pointer", "Struct", "DeviceArray", "CStr"):
+        for name in ("Pointer", "Struct", "DeviceArray"):
             cls = getattr(module, name)
             assert cls.__module__ == module.__name__, (module.__name__, name)
             assert getattr(importlib.import_module(cls.__module__), cls.__qualname__) is cls
     assert hip_types.Pointer is not rocm_types.Pointer
+    # CStr is one class in the process (a string of either package is an instance of both
+    # names), named as one of the packages that export it.
+    assert hip_types.CStr is rocm_types.CStr
+    assert hip_types.CStr.__module__ in (hip_types.__name__, rocm_types.__name__)
+    assert importlib.import_module(hip_types.CStr.__module__).CStr is hip_types.CStr
     # The diagnostics functions are the same piece in both extensions.
     import rocm._native
 

@@ -116,9 +116,14 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>, types_module: &str) -> PyRes
         py.get_type::<types::record::Layout>(),
         py.get_type::<types::record::Field>(),
         py.get_type::<TypeTable>(),
-        cstr_class(py)?,
     ] {
         class.setattr("__module__", types_module)?;
+    }
+    // `CStr` is one class in the process (`convert::cstr`): named as the first package's that
+    // exports it, whose module holds it under that name (pickle finds it there).
+    let cstr = cstr_class(py)?;
+    if cstr.getattr("__module__")?.extract::<String>()? == "hip._util._cstr" {
+        cstr.setattr("__module__", types_module)?;
     }
     // The extension's own class; a package that shares another's (`share_load_error`) sets
     // this attribute to that one as well.

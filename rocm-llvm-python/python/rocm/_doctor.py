@@ -42,8 +42,8 @@ def _rows():
         unresolved = dict(ext.unresolved_symbols())
         for module, library, loaded, where in ext.libraries():
             mine = module in modules if modules is not None else module not in elsewhere
-            # A module of a header alone (rocm.amd_comgr.amdhsa) loads nothing.
-            if mine and totals[module]:
+            # A module of a header alone (rocm.amd_comgr.amdhsa: no function, no library).
+            if mine and (loaded or totals[module]):
                 rows.append((module, library, loaded, where, totals[module], unresolved.get(module, [])))
     return rows
 

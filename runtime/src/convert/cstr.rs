@@ -51,11 +51,13 @@ fn slot(addr: usize) -> usize {
 fn class(py: Python<'_>) -> PyResult<&(Py<PyType>, PyObject)> {
     CLASS.get_or_try_init(py, || {
         const NAME: &std::ffi::CStr = c"hip._util._cstr";
+        // One whose code is still running (another thread's first use) has no class yet.
         let published = py
             .import("sys")?
             .getattr("modules")?
             .get_item(NAME.to_str().unwrap_or_default())
-            .ok();
+            .ok()
+            .filter(|m| m.hasattr("CStr").unwrap_or(false));
         let m = match published {
             Some(m) => m,
             None => {
