@@ -26,7 +26,9 @@ Usage: ./build_pkgs.sh [options]
   --releases LIST   the other shipped releases whose bindings hip-python carries beside
                     the built release's ('5.7.1,6.4.3', 'all' or 'none'; default: all
                     without --release, none with it); tools/manifest.py installed names
-                    the one of the runtime installed here
+                    the one of the runtime installed here. rocm-llvm-python carries the
+                    LLVM and comgr versions of every shipped release when the default
+                    release is built, none beside another's
   --libs LIST       modules to build: 'hip,hiprtc' includes only those, '^hiprtc' excludes
                     (default: \$HIP_PYTHON_LIBS, else all of the release's manifest)
   --regenerate      run hipgen on the headers first (needs libclang)
@@ -319,7 +321,9 @@ if [ "$BUILD_LLVM" = 1 ] && [ -n "$LLVM_SELECTED" ]; then
   # are rocm._native's), and `_bindings.json`, which tells rocm._select what each holds.
   rm -rf rocm-llvm-python/python/rocm/_llvm[0-9]* rocm-llvm-python/python/rocm/_amd_comgr[0-9]* \
     rocm-llvm-python/python/rocm/_bindings.json
-  llvm_carry=$CARRY
+  # Every shipped release's LLVM and comgr versions with the default release (whatever
+  # --releases gives hip-python), none with another.
+  llvm_carry=all
   [ "$RELEASE" = "$DEFAULT_RELEASE" ] || llvm_carry=none
   while read -r lib major folder; do
     [ "$folder" = "$BINDINGS" ] && continue

@@ -149,11 +149,14 @@ def choose() -> tuple[dict, str]:
 
 def _published_since(before: dict) -> dict:
     """The generated modules an extension published in sys.modules since the snapshot `before`
-    (those whose dict holds `_hipgen_library_`): not what other threads imported meanwhile."""
+    (plain modules whose dict holds `_hipgen_library_`; another package's lazy module is asked
+    nothing): not what other threads imported meanwhile."""
     return {
         name: module
         for name, module in dict(sys.modules).items()
-        if before.get(name) is not module and "_hipgen_library_" in getattr(module, "__dict__", {})
+        if before.get(name) is not module
+        and type(module) is types.ModuleType
+        and "_hipgen_library_" in vars(module)
     }
 
 

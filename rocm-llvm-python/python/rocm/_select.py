@@ -184,12 +184,15 @@ def _load_extension(version: dict) -> tuple[types.ModuleType, dict[str, types.Mo
     before = dict(sys.modules)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
-    # The generated modules it published (their dict holds `_hipgen_library_`), not what other
-    # threads imported meanwhile, go back to what sys.modules held.
+    # The generated modules it published (plain modules whose dict holds `_hipgen_library_`;
+    # another package's lazy module is not asked anything), not what other threads imported
+    # meanwhile, go back to what sys.modules held.
     published = {
         key: value
         for key, value in dict(sys.modules).items()
-        if before.get(key) is not value and "_hipgen_library_" in getattr(value, "__dict__", {})
+        if before.get(key) is not value
+        and type(value) is types.ModuleType
+        and "_hipgen_library_" in vars(value)
     }
     for key in published:
         if key in before:
