@@ -5,13 +5,16 @@
 //! the cuda package aliases, is parsed when first asked for, so `--libs hipblas` or
 //! `--libs cuda` needs nothing an earlier run left on disk.
 
-use crate::cuda::{adapters, aliases, stubs as cuda_stubs};
+use crate::backends::cuda_adapters as adapters;
+use crate::backends::pyi::cuda as cuda_stubs;
+use crate::backends::{pxd, render_library};
+use crate::cuda::aliases;
 use crate::ir::{self, Library};
-use crate::spec::release::{Release, SpecFile};
-use crate::spec::Spec;
-use crate::{bind, ir_file, manifest, parse, render};
+use crate::libraries::Libraries;
+use crate::output::write_if_changed;
+use crate::spec::release::Release;
+use crate::{ir_file, manifest};
 use anyhow::{Context, Result};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// Where generation reads from.
@@ -24,76 +27,6 @@ pub struct Inputs<'a> {
     pub specs: &'a Path,
     /// Folder of the templates.
     pub templates: &'a Path,
-}
-
-/// The library specs of one release and their IRs, each parsed (and bound) once per run.
-pub struct Libraries<'a> {
-    include: &'a Path,
-    release: &'a str,
-    specs: HashMap<String, Spec>,
-    parsed: HashMap<String, Library>,
-}
-
-impl<'a> Libraries<'a> {
-    /// The library specs of `files` (alias specs have none), none parsed yet.
-    pub fn new(files: &[SpecFile], include: &'a Path, release: &'a str) -> Result<Self> {
-        let mut specs = HashMap::new();
-        for file in files {
-            if file.alias_spec()?.is_some() {
-                continue;
-            }
-            for spec in file.library_specs()? {
-                specs.insert(spec.name.clone(), spec);
-            }
-        }
-        Ok(Self {
-            include,
-            release,
-            specs,
-            parsed: HashMap::new(),
-        })
-    }
-
-    /// The spec of library `name`.
-    pub fn spec(&self, name: &str) -> Result<&Spec> {
-        self.specs
-            .get(name)
-            .with_context(|| format!("release {} has no library spec {name}", self.release))
-    }
-
-    /// The Python module of every library (by spec name), so that a stub can import the
-    /// types of the libraries its library imports.
-    pub fn python_modules(&self) -> HashMap<String, String> {
-        self.specs
-            .iter()
-            .map(|(n, s)| (n.clone(), s.python_module()))
-            .collect()
-    }
-
-    /// Parses and binds library `name` unless this run has already.
-    fn ensure(&mut self, name: &str) -> Result<()> {
-        if !self.parsed.contains_key(name) {
-            let spec = self.spec(name)?;
-            let mut lib = parse::parse_library(spec, self.include, self.release)?;
-            bind::apply(spec, &mut lib)?;
-            self.parsed.insert(name.to_string(), lib);
-        }
-        Ok(())
-    }
-
-    /// The IR of library `name`.
-    pub fn get(&mut self, name: &str) -> Result<&Library> {
-        self.ensure(name)?;
-        Ok(&self.parsed[name])
-    }
-
-    /// The IRs of libraries `names`, in that order.
-    pub fn all(&mut self, names: &[String]) -> Result<Vec<Library>> {
-        names
-            .iter()
-            .map(|n| self.get(n).cloned())
-            .collect::<Result<_>>()
-    }
 }
 
 /// Parses and renders the release's libraries (those of `libs`, or all), writing `<lib>.rs`
@@ -159,7 +92,7 @@ fn generate_one(
         .with_context(|| format!("{name} imports {}", spec.imports.join(", ")))?;
     let modules = libraries.python_modules();
     let mut lib = libraries.get(name)?.clone();
-    let rendered = render::render(&lib, &imports, &modules, &spec, inputs.templates, command)?;
+    let rendered = render_library(&lib, &imports, &modules, &spec, inputs.templates, command)?;
     // Functions the renderer leaves out are recorded in the IR file.
     lib.skipped.extend(rendered.skipped);
     write_if_changed(dir.join(format!("{name}.rs")), rendered.code)?;
@@ -171,11 +104,11 @@ fn generate_one(
     write_if_changed(&stub, rendered.stub)?;
     // The Cython declarations of its C level go beside the stub (`stubs/hip/chip.pxd`), for
     // the packages whose extension exports the loader they call (hip-python so far).
-    if render::pxd::has_c_level(&spec.package) {
-        let pxd = render::pxd::render(&lib, &imports, &modules, &spec, inputs.templates, command)?;
+    if pxd::has_c_level(&spec.package) {
+        let pxd = pxd::render(&lib, &imports, &modules, &spec, inputs.templates, command)?;
         let pxd_path = dir
             .join("stubs")
-            .join(render::pxd::pxd_module(&spec.python_module()).replace('.', "/") + ".pxd");
+            .join(pxd::pxd_module(&spec.python_module()).replace('.', "/") + ".pxd");
         write_if_changed(pxd_path, pxd)?;
     }
     ir_file::write(&ir_file::path(dir, name), &lib)?;
@@ -211,7 +144,7 @@ fn generate_aliases(
     if let Some(stubs) = &spec.stubs {
         write_cuda_stubs(&set, &modules, stubs, libraries, dir, inputs, command)?;
         // The C levels for Cython (`cuda/ccudart.pxd`, `cuda/bindings/cyruntime.pxd`, ...).
-        for (path, text) in render::pxd::render_cuda(&set, &modules, command) {
+        for (path, text) in pxd::render_cuda(&set, &modules, command) {
             let path = dir.join("stubs").join(path);
             std::fs::create_dir_all(path.parent().context("pxd path")?)?;
             write_if_changed(path, text)?;
@@ -281,16 +214,6 @@ fn write_cuda_stubs(
         write_if_changed(out.join(format!("{kind}.pyi")), text)?;
     }
     Ok(())
-}
-
-/// Writes `contents` to `path` unless the file holds exactly that already: an output that did
-/// not change keeps its modification time, so cargo does not build the extensions from it again.
-pub fn write_if_changed(path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
-    let (path, contents) = (path.as_ref(), contents.as_ref());
-    if std::fs::read(path).is_ok_and(|old| old == contents) {
-        return Ok(());
-    }
-    std::fs::write(path, contents)
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ pub fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     // GzBuilder's header has mtime 0 and no name unless asked: the bytes depend on the IR only.
     let mut gz = GzBuilder::new().write(Vec::new(), Compression::best());
     gz.write_all(text.as_bytes())?;
-    crate::generate::write_if_changed(path, gz.finish()?)
+    crate::output::write_if_changed(path, gz.finish()?)
         .with_context(|| format!("writing {}", path.display()))
 }
 

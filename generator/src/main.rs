@@ -2,9 +2,10 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use hipgen::backends::cpp_shim as shims;
+use hipgen::backends::cpp_shim::ShimPaths;
 use hipgen::generate::Inputs;
-use hipgen::shims::ShimPaths;
-use hipgen::{bind, diff, generate, ir, ir_file, parse, shims, spec};
+use hipgen::{bind, diff, generate, ir, ir_file, parse, spec};
 use std::path::{Path, PathBuf};
 
 /// Command line of hipgen.

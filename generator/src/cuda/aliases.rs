@@ -315,7 +315,7 @@ pub fn resolve(
 
 /// Renders the alias tables as Rust statics (`templates/aliases.rs.j2`).
 pub fn render(set: &AliasSet, templates: &Path, command: &str) -> Result<String> {
-    let env = crate::render::templates::environment(templates);
+    let env = crate::backends::templates::environment(templates);
     let tmpl = env.get_template("aliases.rs.j2")?;
     Ok(tmpl.render(minijinja::context! { a => set, command => command })?)
 }

@@ -7,17 +7,15 @@
 //! - `conventions`: how each CUDA function is called in cuda-python, joined to its HIP
 //!   function: called as it is, adapted (the plan), or not supported.
 //! - `reshape`: which CUDA records the package cannot present as HIP's class.
-//! - `adapters`: the plan rendered as native PyO3 functions beside the HIP modules
-//!   (`direct`: those calling the C function with arguments of their own making).
-//! - `stubs`: the `.pyi` stubs of `cuda.bindings.*`.
+//! - `records`: CUDA's records as a runtime type table.
+//!
+//! The backends render this plan: `backends::cuda_adapters` (native PyO3 functions) and
+//! `backends::pyi::cuda` (the `.pyi` stubs of `cuda.bindings.*`).
 
-pub mod adapters;
 pub mod aliases;
 pub mod conventions;
-mod direct;
 pub mod records;
 pub mod reshape;
-pub mod stubs;
 pub mod types;
 
 /// The bit that marks an enum value as CUDA's own member (`CUDA_MEMBER_TAG | value`), for a

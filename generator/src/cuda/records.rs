@@ -4,7 +4,7 @@
 //! the name they use: the cuda package resolves those names to its classes.
 
 use crate::ir::{CudaFieldType, CudaTypes};
-use crate::render::model::{ArrayLevel, FieldBase, FieldKindModel, FieldModel, TypeDefModel};
+use crate::model::items::{ArrayLevel, FieldBase, FieldKindModel, FieldModel, TypeDefModel};
 use anyhow::{bail, Result};
 use std::collections::BTreeMap;
 

@@ -10,7 +10,7 @@
 //! alike, which no single annotation describes.
 
 use crate::ir::{AliasKind, AliasSet, ApiConventions, Library, PythonModule, Usage};
-use crate::render::stubs::{doc_literal, usable_name};
+use crate::model::python_types::{doc_literal, usable_name};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -76,7 +76,7 @@ pub fn render(
         .iter()
         .find(|a| a.version == api)
         .with_context(|| format!("no cuda-bindings {api} conventions in the alias IR"))?;
-    let env = crate::render::templates::environment(templates);
+    let env = crate::backends::templates::environment(templates);
     let tmpl = env.get_template("cuda_module.pyi.j2")?;
     let mut out = BTreeMap::new();
     for m in &set.python_modules {
@@ -259,7 +259,8 @@ fn module(
                 members: members
                     .into_iter()
                     .filter(|(n, _)| {
-                        usable_name(n) && !crate::render::stubs::ENUM_RESERVED.contains(&n.as_str())
+                        usable_name(n)
+                            && !crate::model::python_types::ENUM_RESERVED.contains(&n.as_str())
                     })
                     .collect(),
             })
@@ -308,7 +309,7 @@ fn function(
             .params
             .iter()
             .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
-            .map(|p| any(&crate::render::names::python_name(&p.name)))
+            .map(|p| any(&crate::model::names::python_name(&p.name)))
             .collect();
         let outs = f
             .params

@@ -4,11 +4,11 @@
 //! `DirectCall`: each C argument made from the inputs, the symbol called with the GIL
 //! released, the outputs read back as cuda-python returns them.
 
-use super::adapters::{import, ImportRef, Imports};
+use super::imports::{import, ImportRef, Imports};
 use crate::ir::{Adapter, ApiConventions, DirectArg};
-use crate::render::model::{FfiType, Output};
-use crate::render::names::{python_name, rust_name};
-use crate::render::FunctionModel;
+use crate::model::items::{FfiType, Output};
+use crate::model::names::{python_name, rust_name};
+use crate::model::FunctionModel;
 use serde::Serialize;
 use std::collections::HashMap;
 

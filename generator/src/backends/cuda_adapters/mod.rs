@@ -3,22 +3,26 @@
 //! added as zero, `None` for integers, `kernelParams` forms, CUDA-only inputs that must be
 //! null, outputs given as CUDA's integer classes, addresses or handle classes, `None` outputs
 //! on error), a PyO3 function that calls the HIP function's C symbol itself, with the same
-//! argument conversions as the HIP function (its model from `render`), so an adapted call
+//! argument conversions as the HIP function (its model from `crate::model`), so an adapted call
 //! costs about what the HIP call costs.
 //!
 //! The code goes into `cuda_adapters.rs` beside the HIP modules, one submodule per HIP module,
 //! which imports that module's crate-visible items (`TYPES`, `LIB`, struct mirrors). Every
-//! entry of the plan is one of these (direct C calls: `direct.rs`); none is Python.
+//! entry of the plan is one of these (direct C calls: `direct`; the lazily imported objects they name: `imports`); none is Python.
 
-use super::direct::{direct_adapter, DirectModel};
-use crate::generate::Libraries;
+mod direct;
+mod imports;
+
 use crate::ir::{
     AdapterArg, AdapterResult, AliasKind, AliasModule, AliasSet, ApiConventions, CudaTypes, Library,
 };
-use crate::render::model::{ArgType, FfiType, Output, Param, Prep, Var};
-use crate::render::names::{python_name, rust_name};
-use crate::render::{function_models, FunctionModel};
+use crate::libraries::Libraries;
+use crate::model::items::{ArgType, FfiType, Output, Param, Prep, Var};
+use crate::model::names::{python_name, rust_name};
+use crate::model::{function_models, FunctionModel};
 use anyhow::{Context, Result};
+use direct::{direct_adapter, DirectModel};
+use imports::{import, ImportRef, Imports};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -78,14 +82,6 @@ struct ToHip {
     arg: String,
     to_hip: ImportRef,
     class: ImportRef,
-}
-
-/// A lazily imported Python object: a static named `IMPORTED_<n>` (an `rt::Imported`) or
-/// `INT_CLASS_<n>` (an `rt::IntClass`, a class whose instances are made from integers).
-#[derive(Serialize, Clone, Copy)]
-pub(super) struct ImportRef {
-    n: usize,
-    int_class: bool,
 }
 
 /// The value a HIP parameter is bound to.
@@ -215,7 +211,7 @@ struct AdaptersFile<'a> {
 #[derive(Serialize)]
 struct RecordTable {
     version: String,
-    types: Vec<crate::render::model::TypeDefModel>,
+    types: Vec<crate::model::items::TypeDefModel>,
 }
 
 /// What the native adapters cover, for the generator's report.
@@ -288,7 +284,7 @@ pub fn render(
             direct,
         });
     }
-    let env = crate::render::templates::environment(templates);
+    let env = crate::backends::templates::environment(templates);
     let file = AdaptersFile {
         command: command.to_string(),
         modules,
@@ -299,7 +295,7 @@ pub fn render(
             .map(|api| {
                 Ok(RecordTable {
                     version: api.version.clone(),
-                    types: super::records::table(&api.types)?,
+                    types: crate::cuda::records::table(&api.types)?,
                 })
             })
             .collect::<Result<_>>()?,
@@ -322,22 +318,6 @@ fn zero_of(ty: &ArgType) -> Option<AdapterValue> {
         | ArgType::Float { .. } => Some(AdapterValue::Zero { ty: ty.clone() }),
         _ => None,
     }
-}
-
-/// The lazily imported objects of one HIP module's adapters, by (module, attribute).
-pub(super) type Imports = BTreeMap<(String, String), ImportRef>;
-
-/// The static holding `module.attr`, registered in `imported`.
-pub(super) fn import(
-    imported: &mut Imports,
-    int_class: bool,
-    module: &str,
-    attr: &str,
-) -> ImportRef {
-    let n = imported.len();
-    *imported
-        .entry((module.to_string(), attr.to_string()))
-        .or_insert(ImportRef { n, int_class })
 }
 
 /// The native adapter of `entry`, or None where its shape needs the Python adapter.

@@ -1,10 +1,10 @@
 //! The model of a module's type table: its enums, records (with every field's kind) and
 //! handles, in registry order.
 
-use super::model::{ArrayLevel, FieldBase, FieldKindModel, FieldModel, TypeDefModel};
+use super::items::{ArrayLevel, FieldBase, FieldKindModel, FieldModel, TypeDefModel};
 use super::TypeIndex;
 use crate::ir::{CType, Library, Record};
-use crate::render::docstring;
+use crate::model::docstring;
 use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
 

@@ -8,7 +8,7 @@
 //! `hipgen_runtime::capi`), returning the library's error status where the symbol is
 //! missing. The Cython declarations below the C name what a `.pyx` may use.
 
-use super::templates;
+use crate::backends::templates;
 use crate::ir::{AliasKind, CType, ConstValue, Function, Library, Record};
 use crate::spec::Spec;
 use anyhow::Result;

@@ -259,7 +259,7 @@ pub fn generate(
             // The older release's ABI where its headers serve, and always the enum values
             // as the NVIDIA headers compile them.
             let old = detail.iter().find(|d| d.name == lib.name).unwrap_or(lib);
-            if let Err(why) = crate::shims::abi::same(old, lib, f, Some(&constants)) {
+            if let Err(why) = crate::backends::cpp_shim::abi::same(old, lib, f, Some(&constants)) {
                 left_out.push((f.name.clone(), why));
                 continue;
             }

@@ -1,31 +1,31 @@
-//! Turns the IR into PyO3 code through the minijinja templates in `templates/`.
+//! The bound model: what each generated module holds, decided from the IR and the spec, never
+//! how it is spelled. Every backend renders from it (`backends::pyo3` the Rust module,
+//! `backends::pyi` its stub, `backends::cuda_adapters` the CUDA adapters).
 //!
-//! The per-item decisions (which conversion an argument takes, how a result becomes a Python
-//! object) are made here as a typed model (`model`); the templates spell it in Rust
-//! (`templates/rust.j2`).
+//! - `items`: the typed items (functions, parameters, results, types) the templates spell;
+//! - `function`: the model of one function (how each parameter converts, what C returns);
+//! - `types`: a module's type table; `python_types`: the Python types stubs and docstrings
+//!   give; `names`: Rust and Python identifiers; `docstring`: docstrings from Doxygen text.
 
 pub mod docstring;
 mod function;
-pub(crate) mod model;
+pub(crate) mod items;
 pub mod names;
-pub mod pxd;
-pub mod stubs;
-pub mod templates;
+pub mod python_types;
 mod types;
 
 use crate::ir::{CType, ConstValue, Library, Record, Skipped};
 use crate::spec::Spec;
 use anyhow::{bail, Context, Result};
 use function::FnCtx;
-pub(crate) use model::FunctionModel;
-use model::{ForeignModel, MirrorModel, NvidiaModel, TypeDefModel, TypeRef, VersionCheckModel};
+pub(crate) use items::FunctionModel;
+use items::{ForeignModel, MirrorModel, NvidiaModel, TypeDefModel, TypeRef, VersionCheckModel};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 /// Everything a library's templates need.
 #[derive(Serialize)]
-struct ModuleModel {
+pub struct ModuleModel {
     /// Spec name.
     name: String,
     /// Python module (`hip.hip`).
@@ -80,11 +80,11 @@ struct StubModel {
     /// (Python module, type name) of each imported type this module re-exports.
     imports: Vec<(String, String)>,
     /// Enum classes.
-    enums: Vec<stubs::StubEnum>,
+    enums: Vec<python_types::StubEnum>,
     /// Struct and union classes.
-    records: Vec<stubs::StubRecord>,
+    records: Vec<python_types::StubRecord>,
     /// Handle classes.
-    handles: Vec<stubs::StubHandle>,
+    handles: Vec<python_types::StubHandle>,
     /// Functions the package adds in Python: (name, return type).
     helpers: Vec<(String, String)>,
     /// Modules the package sets as attributes: (attribute, module's parent, module's name).
@@ -146,41 +146,6 @@ impl TypeIndex {
             index,
         }
     }
-}
-
-/// What rendering one library gives.
-pub struct Rendered {
-    /// The Rust module.
-    pub code: String,
-    /// The `.pyi` stub of its Python module.
-    pub stub: String,
-    /// Functions left out because a type they pass by value has no definition in the headers.
-    pub skipped: Vec<Skipped>,
-}
-
-/// Renders the Rust module of one library and its stub. `import_modules` gives the Python
-/// module of each imported library (by spec name).
-pub fn render(
-    lib: &Library,
-    imports: &[Library],
-    import_modules: &HashMap<String, String>,
-    spec: &Spec,
-    templates: &Path,
-    command: &str,
-) -> Result<Rendered> {
-    let env = crate::render::templates::environment(templates);
-    let (model, skipped) = module_model(lib, imports, import_modules, spec, command)?;
-    let code = env
-        .get_template("module.rs.j2")?
-        .render(minijinja::context! { m => model })?;
-    let stub = env
-        .get_template("module.pyi.j2")?
-        .render(minijinja::context! { m => model })?;
-    Ok(Rendered {
-        code,
-        stub,
-        skipped,
-    })
 }
 
 /// What rendering a library's functions needs besides the functions.
@@ -340,7 +305,7 @@ pub(crate) fn function_models(
 }
 
 /// Builds the module model.
-fn module_model(
+pub fn module_model(
     lib: &Library,
     imports: &[Library],
     import_modules: &HashMap<String, String>,
@@ -445,7 +410,7 @@ fn stub_model(
         python_module.split('.').next().unwrap_or("hip")
     );
     let local = |name: &str| matches!(types.local(name), Ok(Some(_)));
-    let (enums, records, handles) = stubs::classes(lib, &local);
+    let (enums, records, handles) = python_types::classes(lib, &local);
     let mut stub_imports = Vec::new();
     for f in foreign {
         let lib_name =
@@ -565,45 +530,4 @@ fn foreign_types(
         }
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The fixture header's generated module and stub, against the expected files in
-    /// `generator/tests/expectations/` (`HIPGEN_BLESS=1` rewrites them after a deliberate
-    /// change): every kind of argument, result, type-table entry and mirror, without ROCm.
-    #[test]
-    fn demo_header_renders_as_expected() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let fixtures = root.join("tests/fixtures");
-        let spec = Spec::load(&fixtures.join("demo.yaml")).unwrap();
-        let mut lib =
-            crate::parse::parse_library(&spec, &fixtures.join("include"), "0.0.0").unwrap();
-        crate::bind::apply(&spec, &mut lib).unwrap();
-        let rendered = render(
-            &lib,
-            &[],
-            &HashMap::new(),
-            &spec,
-            &root.join("../templates"),
-            "hipgen generate (demo)",
-        )
-        .unwrap();
-        let expected = root.join("tests/expectations");
-        for (file, text) in [("demo.rs", &rendered.code), ("demo.pyi", &rendered.stub)] {
-            let path = expected.join(file);
-            if std::env::var_os("HIPGEN_BLESS").is_some() {
-                std::fs::create_dir_all(&expected).unwrap();
-                std::fs::write(&path, text).unwrap();
-            }
-            let want = std::fs::read_to_string(&path).unwrap();
-            assert!(
-                *text == want,
-                "{file} differs from {} (HIPGEN_BLESS=1 rewrites it)",
-                path.display()
-            );
-        }
-    }
 }

@@ -7,7 +7,7 @@
 //! defined once at the top of every stub by `templates/module.pyi.j2`.
 
 use crate::ir::{CType, Library, Usage};
-use crate::render::names::{python_name, PYTHON_KEYWORDS};
+use crate::model::names::{python_name, PYTHON_KEYWORDS};
 use serde::Serialize;
 
 /// Whether `name` can be written as an attribute in a stub.

@@ -1,16 +1,16 @@
 //! The model of one generated function: how each parameter converts, what the C call takes
 //! and returns, and how the result is built.
 
-use super::model::{
+use super::items::{
     ArgType, Conversion, Destroy, FfiBase, FfiType, FunctionModel, InValue, ListLen, MirrorField,
     MirrorModel, MirrorUnion, Output, Param, Prep, SizeNeed, Var,
 };
 use super::types::size_of;
 use super::TypeIndex;
 use crate::ir::{CType, Function, Record, Usage};
-use crate::render::docstring;
-use crate::render::names::rust_name;
-use crate::render::stubs;
+use crate::model::docstring;
+use crate::model::names::rust_name;
+use crate::model::python_types;
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -201,7 +201,7 @@ impl FnCtx<'_> {
                     .local_ref(self.status_idx.context("status index")?),
             });
             raw_outs.push(None);
-            stub_results.push(stubs::result_type(&f.ret, false));
+            stub_results.push(python_types::result_type(&f.ret, false));
             returns_doc.push(docstring::status_line(status));
         } else {
             // The success member goes first where the result is a value (hip-python's
@@ -231,7 +231,7 @@ impl FnCtx<'_> {
                     conversion,
                 });
                 raw_outs.push(raw_value(&f.ret).then_some(Var::Ret));
-                stub_results.push(stubs::result_type(&f.ret, false));
+                stub_results.push(python_types::result_type(&f.ret, false));
                 returns_doc.push(docstring::describe(&f.ret));
             }
         }
@@ -288,7 +288,8 @@ impl FnCtx<'_> {
                             conversion,
                         });
                         raw_outs.push(raw_value(pointee).then_some(var));
-                        stub_results.push(stubs::result_type(pointee, p.size_param.is_some()));
+                        stub_results
+                            .push(python_types::result_type(pointee, p.size_param.is_some()));
                         returns_doc.push(docstring::output_line(
                             &p.name,
                             &docstring::describe(pointee),
@@ -308,7 +309,8 @@ impl FnCtx<'_> {
                     if f.destroys && m.call_args.is_empty() && untyped_handle(&p.ty) =>
                 {
                     // The handle destroyed: its Python object is kept to be marked.
-                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    m.stub_params
+                        .push(python_types::param(&p.name, &p.ty, p.usage));
                     m.destroy = Some(Destroy {
                         arg: arg.clone(),
                         by_ref: false,
@@ -338,7 +340,7 @@ impl FnCtx<'_> {
                         });
                     }
                     m.params.push(Param {
-                        py_name: crate::render::names::python_name(&p.name),
+                        py_name: crate::model::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
@@ -348,7 +350,8 @@ impl FnCtx<'_> {
                     // A string free function (`LLVMDisposeMessage`): given one of the copies
                     // the bindings return, nothing to free; given other Python memory, a
                     // TypeError rather than a free() of it.
-                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    m.stub_params
+                        .push(python_types::param(&p.name, &p.ty, p.usage));
                     m.prep.push(Prep::FreedString {
                         c: c.clone(),
                         arg: arg.clone(),
@@ -358,7 +361,7 @@ impl FnCtx<'_> {
                         holder: "p".into(),
                     });
                     m.params.push(Param {
-                        py_name: crate::render::names::python_name(&p.name),
+                        py_name: crate::model::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
@@ -366,21 +369,23 @@ impl FnCtx<'_> {
                 }
                 Usage::Pointer if self.is_opaque(p) => {
                     // A `void *` typedef handle (`hipsparseHandle_t`) by value.
-                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    m.stub_params
+                        .push(python_types::param(&p.name, &p.ty, p.usage));
                     let value = self.handle_value(p, &arg)?.context("opaque handle")?;
                     m.prep.push(Prep::Let {
                         c: c.clone(),
                         value,
                     });
                     m.params.push(Param {
-                        py_name: crate::render::names::python_name(&p.name),
+                        py_name: crate::model::names::python_name(&p.name),
                         name: arg,
                         ty: ArgType::Any,
                         optional: false,
                     });
                 }
                 Usage::ByRef | Usage::Pointer => {
-                    m.stub_params.push(stubs::param(&p.name, &p.ty, p.usage));
+                    m.stub_params
+                        .push(python_types::param(&p.name, &p.ty, p.usage));
                     // What a destroying function frees is the library's, never a Python buffer.
                     let frees = f.destroys && m.call_args.is_empty();
                     let ty = self.pointer_param(p, &arg, &c, frees, &mut m.prep)?;
@@ -394,14 +399,15 @@ impl FnCtx<'_> {
                         });
                     }
                     m.params.push(Param {
-                        py_name: crate::render::names::python_name(&p.name),
+                        py_name: crate::model::names::python_name(&p.name),
                         name: arg,
                         ty,
                         optional: false,
                     });
                 }
                 usage => {
-                    m.stub_params.push(stubs::param(&p.name, &p.ty, usage));
+                    m.stub_params
+                        .push(python_types::param(&p.name, &p.ty, usage));
                     let (ty, value) = self.in_param(&p.ty, usage, &arg, mirrors)?;
                     if f.destroys && m.call_args.is_empty() && matches!(p.ty, CType::Record { .. })
                     {
@@ -413,7 +419,7 @@ impl FnCtx<'_> {
                         });
                     }
                     m.params.push(Param {
-                        py_name: crate::render::names::python_name(&p.name),
+                        py_name: crate::model::names::python_name(&p.name),
                         name: arg,
                         ty,
                         optional: false,
@@ -433,7 +439,7 @@ impl FnCtx<'_> {
             && outs.iter().all(Output::may_be_shared);
         m.results = outs;
         m.raw_outs = raw_outs;
-        m.stub_ret = stubs::returns(m.plain, &stub_results);
+        m.stub_ret = python_types::returns(m.plain, &stub_results);
         // Only what Python passes is an argument (not outputs, not out_string buffers).
         let args: Vec<String> = f
             .params
@@ -446,7 +452,7 @@ impl FnCtx<'_> {
             m.doc.push(String::new());
             m.doc.push("Deprecated in the C API.".into());
         }
-        m.stub_doc = stubs::function_doc(&m.doc);
+        m.stub_doc = python_types::function_doc(&m.doc);
         Ok(m)
     }
 
@@ -547,7 +553,7 @@ impl FnCtx<'_> {
     /// The checks of counts against lists and of sizes against buffers, run after every
     /// argument converted (a count may follow its list).
     fn checks(&self, f: &Function, prep: &mut Vec<Prep>) -> Result<()> {
-        let py = crate::render::names::python_name;
+        let py = crate::model::names::python_name;
         for p in &f.params {
             if let Some((symbol, args)) = p.count.as_deref().and_then(crate::bind::count_query) {
                 prep.push(self.check_room(f, p, symbol, args)?);
@@ -657,7 +663,7 @@ impl FnCtx<'_> {
             count_text: format!("{symbol}({})", args.join(", ")),
             args,
             ffi,
-            list_name: crate::render::names::python_name(&p.name),
+            list_name: crate::model::names::python_name(&p.name),
         })
     }
 

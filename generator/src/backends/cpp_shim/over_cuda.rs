@@ -870,7 +870,7 @@ pub fn generate(
         status,
         wrappers: Vec::new(),
         left_out: Vec::new(),
-        lookup_helper: crate::shims::detail::LOOKUP,
+        lookup_helper: crate::backends::cpp_shim::detail::LOOKUP,
         location: location_model(&all, cuda, &hip_members),
     };
 
