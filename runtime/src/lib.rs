@@ -18,6 +18,7 @@ pub use convert::arrays;
 pub use convert::call;
 pub use convert::cstr::{cstr_class, cstr_result, freed_string_arg, owned_cstr_result};
 pub use convert::extra::KernelExtra;
+pub use convert::int_view::IntView;
 pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;
 pub use convert::number::{CIndex, CInt};
@@ -32,7 +33,6 @@ pub use tables::{
     aliases, CudaLibrary, EnumDef, FieldDef, FieldKind, HandleDef, LibrarySpec, NvidiaSpec,
     ParallelFrom, RecordDef, TypeDef, VersionCheck,
 };
-pub use types::int_view::IntView;
 pub use types::life;
 pub use types::named::{NamedTypes, TypeTable};
 pub use types::record::{clear_kept, Struct};

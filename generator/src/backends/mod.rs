@@ -14,6 +14,9 @@ pub mod pyi;
 pub mod pyo3;
 pub mod templates;
 
+#[cfg(test)]
+mod snapshots;
+
 use crate::ir::{Library, Skipped};
 use crate::spec::Spec;
 use anyhow::Result;

@@ -1,4 +1,5 @@
-//! Attribute probes that do not raise: asking whether an object has `__cuda_array_interface__`
+//! Probes of Python objects: type checks by the MRO alone (`is_subtype`, `enum`'s classes),
+//! and attribute probes that do not raise: asking whether an object has `__cuda_array_interface__`
 //! must not build and discard an `AttributeError` (microseconds) on every failing conversion.
 //!
 //! CPython has such a lookup (`PyObject_GetOptionalAttr` from 3.13, `_PyObject_LookupAttr`
@@ -7,7 +8,8 @@
 //! interpreter, a host that loaded Python privately) the plain `getattr` is used.
 
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyString, PyType};
 use std::os::raw::c_int;
 use std::sync::OnceLock;
 
@@ -66,6 +68,29 @@ pub fn has_array_interface(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
         optional_attr(obj, pyo3::intern!(py, "__cuda_array_interface__"))?.is_some()
             || optional_attr(obj, pyo3::intern!(py, "__array_interface__"))?.is_some(),
     )
+}
+
+/// Whether `obj`'s type is `cls` or a subclass of it (its MRO, no `__instancecheck__`).
+pub(crate) fn is_subtype(obj: &Bound<'_, PyAny>, cls: &Bound<'_, PyAny>) -> bool {
+    let Ok(cls) = cls.downcast::<PyType>() else {
+        return false;
+    };
+    // SAFETY: two live type objects.
+    unsafe { pyo3::ffi::PyType_IsSubtype(obj.get_type().as_type_ptr(), cls.as_type_ptr()) != 0 }
+}
+
+/// `enum.IntEnum` and `enum.Enum`, imported once.
+static ENUM_CLASSES: GILOnceCell<(Py<PyAny>, Py<PyType>)> = GILOnceCell::new();
+
+/// `enum.IntEnum` and `enum.Enum`.
+pub(crate) fn enum_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyType>)> {
+    ENUM_CLASSES.get_or_try_init(py, || {
+        let m = py.import("enum")?;
+        Ok((
+            m.getattr("IntEnum")?.unbind(),
+            m.getattr("Enum")?.downcast_into::<PyType>()?.unbind(),
+        ))
+    })
 }
 
 #[cfg(test)]

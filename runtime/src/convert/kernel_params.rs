@@ -216,8 +216,8 @@ fn packed(
         // their two's complement), which is what the kernel receives. Enum members (a C
         // `int`) are `other`'s.
         if value.is_instance_of::<PyInt>() {
-            let (_, enum_base) = crate::types::registry::enum_classes(value.py())?;
-            if !crate::types::registry::is_subtype(value, enum_base.bind(value.py())) {
+            let (_, enum_base) = crate::convert::attr::enum_classes(value.py())?;
+            if !crate::convert::attr::is_subtype(value, enum_base.bind(value.py())) {
                 return Ok(Some(int_in_range(value, 8)?));
             }
             return Ok(None);
@@ -308,8 +308,8 @@ fn other<'py>(
         if is_ctypes_value(value, ct) {
             return Ok(Slot::At(addressof(value)?));
         }
-        let (_, enum_base) = crate::types::registry::enum_classes(py)?;
-        if crate::types::registry::is_subtype(value, enum_base.bind(py)) {
+        let (_, enum_base) = crate::convert::attr::enum_classes(py)?;
+        if crate::convert::attr::is_subtype(value, enum_base.bind(py)) {
             let v = value.getattr(pyo3::intern!(py, "value"))?;
             return Ok(Slot::Value(int_of(&v, 4, "c_int")?));
         }
@@ -333,7 +333,7 @@ fn other<'py>(
     if scalar == Some(Scalar::Ptr) {
         let addr = if let Some(addr) = crate::convert::pointer::ctypes_value(value)? {
             addr
-        } else if value.is_instance_of::<crate::types::int_view::IntView>()
+        } else if value.is_instance_of::<crate::convert::int_view::IntView>()
             || (!value.is_exact_instance_of::<PyInt>() && value.is_instance_of::<PyInt>())
         {
             // A CUDA integer object, or one over the caller's memory: the kernel gets the
@@ -351,11 +351,11 @@ fn other<'py>(
     if !(simple || derives(cls, &ct.structure) || derives(cls, &ct.union)) {
         return Err(unsupported(ty));
     }
-    if crate::types::registry::is_subtype(value, cls) {
+    if crate::convert::attr::is_subtype(value, cls) {
         return Ok(Slot::At(addressof(value)?)); // its own storage, as C would see it
     }
     let mut value = value.clone();
-    if simple && crate::types::registry::is_subtype(&value, ct.simple.bind(py)) {
+    if simple && crate::convert::attr::is_subtype(&value, ct.simple.bind(py)) {
         value = value.getattr(pyo3::intern!(py, "value"))?;
     }
     if let Some(Scalar::Int(size)) = scalar {

@@ -2,9 +2,9 @@
 
 use crate::convert::attr::optional_attr;
 use crate::convert::buffer::BufferGuard;
+use crate::convert::life::Life;
 use crate::convert::ndarray;
 use crate::convert::number::index_check;
-use crate::types::life::{self, Life};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
@@ -748,9 +748,9 @@ impl PtrArg {
         }
         if let Some(p) = as_pointer(obj) {
             let p = p.get();
-            life::check(obj, p)?;
+            check_alive(obj, p)?;
             if may_write && p.owner.is_some() {
-                life::may_be_rewritten(obj, p);
+                may_be_rewritten(obj, p);
             }
             return plain(p.addr());
         }
@@ -953,7 +953,7 @@ pub(crate) fn ctypes_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     let ct = ctypes_classes(py)?;
     // Subtype checks in C: `isinstance` with a ctypes class looks up `__instancecheck__` on
     // its metaclass and makes a bound method of it (~60 ns each).
-    use crate::types::registry::is_subtype;
+    use crate::convert::attr::is_subtype;
     if is_subtype(obj, ct.pointer.bind(py)) || is_subtype(obj, ct.funcptr.bind(py)) {
         let v = ct.cast.bind(py).call1((obj, ct.c_void_p.bind(py)))?;
         let v = v.getattr("value")?;
@@ -981,7 +981,7 @@ pub fn value_or_pointer(
     writable: bool,
     name: &str,
 ) -> PyResult<PtrArg> {
-    if obj.is_instance_of::<crate::types::int_view::IntView>() {
+    if obj.is_instance_of::<crate::convert::int_view::IntView>() {
         let addr = obj.call_method0(pyo3::intern!(obj.py(), "getPtr"))?;
         return Ok(PtrArg::at(int_to_addr(&addr)?));
     }
@@ -1074,6 +1074,52 @@ impl PtrArg {
     /// The length of the exported buffer, when the argument is one.
     pub fn buffer_len(&self) -> Option<usize> {
         self._guard.as_ref().map(BufferGuard::byte_len).or(self.len)
+    }
+}
+
+/// Refuses a handle object whose C object was destroyed through the bindings.
+#[inline]
+pub fn check_alive(obj: &Bound<'_, PyAny>, p: &Pointer) -> PyResult<()> {
+    match p.destroyed_by() {
+        None => Ok(()),
+        Some(by) => Err(destroyed_error(obj, p.addr(), by)),
+    }
+}
+
+/// The error for a use of a destroyed handle (built only on that path).
+fn destroyed_error(obj: &Bound<'_, PyAny>, addr: usize, by: &str) -> PyErr {
+    let class = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "handle".into());
+    PyValueError::new_err(format!(
+        "this {class} (0x{addr:x}) was destroyed by {by} (it, or the handle it lives in): C \
+         would be given a dangling handle"
+    ))
+}
+
+/// Whether `p` was made by `createRef()`: its owner is a `Pointer` whose value slot it points
+/// at. Returns that owner.
+pub fn ref_owner<'py>(obj: &Bound<'py, PyAny>, p: &Pointer) -> Option<Bound<'py, Pointer>> {
+    let owner = p
+        .owner
+        .as_ref()?
+        .bind(obj.py())
+        .downcast::<Pointer>()
+        .ok()?;
+    (owner.get().slot() == p.addr()).then(|| owner.clone())
+}
+
+/// Before a call that may write a new handle through a `createRef()` pointer: its owner
+/// stands for whatever C writes, no longer for the handle it held (a destroyed one is
+/// re-created in a loop at the same object).
+pub fn may_be_rewritten(obj: &Bound<'_, PyAny>, p: &Pointer) {
+    if p.owner.is_none() {
+        return;
+    }
+    if let Some(owner) = ref_owner(obj, p) {
+        owner.get().clear_life();
     }
 }
 

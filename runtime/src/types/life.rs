@@ -1,100 +1,11 @@
-//! Whether a handle object still stands for a live C object.
-//!
-//! A handle destroyed through the bindings (`hipStreamDestroy(s)`, `hiprtcDestroyProgram(p)`,
-//! every function a spec's `destroys` names) is marked, and the mark travels with the object
-//! and its copies (`hipStream_t(s)`, `p.createRef()`'s owner): passing it to C again is a
-//! `ValueError`, not a dangling pointer handed to C. Plain int addresses stay the caller's
-//! risk, as do handles destroyed by other means (a library that frees what it owns).
-//!
-//! The mark is one shared cell per handle identity, created only when a copy is made or the
-//! handle is destroyed, so creating and using a live handle costs nothing more than a field
-//! read per argument.
+//! What generated code calls after C returns, to keep each handle object's `Life` mark true:
+//! a destroyed handle is marked (`destroyed`), a handle made inside another ends with it
+//! (`depends_on`, `inherits`). Passing a marked handle to C again is refused by its conversion
+//! (`convert::pointer::check_alive`).
 
-use crate::convert::pointer::Pointer;
-use pyo3::exceptions::PyValueError;
+use crate::convert::life::Life;
+use crate::convert::pointer::{ref_owner, Pointer};
 use pyo3::prelude::*;
-use std::sync::{Arc, OnceLock};
-
-/// The shared mark of one handle: the C function that destroyed it, once it has, and the
-/// handle it lives in, if any (an LLVM module in its context): destroying that one ends this
-/// one too.
-#[derive(Debug, Default)]
-pub struct Life {
-    by: OnceLock<&'static str>,
-    parent: Option<Arc<Life>>,
-}
-
-impl Life {
-    /// A new cell of a live handle.
-    pub fn new() -> Arc<Life> {
-        Arc::new(Life::default())
-    }
-
-    /// A new cell of a live handle that ends with `parent`'s.
-    pub fn child_of(parent: Arc<Life>) -> Arc<Life> {
-        Arc::new(Life {
-            by: OnceLock::new(),
-            parent: Some(parent),
-        })
-    }
-
-    /// The function that destroyed the handle, or the handle it lives in, if one has.
-    #[inline]
-    pub fn destroyed_by(&self) -> Option<&'static str> {
-        match self.by.get() {
-            Some(by) => Some(by),
-            None => self.parent.as_ref()?.destroyed_by(),
-        }
-    }
-
-    /// The outermost handle this one lives in (an LLVM context), if it lives in one.
-    pub fn root(&self) -> Option<Arc<Life>> {
-        let mut root = self.parent.clone()?;
-        while let Some(up) = root.parent.clone() {
-            root = up;
-        }
-        Some(root)
-    }
-
-    /// Marks the handle destroyed by `by` (the first mark stays).
-    pub fn mark(&self, by: &'static str) {
-        let _ = self.by.set(by);
-    }
-}
-
-/// Refuses a handle object whose C object was destroyed through the bindings.
-#[inline]
-pub fn check(obj: &Bound<'_, PyAny>, p: &Pointer) -> PyResult<()> {
-    match p.destroyed_by() {
-        None => Ok(()),
-        Some(by) => Err(destroyed_error(obj, p.addr(), by)),
-    }
-}
-
-/// The error for a use of a destroyed handle (built only on that path).
-fn destroyed_error(obj: &Bound<'_, PyAny>, addr: usize, by: &str) -> PyErr {
-    let class = obj
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "handle".into());
-    PyValueError::new_err(format!(
-        "this {class} (0x{addr:x}) was destroyed by {by} (it, or the handle it lives in): C \
-         would be given a dangling handle"
-    ))
-}
-
-/// Whether `p` was made by `createRef()`: its owner is a `Pointer` whose value slot it points
-/// at. Returns that owner.
-pub fn ref_owner<'py>(obj: &Bound<'py, PyAny>, p: &Pointer) -> Option<Bound<'py, Pointer>> {
-    let owner = p
-        .owner
-        .as_ref()?
-        .bind(obj.py())
-        .downcast::<Pointer>()
-        .ok()?;
-    (owner.get().slot() == p.addr()).then(|| owner.clone())
-}
 
 /// Marks the handle `obj` stands for as destroyed by `by` (after `by` returned success).
 /// `by_ref`: the C parameter is a pointer to the handle (`hiprtcProgram *`), so a
@@ -114,18 +25,6 @@ pub fn destroyed(obj: &Bound<'_, PyAny>, by_ref: bool, by: &'static str) {
         p.clone()
     };
     target.get().life_cell().mark(by);
-}
-
-/// Before a call that may write a new handle through a `createRef()` pointer: its owner
-/// stands for whatever C writes, no longer for the handle it held (a destroyed one is
-/// re-created in a loop at the same object).
-pub fn may_be_rewritten(obj: &Bound<'_, PyAny>, p: &Pointer) {
-    if p.owner.is_none() {
-        return;
-    }
-    if let Some(owner) = ref_owner(obj, p) {
-        owner.get().clear_life();
-    }
 }
 
 /// Makes the handle `child` (just returned by C) end with the handle `parent` it was made in

@@ -2,7 +2,6 @@
 //! on first use from the module's tables; typed pointer arguments; re-exported modules.
 
 pub mod copy;
-pub mod int_view;
 pub mod life;
 pub mod named;
 pub mod record;

@@ -114,7 +114,7 @@ impl FieldTypes for NamedTypes {
         if obj.is_instance_of::<PyInt>() {
             return obj.extract();
         }
-        let (_, enum_class) = crate::types::registry::enum_classes(obj.py())?;
+        let (_, enum_class) = crate::convert::attr::enum_classes(obj.py())?;
         if obj.is_instance(enum_class.bind(obj.py()))? {
             return obj.getattr("value")?.extract();
         }

@@ -1,6 +1,7 @@
 //! The types of one generated module (enums, records, handles), described by static tables
 //! and turned into Python classes on first use, so that importing a module builds none.
 
+use crate::convert::attr::{enum_classes, is_subtype};
 use crate::convert::number::index_check;
 use crate::convert::pointer::Pointer;
 use crate::convert::shared_tuple::Item;
@@ -124,15 +125,6 @@ struct Refusal {
     def: usize,
     ty: Py<PyType>,
     msg: Py<PyString>,
-}
-
-/// Whether `obj`'s type is `cls` or a subclass of it (its MRO, no `__instancecheck__`).
-pub(crate) fn is_subtype(obj: &Bound<'_, PyAny>, cls: &Bound<'_, PyAny>) -> bool {
-    let Ok(cls) = cls.downcast::<PyType>() else {
-        return false;
-    };
-    // SAFETY: two live type objects.
-    unsafe { pyo3::ffi::PyType_IsSubtype(obj.get_type().as_type_ptr(), cls.as_type_ptr()) != 0 }
 }
 
 /// Whether record `r` is a handle passed by value: one `handle` field (comgr's and HSA's
@@ -301,9 +293,6 @@ pub struct TypeRegistry {
     /// Name (and alias) → index, built on first lookup.
     names: GILOnceCell<HashMap<&'static str, usize>>,
 }
-
-/// `enum.IntEnum` and `enum.Enum`, imported once.
-static ENUM_CLASSES: GILOnceCell<(Py<PyAny>, Py<PyType>)> = GILOnceCell::new();
 
 impl TypeRegistry {
     /// A registry over generated tables; `slots` has one entry per def.
@@ -613,7 +602,7 @@ impl TypeRegistry {
                     obj.get_type().name()?
                 )));
             }
-            crate::types::life::check(obj, p.get())?;
+            crate::convert::pointer::check_alive(obj, p.get())?;
         } else if is_handle_record(r) && crate::convert::pointer::holds_memory(obj)? {
             return Err(PyTypeError::new_err(format!(
                 "expected a {} instance (a handle), got a {}: a buffer's bytes are no handle",
@@ -753,17 +742,6 @@ impl TypeRegistry {
         }
         Ok(())
     }
-}
-
-/// `enum.IntEnum` and `enum.Enum`.
-pub(crate) fn enum_classes(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyType>)> {
-    ENUM_CLASSES.get_or_try_init(py, || {
-        let m = py.import("enum")?;
-        Ok((
-            m.getattr("IntEnum")?.unbind(),
-            m.getattr("Enum")?.downcast_into::<PyType>()?.unbind(),
-        ))
-    })
 }
 
 impl FieldTypes for TypeRegistry {

@@ -9,8 +9,7 @@
 //! - a struct object must be of the pointee's struct class; a buffer must hold at least one
 //!   pointee, so C never writes past the end of a too-small `bytearray` or array.
 
-use crate::convert::pointer::{as_pointer, Pointer, PtrArg};
-use crate::types::life;
+use crate::convert::pointer::{as_pointer, check_alive, ref_owner, Pointer, PtrArg};
 use crate::types::record::Struct;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -46,7 +45,7 @@ impl<'py> HandleRef<'py> {
             };
             let slot = {
                 let h = handle.get();
-                life::check(obj, h)?;
+                check_alive(obj, h)?;
                 h.addr()
             };
             return Ok(HandleRef {
@@ -94,8 +93,8 @@ impl<'py> HandleRef<'py> {
                 return Err(not_this_handle(obj, &class.name()?.to_string()));
             }
             // `prog.createRef()`: C reads the handle it points at, which must be alive.
-            if let Some(owner) = life::ref_owner(obj, p.get()) {
-                life::check(owner.as_any(), owner.get())?;
+            if let Some(owner) = ref_owner(obj, p.get()) {
+                check_alive(owner.as_any(), owner.get())?;
             }
         } else if single && crate::convert::pointer::holds_memory(obj)? {
             // One handle C reads and may rewrite (`hiprtcDestroyProgram(&prog)`): a buffer's
@@ -281,7 +280,7 @@ pub fn handle_arg(
         // The common case first, a handle object of this very class: no subtype walk.
         // SAFETY: `class` is a handle class, a `Pointer` subclass, so `obj` is a `Pointer`.
         let p = unsafe { obj.downcast_unchecked::<Pointer>() }.get();
-        life::check(obj, p)?;
+        check_alive(obj, p)?;
         return Ok(p.addr());
     }
     if obj.is_exact_instance_of::<pyo3::types::PyInt>() {
@@ -293,7 +292,7 @@ pub fn handle_arg(
             || class.is_some_and(|c| unsafe { pyo3::ffi::PyType_IsSubtype(t, c.as_type_ptr()) } != 0);
         if ok {
             let p = p.get();
-            life::check(obj, p)?;
+            check_alive(obj, p)?;
             return Ok(p.addr());
         }
         return Err(not_this_handle(obj, name));

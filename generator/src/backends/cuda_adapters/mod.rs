@@ -12,6 +12,8 @@
 
 mod direct;
 mod imports;
+#[cfg(test)]
+mod snapshots;
 
 use crate::ir::{
     AdapterArg, AdapterResult, AliasKind, AliasModule, AliasSet, ApiConventions, CudaTypes, Library,

@@ -19,3 +19,15 @@ pub mod cuda;
 #[rustfmt::skip]
 #[path = "../cuda/cuda_adapters.rs"]
 pub mod cuda_adapters;
+
+/// One module per header of `generator/tests/headers` (each a feature), as the backends
+/// render it (`backends::snapshots`).
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub mod headers;
+
+/// The CUDA adapters of each adapter shape (`generator/tests/adapters`), as the backends
+/// render them (`backends::cuda_adapters::snapshots`).
+#[allow(dead_code)]
+#[rustfmt::skip]
+pub mod adapters;

@@ -1,0 +1,1 @@
+//! Snapshot tests of the per-library backends over `generator/tests/headers` (to be written).
