@@ -27,9 +27,10 @@ if .venv-ft/bin/python -c 'import sys; sys.exit(sys._is_gil_enabled())' 2>/dev/n
 fi
 export HIPGEN_DIST=$PWD/target/test-dist
 
-phase "cargo fmt / clippy"
+phase "cargo fmt / clippy, no import circle"
 cargo fmt --all --check
 quietly clippy cargo clippy --all-targets -- -D warnings
+"$PY" tools/import_cycles.py
 
 phase "generator and runtime unit tests"
 quietly "hipgen's tests" cargo test -q -p hipgen

@@ -8,19 +8,15 @@ import hip as _hip_package
 from hip import hip
 
 from ._errors import check
+from ._memory import Buffer
+from ._ordinal import device_ordinal
 
 
 class Device:
     """A GPU by ordinal (default: the current one). Raises HipError where there is none."""
 
     def __init__(self, device_id: int | None = None):
-        count = check("hipGetDeviceCount", hip.hipGetDeviceCount())
-        if device_id is None:
-            device_id = check("hipGetDevice", hip.hipGetDevice())
-        device_id = int(device_id)
-        if not 0 <= device_id < count:
-            raise ValueError(f"device {device_id} does not exist ({count} device(s))")
-        self.device_id = device_id
+        self.device_id = device_ordinal(device_id)
         self._properties = None
 
     def __repr__(self):
@@ -78,8 +74,6 @@ class Device:
 
     def allocate(self, size: int, stream: Stream | None = None):
         """`size` bytes of device memory (a `Buffer`)."""
-        from ._memory import Buffer
-
         self.set_current()
         return Buffer(size, device=self, stream=stream)
 

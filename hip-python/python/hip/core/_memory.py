@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -12,10 +13,12 @@ import hip as _hip_package
 from hip import hip
 
 from . import _dlpack
-from ._device import Device, Stream
 from ._errors import check
+from ._ordinal import device_ordinal, set_current
 
-_AnyDevice = Device | int | None
+if TYPE_CHECKING:
+    from ._device import Device, Stream
+
 _H2D = hip.hipMemcpyKind.hipMemcpyHostToDevice
 _D2H = hip.hipMemcpyKind.hipMemcpyDeviceToHost
 _D2D = hip.hipMemcpyKind.hipMemcpyDeviceToDevice
@@ -32,13 +35,15 @@ class DeviceArray:
     """An array in device memory. `DeviceArray((n,), np.float32)` allocates;
     `DeviceArray.from_numpy(a)` copies a host array in; `.to_numpy()` copies it out."""
 
-    def __init__(self, shape, dtype=np.float32, device: _AnyDevice = None, stream: Stream | None = None):
+    def __init__(
+        self, shape, dtype=np.float32, device: Device | int | None = None, stream: Stream | None = None
+    ):
         self.shape = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
         if any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimension in shape {self.shape}")
         self.dtype = np.dtype(dtype)
-        self.device = device if isinstance(device, Device) else Device(device)
-        self.device.set_current()
+        self.device_id = device_ordinal(device)
+        set_current(self.device_id)
         self._owner = None
         nbytes = max(self.nbytes, 1)
         if stream is None:
@@ -49,10 +54,10 @@ class DeviceArray:
         self._finalizer.atexit = False
 
     @classmethod
-    def _view(cls, data: int, shape, dtype, device: Device, owner) -> DeviceArray:
+    def _view(cls, data: int, shape, dtype, device_id: int, owner) -> DeviceArray:
         """An array over memory `owner` keeps alive (not freed here)."""
         self = cls.__new__(cls)
-        self.shape, self.dtype, self.device = tuple(shape), np.dtype(dtype), device
+        self.shape, self.dtype, self.device_id = tuple(shape), np.dtype(dtype), device_id
         self.handle, self._owner, self._finalizer = data, owner, None
         return self
 
@@ -77,7 +82,7 @@ class DeviceArray:
     def __repr__(self):
         if self.handle is None:
             return f"<DeviceArray shape={self.shape} dtype={self.dtype}, freed>"
-        where = f"{self.ptr:#x} on device {self.device.device_id}"
+        where = f"{self.ptr:#x} on device {self.device_id}"
         return f"<DeviceArray shape={self.shape} dtype={self.dtype} at {where}>"
 
     def __int__(self):
@@ -114,7 +119,7 @@ class DeviceArray:
         return out
 
     def copy(self) -> DeviceArray:
-        out = DeviceArray(self.shape, self.dtype, self.device)
+        out = DeviceArray(self.shape, self.dtype, self.device_id)
         self._copy(out.ptr, self.ptr, self.nbytes, _D2D, None)
         return out
 
@@ -128,7 +133,9 @@ class DeviceArray:
             check("hipMemcpyAsync", hip.hipMemcpyAsync(dst, src, nbytes, kind, stream.handle))
 
     @classmethod
-    def from_numpy(cls, host, device: _AnyDevice = None, stream: Stream | None = None) -> DeviceArray:
+    def from_numpy(
+        cls, host, device: Device | int | None = None, stream: Stream | None = None
+    ) -> DeviceArray:
         src = np.ascontiguousarray(host)
         return cls(src.shape, src.dtype, device).copy_from(src, stream)
 
@@ -154,7 +161,7 @@ class DeviceArray:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         kind = _dlpack.CUDA if _hip_package.platform() == "nvidia" else _dlpack.ROCM
-        return kind, self.device.device_id
+        return kind, self.device_id
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
         """A DLPack capsule over this memory (no copy). Work here is synchronous unless a
@@ -175,11 +182,11 @@ class DeviceArray:
             theirs = int(device_type)
             raise BufferError(f"the tensor lives on DLPack device type {theirs}, not {ours} (this GPU)")
         imported = _dlpack.Imported(obj.__dlpack__())
-        return cls._view(imported.data, imported.shape, imported.dtype, Device(device_id), imported)
+        return cls._view(imported.data, imported.shape, imported.dtype, device_ordinal(device_id), imported)
 
 
 class Buffer(DeviceArray):
     """`size` bytes of device memory (a one-dimensional `uint8` DeviceArray)."""
 
-    def __init__(self, size: int, device: _AnyDevice = None, stream: Stream | None = None):
+    def __init__(self, size: int, device: Device | int | None = None, stream: Stream | None = None):
         super().__init__((int(size),), np.uint8, device, stream)

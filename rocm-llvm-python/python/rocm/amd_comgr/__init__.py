@@ -1,9 +1,9 @@
 """amd_comgr, AMD's code object manager: `from rocm.amd_comgr import amd_comgr`.
 
 `amd_comgr.ext` holds rocm-llvm-python's helpers (compile HIP to bitcode and code objects,
-read metadata and symbols, disassemble): the same module as AMD 10.0's `rocm.comgr.comgr`,
-also importable as `rocm.amd_comgr.amd_comgr_pyext` (rocm-llvm-python's name); so is
-`rocm.amd_comgr.amd_hsa_kernel_descriptor` the same as `rocm.comgr.amd_hsa_kernel_descriptor`.
+read metadata and symbols, disassemble): `rocm.amd_comgr.amd_comgr_pyext`, which AMD 10.0's
+`rocm.comgr` names `rocm.comgr.comgr`; `rocm.amd_comgr.amd_hsa_kernel_descriptor` is also
+`rocm.comgr.amd_hsa_kernel_descriptor`. Both live here; `rocm.comgr` imports them.
 """
 
 import sys
@@ -28,12 +28,9 @@ VERSION = __version__
 __all__ = attach(__name__)
 import_all()
 
-# Last, once amd_comgr is published: rocm.comgr imports it (whichever package is imported first,
-# the other then finds it in sys.modules). Nothing here calls comgr or reads the hipRTC header.
-from rocm.comgr import amd_hsa_kernel_descriptor  # noqa: E402
-from rocm.comgr import comgr as amd_comgr_pyext  # noqa: E402
+# Once amd_comgr is published (its helpers use it). Nothing here calls comgr or reads the
+# hipRTC header.
+from . import amd_comgr_pyext, amd_hsa_kernel_descriptor  # noqa: E402
 
 sys.modules[__name__ + ".amd_comgr"].ext = amd_comgr_pyext
-sys.modules[__name__ + ".amd_comgr_pyext"] = amd_comgr_pyext
-sys.modules[__name__ + ".amd_hsa_kernel_descriptor"] = amd_hsa_kernel_descriptor
 __all__ += ["amd_comgr_pyext", "amd_hsa_kernel_descriptor"]

@@ -7,11 +7,12 @@
 - `amd_hsa_kernel_descriptor`, kernel descriptors read and rendered as assembler directives;
 - `HIPRTC_RUNTIME_HEADER`, the hipRTC runtime header's text, read on first access.
 
-`rocm.amd_comgr.amd_comgr.ext` is `rocm.comgr.comgr` (rocm-llvm-python's name for it).
+`rocm.comgr.comgr` is `rocm.amd_comgr.amd_comgr_pyext` (also `rocm.amd_comgr.amd_comgr.ext`),
+rocm-llvm-python's module, where the helpers live.
 """
 
-from rocm.comgr import amd_hsa_kernel_descriptor  # noqa: F401
-from rocm.comgr.comgr import (  # noqa: F401
+from rocm.amd_comgr import amd_hsa_kernel_descriptor  # noqa: F401
+from rocm.amd_comgr.amd_comgr_pyext import (  # noqa: F401
     Action,
     Data,
     DataSet,
@@ -36,16 +37,16 @@ from rocm.comgr.comgr import (  # noqa: F401
     parse_data_metadata,
     parse_data_symbols,
 )
-from rocm.comgr.hiprtc_header import get_hiprtc_runtime_header, get_hiprtc_runtime_header_origin  # noqa: F401
+from rocm.amd_comgr.hiprtc_header import get_hiprtc_runtime_header, get_hiprtc_runtime_header_origin  # noqa: F401
 
 
 def __getattr__(name):
-    # Read on first access, by rocm.comgr.comgr (which keeps it), not imported above: that would
-    # read the header (a library load) whenever rocm.comgr is imported.
+    # Read on first access, by the helpers' module (which keeps it), not imported above: that
+    # would read the header (a library load) whenever rocm.comgr is imported.
     if name == "HIPRTC_RUNTIME_HEADER":
-        from rocm.comgr import comgr
+        from rocm.amd_comgr import amd_comgr_pyext
 
-        return comgr.HIPRTC_RUNTIME_HEADER
+        return amd_comgr_pyext.HIPRTC_RUNTIME_HEADER
     if name.startswith("__") and name != "__all__":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     # The generated bindings' names (`amd_comgr_*`, as AMD's package has them here), looked up
