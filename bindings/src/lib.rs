@@ -97,19 +97,28 @@ pub mod extension {
             .collect()
     }
 
-    /// `(path, major, minor)` of library `name` (`LLVM`, `amd_comgr`), the version as its
-    /// version function reports it (None, None where it reports none), loading it; found even
-    /// where the version does not fit these bindings. None where no module loads it or it does
-    /// not load.
+    /// `(path, major, minor)` of library `name` (`LLVM`, `amd_comgr`, `amdhip64`), the version
+    /// as its version function reports it (None, None where it reports none), loading it;
+    /// found even where the version does not fit these bindings. `sonames`: look for it under
+    /// these file names instead (another release's), by the same search. None where no module
+    /// loads it or it does not load.
     #[pyfunction]
-    fn library_version(py: Python<'_>, name: &str) -> Option<(String, Option<i64>, Option<i64>)> {
-        package()
+    #[pyo3(signature = (name, sonames=None))]
+    fn library_version(
+        py: Python<'_>,
+        name: &str,
+        sonames: Option<Vec<String>>,
+    ) -> Option<(String, Option<i64>, Option<i64>)> {
+        let lib = package()
             .modules
             .iter()
             .map(|g| (g.library)())
-            .find(|lib| lib.spec.name == name)?
-            .found_version(py)
-            .map(|(path, version)| (path, version.map(|v| v.0), version.map(|v| v.1)))
+            .find(|lib| lib.spec.name == name)?;
+        let found = match &sonames {
+            Some(names) => lib.probe(py, &names.iter().map(String::as_str).collect::<Vec<_>>()),
+            None => lib.found_version(py),
+        };
+        found.map(|(path, version)| (path, version.map(|v| v.0), version.map(|v| v.1)))
     }
 
     /// Makes library `name` load from `path` (found by another extension of the package, whose

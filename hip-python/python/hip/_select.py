@@ -4,8 +4,9 @@ A wheel carries the bindings of one ROCm release per major version (`_releases.j
 by build_pkgs.sh: the default release's extension is `hip._native`, each other one a file
 `_rocm<major>/_bindings.abi3.so` of the package). Importing `hip` or `hip.hip` loads none of
 them: the modules are placeholders until an attribute is first asked for. Then the HIP runtime
-is found as the loader would find it (`HIP_PYTHON_LIBAMDHIP64`, `$ROCM_PATH/lib` or
-`/opt/rocm*/lib`, each release's sonames, newest first) and asked its version; the release of
+is found by the runtime's own search under each release's file names, newest first
+(`HIP_PYTHON_LIBAMDHIP64`, TheRock's `rocm_sdk`, `$ROCM_PATH/lib` or `/opt/rocm*/lib`, the
+system loader) and asked its version; the release of
 that major version is loaded and its modules' contents are copied into the placeholders, so
 later lookups cost what a plain module's do.
 
@@ -52,62 +53,35 @@ def _major(release: str) -> str:
     return release.split(".")[0]
 
 
-def _rocm_roots() -> list[str]:
-    """The ROCm installations the runtime's loader searches: `$ROCM_PATH`, else `/opt/rocm`
-    and each `/opt/rocm-<version>`, newest first."""
-    if os.environ.get("ROCM_PATH"):
-        return [os.environ["ROCM_PATH"]]
-    try:
-        versioned = [d for d in os.listdir("/opt") if d.startswith("rocm-")]
-    except OSError:
-        versioned = []
-
-    def key(name):
-        return [int(p) if p.isdigit() else 0 for p in name[len("rocm-") :].split(".")]
-
-    roots = ["/opt/rocm"] + ["/opt/" + d for d in sorted(versioned, key=key, reverse=True)]
-    return [r for r in roots if os.path.isdir(r)]
-
-
-def _probe_runtime(release: dict) -> tuple[str, int | None] | None:
-    """(path, major version or None) of the HIP runtime as `release`'s loader finds it."""
-    import ctypes
-
-    probe = release.get("probe") or {}
-    names = probe.get("sonames", [])
-    env = os.environ.get(probe.get("env", ""), "")
-    candidates = [env] if env else []
-    if not env:
-        candidates += [os.path.join(root, "lib", n) for root in _rocm_roots() for n in names]
-        candidates += names
-    for path in candidates:
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        version = probe.get("version")
-        if version:
-            symbol, divisor = version
-            fn = getattr(lib, symbol, None)
-            out = ctypes.c_int(0)
-            if fn is not None and fn(ctypes.byref(out)) == 0 and out.value > 0:
-                return path, out.value // divisor
-        return path, None
-    return None
-
-
-def _platform_is_nvidia() -> bool:
-    """Whether the runtime runs HIP on NVIDIA here (`HIP_PLATFORM`, else the GPUs present): it
-    decides, in the default release's extension, whose modules leave sys.modules again."""
+def _default_extension() -> types.ModuleType:
+    """The default release's extension, loaded to ask its runtime (the platform, where a HIP
+    runtime is); the generated modules it published leave sys.modules again. Only those: another
+    thread may import others meanwhile."""
     before = dict(sys.modules)
     ext, published = _load_extension(_default())
-    # Only the extension's own modules: another thread may import others meanwhile.
     for name in published:
         if name in before:
             sys.modules[name] = before[name]
         else:
             sys.modules.pop(name, None)
-    return ext.platform() == "nvidia"
+    return ext
+
+
+def _probe_runtime(release: dict) -> tuple[str, int | None] | None:
+    """(path, major version or None) of the HIP runtime under `release`'s file names, found by
+    the runtime's own search (`$HIP_PYTHON_LIBAMDHIP64`, `rocm_sdk`, ROCm's folders, the system
+    loader)."""
+    probe = release.get("probe") or {}
+    found = _default_extension().library_version(probe.get("library", "amdhip64"), probe.get("sonames", []))
+    if found is None:
+        return None
+    path, major, _minor = found
+    return path, major
+
+
+def _platform_is_nvidia() -> bool:
+    """Whether the runtime runs HIP on NVIDIA here (`HIP_PLATFORM`, else the GPUs present)."""
+    return _default_extension().platform() == "nvidia"
 
 
 class ReleaseError(RuntimeError):

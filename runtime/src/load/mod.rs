@@ -296,6 +296,22 @@ impl Library {
         }
     }
 
+    /// Where the library is found under other file names (another release's `sonames`), by
+    /// the same search, and (major, minor) as its version function reports them: for a package
+    /// that carries bindings of several releases and must choose before loading any. The file
+    /// found stays loaded (unloading reruns its initialisers); these bindings do not use it.
+    pub fn probe(&self, py: Python<'_>, sonames: &[&str]) -> Option<(String, Option<(i64, i64)>)> {
+        search_order(py, &self.spec, sonames)
+            .into_iter()
+            .find_map(|(path, _)| {
+                // SAFETY: as in `open`: loading runs the library's initialisers.
+                let lib = unsafe { libloading::Library::new(&path) }.ok()?;
+                let version = self.ask_version(py, &lib);
+                std::mem::forget(lib);
+                Some((path, version))
+            })
+    }
+
     /// The path the library was loaded from, or the error text; opens it (with the release
     /// check) if needed.
     pub fn describe(&self, py: Python<'_>) -> Result<String, String> {
@@ -368,29 +384,7 @@ impl Library {
                 "the version found chose these bindings".into(),
             )];
         }
-        let spec = &self.spec;
-        let mut out = Vec::new();
-        if let Ok(path) = std::env::var(spec.env) {
-            if !path.is_empty() {
-                // An explicit override is the only candidate: silently falling back would
-                // hide a typo in the path.
-                return vec![(path, format!("${}", spec.env))];
-            }
-        }
-        for path in rocm_sdk_paths(py, spec.name) {
-            out.push((path, "rocm_sdk.find_libraries".to_string()));
-        }
-        for (root, origin) in rocm_roots() {
-            for dir in spec.rocm_dirs {
-                for so in spec.sonames.iter().filter(|so| !so.starts_with('/')) {
-                    out.push((format!("{root}/{dir}/{so}"), format!("{origin}/{dir}")));
-                }
-            }
-        }
-        for so in spec.sonames {
-            out.push((so.to_string(), "system loader".to_string()));
-        }
-        out
+        search_order(py, &self.spec, self.spec.sonames)
     }
 
     /// Tries every candidate in order.
@@ -435,6 +429,31 @@ impl Library {
             }
         })
     }
+}
+
+/// Where a library of `spec` is looked for under file names `sonames`, in order: (path or
+/// soname, where it came from). `$<env>` alone where set (silently falling back would hide a
+/// typo in the path), else TheRock's `rocm_sdk`, each ROCm installation's folders, then the
+/// system loader.
+fn search_order(py: Python<'_>, spec: &LibrarySpec, sonames: &[&str]) -> Vec<(String, String)> {
+    if let Ok(path) = std::env::var(spec.env) {
+        if !path.is_empty() {
+            return vec![(path, format!("${}", spec.env))];
+        }
+    }
+    let mut out: Vec<(String, String)> = rocm_sdk_paths(py, spec.name)
+        .into_iter()
+        .map(|path| (path, "rocm_sdk.find_libraries".to_string()))
+        .collect();
+    for (root, origin) in rocm_roots() {
+        for dir in spec.rocm_dirs {
+            for so in sonames.iter().filter(|so| !so.starts_with('/')) {
+                out.push((format!("{root}/{dir}/{so}"), format!("{origin}/{dir}")));
+            }
+        }
+    }
+    out.extend(sonames.iter().map(|so| (so.to_string(), "system loader".to_string())));
+    out
 }
 
 /// The ROCm installations searched, with how each is named in messages: `$ROCM_PATH` where
