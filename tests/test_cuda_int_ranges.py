@@ -37,7 +37,8 @@ REFUSED = [
     ("cuDeviceGet 2**40", lambda: driver.cuDeviceGet(2**40), OverflowError, None),
     ("cudaSetDevice", lambda: runtime.cudaSetDevice(2**70), OverflowError, None),
     ("cudaSetDevice str", lambda: runtime.cudaSetDevice("5"), TypeError, None),
-    # Direct C calls (compiled: generator/src/cuda/direct.rs): scalars, counts, lists, addresses.
+    # Direct C calls (compiled: generator/src/backends/cuda_adapters/direct.rs): scalars, counts,
+    # lists, addresses.
     ("numOptions str", lambda: driver.cuModuleLoadDataEx(b"", "1", [], []), TypeError, "'numOptions'"),
     ("numOptions u32", lambda: driver.cuModuleLoadDataEx(b"", 2**32, [], []), OverflowError, "'numOptions'"),
     (

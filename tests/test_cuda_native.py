@@ -1,4 +1,4 @@
-"""The compiled CUDA adapters (`generator/src/cuda/adapters.rs`, in the hip extension): every
+"""The compiled CUDA adapters (`generator/src/backends/cuda_adapters`, in the hip extension): every
 adapter of the plan is one, with cuda-python's parameters, the runtime's results here, and
 kernel arguments packed as a kernel reads them."""
 
