@@ -452,7 +452,11 @@ fn search_order(py: Python<'_>, spec: &LibrarySpec, sonames: &[&str]) -> Vec<(St
             }
         }
     }
-    out.extend(sonames.iter().map(|so| (so.to_string(), "system loader".to_string())));
+    out.extend(
+        sonames
+            .iter()
+            .map(|so| (so.to_string(), "system loader".to_string())),
+    );
     out
 }
 
