@@ -172,36 +172,14 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Releases { specs, headers } => {
-            for r in spec::release::Release::all(&specs)? {
-                if headers {
-                    if let Some(h) = &r.headers {
-                        println!("{} {} {}", r.release, h.suite, h.packages.join(" "));
-                    }
-                } else {
-                    println!("{}{}", r.release, if r.default { " default" } else { "" });
-                }
-            }
-        }
+        Command::Releases { specs, headers } => releases(&specs, headers)?,
         Command::Ir {
             spec,
             include,
             release,
             format,
             facts,
-        } => {
-            let spec = spec::Spec::load(&spec)?;
-            let mut lib = parse::parse_library(&spec, &include, &release)?;
-            if !facts {
-                bind::apply(&spec, &mut lib)?;
-            }
-            let text = if format == "json" {
-                serde_json::to_string_pretty(&lib)?
-            } else {
-                serde_yaml::to_string(&lib)?
-            };
-            println!("{text}");
-        }
+        } => print_ir(&spec, &include, &release, &format, facts)?,
         Command::Generate {
             release,
             include,
@@ -264,37 +242,76 @@ fn main() -> Result<()> {
             old,
             new,
             against,
-        } => {
-            let read = |p: &Path| -> Result<ir::AliasSet> { ir_file::read(p) };
-            let first = read(&ir)?;
-            let second = match &against {
-                Some(p) => read(p)?,
-                None => first.clone(),
-            };
-            let pick = |set: &ir::AliasSet, v: &str| -> Result<ir::ApiConventions> {
-                set.apis
-                    .iter()
-                    .find(|a| a.version == v)
-                    .cloned()
-                    .with_context(|| format!("no cuda-bindings {v} conventions in the IR"))
-            };
-            print!(
-                "{}",
-                diff::diff_conventions(&pick(&first, &old)?, &pick(&second, &new)?)
-            );
-        }
-        Command::Diff { old, new } => {
-            let read = |p: &Path| -> Result<serde_json::Value> { ir_file::read(p) };
-            let (a, b) = (read(&old)?, read(&new)?);
-            // Alias IRs (CUDA names) have `modules`; library IRs have `functions`.
-            if a.get("modules").is_some() && b.get("modules").is_some() {
-                let (a, b) = (serde_json::from_value(a)?, serde_json::from_value(b)?);
-                print!("{}", diff::diff_aliases(&a, &b));
-            } else {
-                let (a, b) = (serde_json::from_value(a)?, serde_json::from_value(b)?);
-                print!("{}", diff::diff(&a, &b));
+        } => diff_apis(&ir, &old, &new, against.as_deref())?,
+        Command::Diff { old, new } => diff_irs(&old, &new)?,
+    }
+    Ok(())
+}
+
+/// Prints the release files (`releases`), or each release's headers (`--headers`).
+fn releases(specs: &Path, headers: bool) -> Result<()> {
+    for r in spec::release::Release::all(specs)? {
+        if headers {
+            if let Some(h) = &r.headers {
+                println!("{} {} {}", r.release, h.suite, h.packages.join(" "));
             }
+        } else {
+            println!("{}{}", r.release, if r.default { " default" } else { "" });
         }
+    }
+    Ok(())
+}
+
+/// Prints the IR of one library (`ir`), with the spec's decisions unless `facts`.
+fn print_ir(spec: &Path, include: &Path, release: &str, format: &str, facts: bool) -> Result<()> {
+    let spec = spec::Spec::load(spec)?;
+    let mut lib = parse::parse_library(&spec, include, release)?;
+    if !facts {
+        bind::apply(&spec, &mut lib)?;
+    }
+    let text = if format == "json" {
+        serde_json::to_string_pretty(&lib)?
+    } else {
+        serde_yaml::to_string(&lib)?
+    };
+    println!("{text}");
+    Ok(())
+}
+
+/// Prints how cuda-python's conventions differ between versions `old` and `new` of the alias
+/// IR `ir` (or `against`, for `new`) (`diff-apis`).
+fn diff_apis(ir: &Path, old: &str, new: &str, against: Option<&Path>) -> Result<()> {
+    let read = |p: &Path| -> Result<ir::AliasSet> { ir_file::read(p) };
+    let first = read(ir)?;
+    let second = match against {
+        Some(p) => read(p)?,
+        None => first.clone(),
+    };
+    let pick = |set: &ir::AliasSet, v: &str| -> Result<ir::ApiConventions> {
+        set.apis
+            .iter()
+            .find(|a| a.version == v)
+            .cloned()
+            .with_context(|| format!("no cuda-bindings {v} conventions in the IR"))
+    };
+    print!(
+        "{}",
+        diff::diff_conventions(&pick(&first, old)?, &pick(&second, new)?)
+    );
+    Ok(())
+}
+
+/// Prints what changed between two IRs, library or alias ones (`diff`).
+fn diff_irs(old: &Path, new: &Path) -> Result<()> {
+    let read = |p: &Path| -> Result<serde_json::Value> { ir_file::read(p) };
+    let (a, b) = (read(old)?, read(new)?);
+    // Alias IRs (CUDA names) have `modules`; library IRs have `functions`.
+    if a.get("modules").is_some() && b.get("modules").is_some() {
+        let (a, b) = (serde_json::from_value(a)?, serde_json::from_value(b)?);
+        print!("{}", diff::diff_aliases(&a, &b));
+    } else {
+        let (a, b) = (serde_json::from_value(a)?, serde_json::from_value(b)?);
+        print!("{}", diff::diff(&a, &b));
     }
     Ok(())
 }

@@ -514,6 +514,12 @@ fn plan(
     rules: &Rules,
     reshaped: &dyn Fn(&str) -> bool,
 ) -> ApiConventions {
+    let ctx = PlanCtx {
+        hip,
+        spec,
+        rules,
+        reshaped,
+    };
     let mut adapted = Vec::new();
     let mut stubs = Vec::new();
     let mut wrappers: BTreeMap<String, (u8, bool)> = BTreeMap::new();
@@ -523,254 +529,13 @@ fn plan(
         for (n, size, signed) in f.params.iter().filter_map(|p| p.scalar_typedef.as_ref()) {
             wrappers.insert(n.clone(), (*size, *signed));
         }
-        let target = hip.get(f.name.as_str());
-        // A location by value where HIP takes a device ordinal aligns as that integer.
-        let is_location = |p: &RawParam| {
-            Rules::matches(&rules.locations, &f.name, &p.name)
-                && p.shape
-                    == (Shape {
-                        depth: 0,
-                        base: Base::Record,
-                    })
-        };
-        let aligned: Vec<RawParam> = f
-            .params
-            .iter()
-            .map(|p| RawParam {
-                shape: if is_location(p) {
-                    Shape {
-                        depth: 0,
-                        base: Base::Int(4),
-                    }
-                } else {
-                    p.shape
-                },
-                ..p.clone()
-            })
-            .collect();
-        let map = match target {
-            Some((_, h)) => align(&aligned, &h.params),
-            None => vec![None; f.params.len()],
-        };
-        let direct = f.params.iter().any(|p| rules.direct(&f.name, &p.name));
-        let c_call = target.and_then(|(_, h)| c_call(f, h, &map, &is_location, reshaped));
-        // An output where HIP returns the value; where HIP takes a struct from the caller
-        // and CUDA's rule says output, the adapter makes the struct; otherwise as HIP takes it.
-        let outs: Vec<bool> = f
-            .params
-            .iter()
-            .zip(&map)
-            .map(|(p, hj)| match (target, hj) {
-                _ if direct => is_output(&f.name, p, rules),
-                (Some((_, h)), Some(j)) => {
-                    let hp = &h.params[*j];
-                    let value = Rules::matches(&rules.attribute_values, &f.name, &p.name);
-                    !hip_takes(hp)
-                        || (is_output(&f.name, p, rules)
-                            && (value
-                                || matches!(&hp.ty, CType::Pointer { pointee, .. }
-                                    if matches!(pointee.as_ref(), CType::Record { .. }))))
-                }
-                _ => is_output(&f.name, p, rules),
-            })
-            .collect();
-        let inputs: Vec<usize> = (0..f.params.len()).filter(|&i| !outs[i]).collect();
-        let params: Vec<CudaParam> = inputs
-            .iter()
-            .map(|&i| CudaParam {
-                name: spec
-                    .param_renames
-                    .get(&f.params[i].name)
-                    .cloned()
-                    .unwrap_or_else(|| f.params[i].name.clone()),
-                kernel_params: Rules::matches(&rules.kernel_params, &f.name, &f.params[i].name),
-                attribute_value: Rules::matches(
-                    &rules.attribute_values,
-                    &f.name,
-                    &f.params[i].name,
-                ),
-                integer: f.params[i].shape.depth == 0 && f.params[i].scalar_typedef.is_some(),
-                location: is_location(&f.params[i]),
-                record: struct_pointee(&f.params[i]).filter(|r| reshaped(r)),
-            })
-            .collect();
-        let stub = |why: &str| Stub {
-            cuda: f.name.clone(),
-            module: f.module.clone(),
-            status_type: f.status.clone(),
-            status: spec.not_supported[&f.status].clone(),
-            params: params.iter().map(|p| p.name.clone()).collect(),
-            outputs: outs.iter().filter(|o| **o).count(),
-            why: why.to_string(),
-        };
-        let Some(&(module, h)) = hip.get(f.name.as_str()) else {
-            stubs.push(stub("no HIP function"));
-            continue;
-        };
-        if !matches!(h.ret, CType::Enum { .. }) {
-            // HIP returns a value, not a status: the HIP object as it is.
-            continue;
+        match ctx.function(f) {
+            Planned::Adapted(a) => adapted.push(a),
+            Planned::Stub(s) => stubs.push(s),
+            Planned::Same(name) => same.push(name),
+            Planned::Mismatched(name, why) => mismatched.push((name, why)),
+            Planned::Skipped => {}
         }
-        if direct {
-            let dropped: Vec<usize> = inputs
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| map[c].is_none())
-                .map(|(k, _)| k)
-                .collect();
-            match direct_plan(f, h, &map, &outs, &inputs, rules) {
-                Ok(call) => adapted.push(Adapter {
-                    cuda: f.name.clone(),
-                    module: f.module.clone(),
-                    status_type: f.status.clone(),
-                    hip_module: module.to_string(),
-                    hip: h.name.clone(),
-                    params,
-                    args: vec![],
-                    results: vec![],
-                    dropped,
-                    direct: Some(call),
-                    c_call,
-                }),
-                Err(why) => mismatched.push((f.name.clone(), why)),
-            }
-            continue;
-        }
-        let mut hip_to_cuda = vec![None; h.params.len()];
-        for (c, hj) in map.iter().enumerate() {
-            if let Some(j) = hj {
-                hip_to_cuda[*j] = Some(c);
-            }
-        }
-        // HIP's returned values, in order, by HIP parameter index.
-        let hip_outs: Vec<usize> = (0..h.params.len())
-            .filter(|&j| !hip_takes(&h.params[j]))
-            .collect();
-        let mut args = Vec::new();
-        let mut made = Vec::new();
-        let mut values = Vec::new();
-        let mut broken = None;
-        for (j, hp) in h.params.iter().enumerate() {
-            if !hip_takes(hp) {
-                continue;
-            }
-            args.push(match hip_to_cuda[j] {
-                Some(c)
-                    if outs[c]
-                        && Rules::matches(&rules.attribute_values, &f.name, &f.params[c].name) =>
-                {
-                    values.push(c);
-                    AdapterArg::Value
-                }
-                Some(c) if outs[c] => match &hp.ty {
-                    CType::Pointer { pointee, .. } => match pointee.as_ref() {
-                        CType::Record { name } => {
-                            made.push(c);
-                            AdapterArg::New {
-                                record: name.clone(),
-                            }
-                        }
-                        _ => {
-                            broken = Some(format!("HIP takes {} as an input", hp.name));
-                            AdapterArg::Zero
-                        }
-                    },
-                    _ => {
-                        broken = Some(format!("HIP takes {} as an input", hp.name));
-                        AdapterArg::Zero
-                    }
-                },
-                Some(c) => AdapterArg::Input {
-                    index: inputs.iter().position(|&i| i == c).unwrap_or(0),
-                },
-                None => AdapterArg::Zero,
-            });
-        }
-        let mut results = Vec::new();
-        for (c, p) in f.params.iter().enumerate() {
-            if !outs[c] {
-                continue;
-            }
-            let wrap = p.scalar_typedef.as_ref().map(|(n, _, _)| n.clone());
-            let address = wrap.is_none()
-                && p.shape
-                    == (Shape {
-                        depth: 2,
-                        base: Base::Void,
-                    });
-            let source = match map[c] {
-                Some(j) if !hip_takes(&h.params[j]) => AdapterResult::Hip {
-                    index: hip_outs.iter().position(|&o| o == j).unwrap_or(0),
-                    wrap,
-                    address,
-                    handle: p.handle_name.clone().filter(|_| p.shape.depth == 1),
-                    record: struct_pointee(p),
-                },
-                Some(_) if values.contains(&c) => AdapterResult::Value {
-                    index: values.iter().position(|&v| v == c).unwrap_or(0),
-                    attribute: attribute_input(f, &inputs, spec),
-                },
-                Some(_) if made.contains(&c) => AdapterResult::Made {
-                    index: made.iter().position(|&m| m == c).unwrap_or(0),
-                    record: struct_pointee(p),
-                },
-                _ => {
-                    broken = Some(format!("HIP has no output for {}", p.name));
-                    continue;
-                }
-            };
-            results.push(source);
-        }
-        // HIP outputs CUDA does not return are dropped (none known).
-        if let Some(why) = broken {
-            mismatched.push((f.name.clone(), why));
-            continue;
-        }
-        let dropped: Vec<usize> = inputs
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| map[c].is_none())
-            .map(|(k, _)| k)
-            .collect();
-        let identity = dropped.is_empty()
-            && results.len() == hip_outs.len()
-            && results
-                .iter()
-                .enumerate()
-                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None, address: false, record: None, .. } if *index == k))
-            && args.len() == inputs.len()
-            && args
-                .iter()
-                .enumerate()
-                .all(|(k, a)| matches!(a, AdapterArg::Input { index } if *index == k))
-            // Parameter names alone do not make an adapter: a call through one costs more
-            // than a keyword spelled CUDA's way is worth (keywords there are HIP's names).
-            && params
-                .iter()
-                .all(|p| !p.kernel_params && !p.attribute_value && !p.location && p.record.is_none())
-            // CUDA's integer address (`CUdeviceptr`) where HIP takes a pointer: cuda-python
-            // truncates a float given there, as for any integer; HIP's pointer refuses one.
-            && !inputs.iter().zip(&params).any(|(&c, p)| {
-                p.integer && map[c].is_some_and(|j| matches!(h.params[j].ty, CType::Pointer { .. }))
-            })
-            && !spec.hip_functions.contains_key(&f.name);
-        if identity {
-            same.push(f.name.clone());
-            continue;
-        }
-        adapted.push(Adapter {
-            cuda: f.name.clone(),
-            module: f.module.clone(),
-            status_type: f.status.clone(),
-            hip_module: module.to_string(),
-            hip: h.name.clone(),
-            params,
-            args,
-            results,
-            dropped,
-            direct: None,
-            c_call,
-        });
     }
     ApiConventions {
         version: version.to_string(),
@@ -789,6 +554,381 @@ fn plan(
         location_types: spec.location_types.clone(),
         include_guards: Default::default(),
         types: Default::default(),
+    }
+}
+
+/// What the plan does with one CUDA function.
+enum Planned {
+    /// An adapter (a direct call or not).
+    Adapted(Adapter),
+    /// A stub: no HIP function.
+    Stub(Stub),
+    /// HIP's function serves as it is.
+    Same(String),
+    /// The two functions' shapes do not join, with why.
+    Mismatched(String, String),
+    /// HIP returns a value, not a status: the HIP object as it is.
+    Skipped,
+}
+
+/// What the plan of one API version reads besides the CUDA functions.
+struct PlanCtx<'a> {
+    hip: &'a HipFunctions<'a>,
+    spec: &'a ConventionsSpec,
+    rules: &'a Rules,
+    reshaped: &'a dyn Fn(&str) -> bool,
+}
+
+/// A CUDA function joined to its HIP function's parameters.
+struct Joined<'a> {
+    f: &'a RawFunction,
+    /// The HIP parameter each CUDA parameter feeds.
+    map: Vec<Option<usize>>,
+    /// Whether the spec makes it a direct call.
+    direct: bool,
+    c_call: Option<Vec<i64>>,
+    /// Per CUDA parameter: whether it is an output.
+    outs: Vec<bool>,
+    /// The CUDA parameters Python passes, by CUDA index.
+    inputs: Vec<usize>,
+    params: Vec<CudaParam>,
+}
+
+impl Joined<'_> {
+    /// The inputs (by position among the inputs) that feed no HIP parameter.
+    fn dropped(&self) -> Vec<usize> {
+        self.inputs
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| self.map[c].is_none())
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The adapter of the join over HIP function `h` of `hip_module`.
+    fn adapter(
+        self,
+        hip_module: &str,
+        h: &Function,
+        call: (Vec<AdapterArg>, Vec<AdapterResult>, Option<DirectCall>),
+    ) -> Adapter {
+        let dropped = self.dropped();
+        let (args, results, direct) = call;
+        Adapter {
+            cuda: self.f.name.clone(),
+            module: self.f.module.clone(),
+            status_type: self.f.status.clone(),
+            hip_module: hip_module.to_string(),
+            hip: h.name.clone(),
+            params: self.params,
+            args,
+            results,
+            dropped,
+            direct,
+            c_call: self.c_call,
+        }
+    }
+}
+
+/// HIP's arguments of an adapter, as they are found.
+#[derive(Default)]
+struct ArgPlan {
+    args: Vec<AdapterArg>,
+    /// The CUDA outputs the adapter makes a struct for, in order.
+    made: Vec<usize>,
+    /// The CUDA outputs the adapter makes a value cell for, in order.
+    values: Vec<usize>,
+    /// Why the shapes do not join (the last reason found).
+    broken: Option<String>,
+}
+
+impl PlanCtx<'_> {
+    /// What the plan does with CUDA function `f`.
+    fn function(&self, f: &RawFunction) -> Planned {
+        let j = self.join(f);
+        let Some(&(module, h)) = self.hip.get(f.name.as_str()) else {
+            return Planned::Stub(self.stub(&j, "no HIP function"));
+        };
+        if !matches!(h.ret, CType::Enum { .. }) {
+            // HIP returns a value, not a status: the HIP object as it is.
+            return Planned::Skipped;
+        }
+        if j.direct {
+            return match direct_plan(f, h, &j.map, &j.outs, &j.inputs, self.rules) {
+                Ok(call) => Planned::Adapted(j.adapter(module, h, (vec![], vec![], Some(call)))),
+                Err(why) => Planned::Mismatched(f.name.clone(), why),
+            };
+        }
+        self.adapted(j, module, h)
+    }
+
+    /// Whether CUDA parameter `p` of `f` is a location by value where HIP takes a device
+    /// ordinal: it aligns as that integer.
+    fn is_location(&self, f: &RawFunction, p: &RawParam) -> bool {
+        Rules::matches(&self.rules.locations, &f.name, &p.name)
+            && p.shape
+                == (Shape {
+                    depth: 0,
+                    base: Base::Record,
+                })
+    }
+
+    /// Joins `f` to its HIP function: the parameters aligned, the outputs and inputs found.
+    fn join<'f>(&self, f: &'f RawFunction) -> Joined<'f> {
+        let target = self.hip.get(f.name.as_str());
+        let aligned: Vec<RawParam> = f
+            .params
+            .iter()
+            .map(|p| RawParam {
+                shape: if self.is_location(f, p) {
+                    Shape {
+                        depth: 0,
+                        base: Base::Int(4),
+                    }
+                } else {
+                    p.shape
+                },
+                ..p.clone()
+            })
+            .collect();
+        let map = match target {
+            Some((_, h)) => align(&aligned, &h.params),
+            None => vec![None; f.params.len()],
+        };
+        let direct = f.params.iter().any(|p| self.rules.direct(&f.name, &p.name));
+        let is_location = |p: &RawParam| self.is_location(f, p);
+        let c_call = target.and_then(|(_, h)| c_call(f, h, &map, &is_location, self.reshaped));
+        let outs = self.outputs(f, target.map(|(_, h)| *h), &map, direct);
+        let inputs: Vec<usize> = (0..f.params.len()).filter(|&i| !outs[i]).collect();
+        let params = self.cuda_params(f, &inputs);
+        Joined {
+            f,
+            map,
+            direct,
+            c_call,
+            outs,
+            inputs,
+            params,
+        }
+    }
+
+    /// Per parameter of `f`: whether it is an output. An output where HIP returns the value;
+    /// where HIP takes a struct from the caller and CUDA's rule says output, the adapter makes
+    /// the struct; otherwise as HIP takes it.
+    fn outputs(
+        &self,
+        f: &RawFunction,
+        target: Option<&Function>,
+        map: &[Option<usize>],
+        direct: bool,
+    ) -> Vec<bool> {
+        let rules = self.rules;
+        f.params
+            .iter()
+            .zip(map)
+            .map(|(p, hj)| match (target, hj) {
+                _ if direct => is_output(&f.name, p, rules),
+                (Some(h), Some(j)) => {
+                    let hp = &h.params[*j];
+                    let value = Rules::matches(&rules.attribute_values, &f.name, &p.name);
+                    !hip_takes(hp)
+                        || (is_output(&f.name, p, rules)
+                            && (value
+                                || matches!(&hp.ty, CType::Pointer { pointee, .. }
+                                    if matches!(pointee.as_ref(), CType::Record { .. }))))
+                }
+                _ => is_output(&f.name, p, rules),
+            })
+            .collect()
+    }
+
+    /// cuda-python's parameters of `f`: its `inputs`, named as the spec renames them.
+    fn cuda_params(&self, f: &RawFunction, inputs: &[usize]) -> Vec<CudaParam> {
+        let rules = self.rules;
+        inputs
+            .iter()
+            .map(|&i| CudaParam {
+                name: self
+                    .spec
+                    .param_renames
+                    .get(&f.params[i].name)
+                    .cloned()
+                    .unwrap_or_else(|| f.params[i].name.clone()),
+                kernel_params: Rules::matches(&rules.kernel_params, &f.name, &f.params[i].name),
+                attribute_value: Rules::matches(
+                    &rules.attribute_values,
+                    &f.name,
+                    &f.params[i].name,
+                ),
+                integer: f.params[i].shape.depth == 0 && f.params[i].scalar_typedef.is_some(),
+                location: self.is_location(f, &f.params[i]),
+                record: struct_pointee(&f.params[i]).filter(|r| (self.reshaped)(r)),
+            })
+            .collect()
+    }
+
+    /// The stub of a joined function, with why.
+    fn stub(&self, j: &Joined, why: &str) -> Stub {
+        let f = j.f;
+        Stub {
+            cuda: f.name.clone(),
+            module: f.module.clone(),
+            status_type: f.status.clone(),
+            status: self.spec.not_supported[&f.status].clone(),
+            params: j.params.iter().map(|p| p.name.clone()).collect(),
+            outputs: j.outs.iter().filter(|o| **o).count(),
+            why: why.to_string(),
+        }
+    }
+
+    /// The adapter of a joined function over HIP function `h` (not a direct call), HIP's
+    /// function itself where the two are the same, or why they do not join.
+    fn adapted(&self, j: Joined, module: &str, h: &Function) -> Planned {
+        // HIP's returned values, in order, by HIP parameter index.
+        let hip_outs: Vec<usize> = (0..h.params.len())
+            .filter(|&k| !hip_takes(&h.params[k]))
+            .collect();
+        let plan = self.adapter_args(&j, h);
+        let mut broken = plan.broken.clone();
+        let mut results = Vec::new();
+        for (c, p) in j.f.params.iter().enumerate() {
+            if !j.outs[c] {
+                continue;
+            }
+            match self.adapter_result(&j, c, p, h, &hip_outs, &plan) {
+                Ok(r) => results.push(r),
+                Err(why) => broken = Some(why),
+            }
+        }
+        // HIP outputs CUDA does not return are dropped (none known).
+        if let Some(why) = broken {
+            return Planned::Mismatched(j.f.name.clone(), why);
+        }
+        if self.is_identity(&j, h, &plan.args, &results, hip_outs.len()) {
+            return Planned::Same(j.f.name.clone());
+        }
+        Planned::Adapted(j.adapter(module, h, (plan.args, results, None)))
+    }
+
+    /// HIP's arguments: each HIP input from a CUDA input, a struct or cell the adapter
+    /// makes for a CUDA output, or zero.
+    fn adapter_args(&self, j: &Joined, h: &Function) -> ArgPlan {
+        let f = j.f;
+        let mut hip_to_cuda = vec![None; h.params.len()];
+        for (c, hj) in j.map.iter().enumerate() {
+            if let Some(k) = hj {
+                hip_to_cuda[*k] = Some(c);
+            }
+        }
+        let mut plan = ArgPlan::default();
+        for (k, hp) in h.params.iter().enumerate() {
+            if !hip_takes(hp) {
+                continue;
+            }
+            let arg = match hip_to_cuda[k] {
+                Some(c)
+                    if j.outs[c]
+                        && Rules::matches(
+                            &self.rules.attribute_values,
+                            &f.name,
+                            &f.params[c].name,
+                        ) =>
+                {
+                    plan.values.push(c);
+                    AdapterArg::Value
+                }
+                Some(c) if j.outs[c] => match pointee(&hp.ty) {
+                    Some(CType::Record { name }) => {
+                        plan.made.push(c);
+                        AdapterArg::New {
+                            record: name.clone(),
+                        }
+                    }
+                    _ => {
+                        plan.broken = Some(format!("HIP takes {} as an input", hp.name));
+                        AdapterArg::Zero
+                    }
+                },
+                Some(c) => AdapterArg::Input {
+                    index: j.inputs.iter().position(|&i| i == c).unwrap_or(0),
+                },
+                None => AdapterArg::Zero,
+            };
+            plan.args.push(arg);
+        }
+        plan
+    }
+
+    /// Where CUDA output `p` (at `c`) comes from: HIP's output, a cell or a struct the
+    /// adapter made; or why HIP has none.
+    fn adapter_result(
+        &self,
+        j: &Joined,
+        c: usize,
+        p: &RawParam,
+        h: &Function,
+        hip_outs: &[usize],
+        plan: &ArgPlan,
+    ) -> Result<AdapterResult, String> {
+        let wrap = p.scalar_typedef.as_ref().map(|(n, _, _)| n.clone());
+        let address = wrap.is_none()
+            && p.shape
+                == (Shape {
+                    depth: 2,
+                    base: Base::Void,
+                });
+        Ok(match j.map[c] {
+            Some(k) if !hip_takes(&h.params[k]) => AdapterResult::Hip {
+                index: hip_outs.iter().position(|&o| o == k).unwrap_or(0),
+                wrap,
+                address,
+                handle: p.handle_name.clone().filter(|_| p.shape.depth == 1),
+                record: struct_pointee(p),
+            },
+            Some(_) if plan.values.contains(&c) => AdapterResult::Value {
+                index: plan.values.iter().position(|&v| v == c).unwrap_or(0),
+                attribute: attribute_input(j.f, &j.inputs, self.spec),
+            },
+            Some(_) if plan.made.contains(&c) => AdapterResult::Made {
+                index: plan.made.iter().position(|&m| m == c).unwrap_or(0),
+                record: struct_pointee(p),
+            },
+            _ => return Err(format!("HIP has no output for {}", p.name)),
+        })
+    }
+
+    /// Whether HIP's function serves as CUDA's as it is: every input and output in place,
+    /// none converted.
+    fn is_identity(
+        &self,
+        j: &Joined,
+        h: &Function,
+        args: &[AdapterArg],
+        results: &[AdapterResult],
+        hip_outs: usize,
+    ) -> bool {
+        j.dropped().is_empty()
+            && results.len() == hip_outs
+            && results
+                .iter()
+                .enumerate()
+                .all(|(k, r)| matches!(r, AdapterResult::Hip { index, wrap: None, address: false, record: None, .. } if *index == k))
+            && args.len() == j.inputs.len()
+            && args
+                .iter()
+                .enumerate()
+                .all(|(k, a)| matches!(a, AdapterArg::Input { index } if *index == k))
+            // Parameter names alone do not make an adapter: a call through one costs more
+            // than a keyword spelled CUDA's way is worth (keywords there are HIP's names).
+            && j.params
+                .iter()
+                .all(|p| !p.kernel_params && !p.attribute_value && !p.location && p.record.is_none())
+            // CUDA's integer address (`CUdeviceptr`) where HIP takes a pointer: cuda-python
+            // truncates a float given there, as for any integer; HIP's pointer refuses one.
+            && !j.inputs.iter().zip(&j.params).any(|(&c, p)| {
+                p.integer && j.map[c].is_some_and(|k| matches!(h.params[k].ty, CType::Pointer { .. }))
+            })
+            && !self.spec.hip_functions.contains_key(&j.f.name)
     }
 }
 
@@ -902,78 +1042,124 @@ fn direct_plan(
     inputs: &[usize],
     rules: &Rules,
 ) -> Result<DirectCall, String> {
-    let input = |c: usize| inputs.iter().position(|&i| i == c);
-    let by_name = |name: &str| {
-        f.params
-            .iter()
-            .position(|p| p.name == name)
-            .and_then(input)
-            .ok_or_else(|| format!("no input named {name}"))
+    let mut d = DirectPlanner {
+        f,
+        h,
+        map,
+        outs,
+        inputs,
+        rules,
+        count: None,
     };
-    let inout = |c: usize| Rules::matches(&rules.inouts, &f.name, &f.params[c].name);
-    let list = |c: usize| Rules::matches(&rules.lists, &f.name, &f.params[c].name);
     // The count the function's handle arrays hold: its in/out integer.
-    let count = (0..f.params.len())
-        .find(|&c| inout(c) && matches!(f.params[c].shape.base, Base::Int(_)))
-        .and_then(input);
-    let mut hip_to_cuda = vec![None; h.params.len()];
-    for (c, hj) in map.iter().enumerate() {
-        if let Some(j) = hj {
-            hip_to_cuda[*j] = Some(c);
+    d.count = (0..f.params.len())
+        .find(|&c| d.inout(c) && matches!(f.params[c].shape.base, Base::Int(_)))
+        .and_then(|c| d.input(c));
+    let (args, arg_of) = d.args()?;
+    let mut results = Vec::new();
+    for (c, p) in f.params.iter().enumerate() {
+        if outs[c] || d.inout(c) {
+            results.push(d.result(c, p, &args, &arg_of)?);
         }
     }
-    let elem = |j: usize| {
-        pointee(&h.params[j].ty)
+    Ok(DirectCall { args, results })
+}
+
+/// The plan of one direct call: the CUDA function joined to its HIP function.
+struct DirectPlanner<'a> {
+    f: &'a RawFunction,
+    h: &'a Function,
+    /// The HIP parameter each CUDA parameter feeds.
+    map: &'a [Option<usize>],
+    /// Per CUDA parameter: whether it is an output.
+    outs: &'a [bool],
+    /// The CUDA parameters Python passes, by CUDA index.
+    inputs: &'a [usize],
+    rules: &'a Rules,
+    /// The input counting the function's handle arrays.
+    count: Option<usize>,
+}
+
+impl DirectPlanner<'_> {
+    /// The position among the inputs of CUDA parameter `c`.
+    fn input(&self, c: usize) -> Option<usize> {
+        self.inputs.iter().position(|&i| i == c)
+    }
+
+    /// The position among the inputs of the CUDA parameter named `name`.
+    fn by_name(&self, name: &str) -> Result<usize, String> {
+        self.f
+            .params
+            .iter()
+            .position(|p| p.name == name)
+            .and_then(|c| self.input(c))
+            .ok_or_else(|| format!("no input named {name}"))
+    }
+
+    /// Whether CUDA parameter `c` is in/out (the spec's `inouts`).
+    fn inout(&self, c: usize) -> bool {
+        Rules::matches(&self.rules.inouts, &self.f.name, &self.f.params[c].name)
+    }
+
+    /// Whether CUDA parameter `c` is a list (the spec's `lists`).
+    fn list(&self, c: usize) -> bool {
+        Rules::matches(&self.rules.lists, &self.f.name, &self.f.params[c].name)
+    }
+
+    /// The C scalar type HIP parameter `j` points at.
+    fn elem(&self, j: usize) -> Result<String, String> {
+        let hp = &self.h.params[j];
+        pointee(&hp.ty)
             .and_then(ctype)
             .map(str::to_string)
-            .ok_or_else(|| format!("{} is not a pointer to a scalar", h.params[j].name))
-    };
-    let mut args = Vec::new();
-    let mut arg_of = vec![None; f.params.len()];
-    for (j, hp) in h.params.iter().enumerate() {
-        let Some(c) = hip_to_cuda[j] else {
-            let ct = ctype(&hp.ty).ok_or_else(|| format!("HIP's {} is a struct", hp.name))?;
-            args.push(DirectArg::Zero {
-                ctype: ct.to_string(),
-            });
-            continue;
-        };
-        arg_of[c] = Some(args.len());
-        let p = &f.params[c];
-        args.push(if inout(c) {
+            .ok_or_else(|| format!("{} is not a pointer to a scalar", hp.name))
+    }
+
+    /// The C arguments in HIP's order, and the argument of each CUDA parameter.
+    fn args(&self) -> Result<(Vec<DirectArg>, Vec<Option<usize>>), String> {
+        let mut hip_to_cuda = vec![None; self.h.params.len()];
+        for (c, hj) in self.map.iter().enumerate() {
+            if let Some(j) = hj {
+                hip_to_cuda[*j] = Some(c);
+            }
+        }
+        let mut args = Vec::new();
+        let mut arg_of = vec![None; self.f.params.len()];
+        for (j, hp) in self.h.params.iter().enumerate() {
+            let Some(c) = hip_to_cuda[j] else {
+                let ct = ctype(&hp.ty).ok_or_else(|| format!("HIP's {} is a struct", hp.name))?;
+                args.push(DirectArg::Zero {
+                    ctype: ct.to_string(),
+                });
+                continue;
+            };
+            arg_of[c] = Some(args.len());
+            args.push(self.arg(j, c)?);
+        }
+        Ok((args, arg_of))
+    }
+
+    /// How HIP parameter `j` is passed from CUDA parameter `c`.
+    fn arg(&self, j: usize, c: usize) -> Result<DirectArg, String> {
+        let (f, hp, p) = (self.f, &self.h.params[j], &self.f.params[c]);
+        Ok(if self.inout(c) {
             DirectArg::InOut {
-                index: input(c).unwrap_or(0),
-                ctype: elem(j)?,
+                index: self.input(c).unwrap_or(0),
+                ctype: self.elem(j)?,
             }
-        } else if list(c) {
+        } else if self.list(c) {
             DirectArg::List {
-                index: input(c).unwrap_or(0),
-                ctype: elem(j)?,
+                index: self.input(c).unwrap_or(0),
+                ctype: self.elem(j)?,
             }
-        } else if Rules::matches(&rules.value_lists, &f.name, &p.name) {
-            // The attributes are the list of enums; sizes, if any, the list of integers.
-            let lists: Vec<usize> = (0..f.params.len()).filter(|&k| list(k)).collect();
-            let attributes = lists
-                .iter()
-                .find(|&&k| f.params[k].enum_name.is_some())
-                .and_then(|&k| input(k))
-                .ok_or("no list of attributes")?;
-            let sizes = lists
-                .iter()
-                .find(|&&k| f.params[k].enum_name.is_none())
-                .and_then(|&k| input(k));
-            let attribute_type = lists.iter().find_map(|&k| f.params[k].enum_name.clone());
-            DirectArg::Values {
-                attributes,
-                sizes,
-                attribute_type,
-            }
-        } else if let Some(size) = rules.sized(&f.name, &p.name) {
+        } else if Rules::matches(&self.rules.value_lists, &f.name, &p.name) {
+            self.values_arg()?
+        } else if let Some(size) = self.rules.sized(&f.name, &p.name) {
             DirectArg::Sized {
-                size: by_name(size)?,
+                size: self.by_name(size)?,
             }
-        } else if outs[c] {
-            match (count, p.shape) {
+        } else if self.outs[c] {
+            match (self.count, p.shape) {
                 (
                     Some(count),
                     Shape {
@@ -982,42 +1168,70 @@ fn direct_plan(
                     },
                 ) => DirectArg::OutArray {
                     count,
-                    ctype: elem(j)?,
+                    ctype: self.elem(j)?,
                 },
-                _ => DirectArg::Out { ctype: elem(j)? },
+                _ => DirectArg::Out {
+                    ctype: self.elem(j)?,
+                },
             }
         } else {
             DirectArg::Input {
-                index: input(c).unwrap_or(0),
+                index: self.input(c).unwrap_or(0),
                 ctype: ctype(&hp.ty)
                     .ok_or_else(|| format!("HIP takes {} by value as a struct", hp.name))?
                     .to_string(),
             }
-        });
+        })
     }
-    let mut results = Vec::new();
-    for (c, p) in f.params.iter().enumerate() {
-        if !(outs[c] || inout(c)) {
-            continue;
-        }
+
+    /// A list of values: the attributes are the list of enums; sizes, if any, the list of
+    /// integers.
+    fn values_arg(&self) -> Result<DirectArg, String> {
+        let f = self.f;
+        let lists: Vec<usize> = (0..f.params.len()).filter(|&k| self.list(k)).collect();
+        let attributes = lists
+            .iter()
+            .find(|&&k| f.params[k].enum_name.is_some())
+            .and_then(|&k| self.input(k))
+            .ok_or("no list of attributes")?;
+        let sizes = lists
+            .iter()
+            .find(|&&k| f.params[k].enum_name.is_none())
+            .and_then(|&k| self.input(k));
+        let attribute_type = lists.iter().find_map(|&k| f.params[k].enum_name.clone());
+        Ok(DirectArg::Values {
+            attributes,
+            sizes,
+            attribute_type,
+        })
+    }
+
+    /// How CUDA output (or in/out) `p` at `c` is returned from the C arguments `args`.
+    fn result(
+        &self,
+        c: usize,
+        p: &RawParam,
+        args: &[DirectArg],
+        arg_of: &[Option<usize>],
+    ) -> Result<DirectResult, String> {
         // Per-element data HIP does not have (CUDA 13's `edgeData`): as many zeroed structs
         // as the count says, which is what CUDA reports for plain edges, the only ones HIP
         // makes.
-        if let (None, Some(k), Some(record), 1) = (arg_of[c], count, &p.record_name, p.shape.depth)
+        if let (None, Some(k), Some(record), 1) =
+            (arg_of[c], self.count, &p.record_name, p.shape.depth)
         {
             if let Some(arg) = args
                 .iter()
                 .position(|a| matches!(a, DirectArg::InOut { index, .. } if *index == k))
             {
-                results.push(DirectResult {
+                return Ok(DirectResult {
                     arg,
                     kind: format!("zeroed:{record}"),
                 });
-                continue;
             }
         }
         let arg = arg_of[c].ok_or_else(|| format!("HIP has no output for {}", p.name))?;
-        let hip_elem = map[c].and_then(|j| pointee(&h.params[j].ty));
+        let hip_elem = self.map[c].and_then(|j| pointee(&self.h.params[j].ty));
         let kind = match (&args[arg], hip_elem) {
             (DirectArg::Values { .. } | DirectArg::Sized { .. }, _) => "value".to_string(),
             // The CUDA handle class (cuda-python's `repr`), else HIP's.
@@ -1031,9 +1245,8 @@ fn direct_plan(
                 None => "int".to_string(),
             },
         };
-        results.push(DirectResult { arg, kind });
+        Ok(DirectResult { arg, kind })
     }
-    Ok(DirectCall { args, results })
 }
 
 /// Reads each API version's headers and plans every CUDA function of them.

@@ -50,6 +50,56 @@ pub(crate) struct FnCtx<'a> {
     pub(crate) functions: &'a HashMap<&'a str, &'a Function>,
 }
 
+/// A function's outputs as they are collected, each with its raw variable, stub type and
+/// docstring line.
+#[derive(Default)]
+struct Outputs {
+    outs: Vec<Output>,
+    raw_outs: Vec<Option<Var>>,
+    stub_results: Vec<String>,
+    returns_doc: Vec<String>,
+}
+
+impl Outputs {
+    /// Adds one output.
+    fn push(&mut self, out: Output, raw: Option<Var>, stub: String, doc: String) {
+        self.outs.push(out);
+        self.raw_outs.push(raw);
+        self.stub_results.push(stub);
+        self.returns_doc.push(doc);
+    }
+}
+
+/// A function's model as it is built, with what its outputs need.
+struct FnBuild<'f> {
+    f: &'f Function,
+    /// The handle argument the returned handles live in (the spec's `results_depend`).
+    parent: Option<String>,
+    /// Otherwise, the handle arguments passed by value the results live in (`results_inherit`).
+    inherit: Vec<String>,
+    /// Whether the function returns the status enum.
+    is_status: bool,
+    m: FunctionModel,
+    outs: Outputs,
+}
+
+impl FnBuild<'_> {
+    /// Whether the parameter at hand is the first of a destroying function: what it destroys.
+    fn destroys_here(&self) -> bool {
+        self.f.destroys && self.m.call_args.is_empty()
+    }
+
+    /// Adds the Python parameter of C parameter `c_name`, Rust name `arg`, of type `ty`.
+    fn python_param(&mut self, c_name: &str, arg: String, ty: ArgType) {
+        self.m.params.push(Param {
+            py_name: crate::model::names::python_name(c_name),
+            name: arg,
+            ty,
+            optional: false,
+        });
+    }
+}
+
 /// The FFI integer type of a size and signedness.
 fn int(size: u8, signed: bool) -> FfiType {
     FfiType::scalar(FfiBase::Int { size, signed })
@@ -150,7 +200,7 @@ impl FnCtx<'_> {
         f: &Function,
         mirrors: &mut BTreeMap<String, MirrorModel>,
     ) -> Result<FunctionModel> {
-        let mut m = FunctionModel {
+        let m = FunctionModel {
             name: f.name.clone(),
             symbol: f.symbol.clone(),
             doc: Vec::new(),
@@ -170,10 +220,21 @@ impl FnCtx<'_> {
             raw_outs: Vec::new(),
             destroy: None,
         };
-        let mut raw_outs: Vec<Option<Var>> = Vec::new();
-        let mut returns_doc: Vec<String> = Vec::new();
-        let mut outs: Vec<Output> = Vec::new();
-        let mut stub_results: Vec<String> = Vec::new();
+        let mut b = self.build(f, m);
+        if b.is_status {
+            self.status_output(&mut b)?;
+        } else {
+            self.value_outputs(&mut b)?;
+        }
+        for p in &f.params {
+            self.param(&mut b, p, mirrors)?;
+        }
+        self.checks(f, &mut b.m.prep)?;
+        Ok(self.finish(b))
+    }
+
+    /// A function's model to build from `m`, with where its returned handles live.
+    fn build<'f>(&self, f: &'f Function, m: FunctionModel) -> FnBuild<'f> {
         // The handle argument the returned handles live in (the spec's `results_depend`).
         let parent = f
             .params
@@ -191,255 +252,327 @@ impl FnCtx<'_> {
         } else {
             Vec::new()
         };
+        FnBuild {
+            f,
+            parent,
+            inherit,
+            is_status: matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status),
+            m,
+            outs: Outputs::default(),
+        }
+    }
+
+    /// The status a function returns, as its first output.
+    fn status_output(&self, b: &mut FnBuild) -> Result<()> {
+        let ty = self
+            .types
+            .local_ref(self.status_idx.context("status index")?);
+        b.outs.push(
+            Output::Status { ty },
+            None,
+            python_types::result_type(&b.f.ret, false),
+            docstring::status_line(self.status.unwrap_or_default()),
+        );
+        Ok(())
+    }
+
+    /// The outputs of a function returning no status: the success member, then its value.
+    fn value_outputs(&self, b: &mut FnBuild) -> Result<()> {
+        let f = b.f;
         let status = self.status.unwrap_or_default();
-        let is_status =
-            matches!(&f.ret, CType::Enum { name, .. } if Some(name.as_str()) == self.status);
-        if is_status {
-            outs.push(Output::Status {
-                ty: self
-                    .types
-                    .local_ref(self.status_idx.context("status index")?),
-            });
-            raw_outs.push(None);
-            stub_results.push(python_types::result_type(&f.ret, false));
-            returns_doc.push(docstring::status_line(status));
-        } else {
-            // The success member goes first where the result is a value (hip-python's
-            // `(hipSuccess, text)`) or, if the spec says so, where a void function has outputs
-            // (`amd_comgr_get_version` → `(AMD_COMGR_STATUS_SUCCESS, major, minor)`).
-            let has_value = f.ret != CType::Void;
-            let has_outputs = f
-                .params
-                .iter()
-                .any(|p| matches!(p.usage, Usage::Out | Usage::OutString));
-            if has_value || (self.success_for_void_outputs && has_outputs) {
-                if let (Some(idx), Some(value)) = (self.status_idx, self.success_value) {
-                    outs.push(Output::Success {
+        // The success member goes first where the result is a value (hip-python's
+        // `(hipSuccess, text)`) or, if the spec says so, where a void function has outputs
+        // (`amd_comgr_get_version` → `(AMD_COMGR_STATUS_SUCCESS, major, minor)`).
+        let has_value = f.ret != CType::Void;
+        let has_outputs = f
+            .params
+            .iter()
+            .any(|p| matches!(p.usage, Usage::Out | Usage::OutString));
+        if has_value || (self.success_for_void_outputs && has_outputs) {
+            if let (Some(idx), Some(value)) = (self.status_idx, self.success_value) {
+                b.outs.push(
+                    Output::Success {
                         ty: self.types.local_ref(idx),
                         value,
-                    });
-                    raw_outs.push(None);
-                    stub_results.push(status.to_string());
-                    returns_doc.push(docstring::success_line(status));
-                }
-            }
-            if has_value {
-                let conversion =
-                    self.conversion(&f.name, &f.ret, None, parent.as_deref(), &inherit)?;
-                outs.push(Output::Value {
-                    var: Var::Ret,
-                    conversion,
-                });
-                raw_outs.push(raw_value(&f.ret).then_some(Var::Ret));
-                stub_results.push(python_types::result_type(&f.ret, false));
-                returns_doc.push(docstring::describe(&f.ret));
-            }
-        }
-        for p in &f.params {
-            if p.name == "py" || p.name.starts_with("__") {
-                bail!(
-                    "{}: parameter name {} collides with generated names",
-                    f.name,
-                    p.name
+                    },
+                    None,
+                    status.to_string(),
+                    docstring::success_line(status),
                 );
             }
-            let arg = rust_name(&p.name);
-            let c = p.name.clone();
-            m.ffi_params.push(self.ffi_type(&p.ty, mirrors)?);
-            match p.usage {
-                Usage::Out => {
-                    let CType::Pointer { pointee, .. } = &p.ty else {
-                        bail!("{}.{} is out but not a pointer", f.name, p.name);
-                    };
-                    if let CType::Record { name } = pointee.as_ref() {
-                        // The C function fills a struct: allocate one and return it.
-                        m.prep.push(Prep::NewRecord {
-                            c: c.clone(),
-                            ty: self.types.get(name)?,
-                        });
-                        m.prep.push(Prep::RecordAddress { c: c.clone() });
-                        outs.push(Output::Record { c: c.clone() });
-                        raw_outs.push(None);
-                        stub_results.push(name.clone());
-                        returns_doc.push(docstring::output_line(&p.name, name));
-                    } else {
-                        let storage = match pointee.as_ref() {
-                            CType::Bool => int(1, false),
-                            CType::Array { .. } | CType::Void => {
-                                bail!("{}.{}: cannot return a {pointee:?}", f.name, p.name)
-                            }
-                            other => self.ffi_type(other, mirrors)?,
-                        };
-                        m.prep.push(Prep::OutStorage {
-                            c: c.clone(),
-                            storage: storage.clone(),
-                        });
-                        m.prep.push(Prep::StorageAddress {
-                            c: c.clone(),
-                            storage,
-                        });
-                        // Size parameters are C integers (`rt::CInt`).
-                        let size = p.size_param.as_deref().map(rust_name);
-                        let var = Var::Out { c: c.clone() };
-                        let conversion =
-                            self.conversion(&f.name, pointee, size, parent.as_deref(), &inherit)?;
-                        outs.push(Output::Value {
-                            var: var.clone(),
-                            conversion,
-                        });
-                        raw_outs.push(raw_value(pointee).then_some(var));
-                        stub_results
-                            .push(python_types::result_type(pointee, p.size_param.is_some()));
-                        returns_doc.push(docstring::output_line(
-                            &p.name,
-                            &docstring::describe(pointee),
-                        ));
-                    }
-                }
-                Usage::OutString => {
-                    let len = rust_name(p.size_param.as_deref().context("out_string size")?);
-                    m.prep.push(Prep::OutStringBuffer { c: c.clone(), len });
-                    m.prep.push(Prep::BufferAddress { c: c.clone() });
-                    outs.push(Output::Bytes { c: c.clone() });
-                    raw_outs.push(None);
-                    stub_results.push("bytes".into());
-                    returns_doc.push(docstring::output_line(&p.name, "bytes"));
-                }
-                Usage::In | Usage::Pointer
-                    if f.destroys && m.call_args.is_empty() && untyped_handle(&p.ty) =>
-                {
-                    // The handle destroyed: its Python object is kept to be marked.
-                    m.stub_params
-                        .push(python_types::param(&p.name, &p.ty, p.usage));
-                    m.destroy = Some(Destroy {
-                        arg: arg.clone(),
-                        by_ref: false,
-                        success: self.destroy_success(&f.ret),
-                    });
-                    if let Some(value) = self.handle_value(p, &arg)? {
-                        m.prep.push(Prep::Let {
-                            c: c.clone(),
-                            value,
-                        });
-                    } else {
-                        let writable = matches!(
-                            p.ty,
-                            CType::Pointer {
-                                is_const: false,
-                                ..
-                            }
-                        );
-                        m.prep.push(Prep::PtrArgOf {
-                            c: c.clone(),
-                            arg: arg.clone(),
-                            writable,
-                        });
-                        m.prep.push(Prep::HolderAddress {
-                            c: c.clone(),
-                            holder: "p".into(),
-                        });
-                    }
-                    m.params.push(Param {
-                        py_name: crate::model::names::python_name(&p.name),
-                        name: arg,
-                        ty: ArgType::Any,
-                        optional: false,
-                    });
-                }
-                Usage::Pointer if self.frees_strings(&f.name) && p.ty.points_at_char() => {
-                    // A string free function (`LLVMDisposeMessage`): given one of the copies
-                    // the bindings return, nothing to free; given other Python memory, a
-                    // TypeError rather than a free() of it.
-                    m.stub_params
-                        .push(python_types::param(&p.name, &p.ty, p.usage));
-                    m.prep.push(Prep::FreedString {
-                        c: c.clone(),
-                        arg: arg.clone(),
-                    });
-                    m.prep.push(Prep::HolderAddress {
-                        c: c.clone(),
-                        holder: "p".into(),
-                    });
-                    m.params.push(Param {
-                        py_name: crate::model::names::python_name(&p.name),
-                        name: arg,
-                        ty: ArgType::Any,
-                        optional: false,
-                    });
-                }
-                Usage::Pointer if self.is_opaque(p) => {
-                    // A `void *` typedef handle (`hipsparseHandle_t`) by value.
-                    m.stub_params
-                        .push(python_types::param(&p.name, &p.ty, p.usage));
-                    let value = self.handle_value(p, &arg)?.context("opaque handle")?;
-                    m.prep.push(Prep::Let {
-                        c: c.clone(),
-                        value,
-                    });
-                    m.params.push(Param {
-                        py_name: crate::model::names::python_name(&p.name),
-                        name: arg,
-                        ty: ArgType::Any,
-                        optional: false,
-                    });
-                }
-                Usage::ByRef | Usage::Pointer => {
-                    m.stub_params
-                        .push(python_types::param(&p.name, &p.ty, p.usage));
-                    // What a destroying function frees is the library's, never a Python buffer.
-                    let frees = f.destroys && m.call_args.is_empty();
-                    let ty = self.pointer_param(p, &arg, &c, frees, &mut m.prep)?;
-                    // A struct or handle pointer (`hipArray_t` of HIP 5, `hiprtcProgram *`):
-                    // the Python object is at hand (`ArgType::Any`) to be marked.
-                    if f.destroys && m.call_args.is_empty() && matches!(ty, ArgType::Any) {
-                        m.destroy = Some(Destroy {
-                            arg: arg.clone(),
-                            by_ref: points_at_handle(&p.ty),
-                            success: self.destroy_success(&f.ret),
-                        });
-                    }
-                    m.params.push(Param {
-                        py_name: crate::model::names::python_name(&p.name),
-                        name: arg,
-                        ty,
-                        optional: false,
-                    });
-                }
-                usage => {
-                    m.stub_params
-                        .push(python_types::param(&p.name, &p.ty, usage));
-                    let (ty, value) = self.in_param(&p.ty, usage, &arg, mirrors)?;
-                    if f.destroys && m.call_args.is_empty() && matches!(p.ty, CType::Record { .. })
-                    {
-                        // A handle struct by value (`amd_comgr_data_t`): its object is marked.
-                        m.destroy = Some(Destroy {
-                            arg: arg.clone(),
-                            by_ref: false,
-                            success: self.destroy_success(&f.ret),
-                        });
-                    }
-                    m.params.push(Param {
-                        py_name: crate::model::names::python_name(&p.name),
-                        name: arg,
-                        ty,
-                        optional: false,
-                    });
-                    m.prep.push(Prep::Let {
-                        c: c.clone(),
-                        value,
-                    });
-                }
-            }
-            m.call_args.push(c);
         }
-        self.checks(f, &mut m.prep)?;
-        m.plain = self.plain_results && outs.len() <= 1;
+        if has_value {
+            let conversion =
+                self.conversion(&f.name, &f.ret, None, b.parent.as_deref(), &b.inherit)?;
+            b.outs.push(
+                Output::Value {
+                    var: Var::Ret,
+                    conversion,
+                },
+                raw_value(&f.ret).then_some(Var::Ret),
+                python_types::result_type(&f.ret, false),
+                docstring::describe(&f.ret),
+            );
+        }
+        Ok(())
+    }
+
+    /// Parameter `p`: its FFI type, its preparation, its Python parameter or output, and its
+    /// C argument.
+    fn param(
+        &self,
+        b: &mut FnBuild,
+        p: &crate::ir::Param,
+        mirrors: &mut BTreeMap<String, MirrorModel>,
+    ) -> Result<()> {
+        let f = b.f;
+        if p.name == "py" || p.name.starts_with("__") {
+            bail!(
+                "{}: parameter name {} collides with generated names",
+                f.name,
+                p.name
+            );
+        }
+        let arg = rust_name(&p.name);
+        let c = p.name.clone();
+        b.m.ffi_params.push(self.ffi_type(&p.ty, mirrors)?);
+        match p.usage {
+            Usage::Out => self.out_param(b, p, &c, mirrors)?,
+            Usage::OutString => self.out_string_param(b, p, &c)?,
+            Usage::In | Usage::Pointer if b.destroys_here() && untyped_handle(&p.ty) => {
+                self.destroyed_handle(b, p, arg, &c)?
+            }
+            Usage::Pointer if self.frees_strings(&f.name) && p.ty.points_at_char() => {
+                self.freed_string(b, p, arg, &c)
+            }
+            Usage::Pointer if self.is_opaque(p) => self.opaque_param(b, p, arg, &c)?,
+            Usage::ByRef | Usage::Pointer => self.by_ref_param(b, p, arg, &c)?,
+            usage => self.value_param(b, p, usage, arg, &c, mirrors)?,
+        }
+        b.m.call_args.push(c);
+        Ok(())
+    }
+
+    /// An output parameter: the C function fills a struct (allocated and returned) or a
+    /// value of the pointee's type (converted and returned).
+    fn out_param(
+        &self,
+        b: &mut FnBuild,
+        p: &crate::ir::Param,
+        c: &str,
+        mirrors: &mut BTreeMap<String, MirrorModel>,
+    ) -> Result<()> {
+        let f = b.f;
+        let CType::Pointer { pointee, .. } = &p.ty else {
+            bail!("{}.{} is out but not a pointer", f.name, p.name);
+        };
+        if let CType::Record { name } = pointee.as_ref() {
+            // The C function fills a struct: allocate one and return it.
+            b.m.prep.push(Prep::NewRecord {
+                c: c.to_string(),
+                ty: self.types.get(name)?,
+            });
+            b.m.prep.push(Prep::RecordAddress { c: c.to_string() });
+            b.outs.push(
+                Output::Record { c: c.to_string() },
+                None,
+                name.clone(),
+                docstring::output_line(&p.name, name),
+            );
+            return Ok(());
+        }
+        let storage = match pointee.as_ref() {
+            CType::Bool => int(1, false),
+            CType::Array { .. } | CType::Void => {
+                bail!("{}.{}: cannot return a {pointee:?}", f.name, p.name)
+            }
+            other => self.ffi_type(other, mirrors)?,
+        };
+        b.m.prep.push(Prep::OutStorage {
+            c: c.to_string(),
+            storage: storage.clone(),
+        });
+        b.m.prep.push(Prep::StorageAddress {
+            c: c.to_string(),
+            storage,
+        });
+        // Size parameters are C integers (`rt::CInt`).
+        let size = p.size_param.as_deref().map(rust_name);
+        let var = Var::Out { c: c.to_string() };
+        let conversion =
+            self.conversion(&f.name, pointee, size, b.parent.as_deref(), &b.inherit)?;
+        b.outs.push(
+            Output::Value {
+                var: var.clone(),
+                conversion,
+            },
+            raw_value(pointee).then_some(var),
+            python_types::result_type(pointee, p.size_param.is_some()),
+            docstring::output_line(&p.name, &docstring::describe(pointee)),
+        );
+        Ok(())
+    }
+
+    /// A string output: a buffer of the size parameter's length, returned as bytes.
+    fn out_string_param(&self, b: &mut FnBuild, p: &crate::ir::Param, c: &str) -> Result<()> {
+        let len = rust_name(p.size_param.as_deref().context("out_string size")?);
+        b.m.prep.push(Prep::OutStringBuffer {
+            c: c.to_string(),
+            len,
+        });
+        b.m.prep.push(Prep::BufferAddress { c: c.to_string() });
+        b.outs.push(
+            Output::Bytes { c: c.to_string() },
+            None,
+            "bytes".into(),
+            docstring::output_line(&p.name, "bytes"),
+        );
+        Ok(())
+    }
+
+    /// The handle destroyed: its Python object is kept to be marked.
+    fn destroyed_handle(
+        &self,
+        b: &mut FnBuild,
+        p: &crate::ir::Param,
+        arg: String,
+        c: &str,
+    ) -> Result<()> {
+        b.m.stub_params
+            .push(python_types::param(&p.name, &p.ty, p.usage));
+        b.m.destroy = Some(Destroy {
+            arg: arg.clone(),
+            by_ref: false,
+            success: self.destroy_success(&b.f.ret),
+        });
+        if let Some(value) = self.handle_value(p, &arg)? {
+            b.m.prep.push(Prep::Let {
+                c: c.to_string(),
+                value,
+            });
+        } else {
+            let writable = matches!(
+                p.ty,
+                CType::Pointer {
+                    is_const: false,
+                    ..
+                }
+            );
+            b.m.prep.push(Prep::PtrArgOf {
+                c: c.to_string(),
+                arg: arg.clone(),
+                writable,
+            });
+            b.m.prep.push(Prep::HolderAddress {
+                c: c.to_string(),
+                holder: "p".into(),
+            });
+        }
+        b.python_param(&p.name, arg, ArgType::Any);
+        Ok(())
+    }
+
+    /// A string free function (`LLVMDisposeMessage`): given one of the copies the bindings
+    /// return, nothing to free; given other Python memory, a TypeError rather than a free()
+    /// of it.
+    fn freed_string(&self, b: &mut FnBuild, p: &crate::ir::Param, arg: String, c: &str) {
+        b.m.stub_params
+            .push(python_types::param(&p.name, &p.ty, p.usage));
+        b.m.prep.push(Prep::FreedString {
+            c: c.to_string(),
+            arg: arg.clone(),
+        });
+        b.m.prep.push(Prep::HolderAddress {
+            c: c.to_string(),
+            holder: "p".into(),
+        });
+        b.python_param(&p.name, arg, ArgType::Any);
+    }
+
+    /// A `void *` typedef handle (`hipsparseHandle_t`) by value.
+    fn opaque_param(
+        &self,
+        b: &mut FnBuild,
+        p: &crate::ir::Param,
+        arg: String,
+        c: &str,
+    ) -> Result<()> {
+        b.m.stub_params
+            .push(python_types::param(&p.name, &p.ty, p.usage));
+        let value = self.handle_value(p, &arg)?.context("opaque handle")?;
+        b.m.prep.push(Prep::Let {
+            c: c.to_string(),
+            value,
+        });
+        b.python_param(&p.name, arg, ArgType::Any);
+        Ok(())
+    }
+
+    /// A pointer passed by reference or as it is.
+    fn by_ref_param(
+        &self,
+        b: &mut FnBuild,
+        p: &crate::ir::Param,
+        arg: String,
+        c: &str,
+    ) -> Result<()> {
+        b.m.stub_params
+            .push(python_types::param(&p.name, &p.ty, p.usage));
+        // What a destroying function frees is the library's, never a Python buffer.
+        let frees = b.destroys_here();
+        let ty = self.pointer_param(p, &arg, c, frees, &mut b.m.prep)?;
+        // A struct or handle pointer (`hipArray_t` of HIP 5, `hiprtcProgram *`):
+        // the Python object is at hand (`ArgType::Any`) to be marked.
+        if b.destroys_here() && matches!(ty, ArgType::Any) {
+            b.m.destroy = Some(Destroy {
+                arg: arg.clone(),
+                by_ref: points_at_handle(&p.ty),
+                success: self.destroy_success(&b.f.ret),
+            });
+        }
+        b.python_param(&p.name, arg, ty);
+        Ok(())
+    }
+
+    /// An input by value (an integer, a string, a struct, ...).
+    fn value_param(
+        &self,
+        b: &mut FnBuild,
+        p: &crate::ir::Param,
+        usage: Usage,
+        arg: String,
+        c: &str,
+        mirrors: &mut BTreeMap<String, MirrorModel>,
+    ) -> Result<()> {
+        b.m.stub_params
+            .push(python_types::param(&p.name, &p.ty, usage));
+        let (ty, value) = self.in_param(&p.ty, usage, &arg, mirrors)?;
+        if b.destroys_here() && matches!(p.ty, CType::Record { .. }) {
+            // A handle struct by value (`amd_comgr_data_t`): its object is marked.
+            b.m.destroy = Some(Destroy {
+                arg: arg.clone(),
+                by_ref: false,
+                success: self.destroy_success(&b.f.ret),
+            });
+        }
+        b.python_param(&p.name, arg, ty);
+        b.m.prep.push(Prep::Let {
+            c: c.to_string(),
+            value,
+        });
+        Ok(())
+    }
+
+    /// The model with its results, their shape, its docstring and stub.
+    fn finish(&self, b: FnBuild) -> FunctionModel {
+        let FnBuild { f, mut m, outs, .. } = b;
+        m.plain = self.plain_results && outs.outs.len() <= 1;
         m.shared = !m.plain
-            && (1..=SHARED_TUPLE_MAX_ITEMS).contains(&outs.len())
-            && outs.iter().all(Output::may_be_shared);
-        m.results = outs;
-        m.raw_outs = raw_outs;
-        m.stub_ret = python_types::returns(m.plain, &stub_results);
+            && (1..=SHARED_TUPLE_MAX_ITEMS).contains(&outs.outs.len())
+            && outs.outs.iter().all(Output::may_be_shared);
+        m.results = outs.outs;
+        m.raw_outs = outs.raw_outs;
+        m.stub_ret = python_types::returns(m.plain, &outs.stub_results);
         // Only what Python passes is an argument (not outputs, not out_string buffers).
         let args: Vec<String> = f
             .params
@@ -447,13 +580,13 @@ impl FnCtx<'_> {
             .filter(|p| !matches!(p.usage, Usage::Out | Usage::OutString))
             .map(|p| p.name.clone())
             .collect();
-        m.doc = docstring::lines(&f.doc, &args, &returns_doc);
+        m.doc = docstring::lines(&f.doc, &args, &outs.returns_doc);
         if f.deprecated {
             m.doc.push(String::new());
             m.doc.push("Deprecated in the C API.".into());
         }
         m.stub_doc = python_types::function_doc(&m.doc);
-        Ok(m)
+        m
     }
 
     /// The Rust parameter type and the C value of an input.

@@ -128,66 +128,75 @@ fn field_decls(
     }
     let mut out: Vec<FieldDecl> = Vec::new();
     for f in &r.fields {
-        let last = out.last().map(|d| d.offset * 8);
-        if f.bit_width.is_some()
-            || f.offset_bits % 8 != 0
-            || last.is_some_and(|l| f.offset_bits < l)
-            || !f
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            return None;
-        }
-        let before: Vec<String> = out
-            .iter()
-            .filter(|d| d.offset * 8 == f.offset_bits)
-            .map(|d| d.name.clone())
-            .collect();
-        let (elem, len) = match &f.ty {
-            CType::Array { elem, len } => (elem.as_ref(), Some(*len)),
-            other => (other, None),
-        };
-        if let (CType::Record { name }, None) = (elem, len) {
-            if let Some(size) = unions.get(name) {
-                out.push(FieldDecl {
-                    name: f.name.clone(),
-                    offset: f.offset_bits / 8,
-                    ty: format!("h::{name}"),
-                    len: Some(*size),
-                    skip: false,
-                    bytes: true,
-                    before,
-                    others: Vec::new(),
-                });
-                continue;
-            }
-        }
-        // A record no copy carries (`hipDeviceArch_t`'s bit fields) is left out of an
-        // output's copy; an input holding one cannot pass as a copy (`skip`).
-        let skip = match elem {
-            CType::Record { name } => match copyable.get(name) {
-                Some(Some(_)) => false,
-                Some(None) => true,
-                None => return None,
-            },
-            _ => false,
-        };
-        out.push(FieldDecl {
-            name: f.name.clone(),
-            offset: f.offset_bits / 8,
-            ty: cpp_type(elem)?,
-            len,
-            skip,
-            bytes: false,
-            before,
-            others: Vec::new(),
-        });
+        let decl = field_decl(f, &out, copyable, unions)?;
+        out.push(decl);
     }
-    // Alternatives must be one type under several names (CUDA 12's `requestedHandleTypes`
-    // beside HIP's `requestedHandleType`): copying the first CUDA names then copies them
-    // all. Members of different types (a kernel's parameters beside a copy's) would carry
-    // one layout's bytes into another's.
+    with_alternatives(out)
+}
+
+/// The copy of field `f` after the fields `out` so far, or `None` when a copy could not carry
+/// it (see `field_decls`).
+fn field_decl(
+    f: &crate::ir::Field,
+    out: &[FieldDecl],
+    copyable: &BTreeMap<String, Option<Vec<FieldDecl>>>,
+    unions: &HashMap<String, u64>,
+) -> Option<FieldDecl> {
+    let last = out.last().map(|d| d.offset * 8);
+    if f.bit_width.is_some()
+        || !f.offset_bits.is_multiple_of(8)
+        || last.is_some_and(|l| f.offset_bits < l)
+        || !plain_name(&f.name)
+    {
+        return None;
+    }
+    let before: Vec<String> = out
+        .iter()
+        .filter(|d| d.offset * 8 == f.offset_bits)
+        .map(|d| d.name.clone())
+        .collect();
+    let (elem, len) = match &f.ty {
+        CType::Array { elem, len } => (elem.as_ref(), Some(*len)),
+        other => (other, None),
+    };
+    if let (CType::Record { name }, None) = (elem, len) {
+        if let Some(size) = unions.get(name) {
+            return Some(FieldDecl {
+                name: f.name.clone(),
+                offset: f.offset_bits / 8,
+                ty: format!("h::{name}"),
+                len: Some(*size),
+                skip: false,
+                bytes: true,
+                before,
+                others: Vec::new(),
+            });
+        }
+    }
+    // A record no copy carries (`hipDeviceArch_t`'s bit fields) is left out of an
+    // output's copy; an input holding one cannot pass as a copy (`skip`).
+    let skip = match elem {
+        CType::Record { name } => copyable.get(name)?.is_none(),
+        _ => false,
+    };
+    Some(FieldDecl {
+        name: f.name.clone(),
+        offset: f.offset_bits / 8,
+        ty: cpp_type(elem)?,
+        len,
+        skip,
+        bytes: false,
+        before,
+        others: Vec::new(),
+    })
+}
+
+/// `out` with each field's `others` (the fields at its offset), or `None` where those are not
+/// all of its type. Alternatives must be one type under several names (CUDA 12's
+/// `requestedHandleTypes` beside HIP's `requestedHandleType`): copying the first CUDA names
+/// then copies them all. Members of different types (a kernel's parameters beside a copy's)
+/// would carry one layout's bytes into another's.
+fn with_alternatives(mut out: Vec<FieldDecl>) -> Option<Vec<FieldDecl>> {
     let same_type =
         |a: &FieldDecl, b: &FieldDecl| (&a.ty, a.len, a.bytes) == (&b.ty, b.len, b.bytes);
     if out
@@ -523,68 +532,107 @@ fn underlying(size: u8, signed: bool) -> String {
         size as u32 * 8
     )
 }
+/// HIP enum member name -> (enum name, value).
+type HipMembers<'a> = HashMap<&'a str, (&'a str, i64)>;
 
-/// Generates the shim of `lib` (whose IR imports `deps`, e.g. hip's) over the CUDA library
-/// `cuda`, with HIPIFY's `table`.
-pub fn generate(
-    lib: &Library,
-    deps: &[Library],
-    cuda: &CudaLibrarySpec,
-    status_enum: &str,
-    table: &[Entry],
-    exclude: &BTreeSet<String>,
-    files: &ShimFiles,
-) -> Result<CudaShim> {
-    let (cuda_includes, templates) = (files.cuda_includes, files.templates);
-    let all: Vec<&Library> = std::iter::once(lib).chain(deps.iter()).collect();
+/// CUDA enum member name -> (index of its enum among CUDA's, value).
+type CudaMembers<'a> = HashMap<&'a str, (usize, i64)>;
 
-    // HIP declarations: every enum, record and handle of the IRs, once by name.
-    let mut enums = BTreeMap::new();
-    let mut records = BTreeMap::new();
-    let mut handles = BTreeSet::new();
-    // HIP enum member name -> (enum name, value).
-    let mut hip_members: HashMap<&str, (&str, i64)> = HashMap::new();
-    for l in &all {
+/// (HIP enum, CUDA enum) -> HIP value -> the CUDA values HIPIFY pairs with it.
+type Paired<'a> = BTreeMap<(&'a str, usize), BTreeMap<i64, BTreeSet<i64>>>;
+
+/// The enum translations by (HIP enum, index of the CUDA enum).
+type EnumMaps = BTreeMap<(String, usize), EnumMap>;
+
+/// A HIP function's wrapper, with the CUDA candidates left to try after its first.
+type Wanted = (Wrapper, Vec<Candidate>);
+
+/// HIP declarations of a shim's IRs: every enum, record and handle, once by name.
+struct HipDecls<'a> {
+    /// Enum name -> its C++ underlying type.
+    enums: BTreeMap<String, String>,
+    /// Record name -> (size, alignment).
+    records: BTreeMap<String, (u64, u64)>,
+    handles: BTreeSet<String>,
+    members: HipMembers<'a>,
+}
+
+/// Collects the HIP declarations of `all`, the first of each name kept.
+fn hip_decls<'a>(all: &[&'a Library]) -> HipDecls<'a> {
+    let mut d = HipDecls {
+        enums: BTreeMap::new(),
+        records: BTreeMap::new(),
+        handles: BTreeSet::new(),
+        members: HashMap::new(),
+    };
+    for l in all {
         for e in &l.enums {
-            enums
+            d.enums
                 .entry(e.name.clone())
                 .or_insert_with(|| underlying(e.size, e.signed));
             for (m, v) in &e.members {
-                hip_members.entry(m).or_insert((&e.name, *v));
+                d.members.entry(m).or_insert((&e.name, *v));
             }
         }
         for r in &l.records {
-            records.entry(r.name.clone()).or_insert((r.size, r.align));
+            d.records.entry(r.name.clone()).or_insert((r.size, r.align));
         }
         for h in &l.handles {
-            handles.insert(h.name.clone());
+            d.handles.insert(h.name.clone());
         }
     }
-    let status_name = lib
-        .enums
+    d
+}
+
+/// The name of `lib`'s status enum: `status_enum`, or the enum it is an alias of.
+fn status_enum_name(lib: &Library, status_enum: &str) -> Result<String> {
+    lib.enums
         .iter()
         .find(|e| e.name == status_enum || e.aliases.iter().any(|a| a == status_enum))
         .map(|e| e.name.clone())
-        .with_context(|| format!("{}: no status enum {status_enum}", lib.name))?;
+        .with_context(|| format!("{}: no status enum {status_enum}", lib.name))
+}
+
+/// The spec's status members, each of which must be a member of `status_name`.
+fn status_model(
+    cuda: &CudaLibrarySpec,
+    status_name: &str,
+    hip_members: &HipMembers,
+) -> Result<StatusModel> {
     let member_value = |m: &str| -> Result<i64> {
         match hip_members.get(m) {
             Some((e, v)) if *e == status_name => Ok(*v),
             _ => bail!("{m} is not a member of {status_name}"),
         }
     };
+    Ok(StatusModel {
+        enum_name: status_name.to_string(),
+        unsupported: member_value(&cuda.status.unsupported)?,
+        unsupported_name: cuda.status.unsupported.clone(),
+        invalid: member_value(&cuda.status.invalid)?,
+        invalid_name: cuda.status.invalid.clone(),
+        unknown: member_value(&cuda.status.unknown)?,
+    })
+}
 
-    // Enum translations: HIPIFY's member pairs, grouped by (HIP enum, CUDA enum).
-    let CudaDecls {
-        enums: cuda_enums,
-        overloaded,
-    } = cuda_decls(&cuda.headers, cuda_includes)?;
-    let mut cuda_member: HashMap<&str, (usize, i64)> = HashMap::new();
+/// Each member of CUDA's enums with its enum's index and value, the first of each name.
+fn cuda_members(cuda_enums: &[CudaEnum]) -> CudaMembers<'_> {
+    let mut cuda_member: CudaMembers = HashMap::new();
     for (i, e) in cuda_enums.iter().enumerate() {
         for (m, v) in &e.members {
             cuda_member.entry(m).or_insert((i, *v));
         }
     }
-    // Members HIPIFY does not name stand for those of the spec's prefixes.
+    cuda_member
+}
+
+/// HIPIFY pairs for the HIP members HIPIFY does not name, which stand for those of the spec's
+/// `member_prefixes`: their CUDA members, sorted.
+fn borrowed_entries(
+    table: &[Entry],
+    hip_members: &HipMembers,
+    cuda: &CudaLibrarySpec,
+) -> Vec<Entry> {
     let mut by_hip: HashMap<&str, Vec<&str>> = HashMap::new();
     for e in table {
         by_hip.entry(&e.hip).or_default().push(&e.cuda);
@@ -612,101 +660,149 @@ pub fn generate(
         }
     }
     borrowed.sort_by(|a, b| (&a.hip, &a.cuda).cmp(&(&b.hip, &b.cuda)));
-    let mut maps: BTreeMap<(String, usize), EnumMap> = BTreeMap::new();
-    for entry in table.iter().chain(&borrowed) {
-        let (Some(&(hip_enum, hip_value)), Some(&(group, cuda_value))) = (
-            hip_members.get(entry.hip.as_str()),
-            cuda_member.get(entry.cuda.as_str()),
-        ) else {
-            continue;
-        };
+    borrowed
+}
+
+/// One HIPIFY member pair whose HIP member the IRs have and whose CUDA member CUDA's headers do.
+struct KnownPair<'a> {
+    cuda: &'a str,
+    hip_enum: &'a str,
+    hip_value: i64,
+    /// The CUDA enum's index.
+    group: usize,
+    cuda_value: i64,
+}
+
+/// The pairs of `entries` whose two members are known, in order.
+fn known_pairs<'a>(
+    entries: impl Iterator<Item = &'a Entry>,
+    hip_members: &HipMembers<'a>,
+    cuda_members: &CudaMembers<'a>,
+) -> Vec<KnownPair<'a>> {
+    entries
+        .filter_map(|entry| {
+            let &(hip_enum, hip_value) = hip_members.get(entry.hip.as_str())?;
+            let &(group, cuda_value) = cuda_members.get(entry.cuda.as_str())?;
+            Some(KnownPair {
+                cuda: &entry.cuda,
+                hip_enum,
+                hip_value,
+                group,
+                cuda_value,
+            })
+        })
+        .collect()
+}
+
+/// HIPIFY's member pairs grouped by (HIP enum, CUDA enum): the first CUDA member for a HIP
+/// value, the first HIP value for a CUDA value.
+fn enum_maps(pairs: &[KnownPair], cuda_enums: &[CudaEnum]) -> EnumMaps {
+    let mut maps: EnumMaps = BTreeMap::new();
+    for p in pairs {
         let map = maps
-            .entry((hip_enum.to_string(), group))
+            .entry((p.hip_enum.to_string(), p.group))
             .or_insert_with(|| EnumMap {
-                hip: hip_enum.to_string(),
-                cuda: format!("decltype({})", cuda_enums[group].members[0].0),
+                hip: p.hip_enum.to_string(),
+                cuda: format!("decltype({})", cuda_enums[p.group].members[0].0),
                 to_cuda: Vec::new(),
                 to_hip: Vec::new(),
             });
         let pair = || Pair {
-            hip_value,
-            cuda_member: entry.cuda.clone(),
-            cuda_value,
+            hip_value: p.hip_value,
+            cuda_member: p.cuda.to_string(),
+            cuda_value: p.cuda_value,
         };
-        // The first CUDA member for a HIP value, the first HIP value for a CUDA value.
-        if !map.to_cuda.iter().any(|p| p.hip_value == hip_value) {
+        if !map.to_cuda.iter().any(|q| q.hip_value == p.hip_value) {
             map.to_cuda.push(pair());
         }
-        if !map.to_hip.iter().any(|p| p.cuda_value == cuda_value) {
+        if !map.to_hip.iter().any(|q| q.cuda_value == p.cuda_value) {
             map.to_hip.push(pair());
         }
     }
+    maps
+}
 
-    // Two CUDA enums of one HIP enum that number their members alike (each HIP member HIPIFY
-    // pairs with members of both has the same CUDA values in each, or one's are among the
-    // other's: CUDA's runtime and driver
-    // device attributes): a HIP member HIPIFY pairs only with the other's member passes as
-    // this one's member of that value (`hipDeviceAttributeMultiGpuBoardGroupID`, paired with
-    // `cudaDevAttrMultiGpuBoardGroupID` only, is CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID).
-    let mut paired: BTreeMap<(&str, usize), BTreeMap<i64, BTreeSet<i64>>> = BTreeMap::new();
-    for entry in table.iter().chain(&borrowed) {
-        if let (Some(&(hip_enum, hip_value)), Some(&(group, cuda_value))) = (
-            hip_members.get(entry.hip.as_str()),
-            cuda_member.get(entry.cuda.as_str()),
-        ) {
-            paired
-                .entry((hip_enum, group))
-                .or_default()
-                .entry(hip_value)
-                .or_default()
-                .insert(cuda_value);
-        }
+/// The CUDA values HIPIFY pairs with each HIP value, by (HIP enum, CUDA enum).
+fn paired_values<'a>(pairs: &[KnownPair<'a>]) -> Paired<'a> {
+    let mut paired: Paired = BTreeMap::new();
+    for p in pairs {
+        paired
+            .entry((p.hip_enum, p.group))
+            .or_default()
+            .entry(p.hip_value)
+            .or_default()
+            .insert(p.cuda_value);
     }
-    for ((hip_enum, group), map) in &mut maps {
+    paired
+}
+
+/// Two CUDA enums of one HIP enum that number their members alike (each HIP member HIPIFY
+/// pairs with members of both has the same CUDA values in each, or one's are among the
+/// other's: CUDA's runtime and driver device attributes): a HIP member HIPIFY pairs only with
+/// the other's member passes as this one's member of that value
+/// (`hipDeviceAttributeMultiGpuBoardGroupID`, paired with `cudaDevAttrMultiGpuBoardGroupID`
+/// only, is CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID).
+fn add_alike_pairs(maps: &mut EnumMaps, paired: &Paired, cuda_enums: &[CudaEnum]) {
+    for ((hip_enum, group), map) in maps.iter_mut() {
         let Some(mine) = paired.get(&(hip_enum.as_str(), *group)) else {
             continue;
         };
-        for ((other_enum, other), theirs) in &paired {
-            if *other_enum != hip_enum.as_str() || other == group {
+        for ((other_enum, other), theirs) in paired {
+            if *other_enum != hip_enum.as_str() || other == group || !numbered_alike(mine, theirs) {
                 continue;
             }
-            let common: Vec<&i64> = mine.keys().filter(|h| theirs.contains_key(h)).collect();
-            // (One side may pair a HIP member with more names: the driver's shared
-            // `CAN_USE_STREAM_WAIT_VALUE_NOR` and `..._V1` beside the runtime's one.)
-            let alike =
-                |h: &&i64| mine[*h].is_subset(&theirs[*h]) || theirs[*h].is_subset(&mine[*h]);
-            if common.is_empty() || !common.iter().all(alike) {
-                continue;
-            }
-            for (hip_value, values) in theirs {
-                if mine.contains_key(hip_value)
-                    || map.to_cuda.iter().any(|p| p.hip_value == *hip_value)
-                {
-                    continue;
-                }
-                let found = values
-                    .iter()
-                    .find_map(|v| cuda_enums[*group].members.iter().find(|(_, cv)| cv == v));
-                if let (Some((member, value)), 1) = (found, values.len()) {
-                    map.to_cuda.push(Pair {
-                        hip_value: *hip_value,
-                        cuda_member: member.clone(),
-                        cuda_value: *value,
-                    });
-                }
-            }
+            adopt_pairs(map, mine, theirs, &cuda_enums[*group]);
         }
     }
+}
 
-    // A value no member of the HIP enum has, where the CUDA enum has a member of that value,
-    // comes from a CUDA name HIP lacks (the cuda package gives such names CUDA's own value):
-    // it passes as that member (`CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED`).
+/// Whether two CUDA enums' pairings of one HIP enum share a HIP value and agree on each they
+/// share. (One side may pair a HIP member with more names: the driver's shared
+/// `CAN_USE_STREAM_WAIT_VALUE_NOR` and `..._V1` beside the runtime's one.)
+fn numbered_alike(
+    mine: &BTreeMap<i64, BTreeSet<i64>>,
+    theirs: &BTreeMap<i64, BTreeSet<i64>>,
+) -> bool {
+    let common: Vec<&i64> = mine.keys().filter(|h| theirs.contains_key(h)).collect();
+    let alike = |h: &&i64| mine[*h].is_subset(&theirs[*h]) || theirs[*h].is_subset(&mine[*h]);
+    !common.is_empty() && common.iter().all(alike)
+}
+
+/// Adds to `map` each HIP value only `theirs` pairs (with one CUDA value), as the member of
+/// `cuda_enum` of that value.
+fn adopt_pairs(
+    map: &mut EnumMap,
+    mine: &BTreeMap<i64, BTreeSet<i64>>,
+    theirs: &BTreeMap<i64, BTreeSet<i64>>,
+    cuda_enum: &CudaEnum,
+) {
+    for (hip_value, values) in theirs {
+        if mine.contains_key(hip_value) || map.to_cuda.iter().any(|p| p.hip_value == *hip_value) {
+            continue;
+        }
+        let found = values
+            .iter()
+            .find_map(|v| cuda_enum.members.iter().find(|(_, cv)| cv == v));
+        if let (Some((member, value)), 1) = (found, values.len()) {
+            map.to_cuda.push(Pair {
+                hip_value: *hip_value,
+                cuda_member: member.clone(),
+                cuda_value: *value,
+            });
+        }
+    }
+}
+
+/// A value no member of the HIP enum has, where the CUDA enum has a member of that value,
+/// comes from a CUDA name HIP lacks (the cuda package gives such names CUDA's own value):
+/// it passes as that member (`CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED`).
+fn add_cuda_only_values(maps: &mut EnumMaps, all: &[&Library], cuda_enums: &[CudaEnum]) {
     let hip_values: HashMap<&str, BTreeSet<i64>> = all
         .iter()
         .flat_map(|l| &l.enums)
         .map(|e| (e.name.as_str(), e.members.iter().map(|(_, v)| *v).collect()))
         .collect();
-    for ((hip_enum, group), map) in &mut maps {
+    for ((hip_enum, group), map) in maps.iter_mut() {
         let Some(taken) = hip_values.get(hip_enum.as_str()) else {
             continue;
         };
@@ -720,8 +816,28 @@ pub fn generate(
             }
         }
     }
+}
 
-    // CUDA candidates of each HIP function, in the table's order.
+/// The translations between HIP's and CUDA's enums: HIPIFY's member pairs (and those the
+/// spec's prefixes borrow), completed from alike CUDA enums and CUDA's own values.
+fn enum_translations(
+    all: &[&Library],
+    hip_members: &HipMembers,
+    cuda: &CudaLibrarySpec,
+    table: &[Entry],
+    cuda_enums: &[CudaEnum],
+) -> Vec<EnumMap> {
+    let cuda_members = cuda_members(cuda_enums);
+    let borrowed = borrowed_entries(table, hip_members, cuda);
+    let pairs = known_pairs(table.iter().chain(&borrowed), hip_members, &cuda_members);
+    let mut maps = enum_maps(&pairs, cuda_enums);
+    add_alike_pairs(&mut maps, &paired_values(&pairs), cuda_enums);
+    add_cuda_only_values(&mut maps, all, cuda_enums);
+    maps.into_values().collect()
+}
+
+/// The CUDA candidates of each HIP function, in the table's order.
+fn table_candidates(table: &[Entry]) -> HashMap<&str, Vec<String>> {
     let mut candidates: HashMap<&str, Vec<String>> = HashMap::new();
     for entry in table {
         candidates
@@ -729,229 +845,331 @@ pub fn generate(
             .or_default()
             .push(entry.cuda.clone());
     }
-    let mut left_out = Vec::new();
-    // (wrapper, remaining candidates)
-    let mut wanted: Vec<(Wrapper, Vec<Candidate>)> = Vec::new();
-    for f in &lib.functions {
-        if exclude.contains(&f.name) {
-            continue; // exported by another source of the same shim
-        }
-        let value = if matches!(&f.ret, CType::Enum { name, .. } if *name == status_name) {
-            None
-        } else {
-            match &f.ret {
-                CType::Void => {
-                    left_out.push((f.name.clone(), format!("does not return {status_name}")));
-                    continue;
-                }
-                // A value (a string, a number, a struct): CUDA's result, converted.
-                other => match cpp_type(other) {
-                    Some(t) => Some(t),
-                    None => {
-                        left_out
-                            .push((f.name.clone(), "a return type the shim cannot spell".into()));
-                        continue;
-                    }
-                },
-            }
-        };
-        let Some(params) = f
-            .params
-            .iter()
-            .map(|p| cpp_type(&p.ty))
-            .collect::<Option<Vec<_>>>()
-        else {
-            left_out.push((
-                f.name.clone(),
-                "a parameter type the shim cannot spell".into(),
-            ));
-            continue;
-        };
-        // HIPIFY names hipBLAS's `_v2` functions (hipComplex) for the complex ones; the
-        // plain name takes the same arguments with layout-identical types.
-        let v2 = format!("{}_v2", f.name);
-        // The spec's candidates with zeroed parameters first: where CUDA's signature takes
-        // them (CUDA 13's), HIPIFY's plain call could also compile, defaulted trailing
-        // parameters hiding that the arguments land in the wrong places (a stream as flags).
-        let mut cands: Vec<Candidate> = cuda
-            .null_args
-            .get(&f.name)
+    candidates
+}
+
+/// The C++ type of the value `f` returns where that is not the status (`None` for the
+/// status), or why it is left out.
+fn returned_value(f: &crate::ir::Function, status_name: &str) -> Result<Option<String>, String> {
+    match &f.ret {
+        CType::Enum { name, .. } if *name == status_name => Ok(None),
+        CType::Void => Err(format!("does not return {status_name}")),
+        // A value (a string, a number, a struct): CUDA's result, converted.
+        other => cpp_type(other)
+            .map(Some)
+            .ok_or_else(|| "a return type the shim cannot spell".into()),
+    }
+}
+
+/// The CUDA functions to try for `f`, in order.
+fn function_candidates(
+    f: &crate::ir::Function,
+    cuda: &CudaLibrarySpec,
+    candidates: &HashMap<&str, Vec<String>>,
+) -> Vec<Candidate> {
+    // HIPIFY names hipBLAS's `_v2` functions (hipComplex) for the complex ones; the
+    // plain name takes the same arguments with layout-identical types.
+    let v2 = format!("{}_v2", f.name);
+    // The spec's candidates with zeroed parameters first: where CUDA's signature takes
+    // them (CUDA 13's), HIPIFY's plain call could also compile, defaulted trailing
+    // parameters hiding that the arguments land in the wrong places (a stream as flags).
+    let mut cands: Vec<Candidate> = cuda
+        .null_args
+        .get(&f.name)
+        .into_iter()
+        .flatten()
+        .map(|(c, nulls)| (c.clone(), nulls.clone()))
+        .collect();
+    if let Some(c) = cuda.prefer.get(&f.name) {
+        cands.push((c.clone(), Vec::new()));
+    }
+    cands.extend(
+        candidates
+            .get(f.name.as_str())
+            .or_else(|| candidates.get(v2.as_str()))
             .into_iter()
             .flatten()
-            .map(|(c, nulls)| (c.clone(), nulls.clone()))
-            .collect();
-        if let Some(c) = cuda.prefer.get(&f.name) {
-            cands.push((c.clone(), Vec::new()));
-        }
-        cands.extend(
-            candidates
-                .get(f.name.as_str())
-                .or_else(|| candidates.get(v2.as_str()))
-                .into_iter()
-                .flatten()
-                .map(|c| (c.clone(), Vec::new())),
-        );
-        if let Some(other) = cuda.same_as.get(&f.name) {
-            let same = candidates.get(other.as_str()).into_iter().flatten();
-            cands.extend(same.map(|c| (c.clone(), Vec::new())));
-        }
-        if cands.is_empty() {
-            left_out.push((f.name.clone(), "HIPIFY maps no CUDA function to it".into()));
-            continue;
-        }
-        let (first, nulls) = cands.remove(0);
-        let mut w = Wrapper {
-            name: f.name.clone(),
-            symbol: f.symbol.clone(),
-            params,
-            cuda: String::new(),
-            single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
-            count: f.params.iter().map(|p| count_of(f, &p.name)).collect(),
-            lookup: value.is_some() && f.is_enum_lookup(),
-            value,
-            order: Vec::new(),
-            at: Vec::new(),
-            cuda_type: None,
-        };
-        w.calling(first, &nulls);
-        wanted.push((w, cands));
+            .map(|c| (c.clone(), Vec::new())),
+    );
+    if let Some(other) = cuda.same_as.get(&f.name) {
+        let same = candidates.get(other.as_str()).into_iter().flatten();
+        cands.extend(same.map(|c| (c.clone(), Vec::new())));
     }
+    cands
+}
 
-    let mut env = minijinja::Environment::new();
-    env.set_loader(minijinja::path_loader(templates));
-    let tmpl = env.get_template("cuda_shim.cpp.j2")?;
-    let status = StatusModel {
-        enum_name: status_name.clone(),
-        unsupported: member_value(&cuda.status.unsupported)?,
-        unsupported_name: cuda.status.unsupported.clone(),
-        invalid: member_value(&cuda.status.invalid)?,
-        invalid_name: cuda.status.invalid.clone(),
-        unknown: member_value(&cuda.status.unknown)?,
+/// The wrapper of `f` calling its first CUDA candidate, with the others, or why it is left out.
+fn wanted_wrapper(
+    f: &crate::ir::Function,
+    cuda: &CudaLibrarySpec,
+    candidates: &HashMap<&str, Vec<String>>,
+    status_name: &str,
+) -> Result<Wanted, String> {
+    let value = returned_value(f, status_name)?;
+    let params = f
+        .params
+        .iter()
+        .map(|p| cpp_type(&p.ty))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| "a parameter type the shim cannot spell".to_string())?;
+    let mut cands = function_candidates(f, cuda, candidates);
+    if cands.is_empty() {
+        return Err("HIPIFY maps no CUDA function to it".into());
+    }
+    let (first, nulls) = cands.remove(0);
+    let mut w = Wrapper {
+        name: f.name.clone(),
+        symbol: f.symbol.clone(),
+        params,
+        cuda: String::new(),
+        single: f.params.iter().map(|p| single_struct(f, &p.name)).collect(),
+        count: f.params.iter().map(|p| count_of(f, &p.name)).collect(),
+        lookup: value.is_some() && f.is_enum_lookup(),
+        value,
+        order: Vec::new(),
+        at: Vec::new(),
+        cuda_type: None,
     };
-    let copyable = copyable_records(&all);
+    w.calling(first, &nulls);
+    Ok((w, cands))
+}
+
+/// The wrappers of `lib`'s functions not in `exclude` (exported by another source of the same
+/// shim); those that cannot have one go to `left_out` with the reason.
+fn wanted_wrappers(
+    lib: &Library,
+    cuda: &CudaLibrarySpec,
+    table: &[Entry],
+    exclude: &BTreeSet<String>,
+    status_name: &str,
+    left_out: &mut Vec<(String, String)>,
+) -> Vec<Wanted> {
+    let candidates = table_candidates(table);
+    let mut wanted = Vec::new();
+    for f in lib.functions.iter().filter(|f| !exclude.contains(&f.name)) {
+        match wanted_wrapper(f, cuda, &candidates, status_name) {
+            Ok(w) => wanted.push(w),
+            Err(why) => left_out.push((f.name.clone(), why)),
+        }
+    }
+    wanted
+}
+
+/// Whether C++ can take `name` as a member name.
+fn plain_name(name: &str) -> bool {
+    name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The template's records: each of `records` (name -> size, alignment) with its member-copy
+/// fields and layout checks, from the first record of its name in `all`.
+fn record_decls(all: &[&Library], records: BTreeMap<String, (u64, u64)>) -> Vec<RecordDecl> {
+    let copyable = copyable_records(all);
     let mut layouts: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut member_names = BTreeSet::new();
     for r in all.iter().flat_map(|l| &l.records) {
         layouts
             .entry(r.name.clone())
             .or_insert_with(|| layout_checks(r));
-        member_names.extend(
-            r.fields
-                .iter()
-                .filter(|f| {
-                    f.name
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_')
-                })
-                .map(|f| f.name.clone()),
-        );
     }
-    let mut model = Model {
-        member_names: member_names.into_iter().collect(),
+    records
+        .into_iter()
+        .map(|(name, (size, align))| RecordDecl {
+            fields: copyable.get(&name).cloned().flatten(),
+            layout: layouts.get(&name).cloned().unwrap_or_default(),
+            name,
+            size,
+            align,
+        })
+        .collect()
+}
+
+/// Every field name of the records of `all` C++ can take, once, sorted.
+fn member_names(all: &[&Library]) -> Vec<String> {
+    let names: BTreeSet<String> = all
+        .iter()
+        .flat_map(|l| &l.records)
+        .flat_map(|r| &r.fields)
+        .filter(|f| plain_name(&f.name))
+        .map(|f| f.name.clone())
+        .collect();
+    names.into_iter().collect()
+}
+
+/// Generates the shim of `lib` (whose IR imports `deps`, e.g. hip's) over the CUDA library
+/// `cuda`, with HIPIFY's `table`.
+pub fn generate(
+    lib: &Library,
+    deps: &[Library],
+    cuda: &CudaLibrarySpec,
+    status_enum: &str,
+    table: &[Entry],
+    exclude: &BTreeSet<String>,
+    files: &ShimFiles,
+) -> Result<CudaShim> {
+    let (cuda_includes, templates) = (files.cuda_includes, files.templates);
+    let all: Vec<&Library> = std::iter::once(lib).chain(deps.iter()).collect();
+    let hip = hip_decls(&all);
+    let status_name = status_enum_name(lib, status_enum)?;
+    let CudaDecls {
+        enums: cuda_enums,
+        overloaded,
+    } = cuda_decls(&cuda.headers, cuda_includes)?;
+    let maps = enum_translations(&all, &hip.members, cuda, table, &cuda_enums);
+    let mut left_out = Vec::new();
+    let wanted = wanted_wrappers(lib, cuda, table, exclude, &status_name, &mut left_out);
+
+    let mut env = minijinja::Environment::new();
+    env.set_loader(minijinja::path_loader(templates));
+    let tmpl = env.get_template("cuda_shim.cpp.j2")?;
+    let model = Model {
+        member_names: member_names(&all),
         library: lib.name.clone(),
         cuda_headers: cuda.headers.clone(),
-        enums: enums
+        enums: hip
+            .enums
             .into_iter()
             .map(|(name, underlying)| EnumDecl { name, underlying })
             .collect(),
-        records: records
-            .into_iter()
-            .map(|(name, (size, align))| RecordDecl {
-                fields: copyable.get(&name).cloned().flatten(),
-                layout: layouts.get(&name).cloned().unwrap_or_default(),
-                name,
-                size,
-                align,
-            })
-            .collect(),
-        handles: handles.into_iter().collect(),
-        maps: maps.into_values().collect(),
+        records: record_decls(&all, hip.records),
+        handles: hip.handles.into_iter().collect(),
+        maps,
         cuda_member_tag: crate::cuda::CUDA_MEMBER_TAG,
-        status,
+        status: status_model(cuda, &status_name, &hip.members)?,
         wrappers: Vec::new(),
         left_out: Vec::new(),
         lookup_helper: crate::backends::cpp_shim::detail::LOOKUP,
-        location: location_model(&all, cuda, &hip_members),
+        location: location_model(&all, cuda, &hip.members),
     };
+    let check = ShimCheck {
+        library: &lib.name,
+        tmpl: &tmpl,
+        overloaded: &overloaded,
+        cuda_includes,
+    };
+    check.run(model, wanted, left_out)
+}
 
-    // Check with libclang; a wrapper that does not compile tries its next CUDA candidate,
-    // and is left out when none is left.
-    let path = std::env::temp_dir().join(format!(
-        "hipgen-cuda-shim-{}-{}.cpp",
-        lib.name,
-        std::process::id()
-    ));
-    for round in 0..16 {
-        model.wrappers = wanted
-            .iter()
-            .map(|(w, _)| Wrapper {
-                cuda_type: overloaded.get(&w.cuda).cloned(),
-                ..w.clone()
-            })
-            .collect();
-        let source = tmpl.render(minijinja::context! { m => &model })?;
-        std::fs::write(&path, &source)?;
-        let errors = crate::parse::error_lines(&path, &args(cuda_includes))?;
-        if errors.is_empty() {
-            let _ = std::fs::remove_file(&path);
-            left_out.sort();
-            model.left_out = left_out
-                .iter()
-                .map(|(name, why)| LeftOut {
-                    name: name.clone(),
-                    why: why.clone(),
-                })
-                .collect();
-            return Ok(CudaShim {
-                source: tmpl.render(minijinja::context! { m => &model })?,
-                exported: model.wrappers.iter().map(|w| w.name.clone()).collect(),
-                left_out,
-            });
-        }
-        // Each wrapper starts at its `// wrapper: NAME` line.
-        let starts: Vec<(u32, &str)> = source
-            .lines()
-            .enumerate()
-            .filter_map(|(i, l)| l.strip_prefix("// wrapper: ").map(|n| (i as u32 + 1, n)))
-            .collect();
-        let mut bad: BTreeMap<String, String> = BTreeMap::new();
-        for (line, text) in errors {
-            let Some((_, name)) = starts.iter().rev().find(|(l, _)| *l <= line) else {
-                bail!("the shim's prelude does not compile: {text}");
-            };
-            // The message without the temporary file's name.
-            let first = text.lines().next().unwrap_or_default();
-            let why = first.split_once(" error: ").map_or(first, |(_, w)| w);
-            bad.entry(name.to_string())
-                .or_insert_with(|| why.to_string());
-        }
-        if round == 15 {
-            wanted.retain(|(w, _)| bad.contains_key(&w.name));
-            break;
-        }
-        let mut kept = Vec::new();
-        for (mut w, mut rest) in wanted {
-            match bad.get(&w.name) {
-                None => kept.push((w, rest)),
-                Some(_) if !rest.is_empty() => {
-                    let (next, nulls) = rest.remove(0);
-                    w.calling(next, &nulls);
-                    kept.push((w, rest));
-                }
-                Some(why) => left_out.push((w.name.clone(), format!("does not compile: {why}"))),
+/// The libclang check of a shim: a wrapper that does not compile tries its next CUDA
+/// candidate, and is left out when none is left.
+struct ShimCheck<'a> {
+    library: &'a str,
+    tmpl: &'a minijinja::Template<'a, 'a>,
+    /// The C function type of each CUDA function C++ overloads (`CudaDecls`).
+    overloaded: &'a HashMap<String, String>,
+    cuda_includes: &'a [PathBuf],
+}
+
+impl ShimCheck<'_> {
+    /// Checks `wanted` in rounds until the shim compiles, and renders it.
+    fn run(
+        &self,
+        mut model: Model,
+        mut wanted: Vec<Wanted>,
+        mut left_out: Vec<(String, String)>,
+    ) -> Result<CudaShim> {
+        let path = std::env::temp_dir().join(format!(
+            "hipgen-cuda-shim-{}-{}.cpp",
+            self.library,
+            std::process::id()
+        ));
+        for round in 0..16 {
+            model.wrappers = self.typed(&wanted);
+            let source = self.tmpl.render(minijinja::context! { m => &model })?;
+            std::fs::write(&path, &source)?;
+            let errors = crate::parse::error_lines(&path, &args(self.cuda_includes))?;
+            if errors.is_empty() {
+                let _ = std::fs::remove_file(&path);
+                return self.finish(model, left_out);
             }
+            let bad = failing_wrappers(&source, errors)?;
+            if round == 15 {
+                wanted.retain(|(w, _)| bad.contains_key(&w.name));
+                break;
+            }
+            wanted = next_candidates(wanted, &bad, &mut left_out);
         }
-        wanted = kept;
+        bail!(
+            "the {} shim still has errors after 16 rounds: {}",
+            self.library,
+            wanted
+                .iter()
+                .map(|(w, _)| w.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     }
-    bail!(
-        "the {} shim still has errors after 16 rounds: {}",
-        lib.name,
+
+    /// The wrappers of `wanted`, each with the C function type of its CUDA function where
+    /// C++ overloads it.
+    fn typed(&self, wanted: &[Wanted]) -> Vec<Wrapper> {
         wanted
             .iter()
-            .map(|(w, _)| w.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+            .map(|(w, _)| Wrapper {
+                cuda_type: self.overloaded.get(&w.cuda).cloned(),
+                ..w.clone()
+            })
+            .collect()
+    }
+
+    /// The shim of the wrappers that compile, with what was left out, sorted.
+    fn finish(&self, mut model: Model, mut left_out: Vec<(String, String)>) -> Result<CudaShim> {
+        left_out.sort();
+        model.left_out = left_out
+            .iter()
+            .map(|(name, why)| LeftOut {
+                name: name.clone(),
+                why: why.clone(),
+            })
+            .collect();
+        Ok(CudaShim {
+            source: self.tmpl.render(minijinja::context! { m => &model })?,
+            exported: model.wrappers.iter().map(|w| w.name.clone()).collect(),
+            left_out,
+        })
+    }
+}
+
+/// The wrappers of `source` libclang's `errors` fall in (each starts at its
+/// `// wrapper: NAME` line), each with its first error's message.
+fn failing_wrappers(source: &str, errors: Vec<(u32, String)>) -> Result<BTreeMap<String, String>> {
+    let starts: Vec<(u32, &str)> = source
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| l.strip_prefix("// wrapper: ").map(|n| (i as u32 + 1, n)))
+        .collect();
+    let mut bad: BTreeMap<String, String> = BTreeMap::new();
+    for (line, text) in errors {
+        let Some((_, name)) = starts.iter().rev().find(|(l, _)| *l <= line) else {
+            bail!("the shim's prelude does not compile: {text}");
+        };
+        // The message without the temporary file's name.
+        let first = text.lines().next().unwrap_or_default();
+        let why = first.split_once(" error: ").map_or(first, |(_, w)| w);
+        bad.entry(name.to_string())
+            .or_insert_with(|| why.to_string());
+    }
+    Ok(bad)
+}
+
+/// The wrappers for the next round: each `bad` one calls its next candidate, or goes to
+/// `left_out` when it has none left.
+fn next_candidates(
+    wanted: Vec<Wanted>,
+    bad: &BTreeMap<String, String>,
+    left_out: &mut Vec<(String, String)>,
+) -> Vec<Wanted> {
+    let mut kept = Vec::new();
+    for (mut w, mut rest) in wanted {
+        match bad.get(&w.name) {
+            None => kept.push((w, rest)),
+            Some(_) if !rest.is_empty() => {
+                let (next, nulls) = rest.remove(0);
+                w.calling(next, &nulls);
+                kept.push((w, rest));
+            }
+            Some(why) => left_out.push((w.name.clone(), format!("does not compile: {why}"))),
+        }
+    }
+    kept
 }
 
 #[cfg(test)]

@@ -143,10 +143,7 @@ pub(super) fn direct_adapter(
     if !hip.results.first()?.is_returned_enum() {
         return None;
     }
-    let cuda_module = format!("cuda.bindings.{}", entry.module);
-    let hip_module = format!("hip.{}", entry.hip_module);
     let names: Vec<String> = entry.params.iter().map(|p| rust_name(&p.name)).collect();
-    let param = |i: usize| names.get(i).cloned();
     // cuda-python gives the count of an array query a default of 0 (asks for the count).
     let last = names.len().checked_sub(1);
     let defaults: Vec<usize> = call
@@ -157,131 +154,32 @@ pub(super) fn direct_adapter(
             _ => None,
         })
         .collect();
-    let mut args = Vec::new();
-    for a in &call.args {
-        args.push(match a {
-            DirectArg::Input { index, ctype } => match ctype.as_str() {
-                "ptr" => CArg::Ptr {
-                    param: param(*index)?,
-                },
-                "bool" => CArg::Bool {
-                    param: param(*index)?,
-                },
-                "f32" | "f64" => CArg::Float {
-                    param: param(*index)?,
-                    ty: rust_ty(ctype),
-                },
-                _ => CArg::Int {
-                    param: param(*index)?,
-                    ty: rust_ty(ctype),
-                },
-            },
-            DirectArg::Zero { ctype } => CArg::Zero { ty: rust_ty(ctype) },
-            DirectArg::Out { ctype } => CArg::Out {
-                ty: rust_ty(ctype),
-                init: None,
-                init_ptr: false,
-            },
-            DirectArg::InOut { index, ctype } => {
-                if matches!(ctype.as_str(), "f32" | "f64" | "bool") {
-                    return None;
-                }
-                CArg::Out {
-                    ty: rust_ty(ctype),
-                    init: Some(param(*index)?),
-                    init_ptr: ctype == "ptr",
-                }
-            }
-            DirectArg::List { index, ctype } => match ctype.as_str() {
-                "ptr" => CArg::PtrList {
-                    param: param(*index)?,
-                },
-                "f32" | "f64" | "bool" => return None,
-                _ => CArg::IntList {
-                    param: param(*index)?,
-                    ty: rust_ty(ctype),
-                },
-            },
-            DirectArg::OutArray { count, ctype } => CArg::OutArray {
-                count: param(*count)?,
-                ty: rust_ty(ctype),
-            },
-            DirectArg::Values {
-                attributes, sizes, ..
-            } => CArg::Values {
-                attributes: param(*attributes)?,
-                sizes: match sizes {
-                    Some(s) => Some(param(*s)?),
-                    None => None,
-                },
-            },
-            DirectArg::Sized { size } => CArg::Sized {
-                size: param(*size)?,
-            },
-        });
-    }
+    let args = call
+        .args
+        .iter()
+        .map(|a| c_arg(a, &names))
+        .collect::<Option<Vec<_>>>()?;
+    let mut cx = DirectOutputs {
+        api,
+        call,
+        member_values,
+        imported,
+        cuda_module: format!("cuda.bindings.{}", entry.module),
+        hip_module: format!("hip.{}", entry.hip_module),
+    };
     let mut results = Vec::new();
     for r in &call.results {
-        let arg = args.get(r.arg)?;
-        let list = matches!(arg, CArg::OutArray { .. } | CArg::Values { .. });
-        let (kind, name) = r.kind.split_once(':').unwrap_or((r.kind.as_str(), ""));
-        let convert = match (kind, arg) {
-            ("value", CArg::Sized { .. }) => Convert::Int32s,
-            ("value", CArg::Values { sizes: Some(_), .. }) => Convert::Int32s,
-            ("value", CArg::Values { sizes: None, .. }) => {
-                let DirectArg::Values { attribute_type, .. } = &call.args[r.arg] else {
-                    return None;
-                };
-                let mut typed = Vec::new();
-                if let Some(e) = attribute_type {
-                    for (member, code) in api.attribute_types.get(e).into_iter().flatten() {
-                        typed.push((*member_values.get(member.as_str())?, code.clone()));
-                    }
-                }
-                Convert::Typed {
-                    class: import(imported, true, "cuda.bindings.driver", "cuuint64_t"),
-                    typed,
-                }
-            }
-            ("int", CArg::Out { .. } | CArg::OutArray { .. }) => Convert::Int,
-            ("enum", CArg::Out { .. } | CArg::OutArray { .. }) => Convert::Enum {
-                class: import(imported, false, &cuda_module, name),
-            },
-            ("handle", CArg::Out { .. } | CArg::OutArray { .. }) => Convert::Handle {
-                class: import(imported, false, &cuda_module, name),
-            },
-            ("hip_handle", CArg::Out { .. } | CArg::OutArray { .. }) => Convert::Handle {
-                class: import(imported, false, &hip_module, name),
-            },
-            ("wrap", CArg::Out { .. } | CArg::OutArray { .. }) => {
-                let module = if name.starts_with("cuda") {
-                    "runtime"
-                } else {
-                    "driver"
-                };
-                Convert::Wrap {
-                    class: import(imported, true, &format!("cuda.bindings.{module}"), name),
-                }
-            }
-            ("zeroed", CArg::Out { .. }) => Convert::Zeroed {
-                class: import(imported, false, &cuda_module, name),
-            },
-            _ => return None,
-        };
-        results.push(COut {
-            arg: r.arg,
-            list: list || matches!(convert, Convert::Zeroed { .. }),
-            convert,
-        });
+        results.push(cx.output(r, &args)?);
     }
-    let mut dropped = Vec::new();
-    for &k in &entry.dropped {
-        dropped.push(param(k)?);
-    }
+    let dropped = entry
+        .dropped
+        .iter()
+        .map(|&k| names.get(k).cloned())
+        .collect::<Option<Vec<_>>>()?;
     let not_supported = if dropped.is_empty() {
         None
     } else {
-        let status = import(imported, false, &cuda_module, &entry.status_type);
+        let status = import(cx.imported, false, &cx.cuda_module, &entry.status_type);
         Some((status, api.not_supported.get(&entry.status_type)?.clone()))
     };
     Some(DirectModel {
@@ -292,18 +190,7 @@ pub(super) fn direct_adapter(
              cuda-python's calling convention (cuda-bindings {}).",
             entry.cuda, entry.hip, api.version
         )],
-        params: entry
-            .params
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                (
-                    names[i].clone(),
-                    python_name(&p.name),
-                    defaults.contains(&i),
-                )
-            })
-            .collect(),
+        params: python_params(entry, &names, &defaults),
         any_default: !defaults.is_empty(),
         dropped,
         not_supported,
@@ -314,4 +201,181 @@ pub(super) fn direct_adapter(
         args,
         results,
     })
+}
+
+/// cuda-python's parameters of `entry`: Rust name, Python name, and whether it defaults to 0
+/// (its index in `defaults`).
+fn python_params(
+    entry: &Adapter,
+    names: &[String],
+    defaults: &[usize],
+) -> Vec<(String, String, bool)> {
+    entry
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (
+                names[i].clone(),
+                python_name(&p.name),
+                defaults.contains(&i),
+            )
+        })
+        .collect()
+}
+
+/// How C argument `a` is made from cuda-python's parameters (Rust names `names`); None for
+/// a shape this does not compile.
+fn c_arg(a: &DirectArg, names: &[String]) -> Option<CArg> {
+    let param = |i: usize| names.get(i).cloned();
+    Some(match a {
+        DirectArg::Input { index, ctype } => input_arg(param(*index)?, ctype),
+        DirectArg::Zero { ctype } => CArg::Zero { ty: rust_ty(ctype) },
+        DirectArg::Out { ctype } => CArg::Out {
+            ty: rust_ty(ctype),
+            init: None,
+            init_ptr: false,
+        },
+        DirectArg::InOut { index, ctype } => inout_arg(param(*index)?, ctype)?,
+        DirectArg::List { index, ctype } => list_arg(param(*index)?, ctype)?,
+        DirectArg::OutArray { count, ctype } => CArg::OutArray {
+            count: param(*count)?,
+            ty: rust_ty(ctype),
+        },
+        DirectArg::Values {
+            attributes, sizes, ..
+        } => CArg::Values {
+            attributes: param(*attributes)?,
+            sizes: match sizes {
+                Some(s) => Some(param(*s)?),
+                None => None,
+            },
+        },
+        DirectArg::Sized { size } => CArg::Sized {
+            size: param(*size)?,
+        },
+    })
+}
+
+/// An input passed by value, by its C scalar type code.
+fn input_arg(param: String, ctype: &str) -> CArg {
+    match ctype {
+        "ptr" => CArg::Ptr { param },
+        "bool" => CArg::Bool { param },
+        "f32" | "f64" => CArg::Float {
+            param,
+            ty: rust_ty(ctype),
+        },
+        _ => CArg::Int {
+            param,
+            ty: rust_ty(ctype),
+        },
+    }
+}
+
+/// An integer or pointer the call reads and writes; None for another type.
+fn inout_arg(param: String, ctype: &str) -> Option<CArg> {
+    if matches!(ctype, "f32" | "f64" | "bool") {
+        return None;
+    }
+    Some(CArg::Out {
+        ty: rust_ty(ctype),
+        init: Some(param),
+        init_ptr: ctype == "ptr",
+    })
+}
+
+/// A list of integers or pointers; None for another element type.
+fn list_arg(param: String, ctype: &str) -> Option<CArg> {
+    Some(match ctype {
+        "ptr" => CArg::PtrList { param },
+        "f32" | "f64" | "bool" => return None,
+        _ => CArg::IntList {
+            param,
+            ty: rust_ty(ctype),
+        },
+    })
+}
+
+/// What a direct adapter's outputs read: the plan, the attribute values, and the imports.
+struct DirectOutputs<'a, 'i> {
+    api: &'a ApiConventions,
+    call: &'a crate::ir::DirectCall,
+    member_values: &'a HashMap<&'a str, i64>,
+    imported: &'i mut Imports,
+    /// `cuda.bindings.<module>`.
+    cuda_module: String,
+    /// `hip.<module>`.
+    hip_module: String,
+}
+
+impl DirectOutputs<'_, '_> {
+    /// Output `r` of the C arguments `args` as cuda-python returns it; None for a shape this
+    /// does not compile.
+    fn output(&mut self, r: &crate::ir::DirectResult, args: &[CArg]) -> Option<COut> {
+        let arg = args.get(r.arg)?;
+        let list = matches!(arg, CArg::OutArray { .. } | CArg::Values { .. });
+        let (kind, name) = r.kind.split_once(':').unwrap_or((r.kind.as_str(), ""));
+        let out = matches!(arg, CArg::Out { .. } | CArg::OutArray { .. });
+        let convert = match (kind, arg) {
+            ("value", CArg::Sized { .. }) => Convert::Int32s,
+            ("value", CArg::Values { sizes: Some(_), .. }) => Convert::Int32s,
+            ("value", CArg::Values { sizes: None, .. }) => self.typed(r.arg)?,
+            ("int", _) if out => Convert::Int,
+            ("enum", _) if out => Convert::Enum {
+                class: import(self.imported, false, &self.cuda_module, name),
+            },
+            ("handle", _) if out => Convert::Handle {
+                class: import(self.imported, false, &self.cuda_module, name),
+            },
+            ("hip_handle", _) if out => Convert::Handle {
+                class: import(self.imported, false, &self.hip_module, name),
+            },
+            ("wrap", _) if out => self.wrap(name),
+            ("zeroed", CArg::Out { .. }) => Convert::Zeroed {
+                class: import(self.imported, false, &self.cuda_module, name),
+            },
+            _ => return None,
+        };
+        Some(COut {
+            arg: r.arg,
+            list: list || matches!(convert, Convert::Zeroed { .. }),
+            convert,
+        })
+    }
+
+    /// The values of the attributes of C argument `arg`: typed as the spec's
+    /// `attribute_types` says for their enum, else 64 bits.
+    fn typed(&mut self, arg: usize) -> Option<Convert> {
+        let DirectArg::Values { attribute_type, .. } = &self.call.args[arg] else {
+            return None;
+        };
+        let mut typed = Vec::new();
+        if let Some(e) = attribute_type {
+            for (member, code) in self.api.attribute_types.get(e).into_iter().flatten() {
+                typed.push((*self.member_values.get(member.as_str())?, code.clone()));
+            }
+        }
+        Some(Convert::Typed {
+            class: import(self.imported, true, "cuda.bindings.driver", "cuuint64_t"),
+            typed,
+        })
+    }
+
+    /// An instance of CUDA integer class `name`, of the module cuda-python defines it in.
+    fn wrap(&mut self, name: &str) -> Convert {
+        let module = if name.starts_with("cuda") {
+            "runtime"
+        } else {
+            "driver"
+        };
+        Convert::Wrap {
+            class: import(
+                self.imported,
+                true,
+                &format!("cuda.bindings.{module}"),
+                name,
+            ),
+        }
+    }
 }

@@ -240,72 +240,87 @@ pub fn render(
         counts.insert(api.version.clone(), (0, api.adapted.len()));
     }
     for hip_module in hip_modules {
-        let spec = libraries.spec(hip_module)?.clone();
-        let imports = libraries.all(&spec.imports)?;
-        let lib = libraries.get(hip_module)?;
-        let names: BTreeSet<&str> = set
-            .apis
-            .iter()
-            .flat_map(|a| a.adapted.iter())
-            .filter(|e| e.hip_module == hip_module)
-            .map(|e| e.hip.as_str())
-            .collect();
-        let models = function_models(lib, &imports, &spec, "crate::", &names)?;
-        let values = member_values(set, hip_module, lib);
-        let mut imported = BTreeMap::new();
-        let mut adapters = Vec::new();
-        let mut direct = Vec::new();
-        for api in &set.apis {
-            for entry in api.adapted.iter().filter(|e| e.hip_module == hip_module) {
-                let Some(hip) = models.get(&entry.hip) else {
-                    continue;
-                };
-                let hip_in = HipModule {
-                    aliases: set.modules.iter().find(|m| m.module == hip_module),
-                    lib,
-                    member_values: &values,
-                };
-                if entry.direct.is_some() {
-                    if let Some(d) = direct_adapter(api, entry, hip, &values, &mut imported) {
-                        direct.push(d);
-                        counts.get_mut(&api.version).context("version")?.0 += 1;
-                    }
-                } else if let Some(a) = adapter(api, entry, hip, &hip_in, &mut imported) {
-                    adapters.push(a);
-                    counts.get_mut(&api.version).context("version")?.0 += 1;
-                }
-            }
-        }
-        modules.push(ModuleAdapters {
-            name: hip_module.to_string(),
-            imports: imported
-                .into_iter()
-                .map(|((module, attr), r)| ImportModel { r, module, attr })
-                .collect(),
-            adapters,
-            direct,
-        });
+        modules.push(module_adapters(set, libraries, hip_module, &mut counts)?);
     }
     let env = crate::backends::templates::environment(templates);
     let file = AdaptersFile {
         command: command.to_string(),
         modules,
         apis: &set.apis,
-        tables: set
-            .apis
-            .iter()
-            .map(|api| {
-                Ok(RecordTable {
-                    version: api.version.clone(),
-                    types: crate::cuda::records::table(&api.types)?,
-                })
-            })
-            .collect::<Result<_>>()?,
+        tables: record_tables(set)?,
     };
     let code = env
         .get_template("cuda_adapters.rs.j2")?
         .render(minijinja::context! { f => file })?;
     Ok((code, Report { counts }))
+}
+
+/// Each API version's CUDA records as a runtime type table.
+fn record_tables(set: &AliasSet) -> Result<Vec<RecordTable>> {
+    set.apis
+        .iter()
+        .map(|api| {
+            Ok(RecordTable {
+                version: api.version.clone(),
+                types: crate::cuda::records::table(&api.types)?,
+            })
+        })
+        .collect()
+}
+
+/// The native adapters (and direct ones) of HIP module `hip_module`, each counted for its API
+/// version in `counts`.
+fn module_adapters(
+    set: &AliasSet,
+    libraries: &mut Libraries,
+    hip_module: &str,
+    counts: &mut BTreeMap<String, (usize, usize)>,
+) -> Result<ModuleAdapters> {
+    let spec = libraries.spec(hip_module)?.clone();
+    let imports = libraries.all(&spec.imports)?;
+    let lib = libraries.get(hip_module)?;
+    let names: BTreeSet<&str> = set
+        .apis
+        .iter()
+        .flat_map(|a| a.adapted.iter())
+        .filter(|e| e.hip_module == hip_module)
+        .map(|e| e.hip.as_str())
+        .collect();
+    let models = function_models(lib, &imports, &spec, "crate::", &names)?;
+    let values = member_values(set, hip_module, lib);
+    let mut imported = BTreeMap::new();
+    let mut adapters = Vec::new();
+    let mut direct = Vec::new();
+    for api in &set.apis {
+        for entry in api.adapted.iter().filter(|e| e.hip_module == hip_module) {
+            let Some(hip) = models.get(&entry.hip) else {
+                continue;
+            };
+            let hip_in = HipModule {
+                aliases: set.modules.iter().find(|m| m.module == hip_module),
+                lib,
+                member_values: &values,
+            };
+            if entry.direct.is_some() {
+                if let Some(d) = direct_adapter(api, entry, hip, &values, &mut imported) {
+                    direct.push(d);
+                    counts.get_mut(&api.version).context("version")?.0 += 1;
+                }
+            } else if let Some(a) = adapter(api, entry, hip, &hip_in, &mut imported) {
+                adapters.push(a);
+                counts.get_mut(&api.version).context("version")?.0 += 1;
+            }
+        }
+    }
+    Ok(ModuleAdapters {
+        name: hip_module.to_string(),
+        imports: imported
+            .into_iter()
+            .map(|((module, attr), r)| ImportModel { r, module, attr })
+            .collect(),
+        adapters,
+        direct,
+    })
 }
 
 /// Zero as a HIP parameter of type `ty`, if the type has one here.
@@ -322,6 +337,29 @@ fn zero_of(ty: &ArgType) -> Option<AdapterValue> {
     }
 }
 
+/// Whether `entry`'s shape can have a native adapter: not a direct call, a HIP function that
+/// returns its status, one CUDA argument per HIP parameter, the struct of each location known.
+fn native_shape(api: &ApiConventions, entry: &crate::ir::Adapter, hip: &FunctionModel) -> bool {
+    entry.direct.is_none()
+        && !hip.plain
+        && hip.results.first().is_some_and(|r| r.is_returned_enum())
+        && entry.args.len() == hip.params.len()
+        && !entry
+            .params
+            .iter()
+            .any(|p| p.location && !api.location_types.contains_key(&entry.module))
+}
+
+/// Whether a HIP parameter of type `ty` is a pointer.
+fn is_pointer(ty: &ArgType) -> bool {
+    matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten)
+}
+
+/// Whether a HIP parameter of type `ty` is a pointer or takes any object.
+fn is_pointer_or_any(ty: &ArgType) -> bool {
+    *ty == ArgType::Any || is_pointer(ty)
+}
+
 /// The native adapter of `entry`, or None where its shape needs the Python adapter.
 fn adapter(
     api: &ApiConventions,
@@ -330,271 +368,408 @@ fn adapter(
     hip_in: &HipModule,
     imported: &mut Imports,
 ) -> Option<AdapterModel> {
-    let (set_module, lib, member_values) = (hip_in.aliases, hip_in.lib, hip_in.member_values);
-    if entry.direct.is_some()
-        || hip.plain
-        || !hip.results.first()?.is_returned_enum()
-        || entry.args.len() != hip.params.len()
-        || entry
-            .params
-            .iter()
-            .any(|p| p.location && !api.location_types.contains_key(&entry.module))
-    {
+    if !native_shape(api, entry, hip) {
         return None;
     }
-    let cuda_module = format!("cuda.bindings.{}", entry.module);
-    let hip_module = format!("hip.{}", entry.hip_module);
-    // Each CUDA input feeds one HIP parameter, or is dropped (must be null).
-    let mut feeds: HashMap<usize, usize> = HashMap::new();
-    let mut made = Vec::new();
-    let mut cells: Vec<String> = Vec::new();
-    let mut converted: Vec<ToHip> = Vec::new();
-    let mut value_vars: Vec<String> = Vec::new();
-    let mut made_values = Vec::new();
-    for (j, a) in entry.args.iter().enumerate() {
-        match a {
-            AdapterArg::Input { index } => {
-                if feeds.insert(*index, j).is_some() {
-                    return None;
-                }
-            }
-            AdapterArg::Zero => {}
-            AdapterArg::New { record } => {
-                let k = made.len();
-                let var = format!("__new{k}");
-                let ty = hip.params.get(j)?.ty.clone();
-                if !matches!(
-                    ty,
-                    ArgType::Any | ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten
-                ) {
-                    return None;
-                }
-                let hip_class = import(imported, false, &hip_module, record);
-                // CUDA's class where it is HIP's as cuda-python presents it: the call fills
-                // the object returned. A reshaped record is made as HIP's, then presented.
-                let cuda = made_record(entry, k)
-                    .filter(|r| !reshaped(&api.types, r))
-                    .filter(|r| presents(set_module, lib, r, record));
-                made.push(match cuda {
-                    Some(r) => MadeStruct {
-                        var: var.clone(),
-                        class: import(imported, false, &cuda_module, r),
-                        hip_class: Some(hip_class),
-                    },
-                    None => MadeStruct {
-                        var: var.clone(),
-                        class: hip_class,
-                        hip_class: None,
-                    },
-                });
-                made_values.push((j, AdapterValue::New { var, ty }));
-            }
-            AdapterArg::Value => {
-                let var = format!("__v{}", cells.len());
-                let ty = hip.params.get(j)?.ty.clone();
-                if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
-                    return None;
-                }
-                cells.push(var.clone());
-                value_vars.push(var.clone());
-                made_values.push((j, AdapterValue::Cell { var, ty }));
-            }
+    let mut b = AdapterBuilder::new(api, entry, hip, hip_in, imported);
+    b.args()?;
+    b.params()?;
+    b.zeros()?;
+    let bind = b.bind()?;
+    b.outputs()?;
+    let not_supported = b.not_supported()?;
+    Some(b.finish(bind, not_supported))
+}
+
+/// A native adapter as it is built: its entry and HIP function, and what is made so far.
+struct AdapterBuilder<'a, 'i> {
+    api: &'a ApiConventions,
+    entry: &'a crate::ir::Adapter,
+    hip: &'a FunctionModel,
+    hip_in: &'a HipModule<'a>,
+    imported: &'i mut Imports,
+    /// `cuda.bindings.<module>`.
+    cuda_module: String,
+    /// `hip.<module>`.
+    hip_module: String,
+    /// Each CUDA input feeds one HIP parameter: CUDA position -> HIP position.
+    feeds: HashMap<usize, usize>,
+    made: Vec<MadeStruct>,
+    cells: Vec<String>,
+    converted: Vec<ToHip>,
+    /// The cells of `AdapterArg::Value`s, in order.
+    value_vars: Vec<String>,
+    /// The values of the HIP parameters the adapter makes, by HIP position.
+    made_values: Vec<(usize, AdapterValue)>,
+    zero: bool,
+    params: Vec<Param>,
+    dropped: Vec<String>,
+    /// The value of each HIP parameter, by HIP position.
+    values: Vec<Option<AdapterValue>>,
+    results: Vec<AdapterOutput>,
+}
+
+impl<'a, 'i> AdapterBuilder<'a, 'i> {
+    /// An adapter of `entry` over `hip` with nothing made yet.
+    fn new(
+        api: &'a ApiConventions,
+        entry: &'a crate::ir::Adapter,
+        hip: &'a FunctionModel,
+        hip_in: &'a HipModule<'a>,
+        imported: &'i mut Imports,
+    ) -> Self {
+        AdapterBuilder {
+            api,
+            entry,
+            hip,
+            hip_in,
+            imported,
+            cuda_module: format!("cuda.bindings.{}", entry.module),
+            hip_module: format!("hip.{}", entry.hip_module),
+            feeds: HashMap::new(),
+            made: Vec::new(),
+            cells: Vec::new(),
+            converted: Vec::new(),
+            value_vars: Vec::new(),
+            made_values: Vec::new(),
+            zero: false,
+            params: Vec::new(),
+            dropped: Vec::new(),
+            values: hip.params.iter().map(|_| None).collect(),
+            results: Vec::new(),
         }
     }
-    let mut zero = false;
-    let mut params = Vec::new();
-    let mut dropped = Vec::new();
-    // The value of each HIP parameter, by HIP position.
-    let mut values: Vec<Option<AdapterValue>> = hip.params.iter().map(|_| None).collect();
-    for (i, p) in entry.params.iter().enumerate() {
-        let name = rust_name(&p.name);
-        let Some(&j) = feeds.get(&i) else {
-            if !entry.dropped.contains(&i) {
-                return None;
+
+    /// Walks CUDA's arguments: each input feeds one HIP parameter (or is dropped: must be
+    /// null); structs and cells are made for the others.
+    fn args(&mut self) -> Option<()> {
+        for (j, a) in self.entry.args.iter().enumerate() {
+            match a {
+                AdapterArg::Input { index } => {
+                    if self.feeds.insert(*index, j).is_some() {
+                        return None;
+                    }
+                }
+                AdapterArg::Zero => {}
+                AdapterArg::New { record } => self.new_struct(j, record)?,
+                AdapterArg::Value => self.value_cell(j)?,
             }
-            params.push(Param {
-                py_name: python_name(&p.name),
-                name: name.clone(),
-                ty: ArgType::Any,
-                optional: false,
-            });
-            dropped.push(name);
-            continue;
-        };
-        let ty = &hip.params[j].ty;
-        let (ty, optional, value) = if let Some(record) = &p.record {
-            // CUDA's layout of a struct HIP shapes otherwise: HIP's struct, field by field.
-            if !matches!(
-                ty,
-                ArgType::Any | ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten
-            ) {
-                return None;
-            }
-            let hip_record = hip_record_of(set_module, &api.types, record)?;
-            let var = format!("__h{}", converted.len());
-            converted.push(ToHip {
+        }
+        Some(())
+    }
+
+    /// A struct of HIP's `record` made for HIP parameter `j` to fill.
+    fn new_struct(&mut self, j: usize, record: &str) -> Option<()> {
+        let k = self.made.len();
+        let var = format!("__new{k}");
+        let ty = self.hip.params.get(j)?.ty.clone();
+        if !is_pointer_or_any(&ty) {
+            return None;
+        }
+        let hip_class = import(self.imported, false, &self.hip_module, record);
+        // CUDA's class where it is HIP's as cuda-python presents it: the call fills
+        // the object returned. A reshaped record is made as HIP's, then presented.
+        let (set_module, lib) = (self.hip_in.aliases, self.hip_in.lib);
+        let cuda = made_record(self.entry, k)
+            .filter(|r| !reshaped(&self.api.types, r))
+            .filter(|r| presents(set_module, lib, r, record));
+        self.made.push(match cuda {
+            Some(r) => MadeStruct {
                 var: var.clone(),
-                arg: name.clone(),
-                to_hip: import(imported, false, "cuda._structs", "to_hip"),
-                class: import(imported, false, &hip_module, hip_record),
-            });
-            let value = AdapterValue::New {
-                var,
-                ty: ty.clone(),
+                class: import(self.imported, false, &self.cuda_module, r),
+                hip_class: Some(hip_class),
+            },
+            None => MadeStruct {
+                var: var.clone(),
+                class: hip_class,
+                hip_class: None,
+            },
+        });
+        self.made_values.push((j, AdapterValue::New { var, ty }));
+        Some(())
+    }
+
+    /// A cell for HIP pointer parameter `j` to write a value into.
+    fn value_cell(&mut self, j: usize) -> Option<()> {
+        let var = format!("__v{}", self.cells.len());
+        let ty = self.hip.params.get(j)?.ty.clone();
+        if !is_pointer(&ty) {
+            return None;
+        }
+        self.cells.push(var.clone());
+        self.value_vars.push(var.clone());
+        self.made_values.push((j, AdapterValue::Cell { var, ty }));
+        Some(())
+    }
+
+    /// Walks CUDA's parameters: each is dropped (must be null) or binds the HIP parameter
+    /// it feeds.
+    fn params(&mut self) -> Option<()> {
+        for (i, p) in self.entry.params.iter().enumerate() {
+            let name = rust_name(&p.name);
+            let Some(&j) = self.feeds.get(&i) else {
+                if !self.entry.dropped.contains(&i) {
+                    return None;
+                }
+                self.params.push(Param {
+                    py_name: python_name(&p.name),
+                    name: name.clone(),
+                    ty: ArgType::Any,
+                    optional: false,
+                });
+                self.dropped.push(name);
+                continue;
             };
-            (ArgType::Any, false, value)
-        } else if p.location {
-            // cuda-python's location struct (or CUDA 12's device) where HIP takes a device.
-            let ArgType::CInt {
-                size: 4,
-                signed: true,
-                ..
-            } = ty
-            else {
-                return None;
-            };
-            let l = api.location_types.get(&entry.module)?;
-            let value = AdapterValue::Location {
-                name: name.clone(),
+            let (ty, optional, value) = self.param_value(p, &name, &self.hip.params[j].ty)?;
+            self.params.push(Param {
                 py_name: python_name(&p.name),
-                cuda: import(imported, false, &cuda_module, &l.struct_name),
-                hip: import(imported, false, &hip_module, &l.hip),
-                kinds: import(imported, false, &cuda_module, &l.kind),
-                device: l.device.clone(),
-                host: l.host.clone(),
-            };
-            (ArgType::Any, false, value)
+                name,
+                ty,
+                optional,
+            });
+            self.values[j] = Some(value);
+        }
+        Some(())
+    }
+
+    /// CUDA parameter `p` (Rust name `name`) for a HIP parameter of type `ty`: the type and
+    /// optionality cuda-python's parameter takes, and the HIP parameter's value.
+    fn param_value(
+        &mut self,
+        p: &crate::ir::CudaParam,
+        name: &str,
+        ty: &ArgType,
+    ) -> Option<(ArgType, bool, AdapterValue)> {
+        let name = name.to_string();
+        Some(if let Some(record) = &p.record {
+            (ArgType::Any, false, self.record_value(name, record, ty)?)
+        } else if p.location {
+            (ArgType::Any, false, self.location_value(name, p, ty)?)
         } else if p.attribute_value {
-            if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
+            if !is_pointer(ty) {
                 return None;
             }
-            let cell = format!("__v{}", cells.len());
-            cells.push(cell.clone());
+            let cell = format!("__v{}", self.cells.len());
+            self.cells.push(cell.clone());
             let value = AdapterValue::ValueOrPointer {
-                name: name.clone(),
+                name,
                 cell,
                 ty: ty.clone(),
             };
             (ArgType::Any, false, value)
         } else if p.kernel_params {
-            if !matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
+            if !is_pointer(ty) {
                 return None;
             }
-            let value = AdapterValue::KernelParams { name: name.clone() };
-            (ArgType::Any, false, value)
-        } else if p.integer && matches!(ty, ArgType::CInt { .. }) {
-            let value = AdapterValue::IntOrZero { name: name.clone() };
-            (ty.clone(), true, value)
-        } else if p.integer && *ty == ArgType::Any {
-            zero = true;
-            let value = AdapterValue::AnyOrZero { name: name.clone() };
-            (ArgType::Any, true, value)
-        } else if p.integer && matches!(ty, ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten) {
-            let value = AdapterValue::Address {
-                name: name.clone(),
-                py_name: python_name(&p.name),
-                ty: ty.clone(),
-            };
-            (ArgType::Any, false, value)
+            (ArgType::Any, false, AdapterValue::KernelParams { name })
         } else if p.integer {
-            return None;
+            self.integer_value(name, p, ty)?
         } else {
-            (ty.clone(), false, AdapterValue::Arg { name: name.clone() })
-        };
-        params.push(Param {
-            py_name: python_name(&p.name),
-            name,
-            ty,
-            optional,
-        });
-        values[j] = Some(value);
+            (ty.clone(), false, AdapterValue::Arg { name })
+        })
     }
-    for (j, a) in entry.args.iter().enumerate() {
-        if matches!(a, AdapterArg::Zero) {
-            let ty = &hip.params[j].ty;
-            zero |= matches!(
-                ty,
-                ArgType::Any | ArgType::Ptr | ArgType::PtrMut | ArgType::PtrWritten
-            );
-            values[j] = Some(zero_of(ty)?);
+
+    /// CUDA's layout of a struct HIP shapes otherwise: HIP's struct, field by field.
+    fn record_value(&mut self, name: String, record: &str, ty: &ArgType) -> Option<AdapterValue> {
+        if !is_pointer_or_any(ty) {
+            return None;
         }
+        let hip_record = hip_record_of(self.hip_in.aliases, &self.api.types, record)?;
+        let var = format!("__h{}", self.converted.len());
+        self.converted.push(ToHip {
+            var: var.clone(),
+            arg: name,
+            to_hip: import(self.imported, false, "cuda._structs", "to_hip"),
+            class: import(self.imported, false, &self.hip_module, hip_record),
+        });
+        Some(AdapterValue::New {
+            var,
+            ty: ty.clone(),
+        })
     }
-    for (j, v) in made_values {
-        values[j] = Some(v);
-    }
-    let values: Vec<AdapterValue> = values.into_iter().collect::<Option<_>>()?;
-    let bind = hip
-        .params
-        .iter()
-        .map(|p| p.name.clone())
-        .zip(values)
-        .collect();
-    let mut results = Vec::new();
-    for r in &entry.results {
-        let (index, wrap, address, handle, record) = match r {
-            AdapterResult::Hip {
-                index,
-                wrap,
-                address,
-                handle,
-                record,
-            } => (index, wrap, address, handle, record),
-            AdapterResult::Made { index, record } => {
-                let var = made.get(*index)?.var.clone();
-                results.push(match record {
-                    Some(r) if reshaped(&api.types, r) => AdapterOutput::Present {
-                        present: import(imported, false, "cuda._structs", "present"),
-                        class: import(imported, false, &cuda_module, r),
-                        var: Some(var),
-                        output: None,
-                    },
-                    _ => AdapterOutput::Made { var },
-                });
-                continue;
-            }
-            AdapterResult::Value { index, attribute } => {
-                let var = value_vars.get(*index)?.clone();
-                // Up to 64 bits, zero-extended, as CUDA's `cuuint64_t`; the attributes the
-                // spec types otherwise (`attribute_types`), as their C type.
-                let class = import(imported, true, "cuda.bindings.driver", "cuuint64_t");
-                let (attribute, typed) = match attribute {
-                    Some((k, enum_name)) => {
-                        let j = *feeds.get(k)?;
-                        let arg = &hip.params.get(j)?.name;
-                        let c = hip.prep.iter().find_map(|p| match p {
-                            Prep::Let { c, value } if value.arg() == arg => Some(c.clone()),
-                            _ => None,
-                        })?;
-                        let mut typed = Vec::new();
-                        for (member, code) in api.attribute_types.get(enum_name)? {
-                            typed.push((*member_values.get(member.as_str())?, code.clone()));
-                        }
-                        (Some(c), typed)
-                    }
-                    None => (None, Vec::new()),
-                };
-                results.push(AdapterOutput::Cell {
-                    var,
-                    class,
-                    attribute,
-                    typed,
-                });
-                continue;
-            }
+
+    /// cuda-python's location struct (or CUDA 12's device) where HIP takes a device.
+    fn location_value(
+        &mut self,
+        name: String,
+        p: &crate::ir::CudaParam,
+        ty: &ArgType,
+    ) -> Option<AdapterValue> {
+        let ArgType::CInt {
+            size: 4,
+            signed: true,
+            ..
+        } = ty
+        else {
+            return None;
         };
-        let output = hip.results.get(index + 1)?.clone();
+        let l = self.api.location_types.get(&self.entry.module)?;
+        Some(AdapterValue::Location {
+            name,
+            py_name: python_name(&p.name),
+            cuda: import(self.imported, false, &self.cuda_module, &l.struct_name),
+            hip: import(self.imported, false, &self.hip_module, &l.hip),
+            kinds: import(self.imported, false, &self.cuda_module, &l.kind),
+            device: l.device.clone(),
+            host: l.host.clone(),
+        })
+    }
+
+    /// An integer CUDA parameter (None meaning 0, an address for a HIP pointer).
+    fn integer_value(
+        &mut self,
+        name: String,
+        p: &crate::ir::CudaParam,
+        ty: &ArgType,
+    ) -> Option<(ArgType, bool, AdapterValue)> {
+        Some(match ty {
+            ArgType::CInt { .. } => (ty.clone(), true, AdapterValue::IntOrZero { name }),
+            ArgType::Any => {
+                self.zero = true;
+                (ArgType::Any, true, AdapterValue::AnyOrZero { name })
+            }
+            _ if is_pointer(ty) => {
+                let value = AdapterValue::Address {
+                    name,
+                    py_name: python_name(&p.name),
+                    ty: ty.clone(),
+                };
+                (ArgType::Any, false, value)
+            }
+            _ => return None,
+        })
+    }
+
+    /// Zero for each HIP parameter CUDA's function lacks.
+    fn zeros(&mut self) -> Option<()> {
+        for (j, a) in self.entry.args.iter().enumerate() {
+            if matches!(a, AdapterArg::Zero) {
+                let ty = &self.hip.params[j].ty;
+                self.zero |= is_pointer_or_any(ty);
+                self.values[j] = Some(zero_of(ty)?);
+            }
+        }
+        Some(())
+    }
+
+    /// The HIP function's parameters (Rust names), each bound to its value.
+    fn bind(&mut self) -> Option<Vec<(String, AdapterValue)>> {
+        for (j, v) in std::mem::take(&mut self.made_values) {
+            self.values[j] = Some(v);
+        }
+        let values: Vec<AdapterValue> = std::mem::take(&mut self.values)
+            .into_iter()
+            .collect::<Option<_>>()?;
+        Some(
+            self.hip
+                .params
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(values)
+                .collect(),
+        )
+    }
+
+    /// Each output as cuda-python gives it.
+    fn outputs(&mut self) -> Option<()> {
+        for r in &self.entry.results {
+            let output = match r {
+                AdapterResult::Hip {
+                    index,
+                    wrap,
+                    address,
+                    handle,
+                    record,
+                } => self.hip_output(*index, wrap, *address, handle, record)?,
+                AdapterResult::Made { index, record } => self.made_output(*index, record)?,
+                AdapterResult::Value { index, attribute } => self.cell_output(*index, attribute)?,
+            };
+            self.results.push(output);
+        }
+        Some(())
+    }
+
+    /// The `index`-th struct the adapter made, presented in CUDA's layout where the cuda
+    /// package reshapes its record.
+    fn made_output(&mut self, index: usize, record: &Option<String>) -> Option<AdapterOutput> {
+        let var = self.made.get(index)?.var.clone();
+        Some(match record {
+            Some(r) if reshaped(&self.api.types, r) => AdapterOutput::Present {
+                present: import(self.imported, false, "cuda._structs", "present"),
+                class: import(self.imported, false, &self.cuda_module, r),
+                var: Some(var),
+                output: None,
+            },
+            _ => AdapterOutput::Made { var },
+        })
+    }
+
+    /// The value the call wrote into the `index`-th cell: up to 64 bits, zero-extended, as
+    /// CUDA's `cuuint64_t`; the attributes the spec types otherwise (`attribute_types`), as
+    /// their C type.
+    fn cell_output(
+        &mut self,
+        index: usize,
+        attribute: &Option<(usize, String)>,
+    ) -> Option<AdapterOutput> {
+        let var = self.value_vars.get(index)?.clone();
+        let class = import(self.imported, true, "cuda.bindings.driver", "cuuint64_t");
+        let (attribute, typed) = match attribute {
+            Some((k, enum_name)) => {
+                let (c, typed) = self.typed_attribute(*k, enum_name)?;
+                (Some(c), typed)
+            }
+            None => (None, Vec::new()),
+        };
+        Some(AdapterOutput::Cell {
+            var,
+            class,
+            attribute,
+            typed,
+        })
+    }
+
+    /// The C value of the attribute CUDA input `k` gives, and the C type of each value of
+    /// enum `enum_name` the spec types.
+    fn typed_attribute(&self, k: usize, enum_name: &str) -> Option<(String, Vec<(i64, String)>)> {
+        let j = *self.feeds.get(&k)?;
+        let arg = &self.hip.params.get(j)?.name;
+        let c = self.hip.prep.iter().find_map(|p| match p {
+            Prep::Let { c, value } if value.arg() == arg => Some(c.clone()),
+            _ => None,
+        })?;
+        let mut typed = Vec::new();
+        for (member, code) in self.api.attribute_types.get(enum_name)? {
+            typed.push((
+                *self.hip_in.member_values.get(member.as_str())?,
+                code.clone(),
+            ));
+        }
+        Some((c, typed))
+    }
+
+    /// The HIP function's output at `index`: presented as CUDA's struct `record`, else as
+    /// CUDA's integer class `wrap`, handle class `handle` or an address, else as HIP gives it.
+    fn hip_output(
+        &mut self,
+        index: usize,
+        wrap: &Option<String>,
+        address: bool,
+        handle: &Option<String>,
+        record: &Option<String>,
+    ) -> Option<AdapterOutput> {
+        let output = self.hip.results.get(index + 1)?.clone();
         if let Some(r) = record {
             // HIP's struct, as cuda-python's class presents it.
-            results.push(AdapterOutput::Present {
-                present: import(imported, false, "cuda._structs", "present"),
-                class: import(imported, false, &cuda_module, r),
+            return Some(AdapterOutput::Present {
+                present: import(self.imported, false, "cuda._structs", "present"),
+                class: import(self.imported, false, &self.cuda_module, r),
                 var: None,
                 output: Some(output),
             });
-            continue;
         }
-        let raw = hip.raw_outs.get(index + 1)?.clone();
-        results.push(match (wrap, handle, address) {
+        let raw = self.hip.raw_outs.get(index + 1)?.clone();
+        Some(match (wrap, handle, address) {
             (Some(w), _, _) => {
                 // The module cuda-python defines the typedef's class in.
                 let module = if w.starts_with("cuda") {
@@ -602,52 +777,69 @@ fn adapter(
                 } else {
                     "driver"
                 };
-                let class = import(imported, true, &format!("cuda.bindings.{module}"), w);
+                let class = import(self.imported, true, &format!("cuda.bindings.{module}"), w);
                 AdapterOutput::IntClass { class, var: raw? }
             }
             (None, Some(h), _) => {
-                let class = import(imported, false, &cuda_module, h);
+                let class = import(self.imported, false, &self.cuda_module, h);
                 AdapterOutput::Handle { class, var: raw? }
             }
             (None, None, true) => AdapterOutput::Address { var: raw? },
             (None, None, false) => AdapterOutput::Hip { output },
-        });
+        })
     }
-    let not_supported = if dropped.is_empty() {
-        None
-    } else {
-        let status = import(imported, false, &cuda_module, &entry.status_type);
-        let member = api.not_supported.get(&entry.status_type)?;
-        Some((status, member.clone()))
-    };
-    Some(AdapterModel {
-        cuda: entry.cuda.clone(),
-        version: api.version.clone(),
-        doc: vec![format!(
-            "CUDA's {} on HIP's {}, with cuda-python's calling convention (cuda-bindings {}).",
-            entry.cuda, entry.hip, api.version
-        )],
-        params,
-        dropped,
-        not_supported,
-        zero,
-        made,
-        cells,
-        converted,
-        bind,
-        status: hip.results[0].clone(),
-        results,
-        hip: FunctionModelView {
-            name: hip.name.clone(),
-            symbol: hip.symbol.clone(),
-            prep: hip.prep.clone(),
-            ffi_params: hip.ffi_params.clone(),
-            ffi_ret: hip.ffi_ret.clone(),
-            call_args: hip.call_args.clone(),
-            keep_gil: hip.keep_gil,
-            serialize: hip.serialize,
-        },
-    })
+
+    /// The status class and its not-supported member where an input is dropped.
+    fn not_supported(&mut self) -> Option<Option<(ImportRef, String)>> {
+        if self.dropped.is_empty() {
+            return Some(None);
+        }
+        let status = import(
+            self.imported,
+            false,
+            &self.cuda_module,
+            &self.entry.status_type,
+        );
+        let member = self.api.not_supported.get(&self.entry.status_type)?;
+        Some(Some((status, member.clone())))
+    }
+
+    /// The adapter's model.
+    fn finish(
+        self,
+        bind: Vec<(String, AdapterValue)>,
+        not_supported: Option<(ImportRef, String)>,
+    ) -> AdapterModel {
+        let (api, entry, hip) = (self.api, self.entry, self.hip);
+        AdapterModel {
+            cuda: entry.cuda.clone(),
+            version: api.version.clone(),
+            doc: vec![format!(
+                "CUDA's {} on HIP's {}, with cuda-python's calling convention (cuda-bindings {}).",
+                entry.cuda, entry.hip, api.version
+            )],
+            params: self.params,
+            dropped: self.dropped,
+            not_supported,
+            zero: self.zero,
+            made: self.made,
+            cells: self.cells,
+            converted: self.converted,
+            bind,
+            status: hip.results[0].clone(),
+            results: self.results,
+            hip: FunctionModelView {
+                name: hip.name.clone(),
+                symbol: hip.symbol.clone(),
+                prep: hip.prep.clone(),
+                ffi_params: hip.ffi_params.clone(),
+                ffi_ret: hip.ffi_ret.clone(),
+                call_args: hip.call_args.clone(),
+                keep_gil: hip.keep_gil,
+                serialize: hip.serialize,
+            },
+        }
+    }
 }
 
 /// What an adapter needs of its HIP module beyond the function's model.

@@ -9,7 +9,7 @@
 //! missing. The Cython declarations below the C name what a `.pyx` may use.
 
 use crate::backends::templates;
-use crate::ir::{AliasKind, CType, ConstValue, Function, Library, Record};
+use crate::ir::{AliasKind, AliasModule, CType, ConstValue, Function, Library, Record};
 use crate::spec::Spec;
 use anyhow::Result;
 use serde::Serialize;
@@ -557,11 +557,65 @@ pub fn render(
         .map(|m| pxd_module(m))
         .collect();
 
-    let mut c = Vec::new();
-    let mut cy = Vec::new();
+    let mut d = Decls::default();
     // Enums.
     let mut seen_members = BTreeSet::new();
     for e in &lib.enums {
+        d.enumeration(e, &mut seen_members);
+    }
+    d.handles(lib);
+    // Records: forward typedefs, then definitions with what they hold by value first.
+    d.record_typedefs(lib, &ix);
+    for r in definition_order(lib, imports) {
+        d.record_definition(r, spec, &ix);
+    }
+    // Integer constants (those not already enum members).
+    d.constants(lib, &mut seen_members);
+    // Functions: a trampoline each.
+    let functions = lib
+        .functions
+        .iter()
+        .filter_map(|f| d.trampoline(f, lib, &all, spec, &ix))
+        .collect();
+
+    let model = PxdModel {
+        command: command.to_string(),
+        release: lib.release.clone(),
+        library: lib.name.clone(),
+        python_module: python_module.clone(),
+        loader: PACKAGES
+            .iter()
+            .find(|(p, _)| *p == spec.package)
+            .map_or(package.clone(), |(_, l)| l.to_string()),
+        package,
+        guard: format!("HIPGEN_PXD_{}", lib.name.to_ascii_uppercase()),
+        cimports,
+        c_decls: d.c,
+        c_functions: functions,
+        cy_decls: d.cy,
+    };
+    let env = templates::environment(templates_dir);
+    Ok(env
+        .get_template("pxd.j2")?
+        .render(minijinja::context! { m => &model })?)
+}
+
+/// A `.pxd`'s declarations as they are written: C's, and Cython's of the same names.
+#[derive(Default)]
+struct Decls {
+    c: Vec<String>,
+    cy: Vec<String>,
+}
+
+impl Decls {
+    /// Adds C's declaration `c` and Cython's `cy`.
+    fn push(&mut self, c: String, cy: String) {
+        self.c.push(c);
+        self.cy.push(cy);
+    }
+
+    /// Enum `e`, with its members not declared before (`seen_members`), and its aliases.
+    fn enumeration(&mut self, e: &crate::ir::Enum, seen_members: &mut BTreeSet<String>) {
         let members: Vec<&(String, i64)> = e
             .members
             .iter()
@@ -572,90 +626,225 @@ pub fn render(
             .map(|(m, v)| format!("  {m} = {}", c_int(*v, e.signed, e.size)))
             .collect();
         if e.size == 4 {
-            c.push(once(
-                &e.name,
-                format!(
-                    "typedef enum {} {{\n{}\n}} {};",
-                    e.name,
-                    body.join(",\n"),
-                    e.name
-                ),
-            ));
-            let mut d = format!("ctypedef enum {}:", e.name);
-            if members.is_empty() {
-                d += "\n    pass";
-            }
-            for (m, _) in &members {
-                d += &format!("\n    {m}");
-            }
-            cy.push(d);
+            self.int_enum(e, &members, &body);
         } else {
-            let t = format!(
-                "{}int{}_t",
-                if e.signed { "" } else { "u" },
-                e.size as u32 * 8
-            );
-            c.push(format!("typedef {t} {};", e.name));
-            if !body.is_empty() {
-                c.push(once(&e.name, format!("enum {{\n{}\n}};", body.join(",\n"))));
-            }
-            cy.push(format!("ctypedef {t} {}", e.name));
-            if !members.is_empty() {
-                let mut d = "enum:".to_string();
-                for (m, _) in &members {
-                    d += &format!("\n    {m}");
-                }
-                cy.push(d);
-            }
+            self.sized_enum(e, &members, &body);
         }
         for a in &e.aliases {
-            c.push(format!("typedef {} {a};", e.name));
-            cy.push(format!("ctypedef {} {a}", e.name));
+            self.push(
+                format!("typedef {} {a};", e.name),
+                format!("ctypedef {} {a}", e.name),
+            );
         }
     }
-    // Handles and `void *` typedefs.
-    for h in &lib.handles {
-        if h.callback {
-            c.push(format!("typedef void *{};", h.name));
-            cy.push(format!("ctypedef void *{}", h.name));
-        } else if h.aliases.is_empty() {
-            c.push(format!("typedef struct hipgen_{0} *{0};", h.name));
-            cy.push(format!("cdef struct hipgen_{}", h.name));
-            cy.push(format!("ctypedef hipgen_{0} *{0}", h.name));
-        } else {
-            c.push(format!("struct {};", h.name));
-            cy.push(format!("cdef struct {}", h.name));
+
+    /// An enum of C's `int` size: C's enum type itself.
+    fn int_enum(&mut self, e: &crate::ir::Enum, members: &[&(String, i64)], body: &[String]) {
+        self.c.push(once(
+            &e.name,
+            format!(
+                "typedef enum {} {{\n{}\n}} {};",
+                e.name,
+                body.join(",\n"),
+                e.name
+            ),
+        ));
+        let mut d = format!("ctypedef enum {}:", e.name);
+        if members.is_empty() {
+            d += "\n    pass";
         }
-        for a in &h.aliases {
+        for (m, _) in members {
+            d += &format!("\n    {m}");
+        }
+        self.cy.push(d);
+    }
+
+    /// An enum of another size: an integer typedef of its size, and an unnamed enum of its
+    /// members.
+    fn sized_enum(&mut self, e: &crate::ir::Enum, members: &[&(String, i64)], body: &[String]) {
+        let t = format!(
+            "{}int{}_t",
+            if e.signed { "" } else { "u" },
+            e.size as u32 * 8
+        );
+        self.c.push(format!("typedef {t} {};", e.name));
+        if !body.is_empty() {
+            self.c
+                .push(once(&e.name, format!("enum {{\n{}\n}};", body.join(",\n"))));
+        }
+        self.cy.push(format!("ctypedef {t} {}", e.name));
+        if !members.is_empty() {
+            let mut d = "enum:".to_string();
+            for (m, _) in members {
+                d += &format!("\n    {m}");
+            }
+            self.cy.push(d);
+        }
+    }
+
+    /// Handles and `void *` typedefs.
+    fn handles(&mut self, lib: &Library) {
+        for h in &lib.handles {
             if h.callback {
-                c.push(format!("typedef {} {a};", h.name));
-                cy.push(format!("ctypedef {} {a}", h.name));
+                self.push(
+                    format!("typedef void *{};", h.name),
+                    format!("ctypedef void *{}", h.name),
+                );
+            } else if h.aliases.is_empty() {
+                self.c
+                    .push(format!("typedef struct hipgen_{0} *{0};", h.name));
+                self.cy.push(format!("cdef struct hipgen_{}", h.name));
+                self.cy.push(format!("ctypedef hipgen_{0} *{0}", h.name));
             } else {
-                c.push(format!("typedef struct {} *{a};", h.name));
-                cy.push(format!("ctypedef {} *{a}", h.name));
+                self.push(
+                    format!("struct {};", h.name),
+                    format!("cdef struct {}", h.name),
+                );
+            }
+            for a in &h.aliases {
+                if h.callback {
+                    self.push(
+                        format!("typedef {} {a};", h.name),
+                        format!("ctypedef {} {a}", h.name),
+                    );
+                } else {
+                    self.push(
+                        format!("typedef struct {} *{a};", h.name),
+                        format!("ctypedef {} *{a}", h.name),
+                    );
+                }
+            }
+        }
+        for a in &lib.pointer_aliases {
+            self.push(format!("typedef void *{a};"), format!("ctypedef void *{a}"));
+        }
+    }
+
+    /// Each record's forward typedef (declared before any record names it by pointer), and
+    /// its aliases.
+    fn record_typedefs(&mut self, lib: &Library, ix: &Index) {
+        for r in &lib.records {
+            let kw = if r.is_union { "union" } else { "struct" };
+            self.push(
+                format!("typedef {kw} {0} {0};", r.name),
+                format!("ctypedef {kw} {}", r.name),
+            );
+            for a in r.aliases.iter().filter(|a| **a != r.name) {
+                let star = if ix.pointer_aliases.contains(a) {
+                    "*"
+                } else {
+                    ""
+                };
+                self.push(
+                    format!("typedef {} {star}{a};", r.name),
+                    format!("ctypedef {} {star}{a}", r.name),
+                );
             }
         }
     }
-    for a in &lib.pointer_aliases {
-        c.push(format!("typedef void *{a};"));
-        cy.push(format!("ctypedef void *{a}"));
-    }
-    // Records: forward typedefs, then definitions with what they hold by value first.
-    for r in &lib.records {
+
+    /// Record `r`'s definition (opaque bytes of its size where its body cannot be written),
+    /// with the spec's constructor.
+    fn record_definition(&mut self, r: &Record, spec: &Spec, ix: &Index) {
         let kw = if r.is_union { "union" } else { "struct" };
-        c.push(format!("typedef {kw} {0} {0};", r.name));
-        // Declared before any record names it by pointer.
-        cy.push(format!("ctypedef {kw} {}", r.name));
-        for a in r.aliases.iter().filter(|a| **a != r.name) {
-            let star = if ix.pointer_aliases.contains(a) {
-                "*"
-            } else {
-                ""
-            };
-            c.push(format!("typedef {} {star}{a};", r.name));
-            cy.push(format!("ctypedef {} {star}{a}", r.name));
+        let (mut body, names) = c_body(r, ix, 0).unwrap_or_else(|| {
+            (
+                format!("{{\n  unsigned char _hipgen_bytes[{}];\n}}", r.size.max(1)),
+                Vec::new(),
+            )
+        });
+        if let Some(ctor) = spec
+            .constructors
+            .get(&r.name)
+            .and_then(|d| constructor(r, *d, ix))
+        {
+            body = format!("{}{ctor}\n}}", body.trim_end().trim_end_matches('}'));
+        }
+        self.c.push(once(
+            &r.name,
+            format!(
+                "{kw} __attribute__((aligned({}))) {} {body};",
+                r.align.max(1),
+                r.name
+            ),
+        ));
+        let mut d = format!("ctypedef {kw} {}:", r.name);
+        if names.is_empty() {
+            d += "\n    pass";
+        }
+        for n in names {
+            d += &format!("\n    {n}");
+        }
+        self.cy.push(d);
+    }
+
+    /// The integer constants that are not already enum members (`seen_members`).
+    fn constants(&mut self, lib: &Library, seen_members: &mut BTreeSet<String>) {
+        for k in &lib.constants {
+            if let ConstValue::Int(v) = k.value {
+                if seen_members.insert(k.name.clone()) {
+                    self.push(
+                        once(
+                            &k.name,
+                            format!("#define {} ({})", k.name, c_int(v, true, 8)),
+                        ),
+                        format!("const long long {}", k.name),
+                    );
+                }
+            }
         }
     }
+
+    /// Function `f`'s trampoline, its Cython declaration added; `None` where its types cannot
+    /// be written.
+    fn trampoline(
+        &mut self,
+        f: &Function,
+        lib: &Library,
+        all: &[&Library],
+        spec: &Spec,
+        ix: &Index,
+    ) -> Option<String> {
+        let ret = c_type(&f.ret, ix)?;
+        let (Some(params), Some(cy_decl)) = (params(f, ix), cy_function(f, &f.name, ix)) else {
+            return None;
+        };
+        let status = spec.status.as_ref().map(|s| s.enum_name.as_str());
+        let decls: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
+        let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
+        let unavailable = spec.status.as_ref().and_then(|s| s.unavailable.as_deref());
+        let fail = missing_value(f, all, status, unavailable, ix);
+        // The body is the template's HIPGEN_CALL (or HIPGEN_CALL_VOID): the pointer's type is
+        // the function's own (`__typeof__`), so each trampoline is one line.
+        let call = if matches!(f.ret, CType::Void) {
+            format!("HIPGEN_CALL_VOID({}, \"{}\"", lib.name, f.symbol)
+        } else {
+            format!("HIPGEN_CALL({}, \"{}\", {fail}", lib.name, f.symbol)
+        };
+        let decls = if decls.is_empty() {
+            "void".to_string()
+        } else {
+            decls.join(", ")
+        };
+        let mut tail = String::new();
+        for a in &args {
+            tail += ", ";
+            tail += a;
+        }
+        self.cy.push(cy_decl);
+        Some(once(
+            &f.name,
+            format!(
+                "static inline {ret} {}({decls}) {{ {call}, {}{tail}) }}",
+                f.name, f.name
+            ),
+        ))
+    }
+}
+
+/// `lib`'s records in the order C defines them: what a record holds by value first (records
+/// of `imports` are defined there); a cycle by value, which C would not compile, last.
+fn definition_order<'a>(lib: &'a Library, imports: &'a [Library]) -> Vec<&'a Record> {
     let mut done: BTreeSet<&str> = imports
         .iter()
         .flat_map(|l| l.records.iter().map(|r| r.name.as_str()))
@@ -680,112 +869,7 @@ pub fn render(
             defs.append(&mut pending);
         }
     }
-    for r in defs {
-        let kw = if r.is_union { "union" } else { "struct" };
-        let (mut body, names) = c_body(r, &ix, 0).unwrap_or_else(|| {
-            (
-                format!("{{\n  unsigned char _hipgen_bytes[{}];\n}}", r.size.max(1)),
-                Vec::new(),
-            )
-        });
-        if let Some(ctor) = spec
-            .constructors
-            .get(&r.name)
-            .and_then(|d| constructor(r, *d, &ix))
-        {
-            body = format!("{}{ctor}\n}}", body.trim_end().trim_end_matches('}'));
-        }
-        c.push(once(
-            &r.name,
-            format!(
-                "{kw} __attribute__((aligned({}))) {} {body};",
-                r.align.max(1),
-                r.name
-            ),
-        ));
-        let mut d = format!("ctypedef {kw} {}:", r.name);
-        if names.is_empty() {
-            d += "\n    pass";
-        }
-        for n in names {
-            d += &format!("\n    {n}");
-        }
-        cy.push(d);
-    }
-    // Integer constants (those not already enum members).
-    for k in &lib.constants {
-        if let ConstValue::Int(v) = k.value {
-            if seen_members.insert(k.name.clone()) {
-                c.push(once(
-                    &k.name,
-                    format!("#define {} ({})", k.name, c_int(v, true, 8)),
-                ));
-                cy.push(format!("const long long {}", k.name));
-            }
-        }
-    }
-
-    // Functions: a trampoline each.
-    let status = spec.status.as_ref().map(|s| s.enum_name.as_str());
-    let mut functions = Vec::new();
-    for f in &lib.functions {
-        let Some(ret) = c_type(&f.ret, &ix) else {
-            continue;
-        };
-        let (Some(params), Some(cy_decl)) = (params(f, &ix), cy_function(f, &f.name, &ix)) else {
-            continue;
-        };
-        let decls: Vec<&str> = params.iter().map(|p| p.1.as_str()).collect();
-        let args: Vec<String> = (0..params.len()).map(|i| format!("a{i}")).collect();
-        let unavailable = spec.status.as_ref().and_then(|s| s.unavailable.as_deref());
-        let fail = missing_value(f, &all, status, unavailable, &ix);
-        // The body is the template's HIPGEN_CALL (or HIPGEN_CALL_VOID): the pointer's type is
-        // the function's own (`__typeof__`), so each trampoline is one line.
-        let call = if matches!(f.ret, CType::Void) {
-            format!("HIPGEN_CALL_VOID({}, \"{}\"", lib.name, f.symbol)
-        } else {
-            format!("HIPGEN_CALL({}, \"{}\", {fail}", lib.name, f.symbol)
-        };
-        let decls = if decls.is_empty() {
-            "void".to_string()
-        } else {
-            decls.join(", ")
-        };
-        let mut tail = String::new();
-        for a in &args {
-            tail += ", ";
-            tail += a;
-        }
-        functions.push(once(
-            &f.name,
-            format!(
-                "static inline {ret} {}({decls}) {{ {call}, {}{tail}) }}",
-                f.name, f.name
-            ),
-        ));
-        cy.push(cy_decl);
-    }
-
-    let model = PxdModel {
-        command: command.to_string(),
-        release: lib.release.clone(),
-        library: lib.name.clone(),
-        python_module: python_module.clone(),
-        loader: PACKAGES
-            .iter()
-            .find(|(p, _)| *p == spec.package)
-            .map_or(package.clone(), |(_, l)| l.to_string()),
-        package,
-        guard: format!("HIPGEN_PXD_{}", lib.name.to_ascii_uppercase()),
-        cimports,
-        c_decls: c,
-        c_functions: functions,
-        cy_decls: cy,
-    };
-    let env = templates::environment(templates_dir);
-    Ok(env
-        .get_template("pxd.j2")?
-        .render(minijinja::context! { m => &model })?)
+    defs
 }
 
 /// A record's C++ constructor taking each field, `default` where not given (HIP's `dim3`).
@@ -853,241 +937,180 @@ pub fn render_cuda(
 ) -> Vec<(String, String)> {
     let all: Vec<&Library> = libs.iter().collect();
     let ix = Index::new(&all);
-    let functions: HashMap<&str, &Function> = libs
-        .iter()
-        .flat_map(|l| l.functions.iter().map(|f| (f.name.as_str(), f)))
-        .collect();
-    let member_type: HashMap<&str, &str> = libs
-        .iter()
-        .flat_map(|l| {
-            l.enums.iter().flat_map(|e| {
-                e.members
-                    .iter()
-                    .map(move |(m, _)| (m.as_str(), e.name.as_str()))
-            })
-        })
-        .collect();
-    // The family of a CUDA name: nvrtc, the runtime's (`cuda...`), or the driver's.
-    let kind_of = |n: &str| {
-        if n.starts_with("nvrtc") || n.starts_with("NVRTC") {
-            "nvrtc"
-        } else if n.starts_with("cuda") {
-            "runtime"
-        } else {
-            "driver"
-        }
-    };
-    // The C levels follow the newest cuda-python API the plan has (13).
-    let newest_api = set
-        .apis
-        .iter()
-        .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0));
-    // CUDA's enums as cuda-python's `.pxd` declares them, so that
-    // `cudaMemcpyKind.cudaMemcpyHostToDevice` reads as there and functions take CUDA's enum
-    // types: Cython keeps C enums apart by name, and a function declared with HIP's enum would
-    // refuse CUDA's (C++ mode).
-    let cuda_enums: HashMap<&str, &crate::ir::CudaEnumDecl> = newest_api
-        .iter()
-        .flat_map(|a| &a.types.enums)
-        .map(|e| (e.name.as_str(), e))
-        .collect();
-    // cuda-python's own C signatures where they are not HIP's (CUDA 13's `cuCtxCreate` takes
-    // a parameters pointer HIP lacks; `cuGraphInstantiate` is HIP's `...WithFlags`).
-    let c_calls: HashMap<&str, &crate::ir::Adapter> = newest_api
-        .iter()
-        .flat_map(|a| &a.adapted)
-        .filter(|ad| ad.c_call.is_some())
-        .map(|ad| (ad.cuda.as_str(), ad))
-        .collect();
-    // CUDA typedef name of a record → the record's own name (`cudaUUID_t` → `CUuuid`).
-    let record_of: HashMap<&str, &str> = newest_api
-        .iter()
-        .flat_map(|a| &a.types.records)
-        .flat_map(|r| r.aliases.iter().map(move |a| (a.as_str(), r.name.as_str())))
-        .filter(|(a, n)| a != n)
-        .collect();
+    let levels = CudaLevels::new(set, libs, &ix);
     let mut out = Vec::new();
     for m in &set.python_modules {
-        let kind = m.kind();
-        let mut trampolines = Vec::new();
-        let mut c = Vec::new();
-        let mut cy = Vec::new();
-        let mut seen = BTreeSet::new();
-        // HIP enum → this module's CUDA enum for it, and the CUDA members of each.
-        let mut enum_for: HashMap<String, String> = HashMap::new();
-        let mut hip_member: HashMap<&str, &str> = HashMap::new();
-        for am in set
-            .modules
+        levels.module(m, command, &mut out);
+    }
+    out
+}
+
+/// The family of a CUDA name: nvrtc, the runtime's (`cuda...`), or the driver's.
+fn cuda_kind(n: &str) -> &'static str {
+    if n.starts_with("nvrtc") || n.starts_with("NVRTC") {
+        "nvrtc"
+    } else if n.starts_with("cuda") {
+        "runtime"
+    } else {
+        "driver"
+    }
+}
+
+/// What the C levels of the `cuda` package's modules read: the alias set, HIP's declarations
+/// and the newest cuda-python API's.
+struct CudaLevels<'a> {
+    set: &'a crate::ir::AliasSet,
+    ix: &'a Index<'a>,
+    /// HIP's functions by name.
+    functions: HashMap<&'a str, &'a Function>,
+    /// HIP enum member → its enum.
+    member_type: HashMap<&'a str, &'a str>,
+    /// The C levels follow the newest cuda-python API the plan has (13).
+    newest_api: Option<&'a crate::ir::ApiConventions>,
+    /// CUDA's enums as cuda-python's `.pxd` declares them, so that
+    /// `cudaMemcpyKind.cudaMemcpyHostToDevice` reads as there and functions take CUDA's enum
+    /// types: Cython keeps C enums apart by name, and a function declared with HIP's enum
+    /// would refuse CUDA's (C++ mode).
+    cuda_enums: HashMap<&'a str, &'a crate::ir::CudaEnumDecl>,
+    /// cuda-python's own C signatures where they are not HIP's (CUDA 13's `cuCtxCreate` takes
+    /// a parameters pointer HIP lacks; `cuGraphInstantiate` is HIP's `...WithFlags`).
+    c_calls: HashMap<&'a str, &'a crate::ir::Adapter>,
+    /// CUDA typedef name of a record → the record's own name (`cudaUUID_t` → `CUuuid`).
+    record_of: HashMap<&'a str, &'a str>,
+}
+
+/// One module's C level as it is written.
+struct ModuleLevel<'a> {
+    /// The module's family (`runtime`, `driver`, `nvrtc`).
+    kind: &'a str,
+    trampolines: Vec<String>,
+    c: Vec<String>,
+    cy: Vec<String>,
+    /// The CUDA names declared so far.
+    seen: BTreeSet<String>,
+    /// HIP enum → this module's CUDA enum for it.
+    enum_for: HashMap<String, String>,
+    /// CUDA enum member → HIP's member.
+    hip_member: HashMap<&'a str, &'a str>,
+}
+
+impl ModuleLevel<'_> {
+    /// Adds C's declaration `c` and Cython's `cy`.
+    fn push(&mut self, c: String, cy: String) {
+        self.c.push(c);
+        self.cy.push(cy);
+    }
+}
+
+impl<'a> CudaLevels<'a> {
+    /// The lookups of `set` and HIP's libraries `libs` (declared in `ix`).
+    fn new(set: &'a crate::ir::AliasSet, libs: &'a [Library], ix: &'a Index<'a>) -> Self {
+        let functions = libs
             .iter()
-            .filter(|am| m.hip_modules.contains(&am.module))
-        {
-            for group in &am.members {
-                for (cuda, hip) in &group.members {
-                    hip_member.entry(cuda).or_insert(hip);
-                }
-            }
-            for e in am.names.iter().filter(|e| e.kind == AliasKind::Enum) {
-                let declared = cuda_enums
-                    .get(e.cuda.as_str())
-                    .is_some_and(|d| d.module == kind);
-                if declared && kind_of(&e.cuda) == kind && ix.names.contains(e.hip.as_str()) {
-                    for hip in e.hip_enum.iter().chain([&e.hip]) {
-                        enum_for
-                            .entry(hip.clone())
-                            .or_insert_with(|| e.cuda.clone());
-                    }
-                }
-            }
+            .flat_map(|l| l.functions.iter().map(|f| (f.name.as_str(), f)))
+            .collect();
+        let member_type = libs
+            .iter()
+            .flat_map(|l| {
+                l.enums.iter().flat_map(|e| {
+                    e.members
+                        .iter()
+                        .map(move |(m, _)| (m.as_str(), e.name.as_str()))
+                })
+            })
+            .collect();
+        let newest_api = set
+            .apis
+            .iter()
+            .max_by_key(|a| a.version.parse::<u32>().unwrap_or(0));
+        let cuda_enums = newest_api
+            .iter()
+            .flat_map(|a| &a.types.enums)
+            .map(|e| (e.name.as_str(), e))
+            .collect();
+        let c_calls = newest_api
+            .iter()
+            .flat_map(|a| &a.adapted)
+            .filter(|ad| ad.c_call.is_some())
+            .map(|ad| (ad.cuda.as_str(), ad))
+            .collect();
+        let record_of = newest_api
+            .iter()
+            .flat_map(|a| &a.types.records)
+            .flat_map(|r| r.aliases.iter().map(move |a| (a.as_str(), r.name.as_str())))
+            .filter(|(a, n)| a != n)
+            .collect();
+        CudaLevels {
+            set,
+            ix,
+            functions,
+            member_type,
+            newest_api,
+            cuda_enums,
+            c_calls,
+            record_of,
         }
-        for am in set
+    }
+
+    /// The alias modules of HIP modules Python module `m` stands over.
+    fn alias_modules<'m>(
+        &self,
+        m: &'m crate::ir::PythonModule,
+    ) -> impl Iterator<Item = &'a AliasModule> + 'm
+    where
+        'a: 'm,
+    {
+        self.set
             .modules
             .iter()
             .filter(|am| m.hip_modules.contains(&am.module))
-        {
+    }
+
+    /// Whether cuda-python declares CUDA enum `cuda` in the module of family `kind`.
+    fn declared_enum(&self, cuda: &str, kind: &str) -> bool {
+        self.cuda_enums.get(cuda).is_some_and(|d| d.module == kind)
+    }
+
+    /// Adds the file(s) of Python module `m` to `out`.
+    fn module(
+        &self,
+        m: &'a crate::ir::PythonModule,
+        command: &str,
+        out: &mut Vec<(String, String)>,
+    ) {
+        let mut st = ModuleLevel {
+            kind: m.kind(),
+            trampolines: Vec::new(),
+            c: Vec::new(),
+            cy: Vec::new(),
+            seen: BTreeSet::new(),
+            enum_for: HashMap::new(),
+            hip_member: HashMap::new(),
+        };
+        self.enum_lookups(m, &mut st);
+        for am in self.alias_modules(m) {
+            let kind = st.kind;
             for e in am
                 .names
                 .iter()
-                .filter(|e| kind_of(&e.cuda) == kind && e.cuda != e.hip)
+                .filter(|e| cuda_kind(&e.cuda) == kind && e.cuda != e.hip)
             {
-                if !seen.insert(e.cuda.clone()) {
-                    continue;
-                }
-                match e.kind {
-                    AliasKind::Function => {
-                        let own = c_calls.get(e.cuda.as_str()).and_then(|ad| {
-                            let f = functions.get(ad.hip.as_str())?;
-                            let calls = ad.c_call.as_deref()?;
-                            let same = ad.hip == e.hip
-                                && calls.len() == f.params.len()
-                                && calls.iter().enumerate().all(|(k, j)| *j == k as i64);
-                            if same {
-                                return None;
-                            }
-                            let status = hip_member
-                                .get(newest_api?.not_supported.get(&ad.status_type)?.as_str())?;
-                            c_level(f, &e.cuda, calls, status, &ix)
-                        });
-                        if let Some((tramp, d)) = own {
-                            trampolines.push(tramp);
-                            cy.push(cuda_types(&d, &enum_for));
-                        } else if let Some(d) = functions
-                            .get(e.hip.as_str())
-                            .and_then(|f| cy_function(f, &e.cuda, &ix))
-                        {
-                            c.push(format!("#define {} {}", e.cuda, e.hip));
-                            cy.push(cuda_types(&d, &enum_for));
-                        }
-                    }
-                    AliasKind::Enum
-                        if ix.names.contains(e.hip.as_str())
-                            && cuda_enums
-                                .get(e.cuda.as_str())
-                                .is_some_and(|d| d.module == kind) =>
-                    {
-                        // CUDA's members HIPIFY maps to a member of HIP's enum, by CUDA's name.
-                        let decl = cuda_enums[e.cuda.as_str()];
-                        c.push(format!("typedef {} {};", e.hip, e.cuda));
-                        let mut body = Vec::new();
-                        for (member, _) in &decl.members {
-                            if let Some(hip) = hip_member.get(member.as_str()) {
-                                if *hip != member && seen.insert(member.clone()) {
-                                    c.push(format!("#define {member} {hip}"));
-                                    body.push(format!("        {member}"));
-                                }
-                            }
-                        }
-                        if body.is_empty() {
-                            body.push("        pass".into());
-                        }
-                        cy.push(format!("ctypedef enum {}:\n{}", e.cuda, body.join("\n")));
-                    }
-                    AliasKind::Constant => {
-                        c.push(format!("#define {} {}", e.cuda, e.hip));
-                        let ty = member_type
-                            .get(e.hip.as_str())
-                            .copied()
-                            .unwrap_or("long long");
-                        cy.push(format!("const {ty} {}", e.cuda));
-                    }
-                    _ if ix.names.contains(e.hip.as_str()) => {
-                        // A handle's class is a struct tag in C (`struct hipArray`).
-                        let tag = if ix.tags.contains(e.hip.as_str()) {
-                            "struct "
-                        } else {
-                            ""
-                        };
-                        c.push(format!("typedef {tag}{} {};", e.hip, e.cuda));
-                        cy.push(format!("ctypedef {} {}", e.hip, e.cuda));
-                        // CUDA's record a typedef of this module names (`cudaUUID_t` is
-                        // `struct CUuuid_st`, `CUuuid`): declared here under its name too, as
-                        // CUDA's header of this module does.
-                        if let Some(primary) = record_of.get(e.cuda.as_str()) {
-                            if seen.insert(primary.to_string()) {
-                                c.push(format!("typedef {tag}{} {primary};", e.hip));
-                                cy.push(format!("ctypedef {} {primary}", e.hip));
-                            }
-                        }
-                    }
-                    _ => {}
+                if st.seen.insert(e.cuda.clone()) {
+                    self.alias(&mut st, e);
                 }
             }
             for group in &am.members {
                 for (cuda, hip) in &group.members {
-                    if kind_of(cuda) == kind && cuda != hip && seen.insert(cuda.clone()) {
-                        c.push(format!("#define {cuda} {hip}"));
-                        cy.push(format!("const {} {cuda}", group.hip_enum));
+                    if cuda_kind(cuda) == kind && cuda != hip && st.seen.insert(cuda.clone()) {
+                        st.push(
+                            format!("#define {cuda} {hip}"),
+                            format!("const {} {cuda}", group.hip_enum),
+                        );
                     }
                 }
             }
         }
-        let cimports: Vec<String> = m
-            .hip_modules
-            .iter()
-            .map(|h| pxd_module(&format!("hip.{h}")))
-            .collect();
-        let mut text = format!(
-            "# Generated by hipgen: the C level of {} over HIP (ROCm {}), for Cython.\n# Regenerate with: {command}\n#\n# Each CUDA name stands for the HIP object HIPIFY maps it to, declared in the hip package's\n# .pxd files (docs/cython.md).\n",
-            m.module, set.release
-        );
-        for ci in &cimports {
-            text += &format!("from {ci} cimport *\n");
-        }
-        // CUDA's integer typedefs (`CUdevice`) HIP has none of by name: CUDA's width.
-        for w in newest_api.iter().flat_map(|a| &a.wrappers) {
-            if kind_of(&w.name) == kind && seen.insert(w.name.clone()) {
-                let t = format!(
-                    "{}int{}_t",
-                    if w.signed { "" } else { "u" },
-                    w.size as u32 * 8
-                );
-                c.push(format!("typedef {t} {};", w.name));
-                cy.push(format!("ctypedef {t} {}", w.name));
-            }
-        }
-        let guard = format!("HIPGEN_PXD_CUDA_{}", kind.to_ascii_uppercase());
-        text += &format!(
-            "\ncdef extern from *:\n    \"\"\"\n    #ifndef {guard}\n    #define {guard}\n"
-        );
-        // CUDA's headers this module stands for: included later, they add nothing.
-        for g in newest_api
-            .and_then(|a| a.include_guards.get(kind))
-            .into_iter()
-            .flatten()
-        {
-            text += &format!("    #define {g}\n");
-        }
-        for l in c.iter().chain(&trampolines) {
-            for line in l.lines() {
-                text += &format!("    {line}\n");
-            }
-        }
-        text += "    #endif\n    \"\"\"\n";
-        if cy.is_empty() {
-            text += "    pass\n";
-        }
-        for l in &cy {
-            text += &format!("    {l}\n");
-        }
+        let text = self.text(m, &mut st, command);
         let pkg = |module: &str| {
             module
                 .rsplit_once('.')
@@ -1099,9 +1122,197 @@ pub fn render_cuda(
             let body = format!("{head}from {} cimport *\n", pxd_cy(&m.module));
             out.push((format!("{}/c{}.pxd", pkg(legacy), m.lib), body));
         }
-        out.push((format!("{}/cy{kind}.pxd", pkg(&m.module)), text));
+        out.push((format!("{}/cy{}.pxd", pkg(&m.module), st.kind), text));
     }
-    out
+
+    /// HIP enum → this module's CUDA enum for it, and the HIP member of each CUDA member.
+    fn enum_lookups(&self, m: &'a crate::ir::PythonModule, st: &mut ModuleLevel<'a>) {
+        let kind = st.kind;
+        for am in self.alias_modules(m) {
+            for group in &am.members {
+                for (cuda, hip) in &group.members {
+                    st.hip_member.entry(cuda).or_insert(hip);
+                }
+            }
+            for e in am.names.iter().filter(|e| e.kind == AliasKind::Enum) {
+                let declared = self.declared_enum(&e.cuda, kind);
+                if declared && cuda_kind(&e.cuda) == kind && self.ix.names.contains(e.hip.as_str())
+                {
+                    for hip in e.hip_enum.iter().chain([&e.hip]) {
+                        st.enum_for
+                            .entry(hip.clone())
+                            .or_insert_with(|| e.cuda.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The declarations of CUDA name `e` (a function, enum, constant or type).
+    fn alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+        let known = self.ix.names.contains(e.hip.as_str());
+        match e.kind {
+            AliasKind::Function => self.function_alias(st, e),
+            AliasKind::Enum if known && self.declared_enum(&e.cuda, st.kind) => {
+                self.enum_alias(st, e)
+            }
+            AliasKind::Constant => self.constant_alias(st, e),
+            _ if known => self.type_alias(st, e),
+            _ => {}
+        }
+    }
+
+    /// A CUDA function: a trampoline of its own C signature where cuda-python's is not HIP's,
+    /// else a macro naming HIP's.
+    fn function_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+        if let Some((tramp, d)) = self.own_c_call(st, e) {
+            st.trampolines.push(tramp);
+            st.cy.push(cuda_types(&d, &st.enum_for));
+        } else if let Some(d) = self
+            .functions
+            .get(e.hip.as_str())
+            .and_then(|f| cy_function(f, &e.cuda, self.ix))
+        {
+            st.c.push(format!("#define {} {}", e.cuda, e.hip));
+            st.cy.push(cuda_types(&d, &st.enum_for));
+        }
+    }
+
+    /// The trampoline of CUDA function `e` and its declaration, where its C signature is not
+    /// its HIP function's (`Adapter::c_call`).
+    fn own_c_call(&self, st: &ModuleLevel, e: &crate::ir::Alias) -> Option<(String, String)> {
+        let ad = self.c_calls.get(e.cuda.as_str())?;
+        let f = self.functions.get(ad.hip.as_str())?;
+        let calls = ad.c_call.as_deref()?;
+        let same = ad.hip == e.hip
+            && calls.len() == f.params.len()
+            && calls.iter().enumerate().all(|(k, j)| *j == k as i64);
+        if same {
+            return None;
+        }
+        let status = st.hip_member.get(
+            self.newest_api?
+                .not_supported
+                .get(&ad.status_type)?
+                .as_str(),
+        )?;
+        c_level(f, &e.cuda, calls, status, self.ix)
+    }
+
+    /// A CUDA enum: a typedef of HIP's, and CUDA's members HIPIFY maps to a member of HIP's
+    /// enum, by CUDA's name.
+    fn enum_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+        let decl = self.cuda_enums[e.cuda.as_str()];
+        st.c.push(format!("typedef {} {};", e.hip, e.cuda));
+        let mut body = Vec::new();
+        for (member, _) in &decl.members {
+            if let Some(hip) = st.hip_member.get(member.as_str()) {
+                if *hip != member && st.seen.insert(member.clone()) {
+                    st.c.push(format!("#define {member} {hip}"));
+                    body.push(format!("        {member}"));
+                }
+            }
+        }
+        if body.is_empty() {
+            body.push("        pass".into());
+        }
+        st.cy
+            .push(format!("ctypedef enum {}:\n{}", e.cuda, body.join("\n")));
+    }
+
+    /// A CUDA constant: a macro naming HIP's, of its enum's type.
+    fn constant_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+        let ty = self
+            .member_type
+            .get(e.hip.as_str())
+            .copied()
+            .unwrap_or("long long");
+        st.push(
+            format!("#define {} {}", e.cuda, e.hip),
+            format!("const {ty} {}", e.cuda),
+        );
+    }
+
+    /// A CUDA type: a typedef of HIP's.
+    fn type_alias(&self, st: &mut ModuleLevel, e: &crate::ir::Alias) {
+        // A handle's class is a struct tag in C (`struct hipArray`).
+        let tag = if self.ix.tags.contains(e.hip.as_str()) {
+            "struct "
+        } else {
+            ""
+        };
+        st.push(
+            format!("typedef {tag}{} {};", e.hip, e.cuda),
+            format!("ctypedef {} {}", e.hip, e.cuda),
+        );
+        // CUDA's record a typedef of this module names (`cudaUUID_t` is `struct CUuuid_st`,
+        // `CUuuid`): declared here under its name too, as CUDA's header of this module does.
+        if let Some(primary) = self.record_of.get(e.cuda.as_str()) {
+            if st.seen.insert(primary.to_string()) {
+                st.push(
+                    format!("typedef {tag}{} {primary};", e.hip),
+                    format!("ctypedef {} {primary}", e.hip),
+                );
+            }
+        }
+    }
+
+    /// The `.pxd` text of Python module `m`, CUDA's integer typedefs HIP lacks added.
+    fn text(&self, m: &crate::ir::PythonModule, st: &mut ModuleLevel, command: &str) -> String {
+        let kind = st.kind;
+        let cimports: Vec<String> = m
+            .hip_modules
+            .iter()
+            .map(|h| pxd_module(&format!("hip.{h}")))
+            .collect();
+        let mut text = format!(
+            "# Generated by hipgen: the C level of {} over HIP (ROCm {}), for Cython.\n# Regenerate with: {command}\n#\n# Each CUDA name stands for the HIP object HIPIFY maps it to, declared in the hip package's\n# .pxd files (docs/cython.md).\n",
+            m.module, self.set.release
+        );
+        for ci in &cimports {
+            text += &format!("from {ci} cimport *\n");
+        }
+        // CUDA's integer typedefs (`CUdevice`) HIP has none of by name: CUDA's width.
+        for w in self.newest_api.iter().flat_map(|a| &a.wrappers) {
+            if cuda_kind(&w.name) == kind && st.seen.insert(w.name.clone()) {
+                let t = format!(
+                    "{}int{}_t",
+                    if w.signed { "" } else { "u" },
+                    w.size as u32 * 8
+                );
+                st.push(
+                    format!("typedef {t} {};", w.name),
+                    format!("ctypedef {t} {}", w.name),
+                );
+            }
+        }
+        let guard = format!("HIPGEN_PXD_CUDA_{}", kind.to_ascii_uppercase());
+        text += &format!(
+            "\ncdef extern from *:\n    \"\"\"\n    #ifndef {guard}\n    #define {guard}\n"
+        );
+        // CUDA's headers this module stands for: included later, they add nothing.
+        for g in self
+            .newest_api
+            .and_then(|a| a.include_guards.get(kind))
+            .into_iter()
+            .flatten()
+        {
+            text += &format!("    #define {g}\n");
+        }
+        for l in st.c.iter().chain(&st.trampolines) {
+            for line in l.lines() {
+                text += &format!("    {line}\n");
+            }
+        }
+        text += "    #endif\n    \"\"\"\n";
+        if st.cy.is_empty() {
+            text += "    pass\n";
+        }
+        for l in &st.cy {
+            text += &format!("    {l}\n");
+        }
+        text
+    }
 }
 
 /// A CUDA function whose C signature is not HIP function `f`'s (`Adapter::c_call`): a C

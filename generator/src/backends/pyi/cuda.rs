@@ -107,6 +107,7 @@ fn status_of(name: &str) -> &'static str {
     }
 }
 
+/// The stub of CUDA module `spec` under conventions `conv`.
 fn module(
     set: &AliasSet,
     libs: &[(Library, HipResults)],
@@ -114,137 +115,27 @@ fn module(
     spec: &PythonModule,
 ) -> Result<StubModule> {
     let kind = spec.kind();
-    let lib_of = |m: &str| libs.iter().find(|(l, _)| l.name == m);
-    let same: BTreeSet<&str> = conv.same.iter().map(String::as_str).collect();
-    let adapters: HashMap<&str, _> = conv.adapted.iter().map(|a| (a.cuda.as_str(), a)).collect();
-    let stubs: HashMap<&str, _> = conv.stubs.iter().map(|s| (s.cuda.as_str(), s)).collect();
-    let mut names = BTreeSet::new();
-    let mut enums: BTreeMap<String, BTreeMap<String, i64>> = BTreeMap::new();
-    let (mut records, mut handles, mut pointers, mut constants) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut functions = Vec::new();
+    let lookups = Lookups {
+        same: conv.same.iter().map(String::as_str).collect(),
+        adapters: conv.adapted.iter().map(|a| (a.cuda.as_str(), a)).collect(),
+        stubs: conv.stubs.iter().map(|s| (s.cuda.as_str(), s)).collect(),
+    };
+    let mut c = Collected::default();
     for hip_module in &spec.hip_modules {
-        let table = set
-            .modules
-            .iter()
-            .find(|m| &m.module == hip_module)
-            .with_context(|| format!("no CUDA aliases of HIP module {hip_module}"))?;
-        let (lib, results) =
-            lib_of(hip_module).with_context(|| format!("no IR of {hip_module}"))?;
-        for a in &table.names {
-            if !usable_name(&a.cuda) || !names.insert(a.cuda.clone()) {
-                continue;
-            }
-            match a.kind {
-                AliasKind::Enum => {
-                    let hip_enum = a.hip_enum.as_deref().unwrap_or(&a.hip);
-                    let members = enums.entry(a.cuda.clone()).or_default();
-                    if let Some(e) = lib.enums.iter().find(|e| e.name == hip_enum) {
-                        members.extend(e.members.iter().cloned());
-                        let by_hip: HashMap<&str, i64> =
-                            e.members.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-                        if let Some(pairs) = table.members.iter().find(|m| m.hip_enum == hip_enum) {
-                            for (cuda, hip) in &pairs.members {
-                                if let Some(v) = by_hip.get(hip.as_str()) {
-                                    members.entry(cuda.clone()).or_insert(*v);
-                                }
-                            }
-                        }
-                    }
-                }
-                AliasKind::Record => records.push(a.cuda.clone()),
-                AliasKind::Handle => handles.push(a.cuda.clone()),
-                AliasKind::Pointer => pointers.push(a.cuda.clone()),
-                AliasKind::Constant => constants.push(a.cuda.clone()),
-                AliasKind::Function => {
-                    let hip = lib.functions.iter().find(|f| f.name == a.hip);
-                    functions.push(function(&a.cuda, hip, results, &same, &adapters, &stubs)?);
-                }
-            }
-        }
+        c.hip_module(set, libs, hip_module, &lookups)?;
     }
     // What the conventions add to this module: stubs, integer classes, CUDA's own types.
     for s in conv.stubs.iter().filter(|s| s.module == kind) {
-        if names.insert(s.cuda.clone()) {
+        if c.names.insert(s.cuda.clone()) {
             let none = HipResults::default();
-            functions.push(function(&s.cuda, None, &none, &same, &adapters, &stubs)?);
+            c.functions.push(lookups.function(&s.cuda, None, &none)?);
         }
     }
-    let wrappers: Vec<String> = conv
-        .wrappers
-        .iter()
-        .map(|w| w.name.clone())
-        .filter(|n| match kind {
-            "driver" => !n.starts_with("cuda"),
-            "runtime" => n.starts_with("cuda"),
-            _ => false,
-        })
-        .filter(|n| names.insert(n.clone()))
-        .collect();
-    for e in conv.types.enums.iter().filter(|e| e.module == kind) {
-        if names.insert(e.name.clone()) {
-            enums.insert(e.name.clone(), e.members.iter().cloned().collect());
-        }
-    }
-    // CUDA's members HIP has no counterpart of belong to the class too (`_enums.enum_class`).
-    for e in &conv.types.enums {
-        if let Some(members) = enums.get_mut(&e.name) {
-            for (n, v) in &e.members {
-                members.entry(n.clone()).or_insert(*v);
-            }
-        }
-    }
-    for h in conv.types.handles.iter().filter(|h| h.module == kind) {
-        if names.insert(h.name.clone()) {
-            handles.push(h.name.clone());
-        }
-    }
-    for r in conv
-        .types
-        .records
-        .iter()
-        .filter(|r| r.module == kind && !r.anonymous)
-    {
-        for n in std::iter::once(&r.name)
-            .chain(r.tag.iter())
-            .chain(r.aliases.iter())
-        {
-            if usable_name(n) && names.insert(n.clone()) {
-                records.push(n.clone());
-            }
-        }
-    }
-    // CUDA's integer #defines HIPIFY maps to no HIP constant.
-    for c in conv.types.constants.iter().filter(|c| c.module == kind) {
-        if usable_name(&c.name) && names.insert(c.name.clone()) {
-            constants.push(c.name.clone());
-        }
-    }
-    let mut handle_constants = Vec::new();
-    for c in conv
-        .types
-        .handle_constants
-        .iter()
-        .filter(|c| c.module == kind)
-    {
-        if names.insert(c.name.clone()) {
-            let ty = if names.contains(&c.handle) {
-                c.handle.clone()
-            } else {
-                "Pointer".into()
-            };
-            handle_constants.push((c.name.clone(), ty));
-        }
-    }
-    // A function's status type that this module lacks (nvrtc has no CUresult) is `Any`.
-    for f in &mut functions {
-        for status in ["CUresult", "cudaError_t", "nvrtcResult"] {
-            if !enums.contains_key(status) && f.ret.contains(status) {
-                f.ret = f.ret.replace(status, "Any");
-            }
-        }
-    }
-    functions.sort_by(|a, b| a.name.cmp(&b.name));
+    let wrappers = c.wrappers(conv, kind);
+    c.cuda_types(conv, kind);
+    let handle_constants = c.handle_constants(conv, kind);
+    c.untyped_statuses();
+    c.functions.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(StubModule {
         python_module: spec.module.clone(),
         api: conv.version.clone(),
@@ -252,7 +143,8 @@ fn module(
         main: spec.hip_modules.first().cloned().unwrap_or_default(),
         extras: spec.extras.clone(),
         overrides: Vec::new(),
-        enums: enums
+        enums: c
+            .enums
             .into_iter()
             .map(|(name, members)| StubEnum {
                 name,
@@ -265,14 +157,193 @@ fn module(
                     .collect(),
             })
             .collect(),
-        records,
-        handles,
+        records: c.records,
+        handles: c.handles,
         wrappers,
-        pointers,
-        constants,
+        pointers: c.pointers,
+        constants: c.constants,
         handle_constants,
-        functions,
+        functions: c.functions,
     })
+}
+
+/// What the conventions say of each CUDA function, by name.
+struct Lookups<'a> {
+    same: BTreeSet<&'a str>,
+    adapters: HashMap<&'a str, &'a crate::ir::Adapter>,
+    stubs: HashMap<&'a str, &'a crate::ir::Stub>,
+}
+
+impl Lookups<'_> {
+    /// CUDA function `name` as cuda-python calls it (`function`).
+    fn function(
+        &self,
+        name: &str,
+        hip: Option<&crate::ir::Function>,
+        results: &HipResults,
+    ) -> Result<StubFunction> {
+        function(name, hip, results, &self.same, &self.adapters, &self.stubs)
+    }
+}
+
+/// A CUDA module's names as they are collected, each once.
+#[derive(Default)]
+struct Collected {
+    names: BTreeSet<String>,
+    enums: BTreeMap<String, BTreeMap<String, i64>>,
+    records: Vec<String>,
+    handles: Vec<String>,
+    pointers: Vec<String>,
+    constants: Vec<String>,
+    functions: Vec<StubFunction>,
+}
+
+impl Collected {
+    /// The CUDA names of HIP module `hip_module`.
+    fn hip_module(
+        &mut self,
+        set: &AliasSet,
+        libs: &[(Library, HipResults)],
+        hip_module: &str,
+        lookups: &Lookups,
+    ) -> Result<()> {
+        let table = set
+            .modules
+            .iter()
+            .find(|m| m.module == hip_module)
+            .with_context(|| format!("no CUDA aliases of HIP module {hip_module}"))?;
+        let (lib, results) = libs
+            .iter()
+            .find(|(l, _)| l.name == hip_module)
+            .with_context(|| format!("no IR of {hip_module}"))?;
+        for a in &table.names {
+            if !usable_name(&a.cuda) || !self.names.insert(a.cuda.clone()) {
+                continue;
+            }
+            match a.kind {
+                AliasKind::Enum => self.hip_enum(a, lib, table),
+                AliasKind::Record => self.records.push(a.cuda.clone()),
+                AliasKind::Handle => self.handles.push(a.cuda.clone()),
+                AliasKind::Pointer => self.pointers.push(a.cuda.clone()),
+                AliasKind::Constant => self.constants.push(a.cuda.clone()),
+                AliasKind::Function => {
+                    let hip = lib.functions.iter().find(|f| f.name == a.hip);
+                    self.functions
+                        .push(lookups.function(&a.cuda, hip, results)?);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// CUDA enum `a`: its HIP enum's members, and the CUDA names of them in `table`.
+    fn hip_enum(&mut self, a: &crate::ir::Alias, lib: &Library, table: &crate::ir::AliasModule) {
+        let hip_enum = a.hip_enum.as_deref().unwrap_or(&a.hip);
+        let members = self.enums.entry(a.cuda.clone()).or_default();
+        let Some(e) = lib.enums.iter().find(|e| e.name == hip_enum) else {
+            return;
+        };
+        members.extend(e.members.iter().cloned());
+        let by_hip: HashMap<&str, i64> = e.members.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        if let Some(pairs) = table.members.iter().find(|m| m.hip_enum == hip_enum) {
+            for (cuda, hip) in &pairs.members {
+                if let Some(v) = by_hip.get(hip.as_str()) {
+                    members.entry(cuda.clone()).or_insert(*v);
+                }
+            }
+        }
+    }
+
+    /// The integer classes of module `kind` not named yet.
+    fn wrappers(&mut self, conv: &ApiConventions, kind: &str) -> Vec<String> {
+        conv.wrappers
+            .iter()
+            .map(|w| w.name.clone())
+            .filter(|n| match kind {
+                "driver" => !n.starts_with("cuda"),
+                "runtime" => n.starts_with("cuda"),
+                _ => false,
+            })
+            .filter(|n| self.names.insert(n.clone()))
+            .collect()
+    }
+
+    /// CUDA's own enums, handles, records and integer #defines of module `kind`.
+    fn cuda_types(&mut self, conv: &ApiConventions, kind: &str) {
+        for e in conv.types.enums.iter().filter(|e| e.module == kind) {
+            if self.names.insert(e.name.clone()) {
+                self.enums
+                    .insert(e.name.clone(), e.members.iter().cloned().collect());
+            }
+        }
+        // CUDA's members HIP has no counterpart of belong to the class too (`_enums.enum_class`).
+        for e in &conv.types.enums {
+            if let Some(members) = self.enums.get_mut(&e.name) {
+                for (n, v) in &e.members {
+                    members.entry(n.clone()).or_insert(*v);
+                }
+            }
+        }
+        for h in conv.types.handles.iter().filter(|h| h.module == kind) {
+            if self.names.insert(h.name.clone()) {
+                self.handles.push(h.name.clone());
+            }
+        }
+        for r in conv
+            .types
+            .records
+            .iter()
+            .filter(|r| r.module == kind && !r.anonymous)
+        {
+            for n in std::iter::once(&r.name)
+                .chain(r.tag.iter())
+                .chain(r.aliases.iter())
+            {
+                if usable_name(n) && self.names.insert(n.clone()) {
+                    self.records.push(n.clone());
+                }
+            }
+        }
+        // CUDA's integer #defines HIPIFY maps to no HIP constant.
+        for c in conv.types.constants.iter().filter(|c| c.module == kind) {
+            if usable_name(&c.name) && self.names.insert(c.name.clone()) {
+                self.constants.push(c.name.clone());
+            }
+        }
+    }
+
+    /// CUDA's handle constants of module `kind`, each with its handle class (`Pointer` where
+    /// the module lacks it).
+    fn handle_constants(&mut self, conv: &ApiConventions, kind: &str) -> Vec<(String, String)> {
+        let mut handle_constants = Vec::new();
+        for c in conv
+            .types
+            .handle_constants
+            .iter()
+            .filter(|c| c.module == kind)
+        {
+            if self.names.insert(c.name.clone()) {
+                let ty = if self.names.contains(&c.handle) {
+                    c.handle.clone()
+                } else {
+                    "Pointer".into()
+                };
+                handle_constants.push((c.name.clone(), ty));
+            }
+        }
+        handle_constants
+    }
+
+    /// A function's status type that this module lacks (nvrtc has no CUresult) is `Any`.
+    fn untyped_statuses(&mut self) {
+        for f in &mut self.functions {
+            for status in ["CUresult", "cudaError_t", "nvrtcResult"] {
+                if !self.enums.contains_key(status) && f.ret.contains(status) {
+                    f.ret = f.ret.replace(status, "Any");
+                }
+            }
+        }
+    }
 }
 
 /// A function as cuda-python calls it: an adapter's or stub's parameters and outputs, else
