@@ -11,6 +11,8 @@
 pub mod abi;
 pub mod detail;
 pub mod over_cuda;
+#[cfg(test)]
+mod snapshots;
 
 use crate::cuda::aliases;
 use crate::{ir, ir_file, spec};

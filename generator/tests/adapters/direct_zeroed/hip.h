@@ -1,0 +1,6 @@
+/* hipGraphGetEdges: no edge data. */
+#include <stddef.h>
+typedef enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1 } hipError_t;
+typedef struct ihipGraph* hipGraph_t;
+typedef struct hipGraphNode* hipGraphNode_t;
+hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t* from, hipGraphNode_t* to, size_t* numEdges);

@@ -1,0 +1,4 @@
+/* hipHostMalloc takes flags, which CUDA's cuMemAllocHost lacks. */
+#include <stddef.h>
+typedef enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1 } hipError_t;
+hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags);
