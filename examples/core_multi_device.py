@@ -4,7 +4,7 @@ import threading
 
 import numpy as np
 
-from hip.core import Device, DeviceArray, LaunchConfig, Program, launch
+from hip.core import Device, DeviceArray, LaunchConfig, Program, ProgramOptions, launch
 from hip.hip import hipGetDeviceCount
 
 SRC = """
@@ -17,13 +17,18 @@ results: dict[int, bool] = {}
 
 
 def work(device: int) -> None:
-    Device(device).set_current()  # this thread's device: compile for it, allocate on it
-    kernel = Program(SRC).compile(["saxpy<float>"]).get_kernel("saxpy<float>")
+    dev = Device(device)
+    dev.set_current()  # this thread's device: compile for it, allocate on it
+    program = Program(SRC, "c++", ProgramOptions(arch=f"sm_{dev.arch}"))
+    kernel = program.compile("cubin", name_expressions=("saxpy<float>",)).get_kernel("saxpy<float>")
+    stream = dev.create_stream()
     x = np.full(n, device + 1, dtype=np.float32)
     y = np.arange(n, dtype=np.float32)
-    dx, dy = DeviceArray.from_numpy(x), DeviceArray.from_numpy(y)
-    launch(kernel, LaunchConfig(grid=(n + 255) // 256, block=256), 2.0, dx, dy, n)
-    results[device] = bool(np.array_equal(dy.to_numpy(), 2.0 * x + y))
+    dx, dy = DeviceArray.from_numpy(x, stream=stream), DeviceArray.from_numpy(y, stream=stream)
+    launch(
+        stream, LaunchConfig(grid=(n + 255) // 256, block=256), kernel, np.float32(2.0), dx, dy, np.uint64(n)
+    )
+    results[device] = bool(np.array_equal(dy.to_numpy(stream=stream), 2.0 * x + y))
 
 
 err, count = hipGetDeviceCount()

@@ -768,23 +768,85 @@ def test_core_streams_events_and_timing():
     from hip import core
 
     dev = core.Device()
-    assert dev.arch and dev.name and core.Device(0) == dev
+    dev.set_current()
+    assert dev.arch and dev.name and core.Device(0) is dev and dev.compute_capability.major > 0
+    assert dev.properties.multiprocessor_count > 0 and len(dev.uuid) == 36
     host = np.arange(1 << 16, dtype=np.float64)
-    with dev.create_stream() as stream:
-        arr = core.DeviceArray.from_numpy(host, stream=stream)
-        start = stream.record()
-        back = arr.to_numpy(stream=stream)
-        end = stream.record()
+    stream = dev.create_stream()
+    timing = core.EventOptions(timing_enabled=True)
+    arr = core.DeviceArray.from_numpy(host, stream=stream)
+    start = stream.record(options=timing)
+    back = arr.to_numpy(stream=stream)
+    end = stream.record(options=timing)
+    end.sync()
     assert (back == host).all() and end.is_done and (end - start) >= 0
-    other = core.Stream()
+    other = dev.create_stream(options=core.StreamOptions(nonblocking=False))
+    assert not other.is_nonblocking
     other.wait(end)
+    other.wait(stream)
     other.sync()
-    assert core.Stream.default().__cuda_stream__() == (0, 0)
+    untimed = stream.record()
+    with pytest.raises(RuntimeError, match="timing enabled"):
+        _ = untimed - start
+    foreign = dev.create_stream(obj=other)  # through __cuda_stream__
+    assert int(foreign.handle) == int(other.handle)
     arr.free()
-    # Freed: its address reaches no copy or kernel.
     with pytest.raises(ValueError, match="freed"):
         arr.to_numpy()
     arr.free()  # a second free does nothing
+
+
+def test_core_buffers_from_each_memory_resource():
+    from hip import core
+
+    dev = core.Device()
+    dev.set_current()
+    stream = dev.create_stream()
+    pinned = core.LegacyPinnedMemoryResource()
+    for mr in (dev.memory_resource, core.ManagedMemoryResource(), pinned):
+        buf = mr.allocate(4096, stream=stream)
+        buf.fill(7, stream=stream)
+        host = pinned.allocate(4096, stream=stream)
+        buf.copy_to(host, stream=stream)
+        stream.sync()
+        assert (np.from_dlpack(host) == 7).all(), type(mr).__name__
+        copy = buf.copy_to(stream=stream)
+        assert copy.size == 4096 and copy.memory_resource is mr
+        for b in (buf, host, copy):
+            b.close(stream)
+    buf = dev.allocate(64, stream=stream)
+    buf.fill(b"\x01\x02\x03\x04", stream=stream)
+    with pytest.raises(ValueError, match="divisible by 4"):
+        dev.allocate(6, stream=stream).fill(b"\0\0\0\0", stream=stream)
+    with pytest.raises(ValueError, match="sizes mismatch"):
+        buf.copy_from(dev.allocate(32, stream=stream), stream=stream)
+    stream.sync()
+
+
+def test_core_launch_and_graph_capture():
+    from hip import core
+
+    dev = core.Device()
+    dev.set_current()
+    src = """extern "C" __global__ void axpb(float* y, float a, float b, unsigned long long n) {
+        unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+        if (i < n) y[i] = a * y[i] + b; }"""
+    program = core.Program(src, "c++", core.ProgramOptions(arch=f"sm_{dev.arch}"))
+    kernel = program.compile("cubin").get_kernel("axpb")
+    assert kernel.attributes.max_threads_per_block > 0
+    assert kernel.occupancy.max_active_blocks_per_multiprocessor(256, 0) > 0
+    n = 1 << 12
+    stream = dev.create_stream()
+    y = core.DeviceArray.from_numpy(np.ones(n, np.float32), stream=stream)
+    config = core.LaunchConfig(grid=(n + 255) // 256, block=256)
+    core.launch(stream, config, kernel, y, np.float32(2.0), np.float32(1.0), n)
+    np.testing.assert_array_equal(y.to_numpy(stream=stream), np.full(n, 3.0, np.float32))
+    builder = stream.create_graph_builder().begin_building()
+    core.launch(builder, config, kernel, y, np.float32(1.0), np.float32(1.0), n)
+    graph = builder.end_building().complete()
+    for _ in range(3):
+        graph.launch(stream)
+    np.testing.assert_array_equal(y.to_numpy(stream=stream), np.full(n, 6.0, np.float32))
 
 
 def test_memory_freed_through_the_bindings_is_refused_afterwards():

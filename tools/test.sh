@@ -106,7 +106,7 @@ for release in $("$PY" tools/manifest.py runtimes); do
     continue
   fi
   phase "the test wheels against ROCm $release's runtime, in its Debian root (tools/rocm-run.sh)"
-  bash tools/rocm-run.sh "$release" -m pytest -q -p no:cacheprovider tests/test_runtime_root.py tests/test_hiprtc.py \
+  bash tools/rocm-run.sh "$release" -m pytest -q -p no:cacheprovider tests/test_runtime_root.py tests/test_hiprtc.py tests/test_core.py \
     tests/test_numba_hip.py tests/test_nvml.py tests/test_threads.py tests/test_rocm_llvm_versions.py
 done
 if [ "$(quickstart_install)" != "$before" ]; then

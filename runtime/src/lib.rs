@@ -19,6 +19,7 @@ pub use convert::call;
 pub use convert::cstr::{cstr_class, cstr_result, freed_string_arg, owned_cstr_result};
 pub use convert::extra::KernelExtra;
 pub use convert::int_view::IntView;
+pub use convert::kernel_args::{register_buffer_class, KernelArgs};
 pub use convert::kernel_params;
 pub use convert::kernel_params::KernelParams;
 pub use convert::number::{CIndex, CInt};
@@ -107,12 +108,15 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>, types_module: &str) -> PyRes
     m.add_class::<DeviceArray>()?;
     m.add_class::<Struct>()?;
     m.add_class::<IntView>()?;
+    m.add_class::<KernelArgs>()?;
+    m.add_function(wrap_pyfunction!(register_buffer_class, m)?)?;
     m.add("CStr", cstr_class(py)?)?;
     for class in [
         py.get_type::<Pointer>(),
         py.get_type::<DeviceArray>(),
         py.get_type::<Struct>(),
         py.get_type::<IntView>(),
+        py.get_type::<KernelArgs>(),
         py.get_type::<types::record::Layout>(),
         py.get_type::<types::record::Field>(),
         py.get_type::<TypeTable>(),

@@ -7,6 +7,7 @@ pub mod call;
 pub mod cstr;
 pub mod extra;
 pub mod int_view;
+pub mod kernel_args;
 pub mod kernel_params;
 pub mod life;
 pub mod ndarray;

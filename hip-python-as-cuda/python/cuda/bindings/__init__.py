@@ -3,8 +3,8 @@
 hip-python, so code written for cuda-python runs on ROCm unmodified.
 
 `cuda` itself is a namespace package, as in NVIDIA's cuda-python: its other portions import
-beside ours (`cuda.pathfinder`; `cuda.core` is found too, but refuses these bindings at import:
-it is built on NVIDIA's C-level ones). The markers live here and in each
+beside ours (`cuda.pathfinder`). `cuda.core` is ours too: hip-python's `hip.core` under
+cuda.core's names (NVIDIA's cuda.core is built on NVIDIA's C-level bindings). The markers live here and in each
 module: `cuda.bindings.HIP_PYTHON` is True (absent in NVIDIA's package), and each module's
 `hip_python_mod` is the HIP module its names point into. `HIP_PYTHON_<enum>_HALLUCINATE`
 (environment, or the module variable) makes a CUDA enum invent constants HIP lacks.

@@ -1,31 +1,78 @@
-"""`hip.core`: devices, streams, events, memory, hiprtc programs and launches in a few lines,
-over the generated `hip.hip` and `hip.hiprtc` (AMD and NVIDIA platforms alike). Names follow
-NVIDIA's `cuda.core` where the concept is the same. Needs NumPy.
+"""`hip.core`: NVIDIA's `cuda.core` API over HIP, on AMD and NVIDIA GPUs alike (the `cuda`
+package serves the same objects as `cuda.core`). Devices, streams, events, buffers and memory
+resources, programs compiled by hiprtc, kernels and launches, graphs.
 
-    from hip.core import Device, DeviceArray, LaunchConfig, Program, launch
+    from hip.core import Device, LaunchConfig, Program, ProgramOptions, launch
     dev = Device()
-    kernel = Program(SRC).compile(["saxpy<float>"]).get_kernel("saxpy<float>")
-    x = DeviceArray.from_numpy(np.ones(n, np.float32))
-    launch(kernel, LaunchConfig(grid=(n + 255) // 256, block=256), 2.0, x, y, n)
+    dev.set_current()
+    prog = Program(src, code_type="c++", options=ProgramOptions(arch=f"sm_{dev.arch}"))
+    kernel = prog.compile("cubin", name_expressions=("saxpy<float>",)).get_kernel("saxpy<float>")
+    launch(dev.create_stream(), LaunchConfig(grid=n // 256, block=256), kernel, a, x, y, n)
+
+What HIP lacks (thread-block clusters, green contexts, tensor maps, NVVM, virtual memory
+resources) raises `CUDAError` naming it. `DeviceArray` is hip.core's own convenience: a
+NumPy-shaped device array.
 """
 
-from ._device import Device, Event, Stream
-from ._errors import CompileError, HipError
-from ._launch import LaunchConfig, launch
-from ._memory import Buffer, DeviceArray
-from ._program import Kernel, ObjectCode, Program
+from . import graph, system, utils
+from ._array import DeviceArray
+from ._context import Context, ContextOptions
+from ._device import Device, DeviceProperties
+from ._event import Event, EventOptions
+from ._launch_config import LaunchConfig
+from ._launcher import launch
+from ._memory import (
+    Buffer,
+    DeviceMemoryResource,
+    DeviceMemoryResourceOptions,
+    LegacyPinnedMemoryResource,
+    ManagedMemoryResource,
+    ManagedMemoryResourceOptions,
+    MemoryResource,
+    PinnedMemoryResource,
+    PinnedMemoryResourceOptions,
+    VirtualMemoryResource,
+    VirtualMemoryResourceOptions,
+)
+from ._module import Kernel, ObjectCode
+from ._program import Program, ProgramOptions
+from ._stream import LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, Stream, StreamOptions
+from ._utils.cuda_utils import CUDAError, NVRTCError
+
+__version__ = "1.1.0"
 
 __all__ = [
+    "LEGACY_DEFAULT_STREAM",
+    "PER_THREAD_DEFAULT_STREAM",
     "Buffer",
-    "CompileError",
+    "CUDAError",
+    "Context",
+    "ContextOptions",
     "Device",
     "DeviceArray",
+    "DeviceMemoryResource",
+    "DeviceMemoryResourceOptions",
+    "DeviceProperties",
     "Event",
-    "HipError",
+    "EventOptions",
     "Kernel",
     "LaunchConfig",
+    "LegacyPinnedMemoryResource",
+    "ManagedMemoryResource",
+    "ManagedMemoryResourceOptions",
+    "MemoryResource",
+    "NVRTCError",
     "ObjectCode",
+    "PinnedMemoryResource",
+    "PinnedMemoryResourceOptions",
     "Program",
+    "ProgramOptions",
     "Stream",
+    "StreamOptions",
+    "VirtualMemoryResource",
+    "VirtualMemoryResourceOptions",
+    "graph",
     "launch",
+    "system",
+    "utils",
 ]

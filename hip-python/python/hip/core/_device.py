@@ -1,177 +1,269 @@
-"""Devices, streams and events."""
+"""`Device` (cuda.core's): one object per GPU and thread, its properties, and what is made on
+it (streams, events, memory)."""
 
 from __future__ import annotations
 
-import weakref
+import threading
 
-import hip as _hip_package
-from hip import hip
+from hip import _native, hip
 
-from ._errors import check
-from ._memory import Buffer
-from ._ordinal import device_ordinal
+from . import _ordinal
+from ._event import Event, EventOptions
+from ._memory import Buffer, DeviceMemoryResource, MemoryResource, _SynchronousMemoryResource
+from ._stream import Stream, default_stream
+from ._utils.cuda_utils import ComputeCapability, CUDAError, check, check_or_create_options
+
+_tls = threading.local()
+
+
+class DeviceProperties:
+    """The device's attributes (`hipDeviceGetAttribute`), by cuda.core's names, each read on
+    first use: `dev.properties.multiprocessor_count`. A name HIP has no attribute for raises
+    AttributeError."""
+
+    def __init__(self, device_id: int):
+        self._id, self._cache = device_id, {}
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._cache:
+            attr = _attribute(name)
+            if attr is None:
+                raise AttributeError(f"HIP has no device attribute for '{name}'")
+            self._cache[name] = check("hipDeviceGetAttribute", hip.hipDeviceGetAttribute(attr, self._id))
+        return self._cache[name]
+
+    def __dir__(self):
+        return sorted(set(_ATTRIBUTE_NAMES) | set(super().__dir__()))
+
+
+def _camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.split("_"))
+
+
+#: cuda.core's property names whose HIP attribute is not the camel-cased name.
+_RENAMED = {
+    "max_threads_per_block": "MaxThreadsPerBlock",
+    "max_shared_memory_per_block": "MaxSharedMemoryPerBlock",
+    "total_constant_memory": "TotalConstantMemory",
+    "multiprocessor_count": "MultiprocessorCount",
+    "clock_rate": "ClockRate",
+    "memory_clock_rate": "MemoryClockRate",
+    "global_memory_bus_width": "MemoryBusWidth",
+    "l2_cache_size": "L2CacheSize",
+    "compute_capability_major": "ComputeCapabilityMajor",
+    "compute_capability_minor": "ComputeCapabilityMinor",
+    "warp_size": "WarpSize",
+    "max_registers_per_block": "MaxRegistersPerBlock",
+    "max_shared_memory_per_multiprocessor": "MaxSharedMemoryPerMultiprocessor",
+    "max_threads_per_multiprocessor": "MaxThreadsPerMultiProcessor",
+    "memory_pools_supported": "MemoryPoolsSupported",
+    "cooperative_launch": "CooperativeLaunch",
+    "concurrent_managed_access": "ConcurrentManagedAccess",
+    "managed_memory": "ManagedMemory",
+    "pci_bus_id": "PciBusId",
+    "pci_device_id": "PciDeviceId",
+    "pci_domain_id": "PciDomainID",
+    "integrated": "Integrated",
+    "can_map_host_memory": "CanMapHostMemory",
+    "unified_addressing": "UnifiedAddressing",
+    "ecc_enabled": "EccEnabled",
+    "max_block_dim_x": "MaxBlockDimX",
+    "max_block_dim_y": "MaxBlockDimY",
+    "max_block_dim_z": "MaxBlockDimZ",
+    "max_grid_dim_x": "MaxGridDimX",
+    "max_grid_dim_y": "MaxGridDimY",
+    "max_grid_dim_z": "MaxGridDimZ",
+    "max_pitch": "MaxPitch",
+    "texture_alignment": "TextureAlignment",
+    "concurrent_kernels": "ConcurrentKernels",
+    "async_engine_count": "AsyncEngineCount",
+    "kernel_exec_timeout": "KernelExecTimeout",
+    "compute_mode": "ComputeMode",
+    "max_shared_memory_per_block_optin": "SharedMemPerBlockOptin",
+    "pageable_memory_access": "PageableMemoryAccess",
+    "host_native_atomic_supported": "HostNativeAtomicSupported",
+    "virtual_memory_management_supported": "VirtualMemoryManagementSupported",
+    "max_blocks_per_multiprocessor": "MaxBlocksPerMultiProcessor",
+    "stream_priorities_supported": "StreamPrioritiesSupported",
+    "global_l1_cache_supported": "GlobalL1CacheSupported",
+    "local_l1_cache_supported": "LocalL1CacheSupported",
+    "multi_gpu_board": "IsMultiGpuBoard",
+    "multi_gpu_board_group_id": "MultiGpuBoardGroupId",
+    "direct_managed_mem_access_from_host": "DirectManagedMemAccessFromHost",
+    "can_use_host_pointer_for_registered_mem": "CanUseHostPointerForRegisteredMem",
+    "pageable_memory_access_uses_host_page_tables": "PageableMemoryAccessUsesHostPageTables",
+    "compute_preemption_supported": "ComputePreemptionSupported",
+    "single_to_double_precision_perf_ratio": "SingleToDoublePrecisionPerfRatio",
+}
+
+_ATTRIBUTE_NAMES = tuple(_RENAMED)
+
+
+def _attribute(name: str):
+    """HIP's `hipDeviceAttribute_t` member for cuda.core's property `name`, or None."""
+    members = hip.hipDeviceAttribute_t.__members__
+    for candidate in (_RENAMED.get(name), _camel(name)):
+        if candidate and f"hipDeviceAttribute{candidate}" in members:
+            return members[f"hipDeviceAttribute{candidate}"]
+    return None
 
 
 class Device:
-    """A GPU by ordinal (default: the current one). Raises HipError where there is none."""
+    """A GPU, by ordinal (None: the current one). `Device(0) is Device(0)` in a thread. Call
+    `set_current()` before making streams, events or memory on it."""
 
-    def __init__(self, device_id: int | None = None):
-        self.device_id = device_ordinal(device_id)
-        self._properties = None
+    __slots__ = ("_id", "_properties", "_mr", "_uuid", "_initialized")
 
-    def __repr__(self):
-        return f"<Device {self.device_id}: {self.name}>"
+    def __new__(cls, device_id: Device | int | None = None):
+        if isinstance(device_id, Device):
+            return device_id
+        ordinal = _ordinal.device_ordinal(device_id)
+        devices = getattr(_tls, "devices", None)
+        if devices is None:
+            devices = _tls.devices = {}
+        device = devices.get(ordinal)
+        if device is None:
+            device = devices[ordinal] = object.__new__(cls)
+            device._id, device._properties, device._mr, device._uuid = ordinal, None, None, None
+            device._initialized = False
+        return device
 
-    def __eq__(self, other):
-        return isinstance(other, Device) and other.device_id == self.device_id
-
-    def __hash__(self):
-        return hash(("hip.core.Device", self.device_id))
-
-    def __int__(self):
-        return self.device_id
+    @classmethod
+    def get_all_devices(cls) -> tuple[Device, ...]:
+        return tuple(cls(i) for i in range(check("hipGetDeviceCount", hip.hipGetDeviceCount())))
 
     @property
-    def properties(self) -> hip.hipDeviceProp_t:
-        """The device's `hipDeviceProp_t` (read once)."""
-        if self._properties is None:
-            prop = hip.hipDeviceProp_t()
-            check("hipGetDeviceProperties", hip.hipGetDeviceProperties(prop, self.device_id))
-            self._properties = prop
-        return self._properties
+    def device_id(self) -> int:
+        return self._id
+
+    def __int__(self):
+        return self._id
+
+    def __repr__(self):
+        return f"<Device {self._id} ({self.name})>"
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Device) and other._id == self._id
+            if isinstance(other, Device)
+            else NotImplemented
+        )
+
+    def __hash__(self):
+        return hash(("Device", self._id))
+
+    def __reduce__(self):
+        return Device, (self._id,)
 
     @property
     def name(self) -> str:
-        return self.properties.name.decode(errors="replace")
+        return (
+            check("hipDeviceGetName", hip.hipDeviceGetName(256, self._id))
+            .split(b"\0")[0]
+            .decode(errors="replace")
+        )
 
     @property
-    def compute_capability(self) -> tuple[int, int]:
-        return self.properties.major, self.properties.minor
+    def uuid(self) -> str:
+        """The GPU's UUID, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`."""
+        if self._uuid is None:
+            raw = bytes(check("hipDeviceGetUuid", hip.hipDeviceGetUuid(self._id)).bytes)[:16]
+            h = raw.hex()
+            self._uuid = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+        return self._uuid
+
+    @property
+    def pci_bus_id(self) -> str:
+        text = check("hipDeviceGetPCIBusId", hip.hipDeviceGetPCIBusId(13, self._id))
+        return text.split(b"\0")[0].decode()[:12]
+
+    @property
+    def compute_capability(self) -> ComputeCapability:
+        major, minor = check("hipDeviceComputeCapability", hip.hipDeviceComputeCapability(self._id))
+        return ComputeCapability(major, minor)
 
     @property
     def arch(self) -> str:
-        """The target hiprtc compiles for: `gfx90a:sramecc+:xnack-` on AMD, `sm_90` on NVIDIA."""
-        if _hip_package.platform() == "nvidia":
-            major, minor = self.compute_capability
-            return f"sm_{major}{minor}"
-        return self.properties.gcnArchName.decode(errors="replace")
-
-    def set_current(self) -> Device:
-        check("hipSetDevice", hip.hipSetDevice(self.device_id))
-        return self
-
-    def sync(self) -> None:
-        self.set_current()
-        check("hipDeviceSynchronize", hip.hipDeviceSynchronize())
-
-    def create_stream(self, non_blocking: bool = False) -> Stream:
-        self.set_current()
-        return Stream(non_blocking=non_blocking)
-
-    def create_event(self, timing: bool = True) -> Event:
-        self.set_current()
-        return Event(timing=timing)
-
-    def allocate(self, size: int, stream: Stream | None = None):
-        """`size` bytes of device memory (a `Buffer`)."""
-        self.set_current()
-        return Buffer(size, device=self, stream=stream)
-
-
-def _destroyer(fn_name: str, handle):
-    """A finalizer body destroying `handle`, skipped at interpreter exit (the runtime may be
-    gone then; the process's end releases everything anyway)."""
-    fn = getattr(hip, fn_name)
-
-    def destroy():
-        fn(handle)
-
-    return destroy
-
-
-class Stream:
-    """A HIP stream; `Stream.default()` is the null stream. As a context manager it waits for
-    its work on exit. Speaks the CUDA stream protocol (`__cuda_stream__`)."""
-
-    def __init__(self, non_blocking: bool = False):
-        flags = hip.hipStreamNonBlocking if non_blocking else hip.hipStreamDefault
-        self.handle = check("hipStreamCreateWithFlags", hip.hipStreamCreateWithFlags(flags))
-        self._finalizer = weakref.finalize(self, _destroyer("hipStreamDestroy", self.handle))
-        self._finalizer.atexit = False
-
-    @classmethod
-    def default(cls) -> Stream:
-        stream = cls.__new__(cls)
-        stream.handle, stream._finalizer = None, None
-        return stream
-
-    def __repr__(self):
-        return f"<Stream {int(self):#x}>"
-
-    def __int__(self):
-        return 0 if self.handle is None else int(self.handle)
-
-    def __cuda_stream__(self):
-        return (0, int(self))
-
-    def sync(self) -> None:
-        check("hipStreamSynchronize", hip.hipStreamSynchronize(self.handle))
-
-    def record(self, event: Event | None = None) -> Event:
-        event = event if event is not None else Event()
-        event.record(self)
-        return event
-
-    def wait(self, event_or_stream) -> None:
-        """Later work on this stream waits for `event_or_stream` (an Event, or another Stream's
-        work so far)."""
-        event = event_or_stream
-        if isinstance(event, Stream):
-            event = event.record(Event(timing=False))
-        check("hipStreamWaitEvent", hip.hipStreamWaitEvent(self.handle, event.handle, 0))
-
-    def close(self) -> None:
-        if self._finalizer is not None:
-            self._finalizer()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.sync()
-        self.close()
-
-
-class Event:
-    """A HIP event; `end - start` (or `end.elapsed_since(start)`) is the time between two
-    recorded events in milliseconds."""
-
-    def __init__(self, timing: bool = True):
-        flags = hip.hipEventDefault if timing else hip.hipEventDisableTiming
-        self.handle = check("hipEventCreateWithFlags", hip.hipEventCreateWithFlags(flags))
-        self._finalizer = weakref.finalize(self, _destroyer("hipEventDestroy", self.handle))
-        self._finalizer.atexit = False
-
-    def record(self, stream: Stream | None = None) -> Event:
-        check("hipEventRecord", hip.hipEventRecord(self.handle, None if stream is None else stream.handle))
-        return self
-
-    def sync(self) -> None:
-        check("hipEventSynchronize", hip.hipEventSynchronize(self.handle))
+        """What programs compile for: `"90"` (sm_90) on NVIDIA, as cuda.core; the gfx name
+        (`"gfx90a"`) on AMD."""
+        if _native.platform() == "nvidia":
+            return "{}{}".format(*self.compute_capability)
+        prop = hip.hipDeviceProp_t()
+        check("hipGetDeviceProperties", hip.hipGetDeviceProperties(prop, self._id))
+        return prop.gcnArchName.decode(errors="replace").split(":")[0]
 
     @property
-    def is_done(self) -> bool:
-        (status,) = hip.hipEventQuery(self.handle)
-        if status == hip.hipError_t.hipErrorNotReady:
-            return False
-        check("hipEventQuery", (status,))
-        return True
+    def properties(self) -> DeviceProperties:
+        if self._properties is None:
+            self._properties = DeviceProperties(self._id)
+        return self._properties
 
-    def elapsed_since(self, start: Event) -> float:
-        return check("hipEventElapsedTime", hip.hipEventElapsedTime(start.handle, self.handle))
+    def set_current(self, ctx=None):
+        """Makes this device current for the calling thread."""
+        if ctx is not None:
+            raise CUDAError("HIP has no contexts to set: call set_current() without one")
+        _ordinal.set_current(self._id)
+        self._initialized = True
 
-    def __sub__(self, start: Event) -> float:
-        return self.elapsed_since(start)
+    def _check_initialized(self) -> None:
+        if not self._initialized:
+            raise CUDAError(
+                f"Device {self._id} is not yet initialized, perhaps you forgot to call .set_current() first?"
+            )
 
-    def close(self) -> None:
-        self._finalizer()
+    @property
+    def memory_resource(self) -> MemoryResource:
+        if self._mr is None:
+            pools = check(
+                "hipDeviceGetAttribute",
+                hip.hipDeviceGetAttribute(
+                    hip.hipDeviceAttribute_t.hipDeviceAttributeMemoryPoolsSupported, self._id
+                ),
+            )
+            self._mr = DeviceMemoryResource(self._id) if pools else _SynchronousMemoryResource(self._id)
+        return self._mr
+
+    @memory_resource.setter
+    def memory_resource(self, mr: MemoryResource) -> None:
+        if not isinstance(mr, MemoryResource):
+            raise TypeError(f"memory_resource must be a MemoryResource, got {type(mr).__name__}")
+        self._mr = mr
+
+    @property
+    def default_stream(self) -> Stream:
+        return default_stream()
+
+    def create_stream(self, obj=None, options=None) -> Stream:
+        self._check_initialized()
+        return Stream._create(self._id, obj, options)
+
+    def create_event(self, options: EventOptions | dict | None = None) -> Event:
+        self._check_initialized()
+        options = check_or_create_options(EventOptions, options, "Event options")
+        if options.ipc_enabled:
+            raise TypeError("IPC-enabled events must be bound; use Stream.record for creation.")
+        return Event._init(options, self._id)
+
+    def allocate(self, size: int, *, stream) -> Buffer:
+        self._check_initialized()
+        return self.memory_resource.allocate(size, stream=stream)
+
+    def sync(self) -> None:
+        self._check_initialized()
+        check("hipDeviceSynchronize", hip.hipDeviceSynchronize())
+
+    def can_access_peer(self, peer) -> bool:
+        peer = int(getattr(peer, "device_id", peer))
+        if peer == self._id:
+            return True
+        return bool(check("hipDeviceCanAccessPeer", hip.hipDeviceCanAccessPeer(self._id, peer)))
+
+    def create_graph_builder(self):
+        self._check_initialized()
+        stream = self.create_stream()
+        return stream.create_graph_builder()._owning(stream)
+
+
+_ordinal.device_class = Device

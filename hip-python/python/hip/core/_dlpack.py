@@ -11,8 +11,28 @@ import ctypes
 
 import numpy as np
 
-#: DLPack device types: the host, CUDA (HIP's NVIDIA platform) and ROCm.
-CPU, CUDA, ROCM = 1, 2, 10
+from hip import _native
+
+#: DLPack device types: the host, CUDA (HIP's NVIDIA platform), pinned host memory and
+#: managed memory of CUDA, ROCm and ROCm's pinned host memory.
+CPU, CUDA, CUDA_HOST, CUDA_MANAGED, ROCM, ROCM_HOST = 1, 2, 3, 13, 10, 11
+
+
+def _nvidia() -> bool:
+    return _native.platform() == "nvidia"
+
+
+def gpu_kind() -> int:
+    """The device type of this platform's device memory."""
+    return CUDA if _nvidia() else ROCM
+
+
+def gpu_host_kind(managed: bool) -> int:
+    """The device type of memory both sides reach: managed, else pinned host memory. ROCm has
+    no managed type: its managed memory is described as the device's."""
+    if _nvidia():
+        return CUDA_MANAGED if managed else CUDA_HOST
+    return ROCM if managed else ROCM_HOST
 
 
 class DLDevice(ctypes.Structure):

@@ -1,192 +1,450 @@
-"""Device memory: `DeviceArray` (shape and dtype) and `Buffer` (bytes), with NumPy copies,
-`__cuda_array_interface__` and DLPack both ways."""
+"""`Buffer` and the memory resources of cuda.core, over HIP: `DeviceMemoryResource` (HIP's
+stream-ordered pools), `PinnedMemoryResource` and `LegacyPinnedMemoryResource` (page-locked
+host memory), `ManagedMemoryResource` (memory both sides reach)."""
 
 from __future__ import annotations
 
-import math
+import dataclasses
+import sys
 import weakref
-from typing import TYPE_CHECKING
 
-import numpy as np
+from hip import _native, hip
 
-import hip as _hip_package
-from hip import hip
+from . import _dlpack, _ordinal
+from ._stream import Stream_accept, default_stream
+from ._utils.cuda_utils import CUDAError, check, check_or_create_options
 
-from . import _dlpack
-from ._errors import check
-from ._ordinal import device_ordinal, set_current
-
-if TYPE_CHECKING:
-    from ._device import Device, Stream
-
-_H2D = hip.hipMemcpyKind.hipMemcpyHostToDevice
-_D2H = hip.hipMemcpyKind.hipMemcpyDeviceToHost
-_D2D = hip.hipMemcpyKind.hipMemcpyDeviceToDevice
+_DEFAULT_KIND = 4  # hipMemcpyDefault: the runtime tells host from device memory by address
 
 
-def _free(pointer):
-    def free():
-        hip.hipFree(pointer)
+class Buffer:
+    """`size` bytes of memory at `handle` (an int address), owned by its memory resource:
+    `close()` (or the end of a `with` block, or collection) gives it back."""
 
-    return free
+    __slots__ = ("_ptr", "_size", "_mr", "_owner", "_stream", "_finalizer", "__weakref__")
 
-
-class DeviceArray:
-    """An array in device memory. `DeviceArray((n,), np.float32)` allocates;
-    `DeviceArray.from_numpy(a)` copies a host array in; `.to_numpy()` copies it out."""
-
-    def __init__(
-        self, shape, dtype=np.float32, device: Device | int | None = None, stream: Stream | None = None
-    ):
-        self.shape = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
-        if any(s < 0 for s in self.shape):
-            raise ValueError(f"negative dimension in shape {self.shape}")
-        self.dtype = np.dtype(dtype)
-        self.device_id = device_ordinal(device)
-        set_current(self.device_id)
-        self._owner = None
-        nbytes = max(self.nbytes, 1)
-        if stream is None:
-            self.handle = check("hipMalloc", hip.hipMalloc(nbytes))
-        else:
-            self.handle = check("hipMallocAsync", hip.hipMallocAsync(nbytes, stream.handle))
-        self._finalizer = weakref.finalize(self, _free(self.handle))
-        self._finalizer.atexit = False
+    def __new__(cls, *args, **kwargs):
+        raise RuntimeError("Buffer objects cannot be instantiated directly. Please use MemoryResource APIs.")
 
     @classmethod
-    def _view(cls, data: int, shape, dtype, device_id: int, owner) -> DeviceArray:
-        """An array over memory `owner` keeps alive (not freed here)."""
-        self = cls.__new__(cls)
-        self.shape, self.dtype, self.device_id = tuple(shape), np.dtype(dtype), device_id
-        self.handle, self._owner, self._finalizer = data, owner, None
+    def _init(cls, ptr: int, size: int, mr=None, owner=None, stream=None) -> Buffer:
+        self = object.__new__(cls)
+        self._ptr, self._size, self._mr, self._owner, self._stream = int(ptr), int(size), mr, owner, stream
+        self._finalizer = None
+        if mr is not None:
+            self._finalizer = weakref.finalize(self, _give_back, mr, self._ptr, self._size, stream)
+            self._finalizer.atexit = False
         return self
 
-    # -- description ------------------------------------------------------------------
+    @staticmethod
+    def from_handle(ptr, size: int, mr: MemoryResource | None = None, owner=None) -> Buffer:
+        """A buffer over `ptr`: given back to `mr` on close, or keeping `owner` alive, or neither."""
+        if mr is not None and owner is not None:
+            raise ValueError("owner and memory resource cannot be both specified together")
+        return Buffer._init(int(ptr) if ptr is not None else 0, size, mr=mr, owner=owner)
 
     @property
-    def ptr(self) -> int:
-        """The device address; a ValueError once the array is freed (its address would
-        reach copies and kernels as a dangling pointer)."""
-        if self.handle is None:
-            raise ValueError("this DeviceArray was freed")
-        return int(self.handle)
+    def handle(self) -> int:
+        return self._ptr
 
     @property
     def size(self) -> int:
-        return math.prod(self.shape)
+        return self._size
 
     @property
-    def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
+    def memory_resource(self):
+        return self._mr
 
-    def __repr__(self):
-        if self.handle is None:
-            return f"<DeviceArray shape={self.shape} dtype={self.dtype}, freed>"
-        where = f"{self.ptr:#x} on device {self.device_id}"
-        return f"<DeviceArray shape={self.shape} dtype={self.dtype} at {where}>"
+    @property
+    def owner(self):
+        return self._owner
 
-    def __int__(self):
-        return self.ptr
+    @property
+    def device_id(self) -> int:
+        if self._mr is not None:
+            return self._mr.device_id
+        return _pointer_device(self._ptr)
 
-    def __len__(self):
-        return self.shape[0] if self.shape else 1
+    @property
+    def is_device_accessible(self) -> bool:
+        return self._mr.is_device_accessible if self._mr is not None else _pointer_kind(self._ptr)[0]
 
-    # -- copies ---------------------------------------------------------------------------
+    @property
+    def is_host_accessible(self) -> bool:
+        return self._mr.is_host_accessible if self._mr is not None else _pointer_kind(self._ptr)[1]
 
-    def copy_from(self, host, stream: Stream | None = None) -> DeviceArray:
-        """Copies a host array or buffer of the same size in (asynchronously on `stream`)."""
-        src = np.ascontiguousarray(host)
-        if src.nbytes != self.nbytes:
-            raise ValueError(f"{src.nbytes} bytes do not fit an array of {self.nbytes}")
-        self._copy(self.ptr, src, src.nbytes, _H2D, stream)
+    @property
+    def is_managed(self) -> bool:
+        return bool(getattr(self._mr, "is_managed", False))
+
+    def close(self, stream=None) -> None:
+        """Gives the memory back now (on `stream` if given); a second close does nothing."""
+        if self._finalizer is not None and self._finalizer.alive:
+            if stream is not None:
+                self._finalizer.detach()
+                _give_back(self._mr, self._ptr, self._size, Stream_accept(stream))
+            else:
+                self._finalizer()
+        self._ptr, self._size, self._mr, self._owner, self._finalizer = 0, 0, None, None, None
+
+    def __enter__(self):
         return self
 
-    def copy_to(self, host, stream: Stream | None = None):
-        """Copies into a writable host array or buffer of the same size."""
-        dst = np.asarray(host)
-        if not dst.flags.c_contiguous or not dst.flags.writeable:
-            raise ValueError("the destination must be a writable C-contiguous array")
-        if dst.nbytes != self.nbytes:
-            raise ValueError(f"an array of {self.nbytes} bytes does not fit {dst.nbytes}")
-        self._copy(dst, self.ptr, self.nbytes, _D2H, stream)
-        return host
+    def __exit__(self, *exc):
+        self.close()
 
-    def to_numpy(self, stream: Stream | None = None) -> np.ndarray:
-        out = np.empty(self.shape, self.dtype)
-        self.copy_to(out, stream)
-        if stream is not None:
-            stream.sync()
-        return out
+    def copy_to(self, dst: Buffer | None = None, *, stream) -> Buffer:
+        """Copies this buffer into `dst` (a new one from this buffer's resource if None)."""
+        stream = Stream_accept(stream)
+        if dst is None:
+            if self._mr is None:
+                raise ValueError("a destination buffer must be provided (this buffer has no memory resource)")
+            dst = self._mr.allocate(self._size, stream=stream)
+        _check_sizes(self, dst)
+        check(
+            "hipMemcpyAsync",
+            hip.hipMemcpyAsync(dst.handle, self._ptr, self._size, _DEFAULT_KIND, stream.handle),
+        )
+        return dst
 
-    def copy(self) -> DeviceArray:
-        out = DeviceArray(self.shape, self.dtype, self.device_id)
-        self._copy(out.ptr, self.ptr, self.nbytes, _D2D, None)
-        return out
+    def copy_from(self, src: Buffer, *, stream) -> None:
+        """Copies `src` (of the same size) into this buffer."""
+        stream = Stream_accept(stream)
+        _check_sizes(src, self)
+        check(
+            "hipMemcpyAsync",
+            hip.hipMemcpyAsync(self._ptr, src.handle, self._size, _DEFAULT_KIND, stream.handle),
+        )
 
-    @staticmethod
-    def _copy(dst, src, nbytes, kind, stream):
-        if nbytes == 0:
-            return
-        if stream is None:
-            check("hipMemcpy", hip.hipMemcpy(dst, src, nbytes, kind))
-        else:
-            check("hipMemcpyAsync", hip.hipMemcpyAsync(dst, src, nbytes, kind, stream.handle))
-
-    @classmethod
-    def from_numpy(
-        cls, host, device: Device | int | None = None, stream: Stream | None = None
-    ) -> DeviceArray:
-        src = np.ascontiguousarray(host)
-        return cls(src.shape, src.dtype, device).copy_from(src, stream)
-
-    def free(self) -> None:
-        """Frees the memory now; the array is unusable afterwards (`.ptr`, copies and the
-        array interfaces raise ValueError), and a second free does nothing."""
-        if self._finalizer is not None:
-            self._finalizer()
-        self._owner = None
-        self.handle = None
-
-    # -- interchange ----------------------------------------------------------------------
-
-    @property
-    def __cuda_array_interface__(self) -> dict:
-        return {
-            "shape": self.shape,
-            "typestr": self.dtype.str,
-            "data": (self.ptr, False),
-            "strides": None,
-            "version": 3,
-        }
+    def fill(self, value, *, stream) -> None:
+        """Sets every byte (an int 0-255, or 1 byte), or every 2 or 4 bytes (a bytes value that long)."""
+        stream = Stream_accept(stream)
+        width, pattern = _fill_pattern(value)
+        if self._size % width:
+            raise ValueError(f"buffer size ({self._size}) must be divisible by {width}")
+        call = {1: "hipMemsetD8Async", 2: "hipMemsetD16Async", 4: "hipMemsetD32Async"}[width]
+        check(call, getattr(hip, call)(self._ptr, pattern, self._size // width, stream.handle))
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        kind = _dlpack.CUDA if _hip_package.platform() == "nvidia" else _dlpack.ROCM
-        return kind, self.device_id
+        device, host = self.is_device_accessible, self.is_host_accessible
+        if device and not host:
+            return _dlpack.gpu_kind(), self.device_id
+        if device and host:
+            return _dlpack.gpu_host_kind(self.is_managed), 0
+        if host:
+            return _dlpack.CPU, 0
+        raise BufferError("buffer is neither device-accessible nor host-accessible")
 
-    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule over this memory (no copy). Work here is synchronous unless a
-        stream was given, so the consumer's stream need not wait."""
-        if copy:
-            raise BufferError("hip.core's DLPack export does not copy")
-        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
-            raise BufferError(f"the array lives on {self.__dlpack_device__()}, not {tuple(dl_device)}")
-        return _dlpack.to_capsule(self.ptr, self.shape, self.dtype, self.__dlpack_device__(), self)
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over the bytes (a one-dimensional int8 tensor), no copy."""
+        if dl_device is not None:
+            raise BufferError("Sorry, not supported: dl_device other than None")
+        if copy is True:
+            raise BufferError("Sorry, not supported: copy=True")
+        if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
+            raise BufferError(f"Expected max_version tuple[int, int], got {max_version}")
+        return _dlpack.to_capsule(self._ptr, (self._size,), "int8", self.__dlpack_device__(), self)
 
-    @classmethod
-    def from_dlpack(cls, obj) -> DeviceArray:
-        """The device array `obj` (a PyTorch or CuPy tensor, anything with `__dlpack__`) holds,
-        without a copy: this array keeps the producer's memory alive."""
-        device_type, device_id = obj.__dlpack_device__()
-        ours = _dlpack.CUDA if _hip_package.platform() == "nvidia" else _dlpack.ROCM
-        if int(device_type) != ours:
-            theirs = int(device_type)
-            raise BufferError(f"the tensor lives on DLPack device type {theirs}, not {ours} (this GPU)")
-        imported = _dlpack.Imported(obj.__dlpack__())
-        return cls._view(imported.data, imported.shape, imported.dtype, device_ordinal(device_id), imported)
+    def __eq__(self, other):
+        return isinstance(other, Buffer) and (other._ptr, other._size) == (self._ptr, self._size)
+
+    def __hash__(self):
+        return hash((self._ptr, self._size))
+
+    def __repr__(self):
+        return f"<Buffer ptr={self._ptr:#x} size={self._size}>"
 
 
-class Buffer(DeviceArray):
-    """`size` bytes of device memory (a one-dimensional `uint8` DeviceArray)."""
+_native.register_buffer_class(Buffer)
 
-    def __init__(self, size: int, device: Device | int | None = None, stream: Stream | None = None):
-        super().__init__((int(size),), np.uint8, device, stream)
+
+def _give_back(mr, ptr, size, stream) -> None:
+    try:
+        mr.deallocate(ptr, size, stream=stream if stream is not None else default_stream())
+    except Exception as e:  # noqa: BLE001 - a finalizer must not raise
+        print(f"Warning: mr.deallocate() failed during Buffer destruction: {e}", file=sys.stderr)
+
+
+def _check_sizes(src: Buffer, dst: Buffer) -> None:
+    if src.size != dst.size:
+        raise ValueError(
+            f"buffer sizes mismatch between src and dst (sizes are: src={src.size}, dst={dst.size})"
+        )
+
+
+def _fill_pattern(value) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= 255:
+            raise OverflowError(f"fill value {value} does not fit in one byte (0-255)")
+        return 1, value
+    try:
+        data = bytes(memoryview(value))
+    except TypeError:
+        raise TypeError(
+            f"fill value must be an int or a bytes-like object, got {type(value).__name__}"
+        ) from None
+    if len(data) not in (1, 2, 4):
+        raise ValueError(f"value must be 1, 2, or 4 bytes, got {len(data)}")
+    return len(data), int.from_bytes(data, sys.byteorder)
+
+
+def _attributes(ptr: int):
+    attrs = hip.hipPointerAttribute_t()
+    status = hip.hipPointerGetAttributes(attrs, ptr)[0]
+    return attrs if int(status) == 0 else None
+
+
+def _pointer_kind(ptr: int) -> tuple[bool, bool]:
+    """(device-accessible, host-accessible) of memory HIP did not allocate for us."""
+    attrs = _attributes(ptr)
+    if attrs is None:
+        return False, True
+    kind = int(attrs.type)
+    managed = bool(getattr(attrs, "isManaged", False)) or kind == int(hip.hipMemoryType.hipMemoryTypeManaged)
+    if managed or kind == int(hip.hipMemoryType.hipMemoryTypeHost):
+        return True, True
+    if kind in (int(hip.hipMemoryType.hipMemoryTypeDevice), int(hip.hipMemoryType.hipMemoryTypeArray)):
+        return True, False
+    return False, True
+
+
+def _pointer_device(ptr: int) -> int:
+    attrs = _attributes(ptr)
+    return int(attrs.device) if attrs is not None else -1
+
+
+class MemoryResource:
+    """What allocates and frees buffers; subclasses give `allocate`, `deallocate`,
+    `is_device_accessible`, `is_host_accessible` and `device_id`."""
+
+    def allocate(self, size: int, *, stream) -> Buffer:
+        raise TypeError("MemoryResource.allocate must be implemented by subclasses.")
+
+    def deallocate(self, ptr, size: int, *, stream) -> None:
+        raise TypeError("MemoryResource.deallocate must be implemented by subclasses.")
+
+    @property
+    def is_device_accessible(self) -> bool:
+        raise TypeError("MemoryResource.is_device_accessible must be implemented by subclasses.")
+
+    @property
+    def is_host_accessible(self) -> bool:
+        raise TypeError("MemoryResource.is_host_accessible must be implemented by subclasses.")
+
+    @property
+    def device_id(self) -> int:
+        raise TypeError("MemoryResource.device_id must be implemented by subclasses.")
+
+    is_managed = False
+
+
+@dataclasses.dataclass
+class DeviceMemoryResourceOptions:
+    """A pool of its own: `ipc_enabled` (shareable with other processes), `max_size` (0: no limit)."""
+
+    ipc_enabled: bool = False
+    max_size: int = 0
+
+
+_RELEASE_THRESHOLD = 4  # hipMemPoolAttrReleaseThreshold
+
+
+class DeviceMemoryResource(MemoryResource):
+    """Device memory from a HIP stream-ordered pool: the device's current pool (its release
+    threshold raised so freed memory is kept for reuse), or a pool of its own (`options`)."""
+
+    def __init__(self, device_id, options: DeviceMemoryResourceOptions | dict | None = None):
+        self._device_id = _ordinal.device_ordinal(device_id)
+        self._owned = options is not None
+        if options is None:
+            self._pool = check("hipDeviceGetMemPool", hip.hipDeviceGetMemPool(self._device_id))
+            _set_pool_attribute(self._pool, _RELEASE_THRESHOLD, 2**64 - 1)
+        else:
+            options = check_or_create_options(
+                DeviceMemoryResourceOptions, options, "Device memory resource options"
+            )
+            self._pool = _create_pool(self._device_id, options)
+        self._ipc = bool(getattr(options, "ipc_enabled", False))
+
+    def allocate(self, size: int, *, stream) -> Buffer:
+        stream = Stream_accept(stream)
+        ptr = check("hipMallocFromPoolAsync", hip.hipMallocFromPoolAsync(size, self._pool, stream.handle))
+        return Buffer._init(int(ptr), size, mr=self, stream=stream)
+
+    def deallocate(self, ptr, size: int, *, stream) -> None:
+        stream = Stream_accept(stream)
+        check("hipFreeAsync", hip.hipFreeAsync(int(ptr), stream.handle))
+
+    def close(self) -> None:
+        if self._owned and self._pool is not None:
+            check("hipMemPoolDestroy", hip.hipMemPoolDestroy(self._pool))
+        self._pool = None
+
+    @property
+    def handle(self):
+        return self._pool
+
+    @property
+    def is_handle_owned(self) -> bool:
+        return self._owned
+
+    @property
+    def is_ipc_enabled(self) -> bool:
+        return self._ipc
+
+    @property
+    def device_id(self) -> int:
+        return self._device_id
+
+    is_device_accessible = True
+    is_host_accessible = False
+
+
+def _set_pool_attribute(pool, attribute: int, value: int) -> None:
+    cell = bytearray(value.to_bytes(8, sys.byteorder))
+    check("hipMemPoolSetAttribute", hip.hipMemPoolSetAttribute(pool, attribute, cell))
+
+
+def _create_pool(device_id: int, options: DeviceMemoryResourceOptions):
+    props = hip.hipMemPoolProps()
+    props.allocType = hip.hipMemAllocationType.hipMemAllocationTypePinned
+    props.location.type = hip.hipMemLocationType.hipMemLocationTypeDevice
+    props.location.id = device_id
+    if options.ipc_enabled:
+        props.handleTypes = hip.hipMemAllocationHandleType.hipMemHandleTypePosixFileDescriptor
+    if options.max_size:
+        props.maxSize = options.max_size
+    return check("hipMemPoolCreate", hip.hipMemPoolCreate(props))
+
+
+class _SynchronousMemoryResource(MemoryResource):
+    """Device memory from `hipMalloc`/`hipFree` (devices without stream-ordered pools)."""
+
+    def __init__(self, device_id):
+        self._device_id = _ordinal.device_ordinal(device_id)
+
+    def allocate(self, size: int, *, stream=None) -> Buffer:
+        if stream is not None:
+            Stream_accept(stream)
+        ptr = check("hipMalloc", hip.hipMalloc(size)) if size else 0
+        return Buffer._init(int(ptr) if ptr else 0, size, mr=self)
+
+    def deallocate(self, ptr, size: int, *, stream=None) -> None:
+        if stream is not None:
+            Stream_accept(stream).sync()
+        if size:
+            check("hipFree", hip.hipFree(int(ptr)))
+
+    @property
+    def device_id(self) -> int:
+        return self._device_id
+
+    is_device_accessible = True
+    is_host_accessible = False
+
+
+class LegacyPinnedMemoryResource(MemoryResource):
+    """Page-locked host memory from `hipHostMalloc`/`hipHostFree`: both sides reach it."""
+
+    def allocate(self, size: int, *, stream=None) -> Buffer:
+        if stream is not None:
+            Stream_accept(stream)
+        ptr = check("hipHostMalloc", hip.hipHostMalloc(size, 0)) if size else 0
+        return Buffer._init(int(ptr) if ptr else 0, size, mr=self)
+
+    def deallocate(self, ptr, size: int, *, stream=None) -> None:
+        if stream is not None:
+            Stream_accept(stream).sync()
+        if size:
+            check("hipHostFree", hip.hipHostFree(int(ptr)))
+
+    @property
+    def device_id(self) -> int:
+        raise RuntimeError("a pinned memory resource is not bound to any GPU")
+
+    is_device_accessible = True
+    is_host_accessible = True
+
+
+@dataclasses.dataclass
+class PinnedMemoryResourceOptions:
+    ipc_enabled: bool = False
+    max_size: int = 0
+    numa_id: int | None = None
+
+
+class PinnedMemoryResource(LegacyPinnedMemoryResource):
+    """Page-locked host memory. HIP has no stream-ordered pool of host memory: allocations are
+    `hipHostMalloc`'s, freed after the stream's work (the stream is synchronized)."""
+
+    def __init__(self, options: PinnedMemoryResourceOptions | dict | None = None):
+        options = check_or_create_options(
+            PinnedMemoryResourceOptions, options, "Pinned memory resource options"
+        )
+        if options.numa_id is not None and options.numa_id < 0:
+            raise ValueError(f"numa_id must be >= 0, got {options.numa_id}")
+        if options.ipc_enabled:
+            raise CUDAError("IPC-enabled pinned memory pools are not supported by HIP")
+        self.numa_id = options.numa_id
+
+    @property
+    def device_id(self) -> int:
+        return -1
+
+
+@dataclasses.dataclass
+class ManagedMemoryResourceOptions:
+    preferred_location: int | None = None
+    preferred_location_type: str | None = None
+
+
+class ManagedMemoryResource(MemoryResource):
+    """Managed memory (`hipMallocManaged`): one address both the host and devices reach."""
+
+    def __init__(self, options: ManagedMemoryResourceOptions | dict | None = None):
+        self._options = check_or_create_options(
+            ManagedMemoryResourceOptions, options, "Managed memory options"
+        )
+
+    def allocate(self, size: int, *, stream) -> Buffer:
+        stream = Stream_accept(stream)
+        ptr = check("hipMallocManaged", hip.hipMallocManaged(size, hip.hipMemAttachGlobal)) if size else 0
+        return Buffer._init(int(ptr) if ptr else 0, size, mr=self, stream=stream)
+
+    def deallocate(self, ptr, size: int, *, stream) -> None:
+        Stream_accept(stream).sync()
+        if size:
+            check("hipFree", hip.hipFree(int(ptr)))
+
+    @property
+    def device_id(self) -> int:
+        location = self._options.preferred_location
+        return location if location is not None and location >= 0 else -1
+
+    is_device_accessible = True
+    is_host_accessible = True
+    is_managed = True
+
+
+class VirtualMemoryResource(MemoryResource):
+    """Not provided yet: HIP's virtual memory calls (`hipMemCreate`, `hipMemMap`) are bound
+    in `hip.hip`, but this resource is not built on them."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(
+            "hip.core's VirtualMemoryResource is not implemented; use hip.hipMemCreate/hipMemMap"
+        )
+
+
+@dataclasses.dataclass
+class VirtualMemoryResourceOptions:
+    allocation_type: str = "pinned"
+    location_type: str = "device"
+    handle_type: str | None = "posix_fd"
+    granularity: str = "recommended"
+    gpu_direct_rdma: bool = False
+    addr_hint: int = 0
+    addr_align: int | None = None
+    peers: tuple = ()
+    self_access: str = "rw"
+    peer_access: str | None = "rw"

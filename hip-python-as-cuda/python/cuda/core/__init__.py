@@ -1,0 +1,30 @@
+"""`cuda.core` on HIP: NVIDIA's Pythonic CUDA layer, served by hip-python's `hip.core` (the
+same objects: `cuda.core.Device is hip.core.Device`). Its modules are hip.core's under
+cuda.core's names (`cuda.core.graph`, `cuda.core.utils`, `cuda.core.system`,
+`cuda.core._utils.cuda_utils`), so programs and their helpers import what they import on
+NVIDIA's. `cuda.core.experimental` keeps the names 0.x programs import.
+"""
+
+import importlib as _importlib
+import pkgutil as _pkgutil
+import sys as _sys
+
+import hip.core as _core
+from hip.core import *  # noqa: F403 - cuda.core's names are hip.core's
+from hip.core import __all__, __version__  # noqa: F401
+
+
+def _alias_modules() -> None:
+    """Each hip.core module also as `cuda.core.<name>` (the same module object)."""
+    for info in _pkgutil.walk_packages(_core.__path__, _core.__name__ + "."):
+        if info.name.startswith(_core.__name__ + ".experimental"):
+            continue
+        module = _importlib.import_module(info.name)
+        alias = "cuda.core." + info.name[len(_core.__name__) + 1 :]
+        _sys.modules.setdefault(alias, module)
+        parent, _, child = alias.rpartition(".")
+        if parent == __name__:
+            globals().setdefault(child, module)
+
+
+_alias_modules()
