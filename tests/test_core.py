@@ -278,17 +278,33 @@ class HostTensor:
 
 def test_dlpack_export_is_read_by_numpy_without_a_copy():
     host = np.arange(12, dtype=np.float32).reshape(3, 4)
-    before = len(_dlpack._LIVE)
+    before = _dlpack.live_exports()
     view = np.from_dlpack(HostTensor(host))
     assert view.ctypes.data == host.ctypes.data and view.shape == (3, 4) and view.dtype == np.float32
     assert (view == host).all()
-    assert len(_dlpack._LIVE) == before + 1  # kept until the consumer lets go
+    assert _dlpack.live_exports() == before + 1  # kept until the consumer lets go
     del view
     gc.collect()
-    assert len(_dlpack._LIVE) == before
+    assert _dlpack.live_exports() == before
     capsule = HostTensor(host).__dlpack__()
     del capsule  # never consumed: the capsule releases it
-    assert len(_dlpack._LIVE) == before
+    assert _dlpack.live_exports() == before
+
+
+def test_versioned_capsules_and_strides_go_both_ways():
+    host = np.arange(24, dtype=np.float64).reshape(4, 6)
+    before = _dlpack.live_exports()
+    capsule = _dlpack.to_capsule(host.ctypes.data, (4, 3), host.dtype, (_dlpack.CPU, 0), host, (6, 2), True)
+    tensor = _native.from_dlpack(capsule)
+    assert (tensor.shape, tensor.strides, tensor.data) == ([4, 3], [6, 2], host.ctypes.data)
+    assert tensor.device == (_dlpack.CPU, 0) and not tensor.read_only
+    with pytest.raises(BufferError, match="consumed already"):
+        _native.from_dlpack(capsule)
+    tensor.release()
+    tensor.release()  # once only
+    assert _dlpack.live_exports() == before
+    strided = _dlpack.Imported(host[:, ::2].__dlpack__())
+    assert strided.strides == (6, 2)
 
 
 def test_a_freed_array_gives_no_address():

@@ -109,6 +109,10 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>, types_module: &str) -> PyRes
     m.add_class::<Struct>()?;
     m.add_class::<IntView>()?;
     m.add_class::<KernelArgs>()?;
+    m.add_class::<convert::dlpack::DLPackTensor>()?;
+    m.add_function(wrap_pyfunction!(convert::dlpack::to_dlpack, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::dlpack::from_dlpack, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::dlpack::dlpack_live_exports, m)?)?;
     m.add_function(wrap_pyfunction!(register_buffer_class, m)?)?;
     m.add("CStr", cstr_class(py)?)?;
     for class in [
@@ -117,6 +121,7 @@ pub fn add_runtime_classes(m: &Bound<'_, PyModule>, types_module: &str) -> PyRes
         py.get_type::<Struct>(),
         py.get_type::<IntView>(),
         py.get_type::<KernelArgs>(),
+        py.get_type::<convert::dlpack::DLPackTensor>(),
         py.get_type::<types::record::Layout>(),
         py.get_type::<types::record::Field>(),
         py.get_type::<TypeTable>(),

@@ -105,6 +105,32 @@ class KernelArgs:
     def argument_bytes(self, i: int) -> bytes: ...
 
 def register_buffer_class(cls: type) -> None: ...
+
+class DLPackTensor:
+    """A tensor taken from a DLPack capsule; `release()` tells the producer it is done."""
+
+    data: int
+    shape: list[int]
+    strides: list[int] | None
+    dtype: tuple[int, int, int]
+    device: tuple[int, int]
+    read_only: bool
+    def release(self) -> None: ...
+    @staticmethod
+    def constants() -> dict[str, int]: ...
+
+def to_dlpack(
+    data: int,
+    shape: tuple[int, ...],
+    dtype: tuple[int, int, int],
+    device: tuple[int, int],
+    owner: Any,
+    strides: tuple[int, ...] | None = None,
+    versioned: bool = False,
+    read_only: bool = False,
+) -> Any: ...
+def from_dlpack(capsule: Any) -> DLPackTensor: ...
+def dlpack_live_exports() -> int: ...
 def pack_kernel_args(items: Any) -> bytes: ...
 def library_version(
     name: str, sonames: list[str] | None = None

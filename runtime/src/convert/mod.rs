@@ -5,6 +5,7 @@ pub mod attr;
 pub mod buffer;
 pub mod call;
 pub mod cstr;
+pub mod dlpack;
 pub mod extra;
 pub mod int_view;
 pub mod kernel_args;

@@ -171,7 +171,10 @@ class DeviceArray:
             raise BufferError("hip.core's DLPack export does not copy")
         if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
             raise BufferError(f"the array lives on {self.__dlpack_device__()}, not {tuple(dl_device)}")
-        return _dlpack.to_capsule(self.ptr, self.shape, self.dtype, self.__dlpack_device__(), self)
+        versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        return _dlpack.to_capsule(
+            self.ptr, self.shape, self.dtype, self.__dlpack_device__(), self, None, versioned
+        )
 
     @classmethod
     def from_dlpack(cls, obj) -> DeviceArray:
@@ -183,4 +186,7 @@ class DeviceArray:
             theirs = int(device_type)
             raise BufferError(f"the tensor lives on DLPack device type {theirs}, not {ours} (this GPU)")
         imported = _dlpack.Imported(obj.__dlpack__())
+        if not imported.is_c_contiguous():
+            imported.release()
+            raise ValueError("only C-contiguous DLPack tensors can be taken without a copy")
         return cls._view(imported.data, imported.shape, imported.dtype, device_ordinal(device_id), imported)

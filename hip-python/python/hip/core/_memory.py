@@ -143,7 +143,10 @@ class Buffer:
             raise BufferError("Sorry, not supported: copy=True")
         if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
             raise BufferError(f"Expected max_version tuple[int, int], got {max_version}")
-        return _dlpack.to_capsule(self._ptr, (self._size,), "int8", self.__dlpack_device__(), self)
+        versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        return _dlpack.to_capsule(
+            self._ptr, (self._size,), "int8", self.__dlpack_device__(), self, None, versioned
+        )
 
     def __eq__(self, other):
         return isinstance(other, Buffer) and (other._ptr, other._size) == (self._ptr, self._size)
