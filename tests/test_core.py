@@ -6,6 +6,7 @@ The cuda package serves the same objects as `cuda.core`."""
 
 import ctypes
 import gc
+import subprocess
 import sys
 import warnings
 
@@ -49,6 +50,17 @@ def gpu_count() -> int:
 
 
 # --- kernel arguments ---------------------------------------------------------------------
+
+
+def test_importing_hip_core_and_cuda_core_loads_nothing():
+    """The release is chosen and the runtime loaded on first use, not at import."""
+    code = (
+        "import os, cuda.core, hip.core, hip.core.utils, hip.core.graph, hip._select as s\n"
+        "maps = open('/proc/self/maps').read() if os.path.exists('/proc/self/maps') else ''\n"
+        "assert s._state is None and 'libamdhip64' not in maps, maps\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
 
 
 def packed(*args) -> list[bytes]:

@@ -4,21 +4,39 @@ DLPack's type codes and back, and the device types of each platform's memory."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from hip import _native
 
-_CONSTANTS = _native.DLPackTensor.constants()
+#: DLPack's device types by this module's names (the runtime reads them from dlpack.h).
+_DEVICE_NAMES = ("CPU", "CUDA", "CUDA_HOST", "CUDA_MANAGED", "ROCM", "ROCM_HOST")
+#: DLPack type codes by NumPy kind.
+_KIND_NAMES = {"i": "INT", "u": "UINT", "f": "FLOAT", "c": "COMPLEX", "b": "BOOL"}
 
-#: DLPack device types: the host, CUDA (HIP's NVIDIA platform), pinned host memory and
-#: managed memory of CUDA, ROCm and ROCm's pinned host memory.
-CPU, CUDA, CUDA_HOST, CUDA_MANAGED = (_CONSTANTS[n] for n in ("CPU", "CUDA", "CUDA_HOST", "CUDA_MANAGED"))
-ROCM, ROCM_HOST = _CONSTANTS["ROCM"], _CONSTANTS["ROCM_HOST"]
 
-#: DLPack type codes by NumPy kind, and back.
-_CODES = {"i": _CONSTANTS["INT"], "u": _CONSTANTS["UINT"], "f": _CONSTANTS["FLOAT"]}
-_CODES.update({"c": _CONSTANTS["COMPLEX"], "b": _CONSTANTS["BOOL"]})
-_KINDS = {v: k for k, v in _CODES.items()}
+@functools.cache
+def _constants() -> dict[str, int]:
+    """DLPack's device types and type codes, asked of the extension on first use (importing
+    this module loads nothing)."""
+    return _native.DLPackTensor.constants()
+
+
+def __getattr__(name: str) -> int:
+    """`CPU`, `CUDA`, `CUDA_HOST`, `CUDA_MANAGED`, `ROCM`, `ROCM_HOST`: DLPack's device types."""
+    if name in _DEVICE_NAMES:
+        return _constants()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _code(kind: str) -> int | None:
+    name = _KIND_NAMES.get(kind)
+    return None if name is None else _constants()[name]
+
+
+def _kind(code: int) -> str | None:
+    return next((k for k, n in _KIND_NAMES.items() if _constants()[n] == code), None)
 
 
 def _nvidia() -> bool:
@@ -27,21 +45,22 @@ def _nvidia() -> bool:
 
 def gpu_kind() -> int:
     """The device type of this platform's device memory."""
-    return CUDA if _nvidia() else ROCM
+    return _constants()["CUDA" if _nvidia() else "ROCM"]
 
 
 def gpu_host_kind(managed: bool) -> int:
     """The device type of memory both sides reach: managed, else pinned host memory. ROCm has
     no managed type: its managed memory is described as the device's."""
+    c = _constants()
     if _nvidia():
-        return CUDA_MANAGED if managed else CUDA_HOST
-    return ROCM if managed else ROCM_HOST
+        return c["CUDA_MANAGED"] if managed else c["CUDA_HOST"]
+    return c["ROCM"] if managed else c["ROCM_HOST"]
 
 
 def dtype_of(dtype) -> tuple[int, int, int]:
     """DLPack's `(code, bits, lanes)` of a NumPy dtype."""
     dtype = np.dtype(dtype)
-    code = _CODES.get(dtype.kind)
+    code = _code(dtype.kind)
     if code is None:
         raise TypeError(f"DLPack has no type for {dtype}")
     return code, dtype.itemsize * 8, 1
@@ -68,7 +87,7 @@ class Imported:
         self.device = tuple(t.device)
         self.shape = tuple(t.shape)
         code, bits, lanes = t.dtype
-        kind = _KINDS.get(code)
+        kind = _kind(code)
         if kind is None or lanes != 1:
             self.release()
             raise TypeError(f"DLPack type code {code} ({bits} bits) has no NumPy dtype")

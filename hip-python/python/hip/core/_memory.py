@@ -28,6 +28,10 @@ class Buffer:
 
     @classmethod
     def _init(cls, ptr: int, size: int, mr=None, owner=None, stream=None) -> Buffer:
+        global _registered
+        if not _registered:
+            _native.register_buffer_class(Buffer)
+            _registered = True
         self = object.__new__(cls)
         self._ptr, self._size, self._mr, self._owner, self._stream = int(ptr), int(size), mr, owner, stream
         self._finalizer = None
@@ -158,7 +162,9 @@ class Buffer:
         return f"<Buffer ptr={self._ptr:#x} size={self._size}>"
 
 
-_native.register_buffer_class(Buffer)
+#: Whether the runtime's kernel-argument packer knows `Buffer` (told on the first buffer made,
+#: not at import: that would load the extension).
+_registered = False
 
 
 def _give_back(mr, ptr, size, stream) -> None:

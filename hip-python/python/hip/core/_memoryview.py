@@ -14,9 +14,11 @@ from hip import hip
 from . import _dlpack
 from ._utils.cuda_utils import check
 
-_HOST_KINDS = (_dlpack.CPU,)
-_DEVICE_KINDS = (_dlpack.CUDA, _dlpack.ROCM)
-_SHARED_KINDS = (_dlpack.CUDA_HOST, _dlpack.CUDA_MANAGED, _dlpack.ROCM_HOST)
+
+def _kinds() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """DLPack's device types of host, device, and shared (pinned or managed) memory."""
+    d = _dlpack
+    return (d.CPU,), (d.CUDA, d.ROCM), (d.CUDA_HOST, d.CUDA_MANAGED, d.ROCM_HOST)
 
 
 class StridedMemoryView:
@@ -57,17 +59,18 @@ class StridedMemoryView:
     @classmethod
     def from_dlpack(cls, obj, stream_ptr=None) -> StridedMemoryView:
         kind, device_id = (int(v) for v in obj.__dlpack_device__())
-        if kind in _HOST_KINDS + _DEVICE_KINDS and stream_ptr is None:
+        host_kinds, device_kinds, shared_kinds = _kinds()
+        if kind in host_kinds + device_kinds and stream_ptr is None:
             raise BufferError("stream=None is ambiguous with view()")
-        if kind not in _HOST_KINDS + _DEVICE_KINDS + _SHARED_KINDS:
+        if kind not in host_kinds + device_kinds + shared_kinds:
             raise BufferError("device not supported")
-        stream = None if stream_ptr in (None, -1) or kind in _HOST_KINDS else int(stream_ptr)
+        stream = None if stream_ptr in (None, -1) or kind in host_kinds else int(stream_ptr)
         try:
             capsule = obj.__dlpack__(stream=stream)
         except TypeError:
             capsule = obj.__dlpack__()
         tensor = _dlpack.Imported(capsule)
-        host = kind in _HOST_KINDS
+        host = kind in host_kinds
         return cls._make(
             tensor.data,
             tensor.shape,
