@@ -23,10 +23,23 @@ def _constants() -> dict[str, int]:
     return _native.DLPackTensor.constants()
 
 
-def __getattr__(name: str) -> int:
-    """`CPU`, `CUDA`, `CUDA_HOST`, `CUDA_MANAGED`, `ROCM`, `ROCM_HOST`: DLPack's device types."""
+@functools.cache
+def _device_type_enum() -> type:
+    import enum
+
+    c = _constants()
+    names = {"CPU": "kDLCPU", "CUDA": "kDLCUDA", "CUDA_HOST": "kDLCUDAHost"}
+    names.update({"CUDA_MANAGED": "kDLCUDAManaged", "ROCM": "kDLROCM", "ROCM_HOST": "kDLROCMHost"})
+    return enum.IntEnum("DLDeviceType", {names[n]: c[n] for n in _DEVICE_NAMES}, module=__name__)
+
+
+def __getattr__(name: str):
+    """`CPU`, `CUDA`, `CUDA_HOST`, `CUDA_MANAGED`, `ROCM`, `ROCM_HOST`: DLPack's device types;
+    `DLDeviceType`: the same as cuda.core's enum (`kDLCPU`, `kDLCUDA`, ...)."""
     if name in _DEVICE_NAMES:
         return _constants()[name]
+    if name == "DLDeviceType":
+        return _device_type_enum()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
