@@ -98,79 +98,24 @@ pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
         "cuda-python conventions: cuda-bindings {} -> {}",
         old.version, new.version
     );
-    let flat = |api: &ApiConventions| -> BTreeMap<String, String> {
-        let mut m = BTreeMap::new();
-        for n in &api.same {
-            m.insert(n.clone(), "called as HIP's".to_string());
-        }
-        for a in &api.adapted {
-            let params: Vec<&str> = a.params.iter().map(|p| p.name.as_str()).collect();
-            let zeros = a
-                .args
-                .iter()
-                .filter(|x| matches!(x, AdapterArg::Zero))
-                .count();
-            let mut d = format!(
-                "adapted over {}: ({}) -> {} outputs",
-                a.hip,
-                params.join(", "),
-                a.results.len()
-            );
-            if !a.dropped.is_empty() {
-                let dropped: Vec<&str> = a.dropped.iter().map(|&i| params[i]).collect();
-                let _ = write!(d, "; CUDA-only inputs {}", dropped.join(", "));
-            }
-            if zeros > 0 {
-                let _ = write!(d, "; {zeros} HIP-only parameters as 0");
-            }
-            m.insert(a.cuda.clone(), d);
-        }
-        for s in &api.stubs {
-            m.insert(
-                s.cuda.clone(),
-                format!(
-                    "not supported ({}): ({}) -> {} outputs",
-                    s.why,
-                    s.params.join(", "),
-                    s.outputs
-                ),
-            );
-        }
-        for (n, why) in &api.mismatched {
-            m.insert(
-                n.clone(),
-                format!("called as HIP's though it differs: {why}"),
-            );
-        }
-        m
-    };
-    text_section(&mut out, "functions", &flat(old), &flat(new));
-    let enums = |api: &ApiConventions| -> BTreeMap<String, BTreeMap<String, i64>> {
-        api.types
-            .enums
-            .iter()
-            .map(|e| (e.name.clone(), e.members.iter().cloned().collect()))
-            .collect()
-    };
-    let (ea, eb) = (enums(old), enums(new));
+    text_section(
+        &mut out,
+        "functions",
+        &function_conventions(old),
+        &function_conventions(new),
+    );
+    let (ea, eb) = (cuda_enums(old), cuda_enums(new));
     let a: BTreeMap<_, _> = ea.iter().collect();
     let b: BTreeMap<_, _> = eb.iter().collect();
     section(&mut out, "CUDA enums", &a, &b, |ma, mb| {
         member_changes(ma, mb)
     });
-    let handles = |api: &ApiConventions| -> BTreeMap<String, String> {
-        api.types
-            .handles
-            .iter()
-            .map(|h| (h.name.clone(), h.module.clone()))
-            .collect()
-    };
-    text_section(&mut out, "CUDA handles", &handles(old), &handles(new));
-    let reshaped = |api: &ApiConventions| -> BTreeMap<String, String> {
-        let why = api.types.reshaped.iter();
-        why.map(|(name, why)| (name.clone(), why.join(", ")))
-            .collect()
-    };
+    text_section(
+        &mut out,
+        "CUDA handles",
+        &cuda_handles(old),
+        &cuda_handles(new),
+    );
     text_section(
         &mut out,
         "CUDA structs in CUDA's layout (HIP's lack field names)",
@@ -178,6 +123,85 @@ pub fn diff_conventions(old: &ApiConventions, new: &ApiConventions) -> String {
         &reshaped(new),
     );
     out
+}
+
+/// Each CUDA function's convention in `api`, described.
+fn function_conventions(api: &ApiConventions) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for n in &api.same {
+        m.insert(n.clone(), "called as HIP's".to_string());
+    }
+    for a in &api.adapted {
+        m.insert(a.cuda.clone(), adapted(a));
+    }
+    for s in &api.stubs {
+        m.insert(
+            s.cuda.clone(),
+            format!(
+                "not supported ({}): ({}) -> {} outputs",
+                s.why,
+                s.params.join(", "),
+                s.outputs
+            ),
+        );
+    }
+    for (n, why) in &api.mismatched {
+        m.insert(
+            n.clone(),
+            format!("called as HIP's though it differs: {why}"),
+        );
+    }
+    m
+}
+
+/// An adapted function's convention: its HIP function, parameters, outputs, and the inputs
+/// one API has alone.
+fn adapted(a: &crate::ir::Adapter) -> String {
+    let params: Vec<&str> = a.params.iter().map(|p| p.name.as_str()).collect();
+    let zeros = a
+        .args
+        .iter()
+        .filter(|x| matches!(x, AdapterArg::Zero))
+        .count();
+    let mut d = format!(
+        "adapted over {}: ({}) -> {} outputs",
+        a.hip,
+        params.join(", "),
+        a.results.len()
+    );
+    if !a.dropped.is_empty() {
+        let dropped: Vec<&str> = a.dropped.iter().map(|&i| params[i]).collect();
+        let _ = write!(d, "; CUDA-only inputs {}", dropped.join(", "));
+    }
+    if zeros > 0 {
+        let _ = write!(d, "; {zeros} HIP-only parameters as 0");
+    }
+    d
+}
+
+/// CUDA's enums in `api`, with their members.
+fn cuda_enums(api: &ApiConventions) -> BTreeMap<String, BTreeMap<String, i64>> {
+    api.types
+        .enums
+        .iter()
+        .map(|e| (e.name.clone(), e.members.iter().cloned().collect()))
+        .collect()
+}
+
+/// CUDA's handles in `api`, with their modules.
+fn cuda_handles(api: &ApiConventions) -> BTreeMap<String, String> {
+    api.types
+        .handles
+        .iter()
+        .map(|h| (h.name.clone(), h.module.clone()))
+        .collect()
+}
+
+/// CUDA's structs `api` keeps in CUDA's layout, with why.
+fn reshaped(api: &ApiConventions) -> BTreeMap<String, String> {
+    let why = api.types.reshaped.iter();
+    why.map(|(name, why)| (name.clone(), why.join(", ")))
+        .collect()
 }
 
 /// A section of the report over names described by text: a changed item shows both texts.

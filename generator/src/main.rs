@@ -1,7 +1,7 @@
 //! hipgen's command line: each subcommand calls one entry of the library (`lib.rs` maps it).
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use hipgen::backends::cpp_shim as shims;
 use hipgen::backends::cpp_shim::ShimPaths;
 use hipgen::generate::Inputs;
@@ -35,116 +35,16 @@ enum Command {
         headers: bool,
     },
     /// Print the IR of one library as JSON or YAML.
-    Ir {
-        /// The library's spec.
-        #[arg(long)]
-        spec: PathBuf,
-        /// Include directory holding the ROCm headers (e.g. /opt/rocm/include).
-        #[arg(long)]
-        include: PathBuf,
-        /// ROCm release the headers belong to.
-        #[arg(long)]
-        release: String,
-        /// `json` or `yaml`.
-        #[arg(long, default_value = "yaml")]
-        format: String,
-        /// Only what the headers say: no spec decision (parameter usage, GIL, locks, field
-        /// defaults) applied, so that two releases' IRs differ by their headers alone.
-        #[arg(long)]
-        facts: bool,
-    },
+    Ir(IrArgs),
     /// Write the generated Rust modules and IR of a release's libraries, and its manifest.
-    Generate {
-        /// ROCm release the headers belong to: names its release file
-        /// (`<specs>/releases/<release>.yaml`) and the output folder.
-        #[arg(long)]
-        release: String,
-        /// Include directory holding the ROCm headers (default: the release file's, under
-        /// `--rocm-dir`).
-        #[arg(long)]
-        include: Option<PathBuf>,
-        /// Folder of the unpacked releases the release files' `include` is relative to.
-        #[arg(long, env = "HIPGEN_ROCM_DIR", default_value = ".rocm")]
-        rocm_dir: PathBuf,
-        /// Comma-separated spec names (default: every library of the release).
-        #[arg(long)]
-        libs: Option<String>,
-        /// Folder of CUDA's headers, as tools/cuda_headers.py unpacks them (the CUDA alias
-        /// spec reads cuda-python's conventions there).
-        #[arg(long, env = "HIPGEN_CUDA_DIR", default_value = ".cuda")]
-        cuda_headers: PathBuf,
-        /// Folder of the spec files.
-        #[arg(long, default_value = "generator/specs")]
-        specs: PathBuf,
-        /// Folder of the templates.
-        #[arg(long, default_value = "templates")]
-        templates: PathBuf,
-        /// Output root; files go to `<out>/rocm-<release>/`.
-        #[arg(long, default_value = "bindings")]
-        out: PathBuf,
-    },
+    Generate(GenerateArgs),
     /// Write the NVIDIA shim: a C++ source exporting the bindings' HIP functions over CUDA,
     /// from HIP's nvidia_detail headers (only wrappers that compile).
-    Shim {
-        /// Include directory holding HIP's headers (with hip/nvidia_detail).
-        #[arg(long)]
-        include: PathBuf,
-        /// CUDA 12 include directories (repeat the option).
-        #[arg(long = "cuda-include")]
-        cuda_includes: Vec<PathBuf>,
-        /// IRs of the bindings whose functions are exported (hip, hiprtc).
-        #[arg(long = "ir")]
-        irs: Vec<PathBuf>,
-        /// IRs of the release whose nvidia_detail headers `--include` holds, when the
-        /// bindings are of another: only functions of the same ABI there are exported.
-        #[arg(long = "detail-ir")]
-        detail_irs: Vec<PathBuf>,
-        /// The C++ file to write.
-        #[arg(long)]
-        out: PathBuf,
-        /// Where to write the symbols the shim exports, one per line (what `cuda-shim
-        /// --exclude-from` reads).
-        #[arg(long)]
-        exported: Option<PathBuf>,
-        /// Folder of the spec files: a function the library's `library.nvidia.fill.prefer`
-        /// names is left to the fill.
-        #[arg(long, default_value = "generator/specs")]
-        specs: PathBuf,
-    },
+    Shim(ShimArgs),
     /// Write the NVIDIA shim of a marshalling library (hipBLAS over cuBLAS, ...): a C++
     /// source exporting the library's functions over the CUDA library its spec names, joined
     /// by HIPIFY's table (only wrappers that compile).
-    CudaShim {
-        /// The library's spec (its `library.nvidia.cuda` names the CUDA library, or
-        /// `library.nvidia.fill` for what HIP's NVIDIA headers lack).
-        #[arg(long)]
-        spec: PathBuf,
-        /// A file naming functions (one per line) another shim source exports already.
-        #[arg(long)]
-        exclude_from: Option<PathBuf>,
-        /// The library's IR (JSON, as written by `generate`), and those it imports.
-        #[arg(long = "ir")]
-        irs: Vec<PathBuf>,
-        /// Include directory holding the ROCm headers (and `../bin/hipify-perl`).
-        #[arg(long)]
-        include: PathBuf,
-        /// CUDA include directories (repeat the option).
-        #[arg(long = "cuda-include")]
-        cuda_includes: Vec<PathBuf>,
-        /// Folder of the spec files (the CUDA alias spec names HIPIFY's table).
-        #[arg(long, default_value = "generator/specs")]
-        specs: PathBuf,
-        /// HIPIFY's `hipify-perl` to read instead of the one beside `--include` (a newer
-        /// release's table maps more: 5.7's has no hipSOLVER).
-        #[arg(long)]
-        hipify: Option<PathBuf>,
-        /// Folder of the templates.
-        #[arg(long, default_value = "templates")]
-        templates: PathBuf,
-        /// The C++ file to write.
-        #[arg(long)]
-        out: PathBuf,
-    },
+    CudaShim(CudaShimArgs),
     /// List functions, enums and struct fields added, removed or changed between two IRs.
     Diff {
         /// The older IR (JSON, as written by `generate`).
@@ -155,97 +55,224 @@ enum Command {
     /// Report how cuda-python's calling conventions differ between two cuda-bindings
     /// versions in the CUDA alias IR (`--old 12 --new 13`), or, given `--against`, between
     /// the same version in two alias IRs (two ROCm releases).
-    DiffApis {
-        /// The CUDA alias IR (`bindings/rocm-<release>/cuda.ir.json.gz`).
-        ir: PathBuf,
-        /// The older cuda-bindings major version.
-        #[arg(long)]
-        old: String,
-        /// The newer one.
-        #[arg(long)]
-        new: String,
-        /// A second alias IR holding `--new` (default: the same IR).
-        #[arg(long)]
-        against: Option<PathBuf>,
-    },
+    DiffApis(DiffApisArgs),
+}
+
+/// The arguments of `ir`.
+#[derive(Args)]
+struct IrArgs {
+    /// The library's spec.
+    #[arg(long)]
+    spec: PathBuf,
+    /// Include directory holding the ROCm headers (e.g. /opt/rocm/include).
+    #[arg(long)]
+    include: PathBuf,
+    /// ROCm release the headers belong to.
+    #[arg(long)]
+    release: String,
+    /// `json` or `yaml`.
+    #[arg(long, default_value = "yaml")]
+    format: String,
+    /// Only what the headers say: no spec decision (parameter usage, GIL, locks, field
+    /// defaults) applied, so that two releases' IRs differ by their headers alone.
+    #[arg(long)]
+    facts: bool,
+}
+
+/// The arguments of `generate`.
+#[derive(Args)]
+struct GenerateArgs {
+    /// ROCm release the headers belong to: names its release file
+    /// (`<specs>/releases/<release>.yaml`) and the output folder.
+    #[arg(long)]
+    release: String,
+    /// Include directory holding the ROCm headers (default: the release file's, under
+    /// `--rocm-dir`).
+    #[arg(long)]
+    include: Option<PathBuf>,
+    /// Folder of the unpacked releases the release files' `include` is relative to.
+    #[arg(long, env = "HIPGEN_ROCM_DIR", default_value = ".rocm")]
+    rocm_dir: PathBuf,
+    /// Comma-separated spec names (default: every library of the release).
+    #[arg(long)]
+    libs: Option<String>,
+    /// Folder of CUDA's headers, as tools/cuda_headers.py unpacks them (the CUDA alias
+    /// spec reads cuda-python's conventions there).
+    #[arg(long, env = "HIPGEN_CUDA_DIR", default_value = ".cuda")]
+    cuda_headers: PathBuf,
+    /// Folder of the spec files.
+    #[arg(long, default_value = "generator/specs")]
+    specs: PathBuf,
+    /// Folder of the templates.
+    #[arg(long, default_value = "templates")]
+    templates: PathBuf,
+    /// Output root; files go to `<out>/rocm-<release>/`.
+    #[arg(long, default_value = "bindings")]
+    out: PathBuf,
+}
+
+/// The arguments of `shim`.
+#[derive(Args)]
+struct ShimArgs {
+    /// Include directory holding HIP's headers (with hip/nvidia_detail).
+    #[arg(long)]
+    include: PathBuf,
+    /// CUDA 12 include directories (repeat the option).
+    #[arg(long = "cuda-include")]
+    cuda_includes: Vec<PathBuf>,
+    /// IRs of the bindings whose functions are exported (hip, hiprtc).
+    #[arg(long = "ir")]
+    irs: Vec<PathBuf>,
+    /// IRs of the release whose nvidia_detail headers `--include` holds, when the
+    /// bindings are of another: only functions of the same ABI there are exported.
+    #[arg(long = "detail-ir")]
+    detail_irs: Vec<PathBuf>,
+    /// The C++ file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Where to write the symbols the shim exports, one per line (what `cuda-shim
+    /// --exclude-from` reads).
+    #[arg(long)]
+    exported: Option<PathBuf>,
+    /// Folder of the spec files: a function the library's `library.nvidia.fill.prefer`
+    /// names is left to the fill.
+    #[arg(long, default_value = "generator/specs")]
+    specs: PathBuf,
+}
+
+/// The arguments of `cuda-shim`.
+#[derive(Args)]
+struct CudaShimArgs {
+    /// The library's spec (its `library.nvidia.cuda` names the CUDA library, or
+    /// `library.nvidia.fill` for what HIP's NVIDIA headers lack).
+    #[arg(long)]
+    spec: PathBuf,
+    /// A file naming functions (one per line) another shim source exports already.
+    #[arg(long)]
+    exclude_from: Option<PathBuf>,
+    /// The library's IR (JSON, as written by `generate`), and those it imports.
+    #[arg(long = "ir")]
+    irs: Vec<PathBuf>,
+    /// Include directory holding the ROCm headers (and `../bin/hipify-perl`).
+    #[arg(long)]
+    include: PathBuf,
+    /// CUDA include directories (repeat the option).
+    #[arg(long = "cuda-include")]
+    cuda_includes: Vec<PathBuf>,
+    /// Folder of the spec files (the CUDA alias spec names HIPIFY's table).
+    #[arg(long, default_value = "generator/specs")]
+    specs: PathBuf,
+    /// HIPIFY's `hipify-perl` to read instead of the one beside `--include` (a newer
+    /// release's table maps more: 5.7's has no hipSOLVER).
+    #[arg(long)]
+    hipify: Option<PathBuf>,
+    /// Folder of the templates.
+    #[arg(long, default_value = "templates")]
+    templates: PathBuf,
+    /// The C++ file to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// The arguments of `diff-apis`.
+#[derive(Args)]
+struct DiffApisArgs {
+    /// The CUDA alias IR (`bindings/rocm-<release>/cuda.ir.json.gz`).
+    ir: PathBuf,
+    /// The older cuda-bindings major version.
+    #[arg(long)]
+    old: String,
+    /// The newer one.
+    #[arg(long)]
+    new: String,
+    /// A second alias IR holding `--new` (default: the same IR).
+    #[arg(long)]
+    against: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Releases { specs, headers } => releases(&specs, headers)?,
-        Command::Ir {
-            spec,
-            include,
-            release,
-            format,
-            facts,
-        } => print_ir(&spec, &include, &release, &format, facts)?,
-        Command::Generate {
-            release,
-            include,
-            rocm_dir,
-            libs,
-            cuda_headers,
-            specs,
-            templates,
-            out,
-        } => {
-            let release = spec::release::Release::load(&specs, &release)?;
-            let include = include.unwrap_or_else(|| release.include_dir(&rocm_dir));
-            let inputs = Inputs {
-                include: &include,
-                cuda_headers: &cuda_headers,
-                specs: &specs,
-                templates: &templates,
-            };
-            generate::generate(&release, libs.as_deref(), &inputs, &out)?
-        }
-        Command::Shim {
-            include,
-            cuda_includes,
-            irs,
-            detail_irs,
-            out,
-            exported,
-            specs,
-        } => shims::write_detail(
-            &include,
-            &cuda_includes,
-            &irs,
-            &detail_irs,
-            &specs,
-            &out,
-            exported.as_deref(),
-        )?,
-        Command::CudaShim {
-            spec,
-            exclude_from,
-            irs,
-            include,
-            cuda_includes,
-            specs,
-            hipify,
-            templates,
-            out,
-        } => {
-            let paths = ShimPaths {
-                include: &include,
-                cuda_includes: &cuda_includes,
-                specs: &specs,
-                hipify: hipify.as_deref(),
-                templates: &templates,
-            };
-            shims::write_over_cuda(&spec, &irs, &paths, exclude_from.as_deref(), &out)?
-        }
-        Command::DiffApis {
-            ir,
-            old,
-            new,
-            against,
-        } => diff_apis(&ir, &old, &new, against.as_deref())?,
-        Command::Diff { old, new } => diff_irs(&old, &new)?,
+        Command::Releases { specs, headers } => releases(&specs, headers),
+        Command::Ir(args) => args.run(),
+        Command::Generate(args) => args.run(),
+        Command::Shim(args) => args.run(),
+        Command::CudaShim(args) => args.run(),
+        Command::DiffApis(args) => args.run(),
+        Command::Diff { old, new } => diff_irs(&old, &new),
     }
-    Ok(())
+}
+
+impl IrArgs {
+    /// Prints the IR (`print_ir`).
+    fn run(self) -> Result<()> {
+        print_ir(
+            &self.spec,
+            &self.include,
+            &self.release,
+            &self.format,
+            self.facts,
+        )
+    }
+}
+
+impl GenerateArgs {
+    /// Writes the release's bindings (`generate::generate`), the headers under `--include`,
+    /// else the release file's under `--rocm-dir`.
+    fn run(self) -> Result<()> {
+        let release = spec::release::Release::load(&self.specs, &self.release)?;
+        let include = self
+            .include
+            .unwrap_or_else(|| release.include_dir(&self.rocm_dir));
+        let inputs = Inputs {
+            include: &include,
+            cuda_headers: &self.cuda_headers,
+            specs: &self.specs,
+            templates: &self.templates,
+        };
+        generate::generate(&release, self.libs.as_deref(), &inputs, &self.out)
+    }
+}
+
+impl ShimArgs {
+    /// Writes the NVIDIA shim of HIP's nvidia_detail headers (`cpp_shim::write_detail`).
+    fn run(self) -> Result<()> {
+        shims::write_detail(
+            &self.include,
+            &self.cuda_includes,
+            &self.irs,
+            &self.detail_irs,
+            &self.specs,
+            &self.out,
+            self.exported.as_deref(),
+        )
+    }
+}
+
+impl CudaShimArgs {
+    /// Writes a library's shim over CUDA's (`cpp_shim::write_over_cuda`).
+    fn run(self) -> Result<()> {
+        let paths = ShimPaths {
+            include: &self.include,
+            cuda_includes: &self.cuda_includes,
+            specs: &self.specs,
+            hipify: self.hipify.as_deref(),
+            templates: &self.templates,
+        };
+        shims::write_over_cuda(
+            &self.spec,
+            &self.irs,
+            &paths,
+            self.exclude_from.as_deref(),
+            &self.out,
+        )
+    }
+}
+
+impl DiffApisArgs {
+    /// Prints how the conventions differ (`diff_apis`).
+    fn run(self) -> Result<()> {
+        diff_apis(&self.ir, &self.old, &self.new, self.against.as_deref())
+    }
 }
 
 /// Prints the release files (`releases`), or each release's headers (`--headers`).

@@ -484,71 +484,22 @@ impl Walker {
         let (Some(size), Some(align)) = (ty.size(), ty.align()) else {
             return;
         };
-        let mut counters: HashMap<&'static str, usize> = HashMap::new();
-        let mut fields = Vec::new();
-        let mut nested = Vec::new();
-        // Anonymous nested records not (yet) named by a field: C11 anonymous members, whose
-        // fields belong to this record; resolved when the next field does not use them.
-        let mut pending: Option<(usize, String)> = None;
+        let mut members = Members::default();
         for child in c.children() {
             match child.kind() {
                 CursorKind::Struct | CursorKind::Union if child.is_definition() => {
-                    if let Some((at, nested_name)) = pending.take() {
-                        self.flatten_member(ty, &nested_name, &mut fields, at);
-                    }
-                    let kind = if child.kind() == CursorKind::Union {
-                        "union"
-                    } else {
-                        "struct"
-                    };
-                    let anonymous = child.is_anonymous() || child.spelling().is_empty();
-                    let nested_name = if anonymous {
-                        let n = counters.entry(kind).or_insert(0);
-                        let s = format!("{name}_{kind}_{n}");
-                        *n += 1;
-                        s
-                    } else {
-                        format!("{name}_{}", child.spelling())
-                    };
-                    self.type_names
-                        .insert(child.ty().canonical().spelling(), nested_name.clone());
-                    // Nested records come first so that flattening can read their fields.
-                    self.record_decl(&child, &nested_name, anonymous);
-                    if anonymous {
-                        pending = Some((fields.len(), nested_name.clone()));
-                    }
-                    nested.push(nested_name);
+                    self.nested_record(&child, name, ty, &mut members)
                 }
                 // A flexible array member (`uint32_t data[]`) lies past the record's size: the
                 // caller allocates it, so a field object (the record's own storage) has no room
                 // for it, and an accessor would read or write out of bounds. It is left out.
                 CursorKind::Field if child.ty().kind() == TypeKind::IncompleteArray => {}
-                CursorKind::Field => {
-                    let fname = child.spelling();
-                    let fty = self.convert(child.ty());
-                    if let Some((at, nested_name)) = pending.take() {
-                        if fty
-                            != (CType::Record {
-                                name: nested_name.clone(),
-                            })
-                        {
-                            self.flatten_member(ty, &nested_name, &mut fields, at);
-                        }
-                    }
-                    fields.push(Field {
-                        default: None,
-                        name: fname,
-                        ty: fty,
-                        spelling: child.ty().spelling(),
-                        offset_bits: child.field_offset_bits().max(0) as u64,
-                        bit_width: child.bit_width(),
-                    });
-                }
+                CursorKind::Field => self.member_field(&child, ty, &mut members),
                 _ => {}
             }
         }
-        if let Some((at, nested_name)) = pending.take() {
-            self.flatten_member(ty, &nested_name, &mut fields, at);
+        if let Some((at, nested_name)) = members.pending.take() {
+            self.flatten_member(ty, &nested_name, &mut members.fields, at);
         }
         let record = Record {
             name: name.to_string(),
@@ -557,16 +508,70 @@ impl Walker {
             anonymous,
             size,
             align,
-            fields,
+            fields: members.fields,
             doc: c.raw_comment().map(|r| Doc::parse(&r)).unwrap_or_default(),
         };
         // Parents before the records nested in them.
         let at = self
             .records
             .iter()
-            .position(|r| nested.contains(&r.name))
+            .position(|r| members.nested.contains(&r.name))
             .unwrap_or(self.records.len());
         self.records.insert(at, record);
+    }
+
+    /// Collects a record defined inside record `name` (of type `ty`), named
+    /// `<name>_<kind>_<n>` where it is anonymous, else `<name>_<tag>`.
+    fn nested_record(&mut self, child: &Cursor, name: &str, ty: Type, m: &mut Members) {
+        if let Some((at, nested_name)) = m.pending.take() {
+            self.flatten_member(ty, &nested_name, &mut m.fields, at);
+        }
+        let kind = if child.kind() == CursorKind::Union {
+            "union"
+        } else {
+            "struct"
+        };
+        let anonymous = child.is_anonymous() || child.spelling().is_empty();
+        let nested_name = if anonymous {
+            let n = m.counters.entry(kind).or_insert(0);
+            let s = format!("{name}_{kind}_{n}");
+            *n += 1;
+            s
+        } else {
+            format!("{name}_{}", child.spelling())
+        };
+        self.type_names
+            .insert(child.ty().canonical().spelling(), nested_name.clone());
+        // Nested records come first so that flattening can read their fields.
+        self.record_decl(child, &nested_name, anonymous);
+        if anonymous {
+            m.pending = Some((m.fields.len(), nested_name.clone()));
+        }
+        m.nested.push(nested_name);
+    }
+
+    /// Collects a field of a record (of type `ty`), after the fields of the pending anonymous
+    /// member unless the field is of that member's type (it names the member then).
+    fn member_field(&self, child: &Cursor, ty: Type, m: &mut Members) {
+        let fname = child.spelling();
+        let fty = self.convert(child.ty());
+        if let Some((at, nested_name)) = m.pending.take() {
+            if fty
+                != (CType::Record {
+                    name: nested_name.clone(),
+                })
+            {
+                self.flatten_member(ty, &nested_name, &mut m.fields, at);
+            }
+        }
+        m.fields.push(Field {
+            default: None,
+            name: fname,
+            ty: fty,
+            spelling: child.ty().spelling(),
+            offset_bits: child.field_offset_bits().max(0) as u64,
+            bit_width: child.bit_width(),
+        });
     }
 
     /// Inserts at `at` the fields of anonymous member `member`, at their offsets in `parent`.
@@ -673,52 +678,10 @@ impl Walker {
     /// Converts a libclang type into the IR's `CType`.
     fn convert(&self, ty: Type) -> CType {
         match ty.kind() {
-            TypeKind::Typedef => {
-                let name = ty.declaration().spelling();
-                if let Some(class) = self.handle_of_typedef.get(&name) {
-                    // Where the pointee record has fields, `class` is that record's class.
-                    return CType::Handle {
-                        name: class.clone(),
-                    };
-                }
-                self.convert(ty.declaration().typedef_underlying())
-            }
+            TypeKind::Typedef => self.convert_typedef(ty),
             TypeKind::Elaborated => self.convert(ty.named()),
-            TypeKind::Record | TypeKind::Enum => {
-                let canon = ty.canonical();
-                let key = canon.spelling();
-                let name = self
-                    .type_names
-                    .get(&key)
-                    .cloned()
-                    .unwrap_or_else(|| canon.declaration().spelling());
-                if ty.kind() == TypeKind::Enum {
-                    let int_ty = canon.declaration().enum_integer_type().canonical();
-                    CType::Enum {
-                        name,
-                        size: int_ty.size().unwrap_or(4) as u8,
-                        signed: int_ty.kind() == TypeKind::SignedInt,
-                    }
-                } else {
-                    CType::Record { name }
-                }
-            }
-            TypeKind::Pointer => {
-                let pointee = ty.pointee();
-                let canon = pointee.canonical();
-                // Function pointers, and pointers to structs no header defines (LLVM's
-                // `LLVMModuleFlagEntry *`), are plain addresses.
-                let opaque = canon.kind() == TypeKind::Record && canon.size().is_none();
-                let pointee_ir = if canon.kind() == TypeKind::FunctionProto || opaque {
-                    CType::Void
-                } else {
-                    self.convert(pointee)
-                };
-                CType::Pointer {
-                    pointee: Box::new(pointee_ir),
-                    is_const: pointee.is_const(),
-                }
-            }
+            TypeKind::Record | TypeKind::Enum => self.convert_named(ty),
+            TypeKind::Pointer => self.convert_pointer(ty),
             TypeKind::ConstantArray => CType::Array {
                 elem: Box::new(self.convert(ty.element())),
                 len: ty.array_len(),
@@ -729,19 +692,7 @@ impl Walker {
             },
             TypeKind::Void => CType::Void,
             TypeKind::Bool => CType::Bool,
-            TypeKind::CharS | TypeKind::SignedInt | TypeKind::UnsignedInt => {
-                let size = ty.size().unwrap_or(4) as u8;
-                if size > 8 {
-                    return CType::Unsupported {
-                        spelling: ty.spelling(),
-                    };
-                }
-                CType::Int {
-                    size,
-                    signed: ty.kind() != TypeKind::UnsignedInt,
-                    is_char: ty.kind() == TypeKind::CharS,
-                }
-            }
+            TypeKind::CharS | TypeKind::SignedInt | TypeKind::UnsignedInt => convert_int(ty),
             TypeKind::Float => match ty.size() {
                 Some(s @ (4 | 8)) => CType::Float { size: s as u8 },
                 _ => CType::Unsupported {
@@ -751,6 +702,57 @@ impl Walker {
             _ => CType::Unsupported {
                 spelling: ty.spelling(),
             },
+        }
+    }
+
+    /// A typedef: the handle class of a pointer typedef, else the type it names.
+    fn convert_typedef(&self, ty: Type) -> CType {
+        let name = ty.declaration().spelling();
+        if let Some(class) = self.handle_of_typedef.get(&name) {
+            // Where the pointee record has fields, `class` is that record's class.
+            return CType::Handle {
+                name: class.clone(),
+            };
+        }
+        self.convert(ty.declaration().typedef_underlying())
+    }
+
+    /// A record or enum, by the name given to it (else its declaration's).
+    fn convert_named(&self, ty: Type) -> CType {
+        let canon = ty.canonical();
+        let key = canon.spelling();
+        let name = self
+            .type_names
+            .get(&key)
+            .cloned()
+            .unwrap_or_else(|| canon.declaration().spelling());
+        if ty.kind() == TypeKind::Enum {
+            let int_ty = canon.declaration().enum_integer_type().canonical();
+            CType::Enum {
+                name,
+                size: int_ty.size().unwrap_or(4) as u8,
+                signed: int_ty.kind() == TypeKind::SignedInt,
+            }
+        } else {
+            CType::Record { name }
+        }
+    }
+
+    /// A pointer: to `void` where it points at a function or an undefined struct.
+    fn convert_pointer(&self, ty: Type) -> CType {
+        let pointee = ty.pointee();
+        let canon = pointee.canonical();
+        // Function pointers, and pointers to structs no header defines (LLVM's
+        // `LLVMModuleFlagEntry *`), are plain addresses.
+        let opaque = canon.kind() == TypeKind::Record && canon.size().is_none();
+        let pointee_ir = if canon.kind() == TypeKind::FunctionProto || opaque {
+            CType::Void
+        } else {
+            self.convert(pointee)
+        };
+        CType::Pointer {
+            pointee: Box::new(pointee_ir),
+            is_const: pointee.is_const(),
         }
     }
 
@@ -765,6 +767,39 @@ impl Walker {
         } else {
             HashMap::new()
         };
+        self.rename_to_api(&renames, &type_renames);
+        self.alias_renamed_enums(&type_renames);
+        let record_renames = self.record_renames(&type_renames);
+        let functions = self.bound_functions(&record_renames);
+        for r in &mut self.records {
+            for fl in &mut r.fields {
+                rename_in_type(&mut fl.ty, &record_renames);
+            }
+        }
+        let constants = self.all_constants(consts);
+        let handles = self.opaque_handles();
+        Ok(Library {
+            name: self.name,
+            release: self.release.clone(),
+            headers: self.headers,
+            functions,
+            enums: self.enums,
+            records: self.records,
+            handles,
+            pointer_aliases: self.pointer_aliases,
+            opaque_pointers: Vec::new(),
+            constants,
+            typed_constants,
+            skipped: self.skipped,
+        })
+    }
+
+    /// Gives functions their macro's API name and records theirs (the old name an alias).
+    fn rename_to_api(
+        &mut self,
+        renames: &HashMap<String, String>,
+        type_renames: &HashMap<String, String>,
+    ) {
         // `#define hipGetDeviceProperties hipGetDevicePropertiesR0600`: the API name is the
         // macro's, the symbol stays the declaration's.
         for f in &mut self.functions {
@@ -777,6 +812,10 @@ impl Walker {
                 r.aliases.push(std::mem::replace(&mut r.name, api.clone()));
             }
         }
+    }
+
+    /// Adds the renamed names of enums and their members as aliases.
+    fn alias_renamed_enums(&mut self, type_renames: &HashMap<String, String>) {
         // `#define hiprtcJIT_option hipJitOption`: both names name the enum. Likewise its
         // members (`#define HIPRTC_JIT_INPUT_LLVM_BITCODE hipJitInputLLVMBitcode`, HIP 6's
         // renames of hiprtc's): the old name is an alias member of the same value, so code
@@ -793,16 +832,25 @@ impl Walker {
                 .collect();
             e.members.extend(old_names);
         }
-        let record_renames: HashMap<String, String> = type_renames
+    }
+
+    /// The type renames of records collected.
+    fn record_renames(&self, type_renames: &HashMap<String, String>) -> HashMap<String, String> {
+        type_renames
             .iter()
             .filter(|(from, _)| self.record_seen.contains(*from))
             .map(|(a, b)| (a.clone(), b.clone()))
-            .collect();
+            .collect()
+    }
+
+    /// The functions collected, records renamed in their types, that the filter accepts and
+    /// whose types are all supported (the others are skipped).
+    fn bound_functions(&mut self, record_renames: &HashMap<String, String>) -> Vec<Function> {
         let mut functions = Vec::new();
         for mut f in std::mem::take(&mut self.functions) {
-            rename_in_type(&mut f.ret, &record_renames);
+            rename_in_type(&mut f.ret, record_renames);
             for p in &mut f.params {
-                rename_in_type(&mut p.ty, &record_renames);
+                rename_in_type(&mut p.ty, record_renames);
             }
             if !self.function_filter.accepts(&f.name) {
                 continue;
@@ -819,19 +867,23 @@ impl Walker {
             }
             functions.push(f);
         }
-        for r in &mut self.records {
-            for fl in &mut r.fields {
-                rename_in_type(&mut fl.ty, &record_renames);
-            }
-        }
+        functions
+    }
+
+    /// The constants of anonymous enums, then the macros' (`consts`) the filter accepts.
+    fn all_constants(&mut self, consts: Vec<Constant>) -> Vec<Constant> {
         let mut constants: Vec<Constant> = std::mem::take(&mut self.constants);
         constants.extend(
             consts
                 .into_iter()
                 .filter(|c| self.constant_filter.accepts(&c.name)),
         );
-        // Handles whose class is a complete record are that record, not an opaque class:
-        // their typedefs become the record's aliases.
+        constants
+    }
+
+    /// The handles whose class is no complete record. Those whose class is one are that
+    /// record, not an opaque class: their typedefs become the record's aliases.
+    fn opaque_handles(&mut self) -> Vec<Handle> {
         let mut handles = Vec::new();
         for mut h in std::mem::take(&mut self.handles) {
             // `typedef struct _hipGraphicsResource hipGraphicsResource;` names the handle too.
@@ -843,21 +895,37 @@ impl Walker {
                 None => handles.push(h),
             }
         }
-        Ok(Library {
-            name: self.name,
-            release: self.release.clone(),
-            headers: self.headers,
-            functions,
-            enums: self.enums,
-            records: self.records,
-            handles,
-            pointer_aliases: self.pointer_aliases,
-            opaque_pointers: Vec::new(),
-            constants,
-            typed_constants,
-            skipped: self.skipped,
-        })
+        handles
     }
+}
+
+/// An integer type: unsupported where wider than 64 bits.
+fn convert_int(ty: Type) -> CType {
+    let size = ty.size().unwrap_or(4) as u8;
+    if size > 8 {
+        return CType::Unsupported {
+            spelling: ty.spelling(),
+        };
+    }
+    CType::Int {
+        size,
+        signed: ty.kind() != TypeKind::UnsignedInt,
+        is_char: ty.kind() == TypeKind::CharS,
+    }
+}
+
+/// The members of a record being collected (`Walker::record_decl`).
+#[derive(Default)]
+struct Members {
+    /// The anonymous structs and unions so far, by kind (their names are numbered).
+    counters: HashMap<&'static str, usize>,
+    /// The fields so far.
+    fields: Vec<Field>,
+    /// The names of the records nested in it.
+    nested: Vec<String>,
+    /// An anonymous nested record not (yet) named by a field: a C11 anonymous member, whose
+    /// fields belong to this record; resolved when the next field does not use it.
+    pending: Option<(usize, String)>,
 }
 
 /// Applies record renames inside a type.

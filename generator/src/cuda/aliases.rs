@@ -234,57 +234,11 @@ pub fn resolve(
     entries: &[Entry],
     libs: &[Library],
 ) -> Result<AliasSet> {
-    let tables: Vec<_> = libs.iter().map(targets).collect();
-    let mut names: Vec<BTreeMap<String, Alias>> = vec![BTreeMap::new(); libs.len()];
-    let mut members: Vec<BTreeMap<String, BTreeMap<String, String>>> =
-        vec![BTreeMap::new(); libs.len()];
-    let mut unresolved: BTreeMap<String, usize> = BTreeMap::new();
-    let mut seen = std::collections::HashSet::new();
-    for e in entries {
-        // A CUDA name listed twice keeps its first HIP name, as hipify applies them in order.
-        if !seen.insert(e.cuda.as_str()) {
-            continue;
-        }
-        let found = tables
-            .iter()
-            .enumerate()
-            .find_map(|(i, t)| t.get(e.hip.as_str()).map(|target| (i, target.clone())));
-        match found {
-            Some((i, Target::Object(kind, hip_enum))) => {
-                names[i].insert(
-                    e.cuda.clone(),
-                    Alias {
-                        cuda: e.cuda.clone(),
-                        hip: e.hip.clone(),
-                        kind,
-                        hip_enum,
-                    },
-                );
-            }
-            Some((i, Target::Member(hip_enum))) => {
-                members[i]
-                    .entry(hip_enum)
-                    .or_default()
-                    .insert(e.cuda.clone(), e.hip.clone());
-            }
-            None => *unresolved.entry(e.category.clone()).or_default() += 1,
-        }
-    }
-    let modules = libs
-        .iter()
-        .zip(names.into_iter().zip(members))
-        .map(|(lib, (n, m))| AliasModule {
-            module: lib.name.clone(),
-            names: n.into_values().collect(),
-            members: m
-                .into_iter()
-                .map(|(hip_enum, ms)| EnumMembers {
-                    hip_enum,
-                    members: ms.into_iter().collect(),
-                })
-                .collect(),
-        })
-        .collect();
+    let Found {
+        names,
+        members,
+        unresolved,
+    } = Found::of(entries, libs);
     Ok(AliasSet {
         name: spec.name.clone(),
         release: release.to_string(),
@@ -297,7 +251,7 @@ pub fn resolve(
                 .unwrap_or_default(),
             spec.mapping.sections.join(", ")
         ),
-        modules,
+        modules: alias_modules(libs, names, members),
         unresolved: unresolved.into_iter().collect(),
         apis: Vec::new(),
         python_modules: spec.python_modules.clone(),
@@ -311,6 +265,88 @@ pub fn resolve(
             None => Vec::new(),
         },
     })
+}
+
+/// The table's entries found in the modules' IRs, per module, and how many were not, per
+/// category.
+struct Found {
+    /// Each module's aliased objects, by CUDA name.
+    names: Vec<BTreeMap<String, Alias>>,
+    /// Each module's aliased enum members: HIP enum → CUDA name → HIP name.
+    members: Vec<BTreeMap<String, BTreeMap<String, String>>>,
+    /// Entries whose HIP name no module has, by category.
+    unresolved: BTreeMap<String, usize>,
+}
+
+impl Found {
+    /// Looks up each entry's HIP name in the modules (`libs`), in order.
+    fn of(entries: &[Entry], libs: &[Library]) -> Self {
+        let tables: Vec<_> = libs.iter().map(targets).collect();
+        let mut found = Found {
+            names: vec![BTreeMap::new(); libs.len()],
+            members: vec![BTreeMap::new(); libs.len()],
+            unresolved: BTreeMap::new(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        for e in entries {
+            // A CUDA name listed twice keeps its first HIP name, as hipify applies them in order.
+            if !seen.insert(e.cuda.as_str()) {
+                continue;
+            }
+            let target = tables
+                .iter()
+                .enumerate()
+                .find_map(|(i, t)| t.get(e.hip.as_str()).map(|target| (i, target.clone())));
+            found.add(e, target);
+        }
+        found
+    }
+
+    /// Adds entry `e`, found as `target` of module `i` (or not found).
+    fn add(&mut self, e: &Entry, target: Option<(usize, Target)>) {
+        match target {
+            Some((i, Target::Object(kind, hip_enum))) => {
+                self.names[i].insert(
+                    e.cuda.clone(),
+                    Alias {
+                        cuda: e.cuda.clone(),
+                        hip: e.hip.clone(),
+                        kind,
+                        hip_enum,
+                    },
+                );
+            }
+            Some((i, Target::Member(hip_enum))) => {
+                self.members[i]
+                    .entry(hip_enum)
+                    .or_default()
+                    .insert(e.cuda.clone(), e.hip.clone());
+            }
+            None => *self.unresolved.entry(e.category.clone()).or_default() += 1,
+        }
+    }
+}
+
+/// Each module's aliases (`libs` in order): its objects and enum members found.
+fn alias_modules(
+    libs: &[Library],
+    names: Vec<BTreeMap<String, Alias>>,
+    members: Vec<BTreeMap<String, BTreeMap<String, String>>>,
+) -> Vec<AliasModule> {
+    libs.iter()
+        .zip(names.into_iter().zip(members))
+        .map(|(lib, (n, m))| AliasModule {
+            module: lib.name.clone(),
+            names: n.into_values().collect(),
+            members: m
+                .into_iter()
+                .map(|(hip_enum, ms)| EnumMembers {
+                    hip_enum,
+                    members: ms.into_iter().collect(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// Renders the alias tables as Rust statics (`templates/aliases.rs.j2`).

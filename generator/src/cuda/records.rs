@@ -3,7 +3,7 @@
 //! addresses that a list can set), and the enums, handles and records the fields name, by
 //! the name they use: the cuda package resolves those names to its classes.
 
-use crate::ir::{CudaFieldType, CudaTypes};
+use crate::ir::{CudaFieldType, CudaRecord, CudaTypes};
 use crate::model::items::{ArrayLevel, FieldBase, FieldKindModel, FieldModel, TypeDefModel};
 use anyhow::{bail, Result};
 use std::collections::BTreeMap;
@@ -12,58 +12,15 @@ use std::collections::BTreeMap;
 /// use that are not a record's own name (a typedef of one, an enum, a handle, a record CUDA's
 /// headers here do not describe), in order of first use.
 pub(crate) fn table(types: &CudaTypes) -> Result<Vec<TypeDefModel>> {
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    let mut out: Vec<TypeDefModel> = Vec::new();
-    for r in &types.records {
-        index.insert(r.name.clone(), out.len());
-        out.push(TypeDefModel::Record {
-            name: r.name.clone(),
-            aliases: Vec::new(),
-            size: r.size,
-            fields: Vec::new(),
-            doc: format!("CUDA's {} ({} bytes, CUDA's layout).", r.name, r.size),
-        });
-    }
-    // Other names of a record (tag, typedefs) share its size.
-    let sizes: BTreeMap<&str, u64> = types
-        .records
-        .iter()
-        .flat_map(|r| {
-            std::iter::once(r.name.as_str())
-                .chain(r.tag.as_deref())
-                .chain(r.aliases.iter().map(String::as_str))
-                .map(move |n| (n, r.size))
-        })
-        .collect();
+    let (index, mut out) = record_entries(types);
     let mut table = Table {
         index,
         extra: Vec::new(),
-        sizes,
+        sizes: record_sizes(types),
     };
     let mut fields_of = Vec::new();
     for r in &types.records {
-        let mut fields = Vec::new();
-        for f in &r.fields {
-            let kind = if f.kernel_params {
-                FieldKindModel {
-                    arrays: Vec::new(),
-                    base: FieldBase::KernelParams,
-                }
-            } else {
-                let Some(kind) = table.kind(&f.ty)? else {
-                    continue; // bytes of no known size: nothing to read
-                };
-                kind
-            };
-            fields.push(FieldModel {
-                name: f.name.clone(),
-                offset: f.offset,
-                bits: None,
-                kind,
-                default: None,
-            });
-        }
-        fields_of.push(fields);
+        fields_of.push(table.fields(r)?);
     }
     for (def, fields) in out.iter_mut().zip(fields_of) {
         if let TypeDefModel::Record { fields: f, .. } = def {
@@ -71,18 +28,7 @@ pub(crate) fn table(types: &CudaTypes) -> Result<Vec<TypeDefModel>> {
         }
     }
     // Another name of a record has its fields too: a copy between layouts walks them.
-    let primary: BTreeMap<&str, usize> = types
-        .records
-        .iter()
-        .enumerate()
-        .flat_map(|(i, r)| {
-            r.tag
-                .as_deref()
-                .into_iter()
-                .chain(r.aliases.iter().map(String::as_str))
-                .map(move |n| (n, i))
-        })
-        .collect();
+    let primary = other_names(types);
     for def in &mut table.extra {
         if let TypeDefModel::Record { name, fields, .. } = def {
             if let Some(TypeDefModel::Record { fields: of, .. }) =
@@ -96,6 +42,54 @@ pub(crate) fn table(types: &CudaTypes) -> Result<Vec<TypeDefModel>> {
     Ok(out)
 }
 
+/// An entry without fields for each record, by name, and where each is.
+fn record_entries(types: &CudaTypes) -> (BTreeMap<String, usize>, Vec<TypeDefModel>) {
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out: Vec<TypeDefModel> = Vec::new();
+    for r in &types.records {
+        index.insert(r.name.clone(), out.len());
+        out.push(TypeDefModel::Record {
+            name: r.name.clone(),
+            aliases: Vec::new(),
+            size: r.size,
+            fields: Vec::new(),
+            doc: format!("CUDA's {} ({} bytes, CUDA's layout).", r.name, r.size),
+        });
+    }
+    (index, out)
+}
+
+/// The size of each record by each of its names: other names of a record (tag, typedefs)
+/// share its size.
+fn record_sizes(types: &CudaTypes) -> BTreeMap<&str, u64> {
+    types
+        .records
+        .iter()
+        .flat_map(|r| {
+            std::iter::once(r.name.as_str())
+                .chain(r.tag.as_deref())
+                .chain(r.aliases.iter().map(String::as_str))
+                .map(move |n| (n, r.size))
+        })
+        .collect()
+}
+
+/// The index of the record each other name (tag, typedef) of a record names.
+fn other_names(types: &CudaTypes) -> BTreeMap<&str, usize> {
+    types
+        .records
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| {
+            r.tag
+                .as_deref()
+                .into_iter()
+                .chain(r.aliases.iter().map(String::as_str))
+                .map(move |n| (n, i))
+        })
+        .collect()
+}
+
 /// The entries being added and where each name is.
 struct Table<'a> {
     index: BTreeMap<String, usize>,
@@ -105,6 +99,32 @@ struct Table<'a> {
 }
 
 impl Table<'_> {
+    /// The fields of record `r` this table can describe (bytes of no known size are left out).
+    fn fields(&mut self, r: &CudaRecord) -> Result<Vec<FieldModel>> {
+        let mut fields = Vec::new();
+        for f in &r.fields {
+            let kind = if f.kernel_params {
+                FieldKindModel {
+                    arrays: Vec::new(),
+                    base: FieldBase::KernelParams,
+                }
+            } else {
+                let Some(kind) = self.kind(&f.ty)? else {
+                    continue; // bytes of no known size: nothing to read
+                };
+                kind
+            };
+            fields.push(FieldModel {
+                name: f.name.clone(),
+                offset: f.offset,
+                bits: None,
+                kind,
+                default: None,
+            });
+        }
+        Ok(fields)
+    }
+
     /// The index of `name`, added as `entry` where it is new.
     fn named(&mut self, name: &str, entry: impl FnOnce() -> TypeDefModel) -> usize {
         if let Some(i) = self.index.get(name) {

@@ -15,12 +15,22 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// The enums, handles and handle constants of the modules' IRs (a library per cuda-python
 /// module), by cuda-python's names.
 pub fn from_ir(libs: &[crate::ir::Library]) -> CudaTypes {
+    let handles = handles_from_ir(libs);
+    CudaTypes {
+        enums: enums_from_ir(libs),
+        handle_constants: handle_constants_from_ir(libs, &handles),
+        handles: handles.into_values().collect(),
+        constants: constants_from_ir(libs),
+        records: records_from_ir(libs),
+        reshaped: Default::default(),
+    }
+}
+
+/// The enums with members, by each of their typedef names, else by their tag (the first
+/// module's where two declare one).
+fn enums_from_ir(libs: &[crate::ir::Library]) -> Vec<CudaEnumDecl> {
     let mut enums: BTreeMap<String, CudaEnumDecl> = BTreeMap::new();
-    let mut handles: BTreeMap<String, CudaHandle> = BTreeMap::new();
-    let mut handle_constants = Vec::new();
     for lib in libs {
-        let module = &lib.name;
-        // An enum by each of its typedef names, else by its tag.
         for e in lib.enums.iter().filter(|e| !e.members.is_empty()) {
             let names = if e.aliases.is_empty() {
                 std::slice::from_ref(&e.name)
@@ -30,13 +40,20 @@ pub fn from_ir(libs: &[crate::ir::Library]) -> CudaTypes {
             for n in names {
                 enums.entry(n.clone()).or_insert_with(|| CudaEnumDecl {
                     name: n.clone(),
-                    module: module.clone(),
+                    module: lib.name.clone(),
                     members: e.members.clone(),
                 });
             }
         }
-        // Opaque handles by their typedef names, and callbacks (`CUoccupancyB2DSize`), which
-        // cuda-python also makes pointer classes.
+    }
+    enums.into_values().collect()
+}
+
+/// Opaque handles by their typedef names, and callbacks (`CUoccupancyB2DSize`), which
+/// cuda-python also makes pointer classes (the last module's where two declare one).
+fn handles_from_ir(libs: &[crate::ir::Library]) -> BTreeMap<String, CudaHandle> {
+    let mut handles: BTreeMap<String, CudaHandle> = BTreeMap::new();
+    for lib in libs {
         for h in &lib.handles {
             let names = if h.callback {
                 std::slice::from_ref(&h.name)
@@ -48,13 +65,21 @@ pub fn from_ir(libs: &[crate::ir::Library]) -> CudaTypes {
                     n.clone(),
                     CudaHandle {
                         name: n.clone(),
-                        module: module.clone(),
+                        module: lib.name.clone(),
                     },
                 );
             }
         }
     }
-    // `#define CU_STREAM_LEGACY ((CUstream)0x1)`
+    handles
+}
+
+/// The constants of a handle type: `#define CU_STREAM_LEGACY ((CUstream)0x1)`.
+fn handle_constants_from_ir(
+    libs: &[crate::ir::Library],
+    handles: &BTreeMap<String, CudaHandle>,
+) -> Vec<HandleConstant> {
+    let mut handle_constants = Vec::new();
     for lib in libs {
         for c in lib
             .typed_constants
@@ -69,8 +94,12 @@ pub fn from_ir(libs: &[crate::ir::Library]) -> CudaTypes {
             });
         }
     }
-    // Integer `#define`s, each in the module of the header declaring it (not the headers'
-    // own guards and version macros: `__CUDA_API_VERSION`).
+    handle_constants
+}
+
+/// Integer `#define`s, each in the module of the header declaring it (not the headers' own
+/// guards and version macros: `__CUDA_API_VERSION`).
+fn constants_from_ir(libs: &[crate::ir::Library]) -> Vec<CudaConstant> {
     let mut constants: BTreeMap<String, CudaConstant> = BTreeMap::new();
     for lib in libs {
         for c in &lib.constants {
@@ -86,14 +115,7 @@ pub fn from_ir(libs: &[crate::ir::Library]) -> CudaTypes {
             }
         }
     }
-    CudaTypes {
-        enums: enums.into_values().collect(),
-        handles: handles.into_values().collect(),
-        handle_constants,
-        constants: constants.into_values().collect(),
-        records: records_from_ir(libs),
-        reshaped: Default::default(),
-    }
+    constants.into_values().collect()
 }
 
 /// The records of the modules' IRs by cuda-python's names: a struct by its first typedef

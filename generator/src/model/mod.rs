@@ -319,38 +319,7 @@ pub fn module_model(
     let frees_used = std::cell::RefCell::new(std::collections::BTreeSet::new());
     let ctx = p.ctx(spec, &frees_used);
     let mut mirrors = BTreeMap::new();
-    let mut functions = Vec::new();
-    let mut skipped = Vec::new();
-    for f in &lib.functions {
-        // A record passed by value must have a definition to be mirrored; without one the
-        // function cannot be called correctly, so it is left out and reported.
-        let by_value = f
-            .params
-            .iter()
-            .map(|p| &p.ty)
-            .chain([&f.ret])
-            .find_map(|t| match t {
-                CType::Record { name } if !records.contains_key(name.as_str()) => Some(name),
-                _ => None,
-            });
-        if let Some(name) = by_value {
-            skipped.push(Skipped {
-                name: f.name.clone(),
-                reason: format!("passes {name} by value, which has no definition"),
-            });
-            continue;
-        }
-        functions.push(ctx.function(f, &mut mirrors)?);
-    }
-
-    let mut int_constants = Vec::new();
-    let mut str_constants = Vec::new();
-    for c in &lib.constants {
-        match &c.value {
-            ConstValue::Int(v) => int_constants.push((c.name.clone(), *v)),
-            ConstValue::Str(s) => str_constants.push((c.name.clone(), s.clone())),
-        }
-    }
+    let (functions, skipped) = callable_functions(lib, &ctx, records, &mut mirrors)?;
     let foreign = foreign_types(lib, &spec.reexport_types, types)?;
     let stub = stub_model(lib, spec, types, import_modules, imports, &foreign)?;
     let model = ModuleModel {
@@ -365,23 +334,14 @@ pub fn module_model(
         lib_sonames: spec.library.file_names(),
         lib_rocm_dirs: spec.library.rocm_dirs.clone(),
         free_symbols: frees_used.borrow().iter().cloned().collect(),
-        lib_nvidia: spec.library.nvidia.as_ref().map(|nv| NvidiaModel {
-            shim: nv.shim.clone(),
-            cuda: nv
-                .cuda
-                .as_ref()
-                .map(|c| (c.sonames.clone(), c.wheels.clone())),
-            sonames: nv.sonames.clone(),
-            wheel: nv.wheel.clone(),
-            same: nv.same,
-        }),
+        lib_nvidia: nvidia_model(spec),
         lib_version_check: version_check(lib, spec)?,
         lib_parallel_from: spec.library.parallel_from.clone(),
         types: type_entries,
         mirrors: mirrors.into_values().collect(),
         functions,
-        int_constants,
-        str_constants,
+        int_constants: int_constants(lib),
+        str_constants: str_constants(lib),
         pointer_aliases: lib
             .pointer_aliases
             .iter()
@@ -392,6 +352,76 @@ pub fn module_model(
         stub,
     };
     Ok((model, skipped))
+}
+
+/// The models of `lib`'s functions, and those left out: a record passed by value must have a
+/// definition to be mirrored; without one the function cannot be called correctly.
+fn callable_functions(
+    lib: &Library,
+    ctx: &FnCtx,
+    records: &HashMap<&str, &Record>,
+    mirrors: &mut BTreeMap<String, MirrorModel>,
+) -> Result<(Vec<FunctionModel>, Vec<Skipped>)> {
+    let mut functions = Vec::new();
+    let mut skipped = Vec::new();
+    for f in &lib.functions {
+        if let Some(name) = undefined_by_value(f, records) {
+            skipped.push(Skipped {
+                name: f.name.clone(),
+                reason: format!("passes {name} by value, which has no definition"),
+            });
+            continue;
+        }
+        functions.push(ctx.function(f, mirrors)?);
+    }
+    Ok((functions, skipped))
+}
+
+/// The first record `f` passes or returns by value that has no definition.
+fn undefined_by_value<'f>(
+    f: &'f crate::ir::Function,
+    records: &HashMap<&str, &Record>,
+) -> Option<&'f String> {
+    f.params
+        .iter()
+        .map(|p| &p.ty)
+        .chain([&f.ret])
+        .find_map(|t| match t {
+            CType::Record { name } if !records.contains_key(name.as_str()) => Some(name),
+            _ => None,
+        })
+}
+
+/// The library's integer constants, in order.
+fn int_constants(lib: &Library) -> Vec<(String, i64)> {
+    let int = |c: &crate::ir::Constant| match &c.value {
+        ConstValue::Int(v) => Some((c.name.clone(), *v)),
+        ConstValue::Str(_) => None,
+    };
+    lib.constants.iter().filter_map(int).collect()
+}
+
+/// The library's string constants, in order.
+fn str_constants(lib: &Library) -> Vec<(String, String)> {
+    let string = |c: &crate::ir::Constant| match &c.value {
+        ConstValue::Str(s) => Some((c.name.clone(), s.clone())),
+        ConstValue::Int(_) => None,
+    };
+    lib.constants.iter().filter_map(string).collect()
+}
+
+/// How the library loads on the NVIDIA platform (the spec's `library.nvidia`).
+fn nvidia_model(spec: &Spec) -> Option<NvidiaModel> {
+    spec.library.nvidia.as_ref().map(|nv| NvidiaModel {
+        shim: nv.shim.clone(),
+        cuda: nv
+            .cuda
+            .as_ref()
+            .map(|c| (c.sonames.clone(), c.wheels.clone())),
+        sonames: nv.sonames.clone(),
+        wheel: nv.wheel.clone(),
+        same: nv.same,
+    })
 }
 
 /// What the stub declares beyond the functions: classes, and imports of the types of other

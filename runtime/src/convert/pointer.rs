@@ -424,63 +424,14 @@ impl DeviceArray {
             (me.shape.clone(), me.typestr.clone(), me.read_only, me.host)
         };
         let itemsize = typestr_itemsize(&typestr)?;
-        let mut subs: Vec<Bound<'py, PyAny>> = if let Ok(t) = subscript.downcast::<PyTuple>() {
-            t.iter().collect()
-        } else {
-            vec![subscript.clone()]
-        };
-        if subs.len() > shape.len() {
-            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-                "too many indices: the array has {} dimensions",
-                shape.len()
-            )));
-        }
-        let full = pyo3::types::PySlice::full(py).into_any();
-        subs.resize(shape.len(), full);
+        let subs = subscripts(subscript, shape.len())?;
         let (mut offset, mut stride) = (0usize, 1usize);
         let mut result = vec![0usize; shape.len()];
         // Inner axes first: once one is cut short, every outer axis must be a single index.
         let mut contiguous_so_far = true;
         for axis in (0..shape.len()).rev() {
             let dim = shape[axis];
-            let sub = &subs[axis];
-            let (start, stop) = if let Ok(slice) = sub.downcast::<pyo3::types::PySlice>() {
-                if !contiguous_so_far {
-                    return Err(PyValueError::new_err(format!(
-                        "subscript {} yields no contiguous sub-array",
-                        subscript.repr()?
-                    )));
-                }
-                let ix = slice.indices(dim as isize)?;
-                if ix.step != 1 {
-                    return Err(PyValueError::new_err("a slice's step must be 1"));
-                }
-                if ix.start >= ix.stop {
-                    return Err(PyValueError::new_err(format!(
-                        "slice {} of an axis of extent {dim} is empty",
-                        sub.repr()?
-                    )));
-                }
-                let (start, stop) = (ix.start as usize, ix.stop as usize);
-                contiguous_so_far = start == 0 && stop == dim;
-                (start, stop)
-            } else if sub.is_instance_of::<PyInt>() || sub.hasattr("__index__")? {
-                let i: i64 = sub.extract()?;
-                let i = if i < 0 { i + dim as i64 } else { i };
-                if i < 0 || i >= dim as i64 {
-                    return Err(PyValueError::new_err(format!(
-                        "index {} is out of range for an axis of extent {dim}",
-                        sub.repr()?
-                    )));
-                }
-                contiguous_so_far = false;
-                (i as usize, i as usize + 1)
-            } else {
-                return Err(PyTypeError::new_err(format!(
-                    "subscripts are ints, slices or tuples of them, got {}",
-                    sub.get_type().name()?
-                )));
-            };
+            let (start, stop) = axis_range(subscript, &subs[axis], dim, &mut contiguous_so_far)?;
             result[axis] = stop - start;
             offset += start * stride;
             stride *= dim;
@@ -727,17 +678,7 @@ impl PtrArg {
             }))
         };
         if obj.is_instance_of::<PyInt>() {
-            // An address given as an int (`ctypes.addressof(params)`) or an int subclass
-            // (CUDA's `CUdeviceptr`, an enum member): one call into the interpreter where it
-            // fits; negative or too large takes `int_to_addr`'s messages.
-            // SAFETY: an int; a failure is an OverflowError, cleared below.
-            let v = unsafe { pyo3::ffi::PyLong_AsUnsignedLongLong(obj.as_ptr()) };
-            if v != u64::MAX {
-                return plain(v as usize);
-            }
-            // SAFETY: clears the OverflowError (if any) that is about to be raised again.
-            unsafe { pyo3::ffi::PyErr_Clear() };
-            return plain(int_to_addr(obj)?);
+            return plain(int_address(obj)?);
         }
         if let Some((addr, len)) = ndarray::address_and_len(obj, writable) {
             return Ok(Some(PtrArg {
@@ -764,39 +705,143 @@ impl PtrArg {
             }
         }
         if let Some(guard) = BufferGuard::try_new(obj, writable)? {
-            // NumPy integer scalars export a few bytes but stand for their value (a small
-            // ctypes array or struct is memory: not asked, as the ABC check costs ~100 ns).
-            if guard.byte_len() <= 8 && !ctypes && is_integral(obj)? {
-                return plain(int_to_addr(obj)?);
-            }
-            ndarray::learn(obj, &guard);
-            return Ok(Some(PtrArg {
-                addr: guard.addr(),
-                len: None,
-                _guard: Some(guard),
-            }));
+            return buffer_arg(obj, guard, ctypes);
         }
-        let py = obj.py();
-        // Looked up without raising: a failing conversion must not pay for AttributeErrors.
-        let cai = optional_attr(obj, pyo3::intern!(py, "__cuda_array_interface__"))?;
-        if let Some(cai) = cai {
-            return plain(interface_address(obj, &cai)?);
+        match other_address(obj)? {
+            Some(addr) => plain(addr),
+            None => Ok(None),
         }
-        if let Some(ai) = optional_attr(obj, pyo3::intern!(py, "__array_interface__"))? {
-            return plain(interface_address(obj, &ai)?);
+    }
+}
+
+/// The address an int (or int subclass) `obj` gives (`PtrArg::try_convert_as`).
+fn int_address(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    // An address given as an int (`ctypes.addressof(params)`) or an int subclass (CUDA's
+    // `CUdeviceptr`, an enum member): one call into the interpreter where it fits; negative
+    // or too large takes `int_to_addr`'s messages.
+    // SAFETY: an int; a failure is an OverflowError, cleared below.
+    let v = unsafe { pyo3::ffi::PyLong_AsUnsignedLongLong(obj.as_ptr()) };
+    if v != u64::MAX {
+        return Ok(v as usize);
+    }
+    // SAFETY: clears the OverflowError (if any) that is about to be raised again.
+    unsafe { pyo3::ffi::PyErr_Clear() };
+    int_to_addr(obj)
+}
+
+/// The argument of `obj`, a buffer exported as `guard` (`ctypes`: a ctypes object), which it
+/// keeps exported (`PtrArg::try_convert_as`).
+fn buffer_arg(
+    obj: &Bound<'_, PyAny>,
+    guard: BufferGuard,
+    ctypes: bool,
+) -> PyResult<Option<PtrArg>> {
+    // NumPy integer scalars export a few bytes but stand for their value (a small ctypes
+    // array or struct is memory: not asked, as the ABC check costs ~100 ns).
+    if guard.byte_len() <= 8 && !ctypes && is_integral(obj)? {
+        return Ok(Some(PtrArg {
+            addr: int_to_addr(obj)?,
+            len: None,
+            _guard: None,
+        }));
+    }
+    ndarray::learn(obj, &guard);
+    Ok(Some(PtrArg {
+        addr: guard.addr(),
+        len: None,
+        _guard: Some(guard),
+    }))
+}
+
+/// The address of an object that is no int, `Pointer`, ctypes value or buffer: its array
+/// interface's, its `__index__` value, a foreign `Pointer`'s or a `byref()`'s; None where it
+/// has none (`PtrArg::try_convert_as`).
+fn other_address(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let py = obj.py();
+    // Looked up without raising: a failing conversion must not pay for AttributeErrors.
+    let cai = optional_attr(obj, pyo3::intern!(py, "__cuda_array_interface__"))?;
+    if let Some(cai) = cai {
+        return Ok(Some(interface_address(obj, &cai)?));
+    }
+    if let Some(ai) = optional_attr(obj, pyo3::intern!(py, "__array_interface__"))? {
+        return Ok(Some(interface_address(obj, &ai)?));
+    }
+    // SAFETY: a type-slot check on a live object.
+    if unsafe { index_check(obj.as_ptr()) } != 0 {
+        // Integers of other kinds (`__index__`): the value.
+        return Ok(Some(int_to_addr(obj)?));
+    }
+    if let Some(addr) = foreign_pointer(obj)? {
+        return Ok(Some(addr));
+    }
+    byref_address(obj)
+}
+
+/// The subscripts of each of `rank` axes (`DeviceArray.__getitem__`): a tuple's items, else
+/// the one subscript, then whole slices.
+fn subscripts<'py>(subscript: &Bound<'py, PyAny>, rank: usize) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let py = subscript.py();
+    let mut subs: Vec<Bound<'py, PyAny>> = if let Ok(t) = subscript.downcast::<PyTuple>() {
+        t.iter().collect()
+    } else {
+        vec![subscript.clone()]
+    };
+    if subs.len() > rank {
+        return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+            "too many indices: the array has {} dimensions",
+            rank
+        )));
+    }
+    let full = pyo3::types::PySlice::full(py).into_any();
+    subs.resize(rank, full);
+    Ok(subs)
+}
+
+/// The range `(start, stop)` that `sub` (an axis's part of `subscript`) takes of an axis of
+/// extent `dim`. `contiguous_so_far` says whether the axes inside it are whole; a slice after
+/// one that is not is a `ValueError`.
+fn axis_range(
+    subscript: &Bound<'_, PyAny>,
+    sub: &Bound<'_, PyAny>,
+    dim: usize,
+    contiguous_so_far: &mut bool,
+) -> PyResult<(usize, usize)> {
+    if let Ok(slice) = sub.downcast::<pyo3::types::PySlice>() {
+        if !*contiguous_so_far {
+            return Err(PyValueError::new_err(format!(
+                "subscript {} yields no contiguous sub-array",
+                subscript.repr()?
+            )));
         }
-        // SAFETY: a type-slot check on a live object.
-        if unsafe { index_check(obj.as_ptr()) } != 0 {
-            // Integers of other kinds (`__index__`): the value.
-            return plain(int_to_addr(obj)?);
+        let ix = slice.indices(dim as isize)?;
+        if ix.step != 1 {
+            return Err(PyValueError::new_err("a slice's step must be 1"));
         }
-        if let Some(addr) = foreign_pointer(obj)? {
-            return plain(addr);
+        if ix.start >= ix.stop {
+            return Err(PyValueError::new_err(format!(
+                "slice {} of an axis of extent {dim} is empty",
+                sub.repr()?
+            )));
         }
-        if let Some(addr) = byref_address(obj)? {
-            return plain(addr);
+        let (start, stop) = (ix.start as usize, ix.stop as usize);
+        *contiguous_so_far = start == 0 && stop == dim;
+        Ok((start, stop))
+    } else if sub.is_instance_of::<PyInt>() || sub.hasattr("__index__")? {
+        let i: i64 = sub.extract()?;
+        let i = if i < 0 { i + dim as i64 } else { i };
+        if i < 0 || i >= dim as i64 {
+            return Err(PyValueError::new_err(format!(
+                "index {} is out of range for an axis of extent {dim}",
+                sub.repr()?
+            )));
         }
-        Ok(None)
+        *contiguous_so_far = false;
+        Ok((i as usize, i as usize + 1))
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "subscripts are ints, slices or tuples of them, got {}",
+            sub.get_type().name()?
+        )))
     }
 }
 

@@ -440,21 +440,35 @@ fn read_kind(
                 .unbind()
         }
         FieldKind::Array { elem, len, stride } => {
-            let items = PyList::empty(py);
-            for i in 0..*len {
-                let at = addr + i * stride;
-                let copy = match elem {
-                    FieldKind::Record(ty) => reg.array_record_copy(py, *ty, at)?,
-                    _ => None,
-                };
-                match copy {
-                    Some(c) => items.append(c)?,
-                    None => items.append(read_kind(py, reg, elem, at, owner)?)?,
-                }
-            }
-            items.into_any().unbind()
+            read_array(py, reg, elem, *len, *stride, addr, owner)?
         }
     })
+}
+
+/// Reads an array of `len` elements of `elem`, `stride` bytes apart from `addr`, as a list: a
+/// record element as the copy the registry makes of one where it does, else as a view.
+fn read_array(
+    py: Python<'_>,
+    reg: &'static dyn FieldTypes,
+    elem: &FieldKind,
+    len: usize,
+    stride: usize,
+    addr: usize,
+    owner: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let items = PyList::empty(py);
+    for i in 0..len {
+        let at = addr + i * stride;
+        let copy = match elem {
+            FieldKind::Record(ty) => reg.array_record_copy(py, *ty, at)?,
+            _ => None,
+        };
+        match copy {
+            Some(c) => items.append(c)?,
+            None => items.append(read_kind(py, reg, elem, at, owner)?)?,
+        }
+    }
+    Ok(items.into_any().unbind())
 }
 
 /// Writes a field of the record at `base`; returns what the record must keep alive for it (the
@@ -669,18 +683,7 @@ fn write_kind(
             let v: f64 = value.extract()?;
             unsafe { (addr as *mut f64).write_unaligned(v) }
         }
-        FieldKind::Enum { ty, size, signed } => {
-            let v = reg.enum_arg(*ty, value)? as i128;
-            let bits = *size as u32 * 8;
-            if (*signed && (v < -(1i128 << (bits - 1)) || v >= 1i128 << (bits - 1)))
-                || (!*signed && (v < 0 || v >= 1i128 << bits))
-            {
-                return Err(PyOverflowError::new_err(format!(
-                    "{v} is out of the enum's range"
-                )));
-            }
-            unsafe { write_int(addr, *size, v) }
-        }
+        FieldKind::Enum { ty, size, signed } => write_enum(reg, *ty, *size, *signed, addr, value)?,
         FieldKind::Record(ty) => {
             let (obj, size) = reg.record_value(*ty, value)?;
             copy_record(&obj, addr, size)?
@@ -693,47 +696,96 @@ fn write_kind(
             unsafe { (addr as *mut usize).write_unaligned(v) }
         }
         FieldKind::Chars(len) | FieldKind::Text(len) | FieldKind::Bytes(len) => {
-            let bytes: Vec<u8> = if matches!(kind, FieldKind::Text(_)) {
-                text_value(value, *len)?
-            } else if matches!(kind, FieldKind::Bytes(_)) {
-                byte_values(value, *len)?
-            } else if let Ok(s) = value.downcast::<PyString>() {
-                s.to_cow()?.as_bytes().to_vec()
-            } else {
-                value.extract()?
-            };
-            if bytes.len() > *len {
-                return Err(PyValueError::new_err(format!(
-                    "{} bytes do not fit in char[{len}]",
-                    bytes.len()
-                )));
-            }
-            unsafe {
-                std::ptr::write_bytes(addr as *mut u8, 0, *len);
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len());
-            }
+            write_chars(kind, *len, addr, value)?
         }
         FieldKind::Array { elem, len, stride } => {
-            // A pointer iterates through `__getitem__` without end: it is no sequence here.
-            let endless = value.is_instance_of::<Pointer>() && !value.is_instance_of::<Struct>();
-            if endless || value.is_instance_of::<PyString>() {
-                return Err(PyTypeError::new_err(format!(
-                    "expected a sequence of {len} values, got {}",
-                    value.get_type().name()?
-                )));
-            }
-            // At most one more than fits: enough to say it does not.
-            let items: Vec<Bound<'_, PyAny>> =
-                value.try_iter()?.take(len + 1).collect::<PyResult<_>>()?;
-            if items.len() > *len {
-                return Err(PyValueError::new_err(format!(
-                    "more than {len} values for an array of {len}"
-                )));
-            }
-            for (i, item) in items.iter().enumerate() {
-                write_kind(reg, elem, addr + i * stride, item)?;
-            }
+            write_array(reg, elem, *len, *stride, addr, value)?
         }
+    }
+    Ok(())
+}
+
+/// Writes an enum value of `size` bytes at `addr` (an `OverflowError` where it does not fit).
+fn write_enum(
+    reg: &'static dyn FieldTypes,
+    ty: usize,
+    size: u8,
+    signed: bool,
+    addr: usize,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let v = reg.enum_arg(ty, value)? as i128;
+    let bits = size as u32 * 8;
+    if (signed && (v < -(1i128 << (bits - 1)) || v >= 1i128 << (bits - 1)))
+        || (!signed && (v < 0 || v >= 1i128 << bits))
+    {
+        return Err(PyOverflowError::new_err(format!(
+            "{v} is out of the enum's range"
+        )));
+    }
+    // SAFETY: `addr` lies inside the record's memory (`write_kind`).
+    unsafe { write_int(addr, size, v) }
+    Ok(())
+}
+
+/// Writes a `char[len]` field of `kind` (`Chars`, `Text` or `Bytes`) at `addr`, zero-filled
+/// past the value.
+fn write_chars(
+    kind: &FieldKind,
+    len: usize,
+    addr: usize,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let bytes: Vec<u8> = if matches!(kind, FieldKind::Text(_)) {
+        text_value(value, len)?
+    } else if matches!(kind, FieldKind::Bytes(_)) {
+        byte_values(value, len)?
+    } else if let Ok(s) = value.downcast::<PyString>() {
+        s.to_cow()?.as_bytes().to_vec()
+    } else {
+        value.extract()?
+    };
+    if bytes.len() > len {
+        return Err(PyValueError::new_err(format!(
+            "{} bytes do not fit in char[{len}]",
+            bytes.len()
+        )));
+    }
+    // SAFETY: `addr` lies inside the record's memory (`write_kind`), `len` bytes long; the
+    // value is no longer.
+    unsafe {
+        std::ptr::write_bytes(addr as *mut u8, 0, len);
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len());
+    }
+    Ok(())
+}
+
+/// Writes an array field of `len` elements of `elem`, `stride` bytes apart, from a sequence.
+fn write_array(
+    reg: &'static dyn FieldTypes,
+    elem: &FieldKind,
+    len: usize,
+    stride: usize,
+    addr: usize,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    // A pointer iterates through `__getitem__` without end: it is no sequence here.
+    let endless = value.is_instance_of::<Pointer>() && !value.is_instance_of::<Struct>();
+    if endless || value.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "expected a sequence of {len} values, got {}",
+            value.get_type().name()?
+        )));
+    }
+    // At most one more than fits: enough to say it does not.
+    let items: Vec<Bound<'_, PyAny>> = value.try_iter()?.take(len + 1).collect::<PyResult<_>>()?;
+    if items.len() > len {
+        return Err(PyValueError::new_err(format!(
+            "more than {len} values for an array of {len}"
+        )));
+    }
+    for (i, item) in items.iter().enumerate() {
+        write_kind(reg, elem, addr + i * stride, item)?;
     }
     Ok(())
 }

@@ -14,17 +14,7 @@ pub fn reexport(target: &Bound<'_, PyModule>, sources: &[&str]) -> PyResult<()> 
         return Ok(());
     }
     let py = target.py();
-    let modules = py.import("sys")?.getattr("modules")?;
-    let mut srcs: Vec<Py<PyModule>> = Vec::new();
-    for name in sources {
-        let m = modules.get_item(*name).map_err(|_| {
-            PyAttributeError::new_err(format!(
-                "{} re-exports {name}, which is not loaded",
-                target.name().map(|n| n.to_string()).unwrap_or_default()
-            ))
-        })?;
-        srcs.push(m.downcast_into::<PyModule>()?.unbind());
-    }
+    let srcs = loaded_modules(target, sources)?;
     let dict = target.dict();
     for s in &srcs {
         for (k, v) in s.bind(py).dict() {
@@ -43,28 +33,7 @@ pub fn reexport(target: &Bound<'_, PyModule>, sources: &[&str]) -> PyResult<()> 
         Some(c"__getattr__"),
         Some(c"Resolves names of this module, then of the modules it re-exports."),
         move |args: &Bound<'_, PyTuple>, _kw: Option<&Bound<'_, PyDict>>| -> PyResult<PyObject> {
-            let py = args.py();
-            let name = args.get_item(0)?;
-            if let Some(g) = &own_getattr {
-                match g.call1(py, (&name,)) {
-                    Ok(v) => return Ok(v),
-                    Err(e) if e.is_instance_of::<PyAttributeError>(py) => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let text: String = name.extract()?;
-            if !text.starts_with('_') {
-                for s in &getattr_sources {
-                    if let Ok(v) = s.bind(py).as_any().getattr(text.as_str()) {
-                        this.bind(py).setattr(text.as_str(), &v)?;
-                        return Ok(v.unbind());
-                    }
-                }
-            }
-            Err(PyAttributeError::new_err(format!(
-                "module '{}' has no attribute '{text}'",
-                this.bind(py).name()?
-            )))
+            get_attr(args, own_getattr.as_ref(), &getattr_sources, &this)
         },
     )?;
     dict.set_item("__getattr__", getattr)?;
@@ -74,32 +43,92 @@ pub fn reexport(target: &Bound<'_, PyModule>, sources: &[&str]) -> PyResult<()> 
         Some(c"__dir__"),
         None,
         move |args: &Bound<'_, PyTuple>, _kw: Option<&Bound<'_, PyDict>>| -> PyResult<PyObject> {
-            let py = args.py();
-            let names = PyList::empty(py);
-            match &own_dir {
-                Some(d) => {
-                    for n in d.bind(py).call0()?.try_iter()? {
-                        names.append(n?)?;
-                    }
-                }
-                None => {
-                    for k in this.bind(py).dict().keys() {
-                        names.append(k)?;
-                    }
-                }
-            }
-            for s in &srcs {
-                for n in s.bind(py).dir()? {
-                    let public = n.extract::<String>().is_ok_and(|t| !t.starts_with('_'));
-                    if public && !names.contains(&n)? {
-                        names.append(n)?;
-                    }
-                }
-            }
-            names.sort()?;
-            Ok(names.into_any().unbind())
+            dir_names(args.py(), own_dir.as_ref(), &srcs, &this)
         },
     )?;
     dict.set_item("__dir__", dir)?;
     Ok(())
+}
+
+/// The modules named `sources`, from `sys.modules`; an `AttributeError` naming `target` where
+/// one is not loaded.
+fn loaded_modules(target: &Bound<'_, PyModule>, sources: &[&str]) -> PyResult<Vec<Py<PyModule>>> {
+    let modules = target.py().import("sys")?.getattr("modules")?;
+    let mut srcs: Vec<Py<PyModule>> = Vec::new();
+    for name in sources {
+        let m = modules.get_item(*name).map_err(|_| {
+            PyAttributeError::new_err(format!(
+                "{} re-exports {name}, which is not loaded",
+                target.name().map(|n| n.to_string()).unwrap_or_default()
+            ))
+        })?;
+        srcs.push(m.downcast_into::<PyModule>()?.unbind());
+    }
+    Ok(srcs)
+}
+
+/// `this.__getattr__(name)` (`args` holds the name): the module's own `__getattr__` first
+/// (`own_getattr`), then a public name of the first of `sources` that has it, stored in
+/// `this` so that the next lookup finds it there.
+fn get_attr(
+    args: &Bound<'_, PyTuple>,
+    own_getattr: Option<&PyObject>,
+    sources: &[Py<PyModule>],
+    this: &Py<PyModule>,
+) -> PyResult<PyObject> {
+    let py = args.py();
+    let name = args.get_item(0)?;
+    if let Some(g) = own_getattr {
+        match g.call1(py, (&name,)) {
+            Ok(v) => return Ok(v),
+            Err(e) if e.is_instance_of::<PyAttributeError>(py) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let text: String = name.extract()?;
+    if !text.starts_with('_') {
+        for s in sources {
+            if let Ok(v) = s.bind(py).as_any().getattr(text.as_str()) {
+                this.bind(py).setattr(text.as_str(), &v)?;
+                return Ok(v.unbind());
+            }
+        }
+    }
+    Err(PyAttributeError::new_err(format!(
+        "module '{}' has no attribute '{text}'",
+        this.bind(py).name()?
+    )))
+}
+
+/// `dir(this)`: the module's own `__dir__` (`own_dir`), else its dict's keys, and the public
+/// names of `sources` it lacks, sorted.
+fn dir_names(
+    py: Python<'_>,
+    own_dir: Option<&PyObject>,
+    sources: &[Py<PyModule>],
+    this: &Py<PyModule>,
+) -> PyResult<PyObject> {
+    let names = PyList::empty(py);
+    match own_dir {
+        Some(d) => {
+            for n in d.bind(py).call0()?.try_iter()? {
+                names.append(n?)?;
+            }
+        }
+        None => {
+            for k in this.bind(py).dict().keys() {
+                names.append(k)?;
+            }
+        }
+    }
+    for s in sources {
+        for n in s.bind(py).dir()? {
+            let public = n.extract::<String>().is_ok_and(|t| !t.starts_with('_'));
+            if public && !names.contains(&n)? {
+                names.append(n)?;
+            }
+        }
+    }
+    names.sort()?;
+    Ok(names.into_any().unbind())
 }

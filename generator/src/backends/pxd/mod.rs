@@ -320,121 +320,196 @@ fn unnamed_member(name: &str) -> bool {
 /// cannot be written (the record is then opaque bytes of its size). Fields of a struct that
 /// share an offset are an unnamed union the IR lists flattened, and are written as one.
 fn c_body(r: &Record, ix: &Index, depth: usize) -> Option<(String, Vec<String>)> {
-    let pad = "  ".repeat(depth + 1);
-    let mut out = String::new();
-    let mut names = Vec::new();
-    let mut pos_bits = 0u64;
+    let mut body = BodyWriter {
+        ix,
+        depth,
+        pad: "  ".repeat(depth + 1),
+        out: String::new(),
+        names: Vec::new(),
+        pos_bits: 0,
+    };
     let mut i = 0;
     while i < r.fields.len() {
         let f = &r.fields[i];
-        // A flattened unnamed union: the IR lists an unnamed union's members (and an unnamed
-        // struct's inside it) as the parent's, so a later field starting where this one does
-        // begins another alternative. In a struct, offsets only go back there.
-        let bits = |g: &crate::ir::Field| -> Option<u64> {
-            Some(match g.bit_width {
-                Some(w) => w as u64,
-                None => ix.layout(&g.ty)?.0 * 8,
-            })
-        };
-        let mut group = 1;
-        let mut end = f.offset_bits + bits(f)?;
-        if !r.is_union && f.bit_width.is_none() {
-            let restart = r.fields[i + 1..]
-                .iter()
-                .rposition(|g| g.offset_bits == f.offset_bits)
-                .map(|k| i + 1 + k);
-            if let Some(last) = restart {
-                for g in &r.fields[i..=last] {
-                    end = end.max(g.offset_bits + bits(g)?);
-                }
-                group = last + 1 - i;
-                // The last alternative's own fields, up to the union's extent so far (where it
-                // is the longest, what follows lies at the same offsets either way).
-                while r.fields.get(i + group).is_some_and(|g| g.offset_bits < end) {
-                    end = end.max(r.fields[i + group].offset_bits + bits(&r.fields[i + group])?);
-                    group += 1;
-                }
-            }
-        }
+        let (group, end) = field_group(r, ix, i)?;
         let members = &r.fields[i..i + group];
         if !r.is_union && f.bit_width.is_none() {
-            let mut align = 1;
-            for m in members {
-                align = align.max(ix.layout(&m.ty)?.1);
-            }
-            let at = f.offset_bits / 8;
-            let from = pos_bits.div_ceil(8);
-            if at != from.next_multiple_of(align) {
-                if at < from {
-                    return None;
-                }
-                out += &format!("{pad}unsigned char _hipgen_pad{i}[{}];\n", at - from);
-            }
+            body.pad_to(i, f, members)?;
         }
-        let size_bits;
-        if group > 1 {
-            // Its alternatives: a new one at each field starting where the union does.
-            let mut alternatives: Vec<Vec<&crate::ir::Field>> = Vec::new();
-            for m in members {
-                match alternatives.last_mut() {
-                    Some(alt) if m.offset_bits != f.offset_bits => alt.push(m),
-                    _ => alternatives.push(vec![m]),
-                }
-            }
-            let inner_pad = "  ".repeat(depth + 2);
-            out += &format!("{pad}union {{\n");
-            for alt in alternatives {
-                if alt.len() == 1 {
-                    let (decl, cy) = field_decl(alt[0], ix, depth + 2)?;
-                    out += &format!("{inner_pad}{decl};\n");
-                    names.extend(cy);
-                    continue;
-                }
-                // An unnamed struct: its fields at offsets from the union's start.
-                let mut align = 1;
-                for m in &alt {
-                    align = align.max(ix.layout(&m.ty).map_or(1, |l| l.1));
-                }
-                let extent = alt
-                    .iter()
-                    .map(|m| m.offset_bits + bits(m).unwrap_or(0))
-                    .max()?;
-                let inner = Record {
-                    name: String::new(),
-                    aliases: Vec::new(),
-                    is_union: false,
-                    anonymous: true,
-                    size: (extent - f.offset_bits).div_ceil(8).next_multiple_of(align),
-                    align,
-                    fields: alt
-                        .iter()
-                        .map(|m| crate::ir::Field {
-                            offset_bits: m.offset_bits - f.offset_bits,
-                            ..(*m).clone()
-                        })
-                        .collect(),
-                    doc: Default::default(),
-                };
-                let (body, inner_names) = c_body(&inner, ix, depth + 2)?;
-                out += &format!("{inner_pad}struct {body};\n");
-                names.extend(inner_names);
-            }
-            out += &format!("{pad}}};\n");
-            size_bits = end - f.offset_bits;
+        let size_bits = if group > 1 {
+            body.write_union(f, members)?;
+            end - f.offset_bits
         } else {
-            let (decl, cy) = field_decl(f, ix, depth + 1)?;
-            out += &format!("{pad}{decl};\n");
-            names.extend(cy);
-            size_bits = bits(f)?;
-        }
-        pos_bits = pos_bits.max(f.offset_bits + size_bits);
+            body.write_field(f)?;
+            field_bits(ix, f)?
+        };
+        body.pos_bits = body.pos_bits.max(f.offset_bits + size_bits);
         i += group;
     }
-    if !r.is_union && r.size * 8 > pos_bits.next_multiple_of(r.align.max(1) * 8) {
-        let from = pos_bits.div_ceil(8);
-        out += &format!("{pad}unsigned char _hipgen_tail[{}];\n", r.size - from);
+    body.finish(r)
+}
+
+/// The bits a field spans: its bit width, else its type's size (`None` where that is unknown).
+fn field_bits(ix: &Index, g: &crate::ir::Field) -> Option<u64> {
+    Some(match g.bit_width {
+        Some(w) => w as u64,
+        None => ix.layout(&g.ty)?.0 * 8,
+    })
+}
+
+/// How many fields from `i` are written as one, and where they end (in bits). More than one
+/// is a flattened unnamed union: the IR lists an unnamed union's members (and an unnamed
+/// struct's inside it) as the parent's, so a later field starting where this one does begins
+/// another alternative. In a struct, offsets only go back there.
+fn field_group(r: &Record, ix: &Index, i: usize) -> Option<(usize, u64)> {
+    let f = &r.fields[i];
+    let mut group = 1;
+    let mut end = f.offset_bits + field_bits(ix, f)?;
+    if r.is_union || f.bit_width.is_some() {
+        return Some((group, end));
     }
-    Some((format!("{{\n{out}{}}}", "  ".repeat(depth)), names))
+    let restart = r.fields[i + 1..]
+        .iter()
+        .rposition(|g| g.offset_bits == f.offset_bits)
+        .map(|k| i + 1 + k);
+    let Some(last) = restart else {
+        return Some((group, end));
+    };
+    for g in &r.fields[i..=last] {
+        end = end.max(g.offset_bits + field_bits(ix, g)?);
+    }
+    group = last + 1 - i;
+    // The last alternative's own fields, up to the union's extent so far (where it is the
+    // longest, what follows lies at the same offsets either way).
+    while r.fields.get(i + group).is_some_and(|g| g.offset_bits < end) {
+        let g = &r.fields[i + group];
+        end = end.max(g.offset_bits + field_bits(ix, g)?);
+        group += 1;
+    }
+    Some((group, end))
+}
+
+/// A record's C body being written (`c_body`): the text so far, the names Cython may use, and
+/// where the fields written so far end.
+struct BodyWriter<'a, 'i> {
+    ix: &'a Index<'i>,
+    /// The record's nesting depth (its fields are indented one level more).
+    depth: usize,
+    /// The indentation of the record's fields.
+    pad: String,
+    out: String,
+    names: Vec<String>,
+    pos_bits: u64,
+}
+
+impl BodyWriter<'_, '_> {
+    /// Explicit padding before field `i` (`f`, the first of `members`) where its offset is not
+    /// where the fields so far end, aligned; `None` where it lies before that.
+    fn pad_to(
+        &mut self,
+        i: usize,
+        f: &crate::ir::Field,
+        members: &[crate::ir::Field],
+    ) -> Option<()> {
+        let mut align = 1;
+        for m in members {
+            align = align.max(self.ix.layout(&m.ty)?.1);
+        }
+        let at = f.offset_bits / 8;
+        let from = self.pos_bits.div_ceil(8);
+        if at != from.next_multiple_of(align) {
+            if at < from {
+                return None;
+            }
+            self.out += &format!("{}unsigned char _hipgen_pad{i}[{}];\n", self.pad, at - from);
+        }
+        Some(())
+    }
+
+    /// One field's declaration.
+    fn write_field(&mut self, f: &crate::ir::Field) -> Option<()> {
+        let (decl, cy) = field_decl(f, self.ix, self.depth + 1)?;
+        self.out += &format!("{}{decl};\n", self.pad);
+        self.names.extend(cy);
+        Some(())
+    }
+
+    /// A flattened unnamed union (`members`, starting at `f`) as `union { ... };`: each
+    /// alternative one field or an unnamed struct.
+    fn write_union(&mut self, f: &crate::ir::Field, members: &[crate::ir::Field]) -> Option<()> {
+        let inner_pad = "  ".repeat(self.depth + 2);
+        self.out += &format!("{}union {{\n", self.pad);
+        for alt in alternatives(f.offset_bits, members) {
+            if alt.len() == 1 {
+                let (decl, cy) = field_decl(alt[0], self.ix, self.depth + 2)?;
+                self.out += &format!("{inner_pad}{decl};\n");
+                self.names.extend(cy);
+                continue;
+            }
+            let inner = unnamed_struct(&alt, f.offset_bits, self.ix)?;
+            let (body, inner_names) = c_body(&inner, self.ix, self.depth + 2)?;
+            self.out += &format!("{inner_pad}struct {body};\n");
+            self.names.extend(inner_names);
+        }
+        self.out += &format!("{}}};\n", self.pad);
+        Some(())
+    }
+
+    /// The body, with tail padding where a struct's fields end before its size, and the names.
+    fn finish(mut self, r: &Record) -> Option<(String, Vec<String>)> {
+        if !r.is_union && r.size * 8 > self.pos_bits.next_multiple_of(r.align.max(1) * 8) {
+            let from = self.pos_bits.div_ceil(8);
+            self.out += &format!(
+                "{}unsigned char _hipgen_tail[{}];\n",
+                self.pad,
+                r.size - from
+            );
+        }
+        let close = "  ".repeat(self.depth);
+        Some((format!("{{\n{}{close}}}", self.out), self.names))
+    }
+}
+
+/// A flattened unnamed union's alternatives: a new one at each member starting where the
+/// union does (`start`, in bits).
+fn alternatives(start: u64, members: &[crate::ir::Field]) -> Vec<Vec<&crate::ir::Field>> {
+    let mut alternatives: Vec<Vec<&crate::ir::Field>> = Vec::new();
+    for m in members {
+        match alternatives.last_mut() {
+            Some(alt) if m.offset_bits != start => alt.push(m),
+            _ => alternatives.push(vec![m]),
+        }
+    }
+    alternatives
+}
+
+/// The unnamed struct of a union's alternative: its fields at offsets from the union's start
+/// (`start`, in bits), aligned as the most aligned of them.
+fn unnamed_struct(alt: &[&crate::ir::Field], start: u64, ix: &Index) -> Option<Record> {
+    let mut align = 1;
+    for m in alt {
+        align = align.max(ix.layout(&m.ty).map_or(1, |l| l.1));
+    }
+    let extent = alt
+        .iter()
+        .map(|m| m.offset_bits + field_bits(ix, m).unwrap_or(0))
+        .max()?;
+    Some(Record {
+        name: String::new(),
+        aliases: Vec::new(),
+        is_union: false,
+        anonymous: true,
+        size: (extent - start).div_ceil(8).next_multiple_of(align),
+        align,
+        fields: alt
+            .iter()
+            .map(|m| crate::ir::Field {
+                offset_bits: m.offset_bits - start,
+                ..(*m).clone()
+            })
+            .collect(),
+        doc: Default::default(),
+    })
 }
 
 /// One field's C declaration (without `;`) and the names Cython gets from it.
@@ -1403,82 +1478,84 @@ fn by_value(ty: &CType) -> Option<&str> {
     }
 }
 
+/// Cython's keywords and the names its declarations reserve: no parameter may take one.
+const CYTHON_KEYWORDS: &[&str] = &[
+    "from",
+    "in",
+    "is",
+    "lambda",
+    "def",
+    "class",
+    "pass",
+    "print",
+    "type",
+    "object",
+    "include",
+    "cdef",
+    "ctypedef",
+    "struct",
+    "union",
+    "enum",
+    "public",
+    "api",
+    "by",
+    "global",
+    "with",
+    "yield",
+    "import",
+    "as",
+    "not",
+    "and",
+    "or",
+    "del",
+    "if",
+    "else",
+    "elif",
+    "while",
+    "for",
+    "try",
+    "except",
+    "finally",
+    "raise",
+    "return",
+    "assert",
+    "exec",
+    "nonlocal",
+    "async",
+    "await",
+    "gil",
+    "nogil",
+    "const",
+    "char",
+    "int",
+    "float",
+    "double",
+    "long",
+    "short",
+    "signed",
+    "unsigned",
+    "void",
+    "readonly",
+    "inline",
+    "new",
+    "property",
+    "None",
+    "True",
+    "False",
+    "operator",
+    "cpdef",
+    "sizeof",
+    "NULL",
+    "extern",
+    "namespace",
+    "fused",
+    "bint",
+];
+
 /// A parameter name Cython takes (keywords and empty names become `a<i>`).
 fn sanitize(name: &str, i: usize) -> String {
-    const KEYWORDS: &[&str] = &[
-        "from",
-        "in",
-        "is",
-        "lambda",
-        "def",
-        "class",
-        "pass",
-        "print",
-        "type",
-        "object",
-        "include",
-        "cdef",
-        "ctypedef",
-        "struct",
-        "union",
-        "enum",
-        "public",
-        "api",
-        "by",
-        "global",
-        "with",
-        "yield",
-        "import",
-        "as",
-        "not",
-        "and",
-        "or",
-        "del",
-        "if",
-        "else",
-        "elif",
-        "while",
-        "for",
-        "try",
-        "except",
-        "finally",
-        "raise",
-        "return",
-        "assert",
-        "exec",
-        "nonlocal",
-        "async",
-        "await",
-        "gil",
-        "nogil",
-        "const",
-        "char",
-        "int",
-        "float",
-        "double",
-        "long",
-        "short",
-        "signed",
-        "unsigned",
-        "void",
-        "readonly",
-        "inline",
-        "new",
-        "property",
-        "None",
-        "True",
-        "False",
-        "operator",
-        "cpdef",
-        "sizeof",
-        "NULL",
-        "extern",
-        "namespace",
-        "fused",
-        "bint",
-    ];
     if name.is_empty()
-        || KEYWORDS.contains(&name)
+        || CYTHON_KEYWORDS.contains(&name)
         || name.starts_with("arg") && name[3..].parse::<u32>().is_ok()
     {
         format!("a{i}")
