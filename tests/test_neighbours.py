@@ -61,17 +61,13 @@ NEIGHBOURS = {
         "except cupy.cuda.runtime.CUDARuntimeError as e:\n"
         "    assert 'driver' in str(e), e\n",
     ),
-    # cuda.core is built on NVIDIA's C-level bindings (`cuda.bindings.cydriver`): beside ours it
-    # refuses to import (our `__version__` says 13.x, the API ours implements), and
-    # that refusal must leave the rest of the program working.
+    # NVIDIA's cuda-core installed behind ours: `import cuda.core` finds ours (hip.core's
+    # objects, which run on HIP), and NVIDIA's, built on NVIDIA's C-level bindings, stays unused.
     "cuda-core": Neighbour(
         "cuda-core",
-        "try:\n"
-        "    import cuda.core\n"
-        "except ImportError as e:\n"
-        "    assert 'cuda.bindings.cydriver' in str(e), e\n"
-        "else:\n"
-        "    raise AssertionError('cuda.core imported on our cuda.bindings')\n",
+        "import cuda.core, hip.core\n"
+        "assert cuda.core.Device is hip.core.Device, cuda.core.__file__\n"
+        "assert cuda.core.LaunchConfig(grid=2, block=32).grid == (2, 1, 1)\n",
     ),
     # NVIDIA's cuda-bindings and cuda-core where a program finds them first: our hip and rocm
     # beside them (our `cuda` is not importable in that process: the paths are the same).

@@ -200,7 +200,7 @@ class Device:
             self._properties = DeviceProperties(self._id)
         return self._properties
 
-    def set_current(self, ctx=None):
+    def set_current(self, ctx: object = None) -> None:
         """Makes this device current for the calling thread."""
         if ctx is not None:
             raise CUDAError("HIP has no contexts to set: call set_current() without one")

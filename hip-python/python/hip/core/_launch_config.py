@@ -12,7 +12,14 @@ class LaunchConfig:
 
     __slots__ = ("grid", "block", "cluster", "shmem_size", "is_cooperative")
 
-    def __init__(self, grid=None, cluster=None, block=None, shmem_size=None, is_cooperative=False):
+    def __init__(
+        self,
+        grid: int | tuple[int, ...] | None = None,
+        cluster: int | tuple[int, ...] | None = None,
+        block: int | tuple[int, ...] | None = None,
+        shmem_size: int | None = None,
+        is_cooperative: bool = False,
+    ) -> None:
         self.grid = cast_to_3_tuple("LaunchConfig.grid", grid)
         self.block = cast_to_3_tuple("LaunchConfig.block", block)
         if cluster is not None:
