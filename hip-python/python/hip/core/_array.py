@@ -20,10 +20,6 @@ if TYPE_CHECKING:
     from ._device import Device
     from ._stream import Stream
 
-_H2D = hip.hipMemcpyKind.hipMemcpyHostToDevice
-_D2H = hip.hipMemcpyKind.hipMemcpyDeviceToHost
-_D2D = hip.hipMemcpyKind.hipMemcpyDeviceToDevice
-
 
 def _free(pointer):
     def free():
@@ -99,7 +95,7 @@ class DeviceArray:
         src = np.ascontiguousarray(host)
         if src.nbytes != self.nbytes:
             raise ValueError(f"{src.nbytes} bytes do not fit an array of {self.nbytes}")
-        self._copy(self.ptr, src, src.nbytes, _H2D, stream)
+        self._copy(self.ptr, src, src.nbytes, hip.hipMemcpyKind.hipMemcpyHostToDevice, stream)
         return self
 
     def copy_to(self, host, stream: Stream | None = None):
@@ -109,7 +105,7 @@ class DeviceArray:
             raise ValueError("the destination must be a writable C-contiguous array")
         if dst.nbytes != self.nbytes:
             raise ValueError(f"an array of {self.nbytes} bytes does not fit {dst.nbytes}")
-        self._copy(dst, self.ptr, self.nbytes, _D2H, stream)
+        self._copy(dst, self.ptr, self.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceToHost, stream)
         return host
 
     def to_numpy(self, stream: Stream | None = None) -> np.ndarray:
@@ -121,7 +117,7 @@ class DeviceArray:
 
     def copy(self) -> DeviceArray:
         out = DeviceArray(self.shape, self.dtype, self.device_id)
-        self._copy(out.ptr, self.ptr, self.nbytes, _D2D, None)
+        self._copy(out.ptr, self.ptr, self.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceToDevice, None)
         return out
 
     @staticmethod

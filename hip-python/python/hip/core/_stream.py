@@ -182,7 +182,9 @@ class Stream:
 
 
 def _special(address: int) -> Stream:
-    stream = Stream._wrap(hip.hipStream_t.fromObj(address) if address else None)
+    # The address itself (HIP's calls take an int as a stream): making a `hipStream_t` here
+    # would load the extension at import.
+    stream = Stream._wrap(address or None)
     stream._nonblocking, stream._priority = False, 0
     return stream
 
