@@ -16,6 +16,7 @@ import pytest
 from hip import HipLoadError, _native, hip
 from hip.core import (
     Buffer,
+    Context,
     CUDAError,
     Device,
     DeviceArray,
@@ -186,7 +187,7 @@ def test_ptx_is_not_loaded_on_amd():
 
 
 def test_objects_are_not_made_directly():
-    for cls in (Stream, Event, Buffer, ObjectCode, Kernel):
+    for cls in (Stream, Event, Buffer, ObjectCode, Kernel, Context):
         with pytest.raises(RuntimeError, match="cannot be instantiated directly"):
             cls()
 

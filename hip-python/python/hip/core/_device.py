@@ -8,6 +8,7 @@ import threading
 from hip import _native, hip
 
 from . import _ordinal
+from ._context import Context
 from ._event import Event, EventOptions
 from ._memory import Buffer, DeviceMemoryResource, MemoryResource, _SynchronousMemoryResource
 from ._stream import Stream, default_stream
@@ -212,6 +213,12 @@ class Device:
             raise CUDAError(
                 f"Device {self._id} is not yet initialized, perhaps you forgot to call .set_current() first?"
             )
+
+    @property
+    def context(self) -> Context:
+        """The device's primary context, current in this thread."""
+        self._check_initialized()
+        return Context._current(self._id)
 
     @property
     def memory_resource(self) -> MemoryResource:

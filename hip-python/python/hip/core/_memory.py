@@ -255,7 +255,38 @@ class DeviceMemoryResourceOptions:
     max_size: int = 0
 
 
-_RELEASE_THRESHOLD = 4  # hipMemPoolAttrReleaseThreshold
+class MemoryPoolAttributes:
+    """A pool's attributes (`hipMemPoolGetAttribute`) by cuda.core's names, read when asked."""
+
+    _BOOLS = (
+        "reuse_follow_event_dependencies",
+        "reuse_allow_opportunistic",
+        "reuse_allow_internal_dependencies",
+    )
+    _SIZES = (
+        "release_threshold",
+        "reserved_mem_current",
+        "reserved_mem_high",
+        "used_mem_current",
+        "used_mem_high",
+    )
+
+    def __init__(self, pool):
+        self._pool = pool
+
+    def __getattr__(self, name: str):
+        if name not in self._BOOLS + self._SIZES:
+            raise AttributeError(name)
+        words = "".join(w.capitalize() for w in name.split("_"))
+        members = hip.hipMemPoolAttr.__members__
+        attr = members.get(f"hipMemPool{words}") or members[f"hipMemPoolAttr{words}"]
+        cell = bytearray(8)
+        check("hipMemPoolGetAttribute", hip.hipMemPoolGetAttribute(self._pool, attr, cell))
+        value = int.from_bytes(cell, sys.byteorder)
+        return bool(value) if name in self._BOOLS else value
+
+    def __dir__(self):
+        return sorted(self._BOOLS + self._SIZES)
 
 
 class DeviceMemoryResource(MemoryResource):
@@ -267,7 +298,7 @@ class DeviceMemoryResource(MemoryResource):
         self._owned = options is not None
         if options is None:
             self._pool = check("hipDeviceGetMemPool", hip.hipDeviceGetMemPool(self._device_id))
-            _set_pool_attribute(self._pool, _RELEASE_THRESHOLD, 2**64 - 1)
+            _set_pool_attribute(self._pool, hip.hipMemPoolAttr.hipMemPoolAttrReleaseThreshold, 2**64 - 1)
         else:
             options = check_or_create_options(
                 DeviceMemoryResourceOptions, options, "Device memory resource options"
@@ -292,6 +323,10 @@ class DeviceMemoryResource(MemoryResource):
     @property
     def handle(self):
         return self._pool
+
+    @property
+    def attributes(self) -> MemoryPoolAttributes:
+        return MemoryPoolAttributes(self._pool)
 
     @property
     def is_handle_owned(self) -> bool:

@@ -10,7 +10,7 @@ import weakref
 
 from hip import hip
 
-from . import _ordinal
+from . import _context, _ordinal
 from ._event import Event, EventOptions
 from ._utils.cuda_utils import check, check_or_create_options
 
@@ -129,6 +129,11 @@ class Stream:
             else:
                 self._device_id = check("hipStreamGetDevice", getter(self._handle))
         return _ordinal.device(self._device_id)
+
+    @property
+    def context(self):
+        """The context of the stream's device (HIP's primary context)."""
+        return _context.Context._current(self.device.device_id)
 
     def sync(self) -> None:
         """Waits until the work queued so far is done."""
